@@ -1,0 +1,114 @@
+// Builds the Fastify app from its dependencies without listening: used by the server, the CLI and
+// the tests. Everything under /api/v1; the interactive reference at /docs.
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Deps } from './deps.ts'
+import { registerErrorHandling } from './http/error-handler.ts'
+import { createGuards } from './http/guards.ts'
+import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
+import { validatorCompiler } from './http/validation.ts'
+import { newId } from './lib/ids.ts'
+import { createAdminService } from './modules/admins/index.ts'
+import { adminAuthRoutes } from './modules/admins/routes.ts'
+import { authRoutes } from './modules/auth/routes.ts'
+import { createAuthService } from './modules/auth/service.ts'
+import { healthRoutes } from './modules/health/routes.ts'
+
+export const API_PREFIX = '/api/v1'
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-partner-secret"]',
+  'req.headers.cookie',
+  '*.password',
+  '*.secret',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.apiKey',
+]
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const { config } = deps
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newId('req')
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
+  app.removeContentTypeParser('text/plain')
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  registerErrorHandling(app)
+
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } })
+  if (config.corsOrigins) {
+    await app.register(cors, {
+      origin: config.corsOrigins === '*' ? true : config.corsOrigins,
+      exposedHeaders: ['x-request-id', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    })
+  }
+
+  // The reference is registered before the rate limiter so /docs assets are never limited.
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Commerce API',
+        version: '2.0.0',
+        description:
+          'Catalog, customers, checkout, orders, payments, returns and support for partner integrations. ' +
+          'Every success uses the envelope {statusCode, message, data, meta?}; every error the error body.',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          partnerId: { type: 'apiKey', in: 'header', name: 'x-partner-id' },
+          partnerSecret: { type: 'apiKey', in: 'header', name: 'x-partner-secret' },
+        },
+      },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger())
+
+  await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix)
+
+  const auth = createAuthService(deps)
+  const admins = createAdminService(deps, auth.signer)
+  const guards = createGuards(deps.database.db, auth, admins)
+  app.decorate('guards', guards)
+  const authLimit = authRateLimit(config.rateLimit)
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { deps })
+      await api.register(authRoutes, { auth, rateLimit: authLimit })
+      await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
+    },
+    { prefix: API_PREFIX },
+  )
+  return app
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    guards: import('./http/guards.ts').Guards
+  }
+}

@@ -1,0 +1,41 @@
+// Opens what the server and the command line both need: logger, database (migrated), Redis.
+import pino from 'pino'
+import type { FastifyBaseLogger } from 'fastify'
+import { REDACTED_PATHS } from './app.ts'
+import type { Config } from './config.ts'
+import { type Database, openDatabase } from './db/client.ts'
+import { migrateDatabase } from './db/migrate.ts'
+import { closeRedis, openRedis } from './db/redis.ts'
+import type { Deps } from './deps.ts'
+import { systemClock } from './lib/clock.ts'
+
+export function createLogger(config: Config): FastifyBaseLogger {
+  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } })
+}
+
+export async function openRuntime(config: Config, logger = createLogger(config)): Promise<Deps & { close(): Promise<void> }> {
+  const database: Database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.databaseUrl ? null : config.dataDir,
+    poolSize: config.dbPoolSize,
+    logger,
+  })
+  try {
+    await migrateDatabase(database)
+  } catch (err) {
+    await database.close()
+    throw err
+  }
+  const redis = config.redisUrl ? openRedis(config.redisUrl, logger) : null
+  return {
+    config,
+    database,
+    redis,
+    clock: systemClock,
+    logger,
+    async close() {
+      if (redis) await closeRedis(redis)
+      await database.close()
+    },
+  }
+}

@@ -1,0 +1,156 @@
+// The environment, read once and validated into a typed object. Nothing else reads process.env.
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export interface RateLimitConfig {
+  /** Requests per window for one API key, one customer, or one anonymous client address. */
+  max: number
+  /** Requests per window for one client address on /auth and /admin/auth routes. */
+  authMax: number
+  windowMs: number
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test'
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | null
+  dbPoolSize: number
+  redisUrl: string | null
+  redisPrefix: string
+  publicBaseUrl: string
+  authSecret: string
+  accessTokenTtlSeconds: number
+  refreshTokenTtlSeconds: number
+  adminTokenTtlSeconds: number
+  storageDriver: 'local' | 's3'
+  paymentProvider: 'sandbox' | 'razorpay'
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  corsOrigins: string[] | '*' | null
+  rateLimit: RateLimitConfig
+  bodyLimitBytes: number
+  workers: number
+  trustProxy: boolean
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`)
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value === '' ? undefined : value
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = text(env, name) ?? fallback
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${values.join(', ')}, got "${raw}"`)
+  }
+  return raw as T
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = text(env, name)
+  if (raw === undefined) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(raw)
+  } catch {
+    throw new ConfigError(name, 'must be a URL')
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`)
+  }
+  return raw
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)
+  if (raw === undefined) return fallback
+  if (['1', 'true', 'yes'].includes(raw)) return true
+  if (['0', 'false', 'no'].includes(raw)) return false
+  throw new ConfigError(name, `must be true or false, got "${raw}"`)
+}
+
+/** In development the signing secret is generated once and kept in DATA_DIR, so restarts keep sessions. */
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, 'auth-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(48).toString('base64url')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development')
+  const port = integer(env, 'PORT', 3000, 0, 65535)
+  const dataDir = resolve(text(env, 'DATA_DIR') ?? './data')
+
+  const authSecretRaw = text(env, 'AUTH_SECRET')
+  if (authSecretRaw !== undefined && authSecretRaw.length < 32) {
+    throw new ConfigError('AUTH_SECRET', 'must be at least 32 characters long')
+  }
+  if (authSecretRaw === undefined && nodeEnv === 'production') {
+    throw new ConfigError('AUTH_SECRET', 'is required when NODE_ENV=production')
+  }
+
+  const publicBaseUrl = (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
+    /\/+$/,
+    '',
+  )
+
+  const cors = text(env, 'CORS_ORIGINS')
+  const corsOrigins = cors === undefined ? null : cors === '*' ? '*' : cors.split(',').map((o) => o.trim())
+
+  const workersRaw = text(env, 'WORKERS')
+  const workers =
+    workersRaw === 'auto'
+      ? availableParallelism()
+      : integer(env, 'WORKERS', nodeEnv === 'production' ? availableParallelism() : 1, 1, 256)
+
+  return {
+    env: nodeEnv,
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? null,
+    redisPrefix: text(env, 'REDIS_PREFIX') ?? 'commerce:',
+    publicBaseUrl,
+    authSecret: authSecretRaw ?? developmentSecret(dataDir),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
+    adminTokenTtlSeconds: integer(env, 'ADMIN_TOKEN_TTL_SECONDS', 8 * 3600, 60, 86_400),
+    storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local'),
+    paymentProvider: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    corsOrigins,
+    rateLimit: {
+      max: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      authMax: integer(env, 'RATE_LIMIT_AUTH_MAX', 30, 1, 1_000_000),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
+    },
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),
+    workers,
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+  }
+}

@@ -1,0 +1,148 @@
+// The database: PostgreSQL through `pg` when DATABASE_URL is set, otherwise embedded PGlite in
+// DATA_DIR. Both speak the same SQL and share one Drizzle schema.
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import pg from 'pg'
+import type { FastifyBaseLogger as Logger } from 'fastify'
+import * as schema from './schema.ts'
+
+export type Schema = typeof schema
+export type Db = PgDatabase<PgQueryResultHKT, Schema>
+/** A transaction or the database itself: repositories accept either. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+export type Executor = Db | Tx
+
+export interface Database {
+  kind: 'postgres' | 'pglite'
+  db: Db
+  /** The raw driver, for the migrator and the health probe. */
+  pool: pg.Pool | null
+  pglite: PGlite | null
+  ping(timeoutMs: number): Promise<boolean>
+  close(): Promise<void>
+}
+
+export class DatabaseLockedError extends Error {}
+
+/** PGlite takes no lock of its own: two processes on one directory corrupt it, so we refuse. */
+function lockDataDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true })
+  const lockFile = join(dir, 'pglite.lock')
+  const tryLock = () => {
+    const fd = openSync(lockFile, 'wx')
+    writeSync(fd, String(process.pid))
+    closeSync(fd)
+  }
+  try {
+    tryLock()
+  } catch {
+    const holder = Number(readFileSync(lockFile, 'utf8'))
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+      throw new DatabaseLockedError(
+        `The embedded database in ${dir} is in use by process ${holder}. It serves one process at a time: ` +
+          'stop that process first, or use PostgreSQL (DATABASE_URL) to run several.',
+      )
+    }
+    rmSync(lockFile, { force: true })
+    tryLock()
+  }
+  return () => rmSync(lockFile, { force: true })
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null
+  /** Directory of the embedded database; null keeps it in memory (tests). */
+  pgliteDir: string | null
+  poolSize: number
+  logger?: Logger
+  /** A dump of an already-migrated embedded database to start from (tests: ~1 s instead of ~4 s). */
+  pgliteTemplate?: Blob
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize,
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 30_000,
+    })
+    // An idle client that loses its server (restart, failover) emits here; without a listener the
+    // process would crash. The pool replaces the client on the next checkout.
+    pool.on('error', (err) => options.logger?.warn({ err }, 'idle PostgreSQL client failed'))
+    const db = drizzlePg(pool, { schema }) as unknown as Db
+    return {
+      kind: 'postgres',
+      db,
+      pool,
+      pglite: null,
+      ping: async (ms) => {
+        try {
+          await withTimeout(pool.query('select 1'), ms)
+          return true
+        } catch {
+          return false
+        }
+      },
+      close: () => pool.end(),
+    }
+  }
+
+  const unlock = options.pgliteDir ? lockDataDir(options.pgliteDir) : () => {}
+  try {
+    const dataDir = options.pgliteDir ? join(options.pgliteDir, 'pglite') : undefined
+    if (dataDir && !existsSync(dataDir)) mkdirSync(dataDir, { recursive: true })
+    const client = await PGlite.create({ dataDir, loadDataDir: options.pgliteTemplate, extensions: { pg_trgm } })
+    const db = drizzlePglite(client, { schema }) as unknown as Db
+    return {
+      kind: 'pglite',
+      db,
+      pool: null,
+      pglite: client,
+      ping: async (ms) => {
+        try {
+          await withTimeout(client.query('select 1'), ms)
+          return true
+        } catch {
+          return false
+        }
+      },
+      close: async () => {
+        try {
+          await client.close()
+        } finally {
+          unlock()
+        }
+      },
+    }
+  } catch (err) {
+    unlock()
+    throw err
+  }
+}

@@ -1,0 +1,55 @@
+// Demo data for development: a catalog, a demo partner with a secret and an API key, and a demo
+// admin. Secrets are stored hashed, so a re-run cannot show the old ones: it rotates the demo
+// partner's secret, issues a new key and resets the demo admin's password, and prints those.
+import { randomBytes } from 'node:crypto'
+import type { Db } from './client.ts'
+import { upsertAdminPassword } from '../modules/admins/index.ts'
+import { createCatalog, findDefaultCatalog } from '../modules/catalog/index.ts'
+import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from '../modules/partners/index.ts'
+
+export const DEMO_PARTNER_NAME = 'Demo partner'
+export const DEMO_ADMIN_EMAIL = 'admin@demo.local'
+
+export interface DemoCredentials {
+  baseUrl: string
+  partner: { id: string; name: string; secret: string }
+  apiKey: string
+  catalogId: string
+  admin: { email: string; password: string }
+}
+
+export async function seedDemoData(db: Db, baseUrl: string): Promise<DemoCredentials> {
+  const catalog = (await findDefaultCatalog(db)) ?? (await createCatalog(db, 'Demo catalog'))
+  const existing = await findPartnerByName(db, DEMO_PARTNER_NAME)
+  let partner: DemoCredentials['partner']
+  let apiKey: string
+  if (existing) {
+    partner = { id: existing.id, name: existing.name, secret: await rotatePartnerSecret(db, existing.id) }
+    apiKey = (await createApiKey(db, existing.id, catalog.id)).apiKey
+  } else {
+    const created = await createPartner(db, { name: DEMO_PARTNER_NAME, catalogId: catalog.id })
+    partner = { id: created.partner.id, name: created.partner.name, secret: created.secret }
+    apiKey = created.apiKey
+  }
+  const password = randomBytes(12).toString('base64url')
+  await upsertAdminPassword(db, { email: DEMO_ADMIN_EMAIL, password, role: 'ADMIN' })
+  return { baseUrl, partner, apiKey, catalogId: catalog.id, admin: { email: DEMO_ADMIN_EMAIL, password } }
+}
+
+/** How to call the API with the demo credentials, printed by `npm start` and `commerce seed`. */
+export function describeCredentials(c: DemoCredentials): string {
+  return [
+    'Demo credentials (also in DATA_DIR/credentials.json):',
+    `  Partner ID (x-partner-id):    ${c.partner.id}`,
+    `  Partner secret:               ${c.partner.secret}`,
+    `  API key (x-api-key):          ${c.apiKey}`,
+    `  Admin login:                  ${c.admin.email} / ${c.admin.password}`,
+    '',
+    'Try it:',
+    `  curl -H 'x-api-key: ${c.apiKey}' ${c.baseUrl}/api/v1/categories`,
+    `  curl -X POST ${c.baseUrl}/api/v1/auth/customer-token -H 'content-type: application/json' \\`,
+    `       -H 'x-partner-id: ${c.partner.id}' -H 'x-partner-secret: ${c.partner.secret}' \\`,
+    `       -d '{"phone":"9876543210","name":"Asha Rao"}'`,
+    `  Reference: ${c.baseUrl}/docs`,
+  ].join('\n')
+}

@@ -1,0 +1,95 @@
+// The one place where errors become HTTP: AppError codes, validation failures, Fastify's own errors
+// (bad JSON, wrong content type, body too large) and PostgreSQL errors all leave as the error body
+// of commerce-api.md. Anything unexpected is logged and answered 500 without details.
+import { STATUS_CODES } from 'node:http'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError, type ErrorCode } from '../lib/errors.ts'
+import { validationMessages } from './validation.ts'
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  BUSINESS_RULE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+}
+
+/** PostgreSQL SQLSTATEs that mean the request, not the service, was wrong (or must be retried). */
+const PG_ERRORS: Record<string, [number, string]> = {
+  '23505': [409, 'Resource already exists'],
+  '23503': [400, 'A referenced resource does not exist'],
+  '23514': [409, 'The change conflicts with the current state'],
+  '40001': [409, 'Concurrent update, please retry'],
+  '40P01': [409, 'Concurrent update, please retry'],
+  '22P02': [400, 'Invalid identifier or value'],
+  '22003': [400, 'Number out of range'],
+}
+
+export interface ErrorBody {
+  statusCode: number
+  message: string | string[]
+  error: string
+  timestamp: string
+  path: string
+}
+
+export function errorBody(request: FastifyRequest, statusCode: number, message: string | string[]): ErrorBody {
+  return {
+    statusCode,
+    message,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    timestamp: new Date().toISOString(),
+    path: request.url.split('?')[0]!,
+  }
+}
+
+function pgCode(error: unknown): string | undefined {
+  // Drizzle wraps driver errors; the SQLSTATE sits on the error or on its cause.
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code
+  }
+  return undefined
+}
+
+function classify(error: FastifyError | AppError | Error): [number, string | string[]] | null {
+  if (error instanceof AppError) return [STATUS_OF[error.code], error.message]
+  const fe = error as FastifyError
+  if (fe.validation) return [400, validationMessages(fe.validation as never, fe.validationContext ?? 'body')]
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, 'Unsupported content type: send application/json']
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, 'Request body is too large']
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return [400, 'Request body must not be empty when content-type is application/json']
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return [400, 'Request body is not valid JSON']
+  }
+  if (error instanceof SyntaxError && fe.statusCode === 400) return [400, 'Request body is not valid JSON']
+  const pg = pgCode(error)
+  if (pg && PG_ERRORS[pg]) return PG_ERRORS[pg]
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return [fe.statusCode, fe.message]
+  }
+  return null
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = classify(error)
+    if (!known) {
+      request.log.error({ err: error }, 'unhandled error')
+      return reply.status(500).send(errorBody(request, 500, 'Internal server error'))
+    }
+    const [status, message] = known
+    if (status >= 500) request.log.warn({ err: error }, 'service unavailable')
+    return reply.status(status).send(errorBody(request, status, message))
+  })
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(request, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`))
+  })
+}

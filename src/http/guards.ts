@@ -1,0 +1,93 @@
+// Request guards, written once and declared per route as onRequest hooks. Each one attaches the
+// caller's identity to the request; handlers read it with the accessors below.
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import { AppError } from '../lib/errors.ts'
+import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/index.ts'
+import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
+import { type ApiKeyIdentity, authenticateApiKey } from '../modules/partners/index.ts'
+import type { Db } from '../db/client.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKeyIdentity?: ApiKeyIdentity
+    customerIdentity?: CustomerIdentity
+    adminIdentity?: AdminIdentity
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (!header) return null
+  const match = /^Bearer\s+(\S+)$/i.exec(header)
+  return match ? match[1]! : null
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  const text = Array.isArray(value) ? value[0] : value
+  return text?.trim() ? text.trim() : undefined
+}
+
+export interface Guards {
+  apiKey: onRequestAsyncHookHandler
+  /** Bearer token of a customer; x-partner-id may be sent and must then match. */
+  customer: onRequestAsyncHookHandler
+  /** Bearer token of a customer and the x-partner-id it belongs to. */
+  customerOfPartner: onRequestAsyncHookHandler
+  admin(...roles: AdminRole[]): onRequestAsyncHookHandler
+}
+
+export function createGuards(db: Db, auth: AuthService, admins: AdminService): Guards {
+  const customerGuard = (partnerHeaderRequired: boolean): onRequestAsyncHookHandler =>
+    async function customerGuard(request) {
+      const partnerId = headerValue(request, 'x-partner-id')
+      if (partnerHeaderRequired && !partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')
+      const token = bearerToken(request)
+      if (!token) throw new AppError('UNAUTHORIZED', 'Missing bearer token')
+      const identity = await auth.authenticateCustomer(token)
+      if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
+      if (partnerId && partnerId !== identity.partnerId) {
+        throw new AppError('UNAUTHORIZED', 'Access token does not belong to this partner')
+      }
+      request.customerIdentity = identity
+    }
+
+  return {
+    async apiKey(request) {
+      const key = headerValue(request, 'x-api-key')
+      if (!key) throw new AppError('UNAUTHORIZED', 'Missing x-api-key header')
+      const identity = key.length <= 200 ? await authenticateApiKey(db, key) : null
+      if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key')
+      request.apiKeyIdentity = identity
+    },
+    customer: customerGuard(false),
+    customerOfPartner: customerGuard(true),
+    admin(...roles) {
+      return async function adminGuard(request) {
+        const token = bearerToken(request)
+        if (!token) throw new AppError('UNAUTHORIZED', 'Missing bearer token')
+        const identity = await admins.authenticateAdmin(token)
+        if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or expired admin token')
+        if (identity.role !== 'ADMIN' && !roles.includes(identity.role)) {
+          throw new AppError('FORBIDDEN', 'Your role does not allow this action')
+        }
+        request.adminIdentity = identity
+      }
+    },
+  }
+}
+
+export function apiKeyOf(request: FastifyRequest): ApiKeyIdentity {
+  if (!request.apiKeyIdentity) throw new Error('route is missing the apiKey guard')
+  return request.apiKeyIdentity
+}
+
+export function customerOf(request: FastifyRequest): CustomerIdentity {
+  if (!request.customerIdentity) throw new Error('route is missing a customer guard')
+  return request.customerIdentity
+}
+
+export function adminOf(request: FastifyRequest): AdminIdentity {
+  if (!request.adminIdentity) throw new Error('route is missing the admin guard')
+  return request.adminIdentity
+}

@@ -1,0 +1,76 @@
+// Rate limits: per API key on catalog routes, per customer on customer routes, per client address
+// otherwise, and a tighter per-address limit on /auth routes. Counters live in Redis when it is
+// configured so every node shares them; while Redis is unreachable each node counts in process
+// (a degraded limit is better than none, which is what skipOnError would give).
+import { createRequire } from 'node:module'
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { RateLimitConfig } from '../config.ts'
+import { AppError } from '../lib/errors.ts'
+import { sha256 } from '../lib/hashing.ts'
+import { bearerToken } from './guards.ts'
+
+type StoreCallback = (err: Error | null, res?: { current: number; ttl: number }) => void
+interface Store {
+  incr(key: string, cb: StoreCallback, timeWindow: number, max: number): void
+  child(routeOptions: unknown): Store
+}
+type StoreClass = new (...args: unknown[]) => Store
+
+const require = createRequire(import.meta.url)
+// The package exposes its stores only as files; they are the tested implementations we build on.
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreClass
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreClass
+
+function fallbackStore(redis: Redis | null, prefix: string) {
+  return class FallbackStore implements Store {
+    private local: Store
+    private remote: Store | null
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }, routeKey = '') {
+      this.local = new LocalStore(params.continueExceeding, params.exponentialBackoff, 10_000)
+      this.remote = redis ? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, `${prefix}rl:${routeKey}`) : null
+    }
+    incr(key: string, cb: StoreCallback, timeWindow: number, max: number) {
+      if (!this.remote || redis?.status !== 'ready') return this.local.incr(key, cb, timeWindow, max)
+      this.remote.incr(key, (err, res) => (err ? this.local.incr(key, cb, timeWindow, max) : cb(null, res)), timeWindow, max)
+    }
+    child(routeOptions: { routeInfo: { method: string; url: string }; continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      return new FallbackStore(routeOptions, `${routeOptions.routeInfo.method}${routeOptions.routeInfo.url}-`)
+    }
+  }
+}
+
+/** Who is asking: an API key or a customer when they are presented, otherwise the client address. */
+function callerKey(request: FastifyRequest): string {
+  const apiKey = request.headers['x-api-key']
+  if (typeof apiKey === 'string' && apiKey) return `key:${sha256(apiKey)}`
+  const token = bearerToken(request)
+  if (token) {
+    // The signature is checked later by the guard; an attacker forging subjects only splits their own budget.
+    try {
+      const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown }
+      if (typeof payload.sub === 'string') return `sub:${payload.sub}`
+    } catch {
+      // not a JWT: fall through to the address
+    }
+  }
+  return `ip:${request.ip}`
+}
+
+export async function registerRateLimit(app: FastifyInstance, config: RateLimitConfig, redis: Redis | null, prefix: string) {
+  await app.register(rateLimit, {
+    global: true,
+    max: config.max,
+    timeWindow: config.windowMs,
+    store: fallbackStore(redis, prefix) as never,
+    keyGenerator: callerKey,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Too many requests, retry in ${context.after}`),
+  })
+}
+
+/** Route config for /auth routes: a tighter limit keyed by client address. */
+export function authRateLimit(config: RateLimitConfig) {
+  return { max: config.authMax, timeWindow: config.windowMs, keyGenerator: (request: FastifyRequest) => `ip:${request.ip}` }
+}

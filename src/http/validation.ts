@@ -1,0 +1,144 @@
+// Request validation, set up once for every route. Bodies are validated strictly: no type coercion
+// (so `true` or "" never become numbers), unknown properties rejected at every depth, every failed
+// rule reported. Query strings and path params are coerced, since they arrive as text.
+// Ajv's errors are then worded as class-validator words them, because partners already parse that.
+import type { ErrorObject } from 'ajv'
+import { Ajv } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
+
+/** Strings and arrays without an explicit bound get one, so huge inputs fail fast and cheaply. */
+const DEFAULT_MAX_STRING = 5000
+const DEFAULT_MAX_ITEMS = 200
+
+function newAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({
+    coerceTypes,
+    allErrors: true,
+    removeAdditional: false,
+    useDefaults: true,
+    verbose: true,
+    strict: false,
+  })
+  addFormats(ajv)
+  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' })
+  return ajv
+}
+
+const bodyAjv = newAjv(false)
+const paramAjv = newAjv('array')
+
+type JsonSchema = Record<string, unknown>
+
+/** Closes every object schema (additionalProperties: false) and bounds every string and array. */
+function hardenBodySchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(hardenBodySchema)
+  if (schema === null || typeof schema !== 'object') return schema
+  const out: JsonSchema = {}
+  for (const [key, value] of Object.entries(schema as JsonSchema)) {
+    out[key] = key === 'properties' || key === '$defs' || key === 'definitions'
+      ? Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, hardenBodySchema(v)]))
+      : hardenBodySchema(value)
+  }
+  if (out.type === 'object' && out.additionalProperties === undefined) out.additionalProperties = false
+  if (out.type === 'string' && out.maxLength === undefined && out.enum === undefined && out.const === undefined) {
+    out.maxLength = DEFAULT_MAX_STRING
+  }
+  if (out.type === 'array' && out.maxItems === undefined) out.maxItems = DEFAULT_MAX_ITEMS
+  return out
+}
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') return bodyAjv.compile(hardenBodySchema(schema) as JsonSchema)
+  return paramAjv.compile(schema as JsonSchema)
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'must be a string',
+  integer: 'must be an integer number',
+  number: 'must be a number conforming to the specified constraints',
+  boolean: 'must be a boolean value',
+  array: 'must be an array',
+  object: 'must be an object',
+  null: 'must be null',
+}
+
+const FORMAT_WORDS: Record<string, string> = {
+  email: 'must be an email',
+  uri: 'must be a URL address',
+  url: 'must be a URL address',
+  'date-time': 'must be a valid ISO 8601 date string',
+  date: 'must be a valid ISO 8601 date string',
+  uuid: 'must be a UUID',
+}
+
+function propertyPath(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  if (child !== undefined) parts.push(child)
+  return parts.join('.')
+}
+
+function describe(error: ErrorObject, subject: string): string | null {
+  const params = error.params as Record<string, unknown>
+  const custom = (error.parentSchema as JsonSchema | undefined)?.['x-message']
+  switch (error.keyword) {
+    case 'required':
+      return `${propertyPath(error.instancePath, String(params.missingProperty))} should not be empty`
+    case 'additionalProperties':
+      return `property ${propertyPath(error.instancePath, String(params.additionalProperty))} should not exist`
+    case 'type': {
+      const type = Array.isArray(params.type) ? String(params.type[0]) : String(params.type)
+      return `${subject} ${TYPE_WORDS[type] ?? `must be ${type}`}`
+    }
+    case 'minLength':
+      return params.limit === 1
+        ? `${subject} should not be empty`
+        : `${subject} must be longer than or equal to ${params.limit} characters`
+    case 'maxLength':
+      return `${subject} must be shorter than or equal to ${params.limit} characters`
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `${subject} must not be less than ${params.limit}`
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `${subject} must not be greater than ${params.limit}`
+    case 'minItems':
+      return `${subject} must contain at least ${params.limit} elements`
+    case 'maxItems':
+      return `${subject} must contain no more than ${params.limit} elements`
+    case 'uniqueItems':
+      return `All ${subject}'s elements must be unique`
+    case 'enum':
+      return `${subject} must be one of the following values: ${(params.allowedValues as unknown[]).join(', ')}`
+    case 'const':
+      return `${subject} must be equal to ${String(params.allowedValue)}`
+    case 'format':
+      return `${subject} ${typeof custom === 'string' ? custom : (FORMAT_WORDS[String(params.format)] ?? `must be a valid ${params.format}`)}`
+    case 'pattern':
+      return `${subject} ${typeof custom === 'string' ? custom : `must match ${params.pattern} regular expression`}`
+    case 'anyOf':
+    case 'oneOf':
+      return typeof custom === 'string' ? `${subject} ${custom}` : `${subject} has an invalid value`
+    default:
+      return `${subject} is invalid`
+  }
+}
+
+/**
+ * One message per failed rule. Errors inside an anyOf/oneOf branch are noise (each branch reports
+ * its own failure); the union's own error, worded by its `x-message`, stands for them.
+ */
+export function validationMessages(errors: ErrorObject[], part: string): string[] {
+  const unionPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath)
+  const messages: string[] = []
+  for (const error of errors) {
+    const insideUnion = unionPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(`${p}/`))
+    if (insideUnion) continue
+    const subject = propertyPath(error.instancePath) || part
+    const message = describe(error, subject)
+    if (message && !messages.includes(message)) messages.push(message)
+  }
+  return messages
+}

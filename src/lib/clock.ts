@@ -1,0 +1,16 @@
+// Time is injected so that expiries can be tested without sleeping.
+export interface Clock {
+  now(): Date
+}
+
+export const systemClock: Clock = { now: () => new Date() }
+
+export class ManualClock implements Clock {
+  constructor(private current: Date = new Date()) {}
+  now(): Date {
+    return new Date(this.current)
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms)
+  }
+}

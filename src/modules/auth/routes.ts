@@ -1,0 +1,88 @@
+// /auth: token exchange for partners' servers, refresh and logout.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { Email, IndianMobile, security } from '../../http/schemas.ts'
+import { AppError } from '../../lib/errors.ts'
+import type { AuthService } from './service.ts'
+
+const User = Type.Object({
+  id: Type.String(),
+  partnerId: Type.String(),
+  phone: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  role: Type.String(),
+})
+
+const TokenPair = Type.Object({
+  accessToken: Type.String(),
+  tokenType: Type.Literal('Bearer'),
+  expiresIn: Type.Integer({ description: 'Seconds until the access token expires' }),
+  refreshToken: Type.String(),
+  user: User,
+})
+
+const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) })
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimit: object }> = async (app, { auth, rateLimit }) => {
+  app.post(
+    '/auth/customer-token',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['Auth'],
+        summary: "Exchange the partner's credentials and a verified phone for a customer token pair",
+        security: security.partner,
+        headers: Type.Object({
+          'x-partner-id': Type.Optional(Type.String({ maxLength: 100 })),
+          'x-partner-secret': Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+        body: Type.Object({
+          phone: IndianMobile(),
+          name: Type.Optional(Type.String({ maxLength: 100 })),
+          email: Type.Optional(Email()),
+        }),
+        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const partnerId = request.headers['x-partner-id']
+      const secret = request.headers['x-partner-secret']
+      if (!partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')
+      if (!secret) throw new AppError('UNAUTHORIZED', 'Missing x-partner-secret header')
+      return ok(await auth.issueCustomerToken(partnerId, secret, request.body), 'Customer token issued')
+    },
+  )
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Rotate a refresh token for a new token pair',
+        body: RefreshBody,
+        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => ok(await auth.refresh(request.body.refreshToken), 'Token refreshed'),
+  )
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Revoke the session of a refresh token',
+        body: RefreshBody,
+        response: { 200: Envelope(Type.Object({ loggedOut: Type.Boolean() })), ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => {
+      await auth.logout(request.body.refreshToken)
+      return ok({ loggedOut: true }, 'Logged out')
+    },
+  )
+}

@@ -1,0 +1,112 @@
+// Customer sessions: the partner's server exchanges its secret and a verified phone for a token
+// pair. A session is one refresh-token family; each refresh rotates the token, and presenting a
+// used token again (a sign that it leaked) revokes the whole family.
+import { randomBytes } from 'node:crypto'
+import type { Executor } from '../../db/client.ts'
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { sha256 } from '../../lib/hashing.ts'
+import { newId } from '../../lib/ids.ts'
+import { normalizeIndianMobile } from '../../lib/phone.ts'
+import { type Customer, findCustomer, findOrCreateCustomer, toUser } from '../customers/index.ts'
+import { verifyPartnerSecret } from '../partners/index.ts'
+import { authRepo } from './repo.ts'
+import { createTokenSigner } from './tokens.ts'
+
+export interface CustomerIdentity {
+  userId: string
+  partnerId: string
+  sessionId: string
+}
+
+const INVALID_REFRESH = 'Invalid or expired refresh token'
+
+export function createAuthService({ database, clock, config }: Deps) {
+  const db = database.db
+  const signer = createTokenSigner(config.authSecret)
+
+  async function issuePair(tx: Executor, user: Customer, sessionId: string) {
+    const now = clock.now()
+    const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
+    await authRepo.insertRefreshToken(tx, {
+      id: newId('rtk'),
+      sessionId,
+      tokenHash: sha256(refreshToken),
+      expiresAt: new Date(now.getTime() + config.refreshTokenTtlSeconds * 1000),
+      createdAt: now,
+    })
+    const accessToken = await signer.sign(
+      { pid: user.partnerId, sid: sessionId },
+      user.id,
+      'customer',
+      config.accessTokenTtlSeconds,
+      now,
+    )
+    return {
+      accessToken,
+      tokenType: 'Bearer' as const,
+      expiresIn: config.accessTokenTtlSeconds,
+      refreshToken,
+      user: toUser(user),
+    }
+  }
+
+  return {
+    signer,
+
+    async issueCustomerToken(partnerId: string, partnerSecret: string, input: { phone: string; name?: string; email?: string }) {
+      await verifyPartnerSecret(db, partnerId, partnerSecret)
+      const phone = normalizeIndianMobile(input.phone)
+      if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
+      return db.transaction(async (tx) => {
+        const user = await findOrCreateCustomer(tx, clock, { partnerId, phone, name: input.name, email: input.email })
+        const sessionId = newId('ses')
+        await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: clock.now() })
+        return issuePair(tx, user, sessionId)
+      })
+    },
+
+    async refresh(refreshToken: string) {
+      const now = clock.now()
+      const found = await authRepo.findRefreshToken(db, sha256(refreshToken))
+      if (!found || found.session.revokedAt || found.token.expiresAt <= now) {
+        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+      }
+      if (found.token.usedAt) {
+        await authRepo.revokeSession(db, found.session.id, now, 'refresh token reused')
+        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+      }
+      const result = await db.transaction(async (tx) => {
+        if (!(await authRepo.markUsed(tx, found.token.id, now))) return null
+        const user = await findCustomer(tx, found.session.userId)
+        if (!user) return null
+        return issuePair(tx, user, found.session.id)
+      })
+      if (!result) {
+        // Lost a race with another refresh of the same token: that is reuse too.
+        await authRepo.revokeSession(db, found.session.id, now, 'refresh token reused')
+        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+      }
+      return result
+    },
+
+    /** Revokes the session of this refresh token. Unknown tokens succeed too: logout is idempotent. */
+    async logout(refreshToken: string) {
+      const found = await authRepo.findRefreshToken(db, sha256(refreshToken))
+      if (found) await authRepo.revokeSession(db, found.session.id, clock.now(), 'logout')
+    },
+
+    /** The customer behind a bearer token, or null if it is forged, expired or its session revoked. */
+    async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
+      const claims = await signer.verify(accessToken, 'customer', clock.now())
+      if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string') {
+        return null
+      }
+      const session = await authRepo.findSession(db, claims.sid)
+      if (!session || session.revokedAt || session.userId !== claims.sub) return null
+      return { userId: claims.sub, partnerId: claims.pid, sessionId: claims.sid }
+    },
+  }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

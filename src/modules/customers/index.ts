@@ -1,0 +1,40 @@
+// Customers (role USER) of a partner: profiles, and later addresses. Other modules use this file.
+import type { Executor } from '../../db/client.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { newId } from '../../lib/ids.ts'
+import { customerRepo } from './repo.ts'
+import type { users } from './schema.sql.ts'
+
+export type Customer = typeof users.$inferSelect
+
+export function toUser(row: Customer) {
+  return { id: row.id, partnerId: row.partnerId, phone: row.phone, name: row.name, email: row.email, role: row.role }
+}
+
+/**
+ * The partner vouches for its user's phone, so the first token creates the customer. Name and email
+ * only fill empty fields: the customer's own edits to the profile win over what the partner sends.
+ */
+export async function findOrCreateCustomer(
+  db: Executor,
+  clock: Clock,
+  input: { partnerId: string; phone: string; name?: string; email?: string },
+): Promise<Customer> {
+  const now = clock.now()
+  const stored = await customerRepo.upsertByPhone(db, {
+    id: newId('usr'),
+    partnerId: input.partnerId,
+    phone: input.phone,
+    name: input.name?.trim() ?? '',
+    email: input.email?.trim().toLowerCase() ?? '',
+    createdAt: now,
+    updatedAt: now,
+  })
+  const changes: Partial<Customer> = {}
+  if (!stored.name && input.name?.trim()) changes.name = input.name.trim()
+  if (!stored.email && input.email?.trim()) changes.email = input.email.trim().toLowerCase()
+  if (Object.keys(changes).length === 0) return stored
+  return customerRepo.update(db, stored.id, { ...changes, updatedAt: now })
+}
+
+export const findCustomer = (db: Executor, id: string) => customerRepo.findById(db, id)

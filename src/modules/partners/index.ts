@@ -1,0 +1,89 @@
+// Partners (integrations), their secrets and their API keys. Secrets and keys are random 256-bit
+// values shown once and stored as SHA-256 hashes.
+import type { Executor } from '../../db/client.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { AppError } from '../../lib/errors.ts'
+import { safeEqual, sha256 } from '../../lib/hashing.ts'
+import { newId, newSecret } from '../../lib/ids.ts'
+import { createCatalog, findCatalog, findDefaultCatalog } from '../catalog/index.ts'
+import { partnerRepo } from './repo.ts'
+
+export interface ApiKeyIdentity {
+  keyId: string
+  partnerId: string
+  catalogId: string
+}
+
+export interface IssuedApiKey {
+  id: string
+  apiKey: string
+  catalogId: string
+}
+
+export async function createApiKey(db: Executor, partnerId: string, catalogId: string, name = 'default'): Promise<IssuedApiKey> {
+  if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+  if (!(await findCatalog(db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
+  const apiKey = newSecret('ck')
+  const row = await partnerRepo.insertApiKey(db, {
+    id: newId('key'),
+    partnerId,
+    catalogId,
+    name,
+    keyHash: sha256(apiKey),
+    keyPrefix: apiKey.slice(0, 10),
+  })
+  return { id: row.id, apiKey, catalogId }
+}
+
+/**
+ * A partner with its secret and a first API key. Without a catalog it sells the merchant's main
+ * (oldest) catalog, created empty if the database has none yet.
+ */
+export async function createPartner(db: Executor, input: { name: string; catalogId?: string }) {
+  return db.transaction(async (tx) => {
+    const catalog = input.catalogId
+      ? await findCatalog(tx, input.catalogId)
+      : ((await findDefaultCatalog(tx)) ?? (await createCatalog(tx, 'Main catalog')))
+    if (!catalog) throw new AppError('NOT_FOUND', 'Catalog not found')
+    const secret = newSecret('psk')
+    const partner = await partnerRepo.insertPartner(tx, { id: newId('prt'), name: input.name, secretHash: sha256(secret) })
+    const key = await createApiKey(tx, partner.id, catalog.id)
+    return { partner: { id: partner.id, name: partner.name }, secret, apiKey: key.apiKey, apiKeyId: key.id, catalogId: catalog.id }
+  })
+}
+
+export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): Promise<void> {
+  if (!(await partnerRepo.findApiKey(db, keyId))) throw new AppError('NOT_FOUND', 'API key not found')
+  await partnerRepo.revokeApiKey(db, keyId, clock.now())
+}
+
+export async function authenticateApiKey(db: Executor, rawKey: string): Promise<ApiKeyIdentity | null> {
+  const row = await partnerRepo.findActiveKeyByHash(db, sha256(rawKey))
+  return row ? { keyId: row.id, partnerId: row.partnerId, catalogId: row.catalogId } : null
+}
+
+/** Server-to-server partner authentication (x-partner-id + x-partner-secret). */
+export async function verifyPartnerSecret(db: Executor, partnerId: string, secret: string) {
+  const partner = await partnerRepo.findPartner(db, partnerId)
+  if (!partner || !partner.isActive || !safeEqual(partner.secretHash, sha256(secret))) {
+    throw new AppError('UNAUTHORIZED', 'Invalid partner credentials')
+  }
+  return partner
+}
+
+export async function isActivePartner(db: Executor, partnerId: string): Promise<boolean> {
+  const partner = await partnerRepo.findPartner(db, partnerId)
+  return partner?.isActive === true
+}
+
+/** Issues a new secret; the old one stops working at once. */
+export async function rotatePartnerSecret(db: Executor, partnerId: string): Promise<string> {
+  if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+  const secret = newSecret('psk')
+  await partnerRepo.updatePartner(db, partnerId, { secretHash: sha256(secret), updatedAt: new Date() })
+  return secret
+}
+
+export const findPartnerByName = (db: Executor, name: string) => partnerRepo.findPartnerByName(db, name)
+
+export const findPartner = (db: Executor, id: string) => partnerRepo.findPartner(db, id)

@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm'
+import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { catalogs } from '../catalog/schema.sql.ts'
+
+/** A partner is one integration: its ID is the `x-partner-id` value. */
+export const partners = pgTable('partners', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  secretHash: text('secret_hash').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id),
+    name: text('name').notNull().default('default'),
+    keyHash: text('key_hash').notNull(),
+    /** The first characters of the key, shown to operators so they can tell keys apart. */
+    keyPrefix: text('key_prefix').notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_uq').on(t.keyHash),
+    index('api_keys_partner_idx').on(t.partnerId),
+    index('api_keys_active_partner_catalog_idx').on(t.partnerId, t.catalogId).where(sql`revoked_at is null`),
+  ],
+)

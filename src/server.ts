@@ -1,0 +1,85 @@
+// Starts the API: validates the configuration, migrates, seeds an empty embedded database with
+// demo data, listens, and shuts down gracefully (in-flight requests finish) on SIGINT/SIGTERM.
+// With PostgreSQL, WORKERS=N (or --workers N) forks N processes sharing the port (node:cluster).
+import cluster from 'node:cluster'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import closeWithGrace from 'close-with-grace'
+import { buildApp } from './app.ts'
+import { createLogger, openRuntime } from './bootstrap.ts'
+import { type Config, ConfigError, loadConfig } from './config.ts'
+import { DatabaseLockedError } from './db/client.ts'
+import { describeCredentials, seedDemoData } from './db/seed.ts'
+import { isEmptyDatabase } from './db/status.ts'
+
+function workersFromArgs(config: Config): number {
+  const index = process.argv.indexOf('--workers')
+  if (index === -1) return config.workers
+  const value = process.argv[index + 1]
+  if (value === 'auto') return loadConfig({ ...process.env, WORKERS: 'auto' }).workers
+  if (!value || !/^\d+$/.test(value) || Number(value) < 1) throw new ConfigError('--workers', 'must be a positive number or auto')
+  return Number(value)
+}
+
+async function startPrimary(config: Config, workers: number) {
+  const logger = createLogger(config)
+  // The primary migrates once, so workers never race on the schema.
+  const runtime = await openRuntime(config, logger)
+  await runtime.close()
+  logger.info({ workers }, 'starting workers')
+  for (let i = 0; i < workers; i++) cluster.fork()
+  let stopping = false
+  cluster.on('exit', (worker, code) => {
+    if (stopping) return
+    logger.warn({ pid: worker.process.pid, code }, 'worker exited; starting another')
+    cluster.fork()
+  })
+  const stop = () => {
+    stopping = true
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM')
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+async function startServer(config: Config) {
+  const logger = createLogger(config)
+  const runtime = await openRuntime(config, logger)
+  if (runtime.database.kind === 'pglite' && (await isEmptyDatabase(runtime.database.db))) {
+    const credentials = await seedDemoData(runtime.database.db, config.publicBaseUrl)
+    writeFileSync(join(config.dataDir, 'credentials.json'), `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 })
+    process.stdout.write(`\n${describeCredentials(credentials)}\n\n`)
+  }
+  const app = await buildApp(runtime)
+  closeWithGrace({ delay: 10_000, logger }, async ({ err, signal }) => {
+    if (err) logger.error({ err }, 'shutting down after an error')
+    else logger.info({ signal }, 'shutting down')
+    await app.close()
+    await runtime.close()
+  })
+  await app.listen({ port: config.port, host: config.host })
+}
+
+async function main() {
+  let config: Config
+  try {
+    config = loadConfig()
+    const workers = workersFromArgs(config)
+    if (cluster.isPrimary && workers > 1) {
+      if (!config.databaseUrl) {
+        process.stderr.write('The embedded database serves one process: ignoring WORKERS; set DATABASE_URL to run several.\n')
+      } else {
+        return startPrimary(config, workers)
+      }
+    }
+    await startServer(config)
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof DatabaseLockedError) {
+      process.stderr.write(`${err.message}\n`)
+      process.exit(1)
+    }
+    throw err
+  }
+}
+
+await main()

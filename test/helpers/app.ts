@@ -1,0 +1,121 @@
+// Builds the real app on a fresh database for one test file: an embedded PGlite (loaded from the
+// migrated template the test runner prepares), or, when TEST_DATABASE_URL is set, a new PostgreSQL
+// database created for this file and dropped after it. TEST_REDIS_URL adds real Redis with a
+// key prefix of its own. Nothing is shared between files, and tests isolate themselves further by
+// creating their own partners and customers.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import pg from 'pg'
+import pino from 'pino'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { type Database, openDatabase } from '../../src/db/client.ts'
+import { migrateDatabase } from '../../src/db/migrate.ts'
+import { closeRedis, openRedis } from '../../src/db/redis.ts'
+import type { Deps } from '../../src/deps.ts'
+import { type Clock, systemClock } from '../../src/lib/clock.ts'
+
+export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
+
+export interface TestApp {
+  app: FastifyInstance
+  deps: Deps
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>
+  clock?: Clock
+  /** Override Redis: null disables it even when TEST_REDIS_URL is set. */
+  redisUrl?: string | null
+  /** Extra routes registered before the app is ready, e.g. probes that exercise a guard. */
+  extraRoutes?: (app: FastifyInstance) => void
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = new URL(baseUrl)
+  const name = `${base.pathname.slice(1) || 'test'}_f${randomBytes(5).toString('hex')}`
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  await admin.query(`create database "${name}"`)
+  await admin.end()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl })
+      await client.connect()
+      await client.query(`drop database if exists "${name}" with (force)`)
+      await client.end()
+    },
+  }
+}
+
+let template: Blob | undefined
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env.TEST_PGLITE_TEMPLATE
+  if (!file) return undefined
+  template ??= new Blob([readFileSync(file)])
+  return template
+}
+
+export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const baseUrl = process.env.TEST_DATABASE_URL
+  if (baseUrl) {
+    const fresh = await freshPostgres(baseUrl)
+    const database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 5 })
+    await migrateDatabase(database)
+    return {
+      database,
+      async drop() {
+        await database.close()
+        await fresh.drop()
+      },
+    }
+  }
+  const seeded = pgliteTemplate()
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1, pgliteTemplate: seeded })
+  if (!seeded) await migrateDatabase(database)
+  return { database, drop: () => database.close() }
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'commerce-test-'))
+  const redisUrl = options.redisUrl === undefined ? (process.env.TEST_REDIS_URL ?? null) : options.redisUrl
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: 'http://localhost:3000',
+    REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...options.env,
+  })
+  const { database, drop } = await openTestDatabase()
+  const logger = pino({ level: 'silent' })
+  const redis = config.redisUrl ? openRedis(config.redisUrl, logger) : null
+  if (redis) await new Promise<void>((resolve) => {
+    if (redis.status === 'ready') return resolve()
+    redis.once('ready', resolve)
+    redis.once('error', () => resolve())
+  })
+  const deps: Deps = { config, database, redis, clock: options.clock ?? systemClock, logger }
+  const app = await buildApp(deps)
+  options.extraRoutes?.(app)
+  await app.ready()
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close()
+      if (redis) await closeRedis(redis)
+      await drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,57 @@
+// Test data built through the services and the API, never raw inserts that skip the rules.
+import { randomInt } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { Deps } from '../../src/deps.ts'
+import { createPartner } from '../../src/modules/partners/index.ts'
+
+export interface PartnerFixture {
+  partnerId: string
+  secret: string
+  apiKey: string
+  apiKeyId: string
+  catalogId: string
+}
+
+export async function givenPartner(deps: Deps, name = 'Test partner', catalogId?: string): Promise<PartnerFixture> {
+  const created = await createPartner(deps.database.db, { name, catalogId })
+  return {
+    partnerId: created.partner.id,
+    secret: created.secret,
+    apiKey: created.apiKey,
+    apiKeyId: created.apiKeyId,
+    catalogId: created.catalogId,
+  }
+}
+
+export function randomPhone(): string {
+  return `9${String(randomInt(0, 1_000_000_000)).padStart(9, '0')}`
+}
+
+export interface CustomerFixture {
+  accessToken: string
+  refreshToken: string
+  userId: string
+  phone: string
+  partnerId: string
+}
+
+export async function givenCustomer(
+  app: FastifyInstance,
+  partner: PartnerFixture,
+  body: { phone?: string; name?: string; email?: string } = {},
+): Promise<CustomerFixture> {
+  const phone = body.phone ?? randomPhone()
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/customer-token',
+    headers: { 'x-partner-id': partner.partnerId, 'x-partner-secret': partner.secret },
+    payload: { name: 'Test Customer', ...body, phone },
+  })
+  if (res.statusCode !== 200) throw new Error(`customer-token failed: ${res.statusCode} ${res.body}`)
+  const data = res.json().data
+  return { accessToken: data.accessToken, refreshToken: data.refreshToken, userId: data.user.id, phone, partnerId: partner.partnerId }
+}
+
+export function customerHeaders(customer: CustomerFixture): Record<string, string> {
+  return { authorization: `Bearer ${customer.accessToken}`, 'x-partner-id': customer.partnerId }
+}
