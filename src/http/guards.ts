@@ -1,6 +1,7 @@
-// Request guards, written once and declared per route as onRequest hooks. Each one attaches the
+// Request guards, written once and declared per route as preValidation hooks (after the rate limiter,
+// which runs on onRequest, so failed credentials are counted too). Each one attaches the
 // caller's identity to the request; handlers read it with the accessors below.
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { AppError } from '../lib/errors.ts'
 import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/index.ts'
 import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
@@ -29,16 +30,16 @@ function headerValue(request: FastifyRequest, name: string): string | undefined 
 }
 
 export interface Guards {
-  apiKey: onRequestAsyncHookHandler
+  apiKey: preValidationAsyncHookHandler
   /** Bearer token of a customer; x-partner-id may be sent and must then match. */
-  customer: onRequestAsyncHookHandler
+  customer: preValidationAsyncHookHandler
   /** Bearer token of a customer and the x-partner-id it belongs to. */
-  customerOfPartner: onRequestAsyncHookHandler
-  admin(...roles: AdminRole[]): onRequestAsyncHookHandler
+  customerOfPartner: preValidationAsyncHookHandler
+  admin(...roles: AdminRole[]): preValidationAsyncHookHandler
 }
 
 export function createGuards(db: Db, auth: AuthService, admins: AdminService): Guards {
-  const customerGuard = (partnerHeaderRequired: boolean): onRequestAsyncHookHandler =>
+  const customerGuard = (partnerHeaderRequired: boolean): preValidationAsyncHookHandler =>
     async function customerGuard(request) {
       const partnerId = headerValue(request, 'x-partner-id')
       if (partnerHeaderRequired && !partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')

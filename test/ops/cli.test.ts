@@ -1,0 +1,106 @@
+// The command line, run as a partner's operator would run it, against a fresh database.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { promisify } from 'node:util'
+import pg from 'pg'
+
+const run = promisify(execFile)
+const root = new URL('../../', import.meta.url).pathname
+const dataDir = mkdtempSync(join(tmpdir(), 'commerce-cli-'))
+let databaseUrl: string | undefined
+let dropDatabase = async () => {}
+
+before(async () => {
+  const base = process.env.TEST_DATABASE_URL
+  if (!base) return
+  const name = `${new URL(base).pathname.slice(1)}_cli${process.pid}`
+  const client = new pg.Client({ connectionString: base })
+  await client.connect()
+  await client.query(`create database "${name}"`)
+  await client.end()
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  databaseUrl = url.toString()
+  dropDatabase = async () => {
+    const c = new pg.Client({ connectionString: base })
+    await c.connect()
+    await c.query(`drop database if exists "${name}" with (force)`)
+    await c.end()
+  }
+})
+after(async () => {
+  await dropDatabase()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function commerce(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, AUTH_SECRET: 'c'.repeat(40) }
+  delete env.NODE_OPTIONS
+  delete env.DATABASE_URL
+  if (databaseUrl) env.DATABASE_URL = databaseUrl
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['bin/commerce.js', ...args], { cwd: root, env })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+test('--help lists the commands; an unknown command fails', async () => {
+  const help = await commerce('--help')
+  assert.equal(help.code, 0)
+  for (const name of ['migrate', 'seed', 'partner create', 'apikey create', 'apikey revoke', 'admin create']) {
+    assert.match(help.stdout, new RegExp(name))
+  }
+  const partnerHelp = await commerce('partner', 'create', '--help')
+  assert.equal(partnerHelp.code, 0)
+  assert.match(partnerHelp.stdout, /--name/)
+  assert.equal((await commerce('frobnicate')).code, 1)
+})
+
+test('migrate, seed --json, partner create, apikey create and revoke, admin create', { timeout: 120_000 }, async () => {
+  assert.equal((await commerce('migrate')).code, 0)
+
+  const seeded = await commerce('seed', '--json')
+  assert.equal(seeded.code, 0, seeded.stderr)
+  const demo = JSON.parse(seeded.stdout)
+  assert.match(demo.partner.id, /^prt_/)
+  assert.match(demo.partner.secret, /^psk_/)
+  assert.match(demo.apiKey, /^ck_/)
+  assert.equal(demo.admin.email, 'admin@demo.local')
+  assert.ok(demo.admin.password.length >= 12)
+
+  const again = JSON.parse((await commerce('seed', '--json')).stdout)
+  assert.equal(again.partner.id, demo.partner.id, 'seeding again keeps the demo partner')
+  assert.notEqual(again.partner.secret, demo.partner.secret, 'and prints a fresh secret')
+
+  const created = await commerce('partner', 'create', '--name', 'Acme Shop', '--json')
+  assert.equal(created.code, 0, created.stderr)
+  const acme = JSON.parse(created.stdout)
+  assert.equal(acme.partner.name, 'Acme Shop')
+  assert.equal(acme.catalogId, demo.catalogId, 'a new partner sells the main catalog by default')
+
+  const missing = await commerce('partner', 'create')
+  assert.equal(missing.code, 1)
+  assert.match(missing.stderr, /Missing --name/)
+
+  const key = JSON.parse((await commerce('apikey', 'create', '--partner', acme.partner.id, '--json')).stdout)
+  assert.match(key.id, /^key_/)
+  const revoked = await commerce('apikey', 'revoke', '--id', key.id)
+  assert.equal(revoked.code, 0, revoked.stderr)
+  const unknown = await commerce('apikey', 'revoke', '--id', 'key_nope')
+  assert.equal(unknown.code, 1)
+  assert.match(unknown.stderr, /API key not found/)
+
+  const admin = await commerce('admin', 'create', '--email', 'Ops@Example.com', '--password', 'long-password', '--role', 'SUPPORT', '--json')
+  assert.equal(admin.code, 0, admin.stderr)
+  assert.deepEqual({ ...JSON.parse(admin.stdout), id: undefined }, { id: undefined, email: 'ops@example.com', role: 'SUPPORT' })
+  const badRole = await commerce('admin', 'create', '--email', 'x@example.com', '--password', 'long-password', '--role', 'ROOT')
+  assert.equal(badRole.code, 1)
+  assert.match(badRole.stderr, /role must be one of the following values: ADMIN, SUPPORT, CATALOG/)
+})

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, test } from 'node:test'
+import { ConfigError, loadConfig } from '../../src/config.ts'
+
+const base = { AUTH_SECRET: 'x'.repeat(32) }
+
+describe('configuration', () => {
+  test('defaults: port 3000, embedded database, Redis disabled', () => {
+    const config = loadConfig({ ...base })
+    assert.equal(config.port, 3000)
+    assert.equal(config.databaseUrl, null)
+    assert.equal(config.redisUrl, null)
+    assert.equal(config.storageDriver, 'local')
+    assert.equal(config.paymentProvider, 'sandbox')
+  })
+
+  test('when a variable is invalid, then the error names it', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'eighty' }, /PORT/],
+      [{ PORT: '70000' }, /PORT/],
+      [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+      [{ REDIS_URL: 'not a url' }, /REDIS_URL/],
+      [{ STORAGE_DRIVER: 'ftp' }, /STORAGE_DRIVER/],
+      [{ PAYMENT_PROVIDER: 'cash' }, /PAYMENT_PROVIDER/],
+      [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [{ AUTH_SECRET: 'short' }, /AUTH_SECRET/],
+      [{ RATE_LIMIT_MAX: '0' }, /RATE_LIMIT_MAX/],
+    ]
+    for (const [env, pattern] of cases) {
+      assert.throws(() => loadConfig({ ...base, ...env }), (err: Error) => err instanceof ConfigError && pattern.test(err.message))
+    }
+  })
+
+  test('when NODE_ENV=production and AUTH_SECRET is missing, then start is refused', () => {
+    assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /AUTH_SECRET is required/)
+  })
+
+  test('in development the secret is generated once and kept in DATA_DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
+    try {
+      const first = loadConfig({ DATA_DIR: dir }).authSecret
+      const second = loadConfig({ DATA_DIR: dir }).authSecret
+      assert.equal(first, second)
+      assert.ok(first.length >= 32)
+      assert.equal(readFileSync(join(dir, 'auth-secret'), 'utf8').trim(), first)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,86 @@
+// `npm start` on an empty DATA_DIR: migrates, seeds, prints and writes the demo credentials, serves
+// the API with them, refuses a second process on the same embedded database, and stops cleanly.
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+
+const root = new URL('../../', import.meta.url).pathname
+const dataDir = mkdtempSync(join(tmpdir(), 'commerce-start-'))
+after(() => rmSync(dataDir, { recursive: true, force: true }))
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'NODE_ENV', 'NODE_OPTIONS', 'TEST_PGLITE_TEMPLATE']) delete env[name]
+  const child = spawn('npm', ['start', '--silent'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (chunk) => (out += chunk))
+  child.stderr!.on('data', (chunk) => (out += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output: () => out, exited }
+}
+
+async function waitForReady(port: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/health/ready`)
+      if (res.status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`server did not become ready:\n${output()}`)
+}
+
+test('npm start on an empty DATA_DIR serves the API with the demo data, and stops gracefully', { timeout: 120_000 }, async () => {
+  const port = await freePort()
+  const server = start(port)
+  try {
+    await waitForReady(port, server.output)
+    const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'))
+    assert.match(credentials.partner.id, /^prt_/)
+    assert.match(server.output(), new RegExp(credentials.partner.id))
+    assert.match(server.output(), new RegExp(credentials.apiKey))
+    assert.match(server.output(), new RegExp(credentials.admin.email))
+
+    const base = `http://127.0.0.1:${port}/api/v1`
+    const token = await fetch(`${base}/auth/customer-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-partner-id': credentials.partner.id, 'x-partner-secret': credentials.partner.secret },
+      body: JSON.stringify({ phone: '9876543210', name: 'Asha Rao' }),
+    })
+    assert.equal(token.status, 200)
+    const login = await fetch(`${base}/admin/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(credentials.admin),
+    })
+    assert.equal(login.status, 200)
+
+    // The embedded database serves one process: a second start is refused with a clear message.
+    const second = start(await freePort())
+    assert.equal(await second.exited, 1)
+    assert.match(second.output(), /in use by process/)
+  } finally {
+    process.kill(-server.child.pid!, 'SIGTERM')
+  }
+  await server.exited
+  // npm itself may die of the signal; the server under it closes the database and its lock.
+  const deadline = Date.now() + 15_000
+  while (existsSync(join(dataDir, 'pglite.lock')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  assert.equal(existsSync(join(dataDir, 'pglite.lock')), false, 'graceful shutdown released the embedded database')
+})
