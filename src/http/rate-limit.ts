@@ -4,7 +4,7 @@
 // (a degraded limit is better than none, which is what skipOnError would give).
 import { createRequire } from 'node:module'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { RateLimitConfig } from '../config.ts'
 import { AppError } from '../lib/errors.ts'
@@ -23,7 +23,13 @@ const require = createRequire(import.meta.url)
 const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreClass
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreClass
 
-function fallbackStore(redis: Redis | null, prefix: string) {
+function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogger) {
+  let lastWarning = 0
+  const warnFallback = (err: Error) => {
+    if (Date.now() - lastWarning < 60_000) return
+    lastWarning = Date.now()
+    log.warn({ err: err.message }, 'rate limit: Redis command failed, counting in process')
+  }
   return class FallbackStore implements Store {
     private local: Store
     private remote: Store | null
@@ -32,8 +38,19 @@ function fallbackStore(redis: Redis | null, prefix: string) {
       this.remote = redis ? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, `${prefix}rl:${routeKey}`) : null
     }
     incr(key: string, cb: StoreCallback, timeWindow: number, max: number) {
-      if (!this.remote || redis?.status !== 'ready') return this.local.incr(key, cb, timeWindow, max)
-      this.remote.incr(key, (err, res) => (err ? this.local.incr(key, cb, timeWindow, max) : cb(null, res)), timeWindow, max)
+      if (!this.remote || redis?.status !== 'ready') {
+        return this.local.incr(key, cb, timeWindow, max)
+      }
+      this.remote.incr(
+        key,
+        (err, res) => {
+          if (!err) return cb(null, res)
+          warnFallback(err)
+          this.local.incr(key, cb, timeWindow, max)
+        },
+        timeWindow,
+        max,
+      )
     }
     child(routeOptions: { routeInfo: { method: string; url: string }; continueExceeding?: boolean; exponentialBackoff?: boolean }) {
       return new FallbackStore(routeOptions, `${routeOptions.routeInfo.method}${routeOptions.routeInfo.url}-`)
@@ -63,7 +80,7 @@ export async function registerRateLimit(app: FastifyInstance, config: RateLimitC
     global: true,
     max: config.max,
     timeWindow: config.windowMs,
-    store: fallbackStore(redis, prefix) as never,
+    store: fallbackStore(redis, prefix, app.log) as never,
     keyGenerator: callerKey,
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests, retry in ${context.after}`),
