@@ -47,6 +47,17 @@ export function errorBody(request: FastifyRequest, statusCode: number, message: 
   }
 }
 
+/** The database is unreachable or restarting: answer 503 at once rather than 500, so clients retry. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true
+    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect/.test(e.message)) return true
+  }
+  return false
+}
+
 function pgCode(error: unknown): string | undefined {
   // Drizzle wraps driver errors; the SQLSTATE sits on the error or on its cause.
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
@@ -70,6 +81,7 @@ function classify(error: FastifyError | AppError | Error): [number, string | str
       return [400, 'Request body is not valid JSON']
   }
   if (error instanceof SyntaxError && fe.statusCode === 400) return [400, 'Request body is not valid JSON']
+  if (isDatabaseUnavailable(error)) return [503, 'Service temporarily unavailable, please retry']
   const pg = pgCode(error)
   if (pg && PG_ERRORS[pg]) return PG_ERRORS[pg]
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

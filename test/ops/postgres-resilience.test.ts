@@ -1,0 +1,90 @@
+// PostgreSQL pool behaviour: survives its connections being killed (a database restart), and fails
+// fast with 503 in the error body while the database is unreachable. Uses the machine's PostgreSQL
+// (TEST_DATABASE_URL's server, or 127.0.0.1:5432) in both suites, since PGlite has no pool.
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { after, before, describe, test } from 'node:test'
+import pg from 'pg'
+import pino from 'pino'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig } from '../../src/config.ts'
+import { type Database, openDatabase } from '../../src/db/client.ts'
+import { migrateDatabase } from '../../src/db/migrate.ts'
+import { systemClock } from '../../src/lib/clock.ts'
+import { TEST_AUTH_SECRET } from '../helpers/app.ts'
+import { givenPartner } from '../helpers/factories.ts'
+
+const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const name = `${new URL(baseUrl).pathname.slice(1)}_pgres${randomBytes(4).toString('hex')}`
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: baseUrl })
+  await client.connect()
+  try {
+    return await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+async function appOn(databaseUrl: string, database: Database) {
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '/tmp/commerce-pgres' })
+  return buildApp({ config, database, redis: null, clock: systemClock, logger: pino({ level: 'silent' }) })
+}
+
+describe('PostgreSQL pool', () => {
+  let database: Database
+  let url: string
+  before(async () => {
+    await admin(`create database "${name}"`)
+    const u = new URL(baseUrl)
+    u.pathname = `/${name}`
+    url = u.toString()
+    database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 3 })
+    await migrateDatabase(database)
+  })
+  after(async () => {
+    await database.close()
+    await admin(`drop database if exists "${name}" with (force)`)
+  })
+
+  test('when every connection is killed (a restart), then the next requests are served again', async () => {
+    const app = await appOn(url, database)
+    const partner = await givenPartner({ database } as never)
+    const issue = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/customer-token',
+        headers: { 'x-partner-id': partner.partnerId, 'x-partner-secret': partner.secret },
+        payload: { phone: '9876543210' },
+      })
+    assert.equal((await issue()).statusCode, 200)
+    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`)
+    await new Promise((r) => setTimeout(r, 200))
+    const statuses = [(await issue()).statusCode, (await issue()).statusCode]
+    assert.equal(statuses[1], 200)
+    assert.ok([200, 503].includes(statuses[0]!))
+    await app.close()
+  })
+
+  test('when the database is unreachable, then requests fail fast with 503 in the error body and ready says down', async () => {
+    const unreachable = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', pgliteDir: null, poolSize: 1 })
+    const app = await appOn('postgres://postgres@127.0.0.1:1/none', unreachable)
+    const started = Date.now()
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/customer-token',
+      headers: { 'x-partner-id': 'prt_x', 'x-partner-secret': 'psk_x' },
+      payload: { phone: '9876543210' },
+    })
+    assert.equal(res.statusCode, 503)
+    assert.equal(res.json().statusCode, 503)
+    assert.equal(res.json().path, '/api/v1/auth/customer-token')
+    assert.ok(Date.now() - started < 5000)
+    const ready = await app.inject({ method: 'GET', url: '/api/v1/health/ready' })
+    assert.equal(ready.statusCode, 503)
+    assert.equal(ready.json().data.database, 'down')
+    await app.close()
+    await unreachable.close()
+  })
+})
