@@ -15,6 +15,8 @@ import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
+import { profileRoutes } from './modules/customers/routes.ts'
+import { createProfileService } from './modules/customers/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -101,6 +103,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
+      await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
     },
     { prefix: API_PREFIX },
   )

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ne } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { users } from './schema.sql.ts'
+import { addresses, users } from './schema.sql.ts'
 
 export const customerRepo = {
   /** Inserts the customer unless (partner, phone) exists, then returns the stored row. */
@@ -19,6 +19,43 @@ export const customerRepo = {
   },
   async findById(db: Executor, id: string) {
     const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+    return row ?? null
+  },
+  /** Serialises address changes of one customer (default flag, cap) behind a row lock. */
+  async lockCustomer(db: Executor, id: string) {
+    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update')
+    return row ?? null
+  },
+  listAddresses(db: Executor, userId: string) {
+    return db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(desc(addresses.isDefault), asc(addresses.createdAt), asc(addresses.id))
+  },
+  async countAddresses(db: Executor, userId: string) {
+    const [row] = await db.select({ n: count() }).from(addresses).where(eq(addresses.userId, userId))
+    return row?.n ?? 0
+  },
+  async findAddress(db: Executor, userId: string, id: string) {
+    const [row] = await db.select().from(addresses).where(and(eq(addresses.id, id), eq(addresses.userId, userId))).limit(1)
+    return row ?? null
+  },
+  async insertAddress(db: Executor, row: typeof addresses.$inferInsert) {
+    const [created] = await db.insert(addresses).values(row).returning()
+    return created!
+  },
+  async updateAddress(db: Executor, id: string, changes: Partial<typeof addresses.$inferInsert>) {
+    const [row] = await db.update(addresses).set(changes).where(eq(addresses.id, id)).returning()
+    return row!
+  },
+  async clearDefault(db: Executor, userId: string, exceptId?: string) {
+    const where = exceptId
+      ? and(eq(addresses.userId, userId), eq(addresses.isDefault, true), ne(addresses.id, exceptId))
+      : and(eq(addresses.userId, userId), eq(addresses.isDefault, true))
+    await db.update(addresses).set({ isDefault: false }).where(where)
+  },
+  async deleteAddress(db: Executor, id: string) {
+    await db.delete(addresses).where(eq(addresses.id, id))
+  },
+  async mostRecentAddress(db: Executor, userId: string) {
+    const [row] = await db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(desc(addresses.createdAt), desc(addresses.id)).limit(1)
     return row ?? null
   },
 }
