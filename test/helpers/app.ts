@@ -85,7 +85,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-test-'))
-  const redisUrl = options.redisUrl === undefined ? (process.env.TEST_REDIS_URL ?? null) : options.redisUrl
+  const redisUrl = options.redisUrl === undefined ? (process.env.TEST_REDIS_URL || null) : options.redisUrl
   const config = loadConfig({
     NODE_ENV: 'test',
     AUTH_SECRET: TEST_AUTH_SECRET,

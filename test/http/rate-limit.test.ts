@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
 const refresh = (t: TestApp, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: 'rt_none' }, remoteAddress: ip })
 

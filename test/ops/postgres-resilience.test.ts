@@ -14,7 +14,7 @@ import { systemClock } from '../../src/lib/clock.ts'
 import { TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
 
-const baseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const baseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 const name = `${new URL(baseUrl).pathname.slice(1)}_pgres${randomBytes(4).toString('hex')}`
 
 async function admin(sql: string) {
