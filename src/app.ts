@@ -15,6 +15,8 @@ import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
+import { catalogRoutes } from './modules/catalog/routes.ts'
+import { createCatalogService } from './modules/catalog/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
@@ -97,6 +99,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const guards = createGuards(deps.database.db, auth, admins)
   app.decorate('guards', guards)
   const authLimit = authRateLimit(config.rateLimit)
+  const catalog = createCatalogService(deps)
 
   await app.register(
     async (api) => {
@@ -104,6 +107,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
+      await api.register(catalogRoutes, { catalog, guards })
     },
     { prefix: API_PREFIX },
   )

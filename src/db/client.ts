@@ -146,3 +146,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw err
   }
 }
+
+/** Runs raw SQL and returns its rows; both drivers answer `{ rows }`. */
+export async function queryRows<T>(db: Executor, query: import('drizzle-orm').SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] }
+  return result.rows
+}

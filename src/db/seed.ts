@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from './client.ts'
 import { upsertAdminPassword } from '../modules/admins/index.ts'
-import { createCatalog, findDefaultCatalog } from '../modules/catalog/index.ts'
+import { createCatalog, findDefaultCatalog, importDemoCatalog } from '../modules/catalog/index.ts'
 import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from '../modules/partners/index.ts'
 
 export const DEMO_PARTNER_NAME = 'Demo partner'
@@ -20,6 +20,7 @@ export interface DemoCredentials {
 
 export async function seedDemoData(db: Db, baseUrl: string): Promise<DemoCredentials> {
   const catalog = (await findDefaultCatalog(db)) ?? (await createCatalog(db, 'Demo catalog'))
+  await importDemoCatalog(db, catalog.id)
   const existing = await findPartnerByName(db, DEMO_PARTNER_NAME)
   let partner: DemoCredentials['partner']
   let apiKey: string

@@ -67,7 +67,7 @@ function pgCode(error: unknown): string | undefined {
 }
 
 function classify(error: FastifyError | AppError | Error): [number, string | string[]] | null {
-  if (error instanceof AppError) return [STATUS_OF[error.code], error.message]
+  if (error instanceof AppError) return [STATUS_OF[error.code], error.details?.length ? error.details : error.message]
   const fe = error as FastifyError
   if (fe.validation) return [400, validationMessages(fe.validation as never, fe.validationContext ?? 'body')]
   switch (fe.code) {

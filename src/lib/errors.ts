@@ -15,6 +15,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** One line per problem (a bulk import's bad rows): sent as the error body's message array. */
+    readonly details?: string[],
   ) {
     super(message)
     this.name = 'AppError'

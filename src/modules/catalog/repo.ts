@@ -1,6 +1,85 @@
-import { asc, eq } from 'drizzle-orm'
+// Catalog queries. Every read is scoped by catalog id; the service decides which catalog.
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { catalogs } from './schema.sql.ts'
+import { catalogs, categories, products, searchQueries } from './schema.sql.ts'
+
+export type CategoryRow = typeof categories.$inferSelect
+export type ProductRow = typeof products.$inferSelect
+export type SortBy = 'createdAt' | 'updatedAt' | 'name' | 'brand' | 'sku'
+
+export interface ProductFilter {
+  catalogId: string
+  search?: string
+  categoryIds?: string[]
+  brand?: string
+  sortBy: SortBy
+  sortOrder: 'asc' | 'desc'
+  limit: number
+  offset: number
+}
+
+/** LIKE patterns treat %, _ and \ as operators: escape them so user text matches literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+// Text sorts are case-insensitive and byte-ordered ("C"), the same on every server and locale.
+const SORT_COLUMNS: Record<SortBy, SQL> = {
+  createdAt: sql`${products.createdAt}`,
+  updatedAt: sql`${products.updatedAt}`,
+  name: sql`lower(${products.name}) collate "C"`,
+  brand: sql`lower(${products.brand}) collate "C"`,
+  sku: sql`lower(${products.sku}) collate "C"`,
+}
+
+const productColumns = {
+  id: products.id,
+  name: products.name,
+  slug: products.slug,
+  brand: products.brand,
+  sku: products.sku,
+  categoryId: products.categoryId,
+  sellingPrice: products.sellingPrice,
+  mrp: products.mrp,
+  stock: products.stock,
+  images: products.images,
+  isActive: products.isActive,
+}
+export type ProductSummary = { [K in keyof typeof productColumns]: ProductRow[K] }
+
+function listWhere(f: ProductFilter): SQL {
+  const conditions: SQL[] = [eq(products.catalogId, f.catalogId), eq(products.isActive, true)]
+  if (f.search) {
+    const pattern = `%${escapeLike(f.search.toLowerCase())}%`
+    conditions.push(sql`(lower(${products.name}) like ${pattern} or lower(${products.brand}) like ${pattern})`)
+  }
+  if (f.categoryIds) conditions.push(inArray(products.categoryId, f.categoryIds))
+  if (f.brand) conditions.push(sql`lower(${products.brand}) = ${f.brand.toLowerCase()}`)
+  return and(...conditions)!
+}
+
+/**
+ * Rebuilds the derived search columns of a catalog's products (or some of them) from name, brand,
+ * the category path and the description. Runs in the caller's transaction after every write.
+ */
+export async function refreshSearchColumns(db: Executor, catalogId: string, productIds?: string[]) {
+  const only = productIds ? sql`and p.id = any(${productIds})` : sql``
+  await db.execute(sql`
+    with recursive tree as (
+      select id, name::text as path from categories where catalog_id = ${catalogId} and parent_id is null
+      union all
+      select c.id, tree.path || ' ' || c.name from categories c join tree on c.parent_id = tree.id
+    )
+    update products p set
+      search_vector =
+        setweight(to_tsvector('english', p.name), 'A') ||
+        setweight(to_tsvector('english', p.brand), 'B') ||
+        setweight(to_tsvector('english', tree.path), 'C') ||
+        setweight(to_tsvector('english', left(p.description, 2000)), 'D'),
+      search_text = lower(p.name || ' ' || p.brand || ' ' || tree.path)
+    from tree
+    where p.category_id = tree.id and p.catalog_id = ${catalogId} ${only}`)
+}
 
 export const catalogRepo = {
   async insert(db: Executor, row: typeof catalogs.$inferInsert) {
@@ -14,5 +93,104 @@ export const catalogRepo = {
   async findOldest(db: Executor) {
     const [row] = await db.select().from(catalogs).orderBy(asc(catalogs.createdAt), asc(catalogs.id)).limit(1)
     return row ?? null
+  },
+  list(db: Executor) {
+    return db.select().from(catalogs).orderBy(asc(catalogs.createdAt), asc(catalogs.id))
+  },
+
+  categories(db: Executor, catalogId: string) {
+    return db
+      .select()
+      .from(categories)
+      .where(eq(categories.catalogId, catalogId))
+      .orderBy(asc(categories.position), asc(categories.name), asc(categories.id))
+  },
+  async findCategory(db: Executor, catalogId: string, id: string) {
+    const [row] = await db.select().from(categories).where(and(eq(categories.id, id), eq(categories.catalogId, catalogId))).limit(1)
+    return row ?? null
+  },
+  async findCategoryById(db: Executor, id: string) {
+    const [row] = await db.select().from(categories).where(eq(categories.id, id)).limit(1)
+    return row ?? null
+  },
+  async insertCategories(db: Executor, rows: (typeof categories.$inferInsert)[]) {
+    if (rows.length === 0) return []
+    return db.insert(categories).values(rows).returning()
+  },
+  async updateCategory(db: Executor, id: string, changes: Partial<typeof categories.$inferInsert>) {
+    const [row] = await db.update(categories).set(changes).where(eq(categories.id, id)).returning()
+    return row!
+  },
+
+  async listProducts(db: Executor, f: ProductFilter): Promise<{ rows: ProductSummary[]; total: number }> {
+    const where = listWhere(f)
+    const direction = f.sortOrder === 'asc' ? asc : desc
+    const [rows, totals] = await Promise.all([
+      db
+        .select(productColumns)
+        .from(products)
+        .where(where)
+        .orderBy(direction(SORT_COLUMNS[f.sortBy]), direction(products.id))
+        .limit(f.limit)
+        .offset(f.offset),
+      db.select({ n: count() }).from(products).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
+  async findProductBySlug(db: Executor, catalogId: string, slug: string): Promise<ProductSummary | null> {
+    const [row] = await db
+      .select(productColumns)
+      .from(products)
+      .where(and(eq(products.catalogId, catalogId), eq(products.slug, slug)))
+      .limit(1)
+    return row ?? null
+  },
+  async findProduct(db: Executor, id: string) {
+    const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1)
+    return row ?? null
+  },
+  async insertProducts(db: Executor, rows: (typeof products.$inferInsert)[]) {
+    if (rows.length === 0) return []
+    return db.insert(products).values(rows).returning({ id: products.id })
+  },
+  async updateProduct(db: Executor, id: string, changes: Partial<typeof products.$inferInsert>) {
+    const [row] = await db.update(products).set(changes).where(eq(products.id, id)).returning()
+    return row ?? null
+  },
+  /** Adds delta to stock unless it would go below zero; null when it would. */
+  async adjustStock(db: Executor, id: string, delta: number, at: Date) {
+    const [row] = await db
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${delta}`, updatedAt: at })
+      .where(and(eq(products.id, id), sql`${products.stock} + ${delta} >= 0`))
+      .returning()
+    return row ?? null
+  },
+  async productsBySlugs(db: Executor, catalogId: string, slugs: string[]) {
+    if (slugs.length === 0) return []
+    return db
+      .select({ id: products.id, slug: products.slug, sku: products.sku })
+      .from(products)
+      .where(and(eq(products.catalogId, catalogId), inArray(products.slug, slugs)))
+  },
+
+  async recordSearch(db: Executor, row: typeof searchQueries.$inferInsert) {
+    await db.insert(searchQueries).values(row)
+  },
+  async topQueries(db: Executor, catalogId: string, since: Date, limit: number, zeroResultsOnly: boolean) {
+    const conditions = [eq(searchQueries.catalogId, catalogId), sql`${searchQueries.createdAt} >= ${since}`]
+    if (zeroResultsOnly) conditions.push(eq(searchQueries.resultCount, 0))
+    return db
+      .select({
+        query: searchQueries.normalizedQuery,
+        searches: count(),
+        averageResults: sql<number>`avg(${searchQueries.resultCount})::float8`,
+        lastSearchedAt: sql<Date>`max(${searchQueries.createdAt})`,
+      })
+      .from(searchQueries)
+      .where(and(...conditions))
+      .groupBy(searchQueries.normalizedQuery)
+      .orderBy(desc(count()), asc(searchQueries.normalizedQuery))
+      .limit(limit)
   },
 }

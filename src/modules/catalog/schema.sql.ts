@@ -1,4 +1,7 @@
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
 /** A catalog holds categories and products; each API key names the one catalog it reads. */
 export const catalogs = pgTable('catalogs', {
@@ -6,3 +9,93 @@ export const catalogs = pgTable('catalogs', {
   name: text('name').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/** Categories form a tree per catalog (any depth); slugs are unique within a catalog. */
+export const categories = pgTable(
+  'categories',
+  {
+    id: text('id').primaryKey(),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id),
+    parentId: text('parent_id'),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    image: text('image'),
+    position: integer('position').notNull().default(0),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('categories_catalog_slug_uq').on(t.catalogId, t.slug),
+    index('categories_parent_idx').on(t.parentId),
+  ],
+)
+
+/**
+ * Products. Money is integer paise. `searchVector` (weighted: name A, brand B, category path C,
+ * description D) and `searchText` (lower-cased name, brand and category path, for trigram
+ * matching) are derived columns the repository refreshes on every write.
+ */
+export const products = pgTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id),
+    categoryId: text('category_id')
+      .notNull()
+      .references(() => categories.id),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    brand: text('brand').notNull(),
+    sku: text('sku').notNull(),
+    description: text('description').notNull().default(''),
+    sellingPrice: bigint('selling_price', { mode: 'bigint' }).notNull(),
+    mrp: bigint('mrp', { mode: 'bigint' }).notNull(),
+    stock: integer('stock').notNull().default(0),
+    images: jsonb('images').$type<string[]>().notNull().default([]),
+    weightGrams: integer('weight_grams').notNull().default(500),
+    isActive: boolean('is_active').notNull().default(true),
+    searchVector: tsvector('search_vector'),
+    searchText: text('search_text').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('products_catalog_slug_uq').on(t.catalogId, t.slug),
+    uniqueIndex('products_catalog_sku_uq').on(t.catalogId, t.sku),
+    index('products_list_created_idx').on(t.catalogId, t.isActive, t.createdAt, t.id),
+    index('products_list_updated_idx').on(t.catalogId, t.isActive, t.updatedAt, t.id),
+    index('products_list_name_idx').on(t.catalogId, t.isActive, sql`lower(${t.name}) collate "C"`, t.id),
+    index('products_list_brand_idx').on(t.catalogId, t.isActive, sql`lower(${t.brand}) collate "C"`, t.id),
+    index('products_list_sku_idx').on(t.catalogId, t.isActive, sql`lower(${t.sku}) collate "C"`, t.id),
+    index('products_category_idx').on(t.categoryId, t.isActive),
+    index('products_search_vector_idx').using('gin', t.searchVector),
+    index('products_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('products_brand_trgm_idx').using('gin', sql`lower(${t.brand}) gin_trgm_ops`),
+    check('products_money_check', sql`${t.sellingPrice} >= 0 and ${t.mrp} >= ${t.sellingPrice}`),
+    check('products_stock_check', sql`${t.stock} >= 0`),
+  ],
+)
+
+/** Every search, for analytics: top queries and queries that found nothing. */
+export const searchQueries = pgTable(
+  'search_queries',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id').notNull(),
+    catalogId: text('catalog_id').notNull(),
+    query: text('query').notNull(),
+    normalizedQuery: text('normalized_query').notNull(),
+    type: text('type').notNull(),
+    source: text('source'),
+    resultCount: integer('result_count').notNull(),
+    topScore: real('top_score').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('search_queries_catalog_time_idx').on(t.catalogId, t.createdAt)],
+)

@@ -1,0 +1,238 @@
+// Bulk import of categories and products into one catalog: validated completely first, then
+// written in one transaction (all or nothing). Rows are matched by slug: existing ones are updated.
+// Used by the back office, `commerce catalog import FILE` and the demo seed.
+import { sql } from 'drizzle-orm'
+import type { Db, Tx } from '../../db/client.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { parseRupees } from '../../lib/money.ts'
+import { catalogRepo, refreshSearchColumns } from './repo.ts'
+import { categories, products } from './schema.sql.ts'
+
+export interface CategoryImportRow {
+  slug: string
+  name: string
+  parentSlug?: string | null
+  image?: string | null
+  position?: number
+  isActive?: boolean
+}
+export interface ProductImportRow {
+  slug: string
+  name: string
+  brand: string
+  sku: string
+  categorySlug: string
+  sellingPrice: string | number
+  mrp: string | number
+  stock?: number
+  images?: string[]
+  description?: string
+  weightGrams?: number
+  isActive?: boolean
+}
+export interface CatalogImport {
+  categories?: CategoryImportRow[]
+  products?: ProductImportRow[]
+}
+export interface ImportReport {
+  categories: { created: number; updated: number }
+  products: { created: number; updated: number }
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const MAX_REPORTED_ERRORS = 100
+const CHUNK = 1000
+
+const isText = (v: unknown, max: number) => typeof v === 'string' && v.trim().length > 0 && v.length <= max
+const isUrl = (v: unknown) => typeof v === 'string' && v.length <= 2000 && /^https?:\/\/\S+$/.test(v)
+const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+
+/** Parses products from CSV (header row; `images` separated by `|`). Quoted fields may hold commas, quotes and newlines. */
+export function parseProductsCsv(text: string): ProductImportRow[] {
+  const records: string[][] = []
+  let field = ''
+  let record: string[] = []
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') {
+      record.push(field)
+      field = ''
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++
+      record.push(field)
+      if (record.some((f) => f !== '')) records.push(record)
+      record = []
+      field = ''
+    } else field += c
+  }
+  record.push(field)
+  if (record.some((f) => f !== '')) records.push(record)
+  const [header, ...rows] = records
+  if (!header) return []
+  const names = header.map((h) => h.trim())
+  return rows.map((cells) => {
+    const raw = Object.fromEntries(names.map((n, i) => [n, (cells[i] ?? '').trim()]))
+    const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : /^-?\d+$/.test(v) ? Number(v) : Number.NaN)
+    return {
+      slug: raw.slug ?? '',
+      name: raw.name ?? '',
+      brand: raw.brand ?? '',
+      sku: raw.sku ?? '',
+      categorySlug: raw.categorySlug ?? '',
+      sellingPrice: raw.sellingPrice ?? '',
+      mrp: raw.mrp ?? '',
+      stock: num(raw.stock),
+      images: raw.images ? raw.images.split('|').map((s) => s.trim()).filter(Boolean) : [],
+      description: raw.description ?? '',
+      weightGrams: num(raw.weightGrams),
+      isActive: raw.isActive === undefined || raw.isActive === '' ? undefined : raw.isActive === 'true',
+    }
+  })
+}
+
+function validate(input: CatalogImport, existingCategorySlugs: Set<string>): string[] {
+  const errors: string[] = []
+  const add = (message: string) => errors.length < MAX_REPORTED_ERRORS && errors.push(message)
+  const categorySlugs = new Set(existingCategorySlugs)
+  const seenCategories = new Set<string>()
+  for (const [i, c] of (input.categories ?? []).entries()) {
+    const at = `categories[${i}]`
+    if (!isText(c.slug, 120) || !SLUG.test(c.slug)) add(`${at}: slug must be lower-case words joined by hyphens`)
+    if (!isText(c.name, 120)) add(`${at}: name should not be empty (at most 120 characters)`)
+    if (c.parentSlug && !categorySlugs.has(c.parentSlug)) add(`${at}: parentSlug "${c.parentSlug}" is not a category defined before it`)
+    if (c.image != null && !isUrl(c.image)) add(`${at}: image must be an http(s) URL`)
+    if (c.position !== undefined && !isInt(c.position, 0, 1_000_000)) add(`${at}: position must be an integer from 0`)
+    if (seenCategories.has(c.slug)) add(`${at}: duplicate slug "${c.slug}"`)
+    seenCategories.add(c.slug)
+    categorySlugs.add(c.slug)
+  }
+  const seenSlugs = new Set<string>()
+  const seenSkus = new Set<string>()
+  for (const [i, p] of (input.products ?? []).entries()) {
+    const at = `products[${i}]`
+    if (!isText(p.slug, 200) || !SLUG.test(p.slug)) add(`${at}: slug must be lower-case words joined by hyphens`)
+    if (!isText(p.name, 200)) add(`${at}: name should not be empty (at most 200 characters)`)
+    if (!isText(p.brand, 100)) add(`${at}: brand should not be empty (at most 100 characters)`)
+    if (!isText(p.sku, 64)) add(`${at}: sku should not be empty (at most 64 characters)`)
+    if (!categorySlugs.has(p.categorySlug)) add(`${at}: categorySlug "${p.categorySlug}" does not exist`)
+    const selling = typeof p.sellingPrice === 'string' || typeof p.sellingPrice === 'number' ? parseRupees(p.sellingPrice) : null
+    const mrp = typeof p.mrp === 'string' || typeof p.mrp === 'number' ? parseRupees(p.mrp) : null
+    if (selling === null || selling < 0n) add(`${at}: sellingPrice must be an amount with at most two decimals`)
+    if (mrp === null || mrp < 0n) add(`${at}: mrp must be an amount with at most two decimals`)
+    if (selling !== null && mrp !== null && selling > mrp) add(`${at}: sellingPrice must not be greater than mrp`)
+    if (p.stock !== undefined && !isInt(p.stock, 0, 10_000_000)) add(`${at}: stock must be an integer from 0`)
+    if (p.weightGrams !== undefined && !isInt(p.weightGrams, 1, 1_000_000)) add(`${at}: weightGrams must be a positive integer`)
+    if (p.images !== undefined && (!Array.isArray(p.images) || p.images.length > 10 || !p.images.every(isUrl))) {
+      add(`${at}: images must be at most 10 http(s) URLs`)
+    }
+    if (p.description !== undefined && (typeof p.description !== 'string' || p.description.length > 5000)) {
+      add(`${at}: description must be a string of at most 5000 characters`)
+    }
+    if (seenSlugs.has(p.slug)) add(`${at}: duplicate slug "${p.slug}"`)
+    if (seenSkus.has(p.sku)) add(`${at}: duplicate sku "${p.sku}"`)
+    seenSlugs.add(p.slug)
+    seenSkus.add(p.sku)
+  }
+  return errors
+}
+
+export async function importCatalog(
+  db: Db,
+  catalogId: string,
+  input: CatalogImport,
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<ImportReport> {
+  if (!(await catalogRepo.findById(db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
+  const existing = await catalogRepo.categories(db, catalogId)
+  const errors = validate(input, new Set(existing.map((c) => c.slug)))
+  if (errors.length) throw new AppError('BAD_REQUEST', 'The import has invalid rows; nothing was imported', errors)
+
+  const total = (input.categories?.length ?? 0) + (input.products?.length ?? 0)
+  let done = 0
+  return db.transaction(async (tx: Tx) => {
+    const now = new Date()
+    const report: ImportReport = { categories: { created: 0, updated: 0 }, products: { created: 0, updated: 0 } }
+    const idBySlug = new Map(existing.map((c) => [c.slug, c.id]))
+    for (const c of input.categories ?? []) {
+      const id = idBySlug.get(c.slug) ?? newId('ctg')
+      const isNew = !idBySlug.has(c.slug)
+      const parentId = c.parentSlug ? idBySlug.get(c.parentSlug)! : null
+      await tx
+        .insert(categories)
+        .values({ id, catalogId, parentId, name: c.name.trim(), slug: c.slug, image: c.image ?? null, position: c.position ?? 0, isActive: c.isActive ?? true, createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [categories.catalogId, categories.slug],
+          set: { parentId, name: c.name.trim(), image: c.image ?? null, position: c.position ?? 0, isActive: c.isActive ?? true, updatedAt: now },
+        })
+      idBySlug.set(c.slug, id)
+      report.categories[isNew ? 'created' : 'updated']++
+      onProgress(++done, total)
+    }
+
+    const rows = input.products ?? []
+    const known = new Set<string>()
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const slugs = rows.slice(i, i + CHUNK).map((p) => p.slug)
+      for (const found of await catalogRepo.productsBySlugs(tx, catalogId, slugs)) known.add(found.slug)
+    }
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK)
+      // Created timestamps step by a microsecond so that "newest first" follows the file's order.
+      const values = chunk.map((p, j) => {
+        const createdAt = new Date(now.getTime() + i + j)
+        return {
+          id: newId('prd', createdAt.getTime()),
+          catalogId,
+          categoryId: idBySlug.get(p.categorySlug)!,
+          name: p.name.trim(),
+          slug: p.slug,
+          brand: p.brand.trim(),
+          sku: p.sku.trim(),
+          description: p.description ?? '',
+          sellingPrice: parseRupees(p.sellingPrice)!,
+          mrp: parseRupees(p.mrp)!,
+          stock: p.stock ?? 0,
+          images: p.images ?? [],
+          weightGrams: p.weightGrams ?? 500,
+          isActive: p.isActive ?? true,
+          createdAt,
+          updatedAt: createdAt,
+        }
+      })
+      await tx
+        .insert(products)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [products.catalogId, products.slug],
+          set: {
+            categoryId: sql`excluded.category_id`,
+            name: sql`excluded.name`,
+            brand: sql`excluded.brand`,
+            sku: sql`excluded.sku`,
+            description: sql`excluded.description`,
+            sellingPrice: sql`excluded.selling_price`,
+            mrp: sql`excluded.mrp`,
+            stock: sql`excluded.stock`,
+            images: sql`excluded.images`,
+            weightGrams: sql`excluded.weight_grams`,
+            isActive: sql`excluded.is_active`,
+            updatedAt: now,
+          },
+        })
+      for (const p of chunk) report.products[known.has(p.slug) ? 'updated' : 'created']++
+      done += chunk.length
+      onProgress(done, total)
+    }
+    await refreshSearchColumns(tx, catalogId)
+    return report
+  })
+}

@@ -1,0 +1,140 @@
+// Catalog endpoints for partners' apps (x-api-key): each answers from the key's catalog only.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import { apiKeyOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { CatalogService } from './service.ts'
+
+const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
+const TopCategory = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  parentId: Type.Null(),
+  children: Type.Array(ChildCategory),
+})
+const Money = (description: string) => Type.String({ description: `${description}, rupees with two decimals`, examples: ['1299.00'] })
+const Product = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  brand: Type.String(),
+  sku: Type.String(),
+  categoryId: Type.String(),
+  sellingPrice: Money('Selling price'),
+  mrp: Money('Maximum retail price'),
+  stock: Type.Integer(),
+  images: Type.Array(Type.String()),
+  isActive: Type.Boolean(),
+})
+const SearchResult = Type.Object({
+  products: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      slug: Type.String(),
+      name: Type.String(),
+      brand: Type.String(),
+      sellingPrice: Money('Selling price'),
+      images: Type.Array(Type.String()),
+      categoryId: Type.String(),
+      score: Type.Number({ description: 'Relevance in [0, 1), higher is better' }),
+    }),
+  ),
+  categories: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      slug: Type.String(),
+      name: Type.String(),
+      image: Type.Union([Type.String(), Type.Null()]),
+      score: Type.Number(),
+    }),
+  ),
+  totalResults: Type.Integer(),
+  topScore: Type.Number(),
+})
+
+const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })
+
+export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService; guards: Guards }> = async (app, { catalog, guards }) => {
+  const tags = ['Catalog']
+  const common = { preValidation: guards.apiKey }
+
+  app.get(
+    '/categories',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Top-level categories with their children',
+        security: security.apiKey,
+        response: { 200: Envelope(Type.Array(TopCategory)), ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => ok(await catalog.categoryTree(apiKeyOf(request).catalogId), 'Categories retrieved'),
+  )
+
+  app.get(
+    '/products',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Active products, filtered, sorted and paginated',
+        security: security.apiKey,
+        querystring: Type.Object({
+          page: Page,
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches product name or brand (case-insensitive, partial)' })),
+          categoryId: Type.Optional(Type.String({ maxLength: 100, description: 'Includes products of descendant categories' })),
+          brand: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive' })),
+          sortBy: Type.Enum(['createdAt', 'updatedAt', 'name', 'brand', 'sku'], { default: 'createdAt' }),
+          sortOrder: Type.Enum(['asc', 'desc'], { default: 'desc' }),
+        }),
+        response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const result = await catalog.listProducts(apiKeyOf(request).catalogId, request.query)
+      return paged(result.data, result.meta, 'Products retrieved')
+    },
+  )
+
+  app.get(
+    '/products/:slug',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'One product by its slug (inactive products too, with isActive false)',
+        security: security.apiKey,
+        params: Type.Object({ slug: Type.String({ maxLength: 200 }) }),
+        response: { 200: Envelope(Product), ...errorResponses(401, 404, 429) },
+      },
+    },
+    async (request) => ok(await catalog.productBySlug(apiKeyOf(request).catalogId, request.params.slug), 'Product retrieved'),
+  )
+
+  app.get(
+    '/search',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Relevance search over products and categories (typo- and prefix-tolerant)',
+        security: security.apiKey,
+        querystring: Type.Object({
+          q: Type.String({ minLength: 1, maxLength: 200, description: 'Search term' }),
+          type: Type.Enum(['products', 'categories', 'all'], { default: 'all' }),
+          limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+          source: Type.Optional(Type.String({ maxLength: 50, description: 'Analytics source label, for example web, app, docs' })),
+        }),
+        response: { 200: Envelope(SearchResult), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => {
+      const { partnerId, catalogId } = apiKeyOf(request)
+      return ok(await catalog.search({ partnerId, catalogId }, request.query), 'Search results')
+    },
+  )
+}

@@ -1,0 +1,107 @@
+// Relevance search over one catalog: PostgreSQL full-text search (weighted name > brand > category
+// path > description, prefix-matched so "iph" finds "iPhone") combined with pg_trgm word
+// similarity (so "samsng" and "headphnes" still find their products).
+//
+// score = 0.6 * fts + 0.4 * trigram, both in [0, 1]:
+//   fts     = rank / (rank + 0.1), rank = ts_rank with weights {D 0.1, C 0.3, B 0.6, A 1.0}
+//   trigram = greatest(word_similarity(q, name + brand + category path), similarity(q, name))
+// So scores lie in [0, 1), higher is better; results are sorted by score, then id.
+import { sql } from 'drizzle-orm'
+import { type Db, queryRows } from '../../db/client.ts'
+
+export const TRIGRAM_THRESHOLD = 0.35
+const MAX_TOKENS = 12
+
+export interface ProductHit {
+  id: string
+  slug: string
+  name: string
+  brand: string
+  sellingPrice: bigint
+  images: string[]
+  categoryId: string
+  score: number
+}
+export interface CategoryHit {
+  id: string
+  slug: string
+  name: string
+  image: string | null
+  score: number
+}
+
+/** Lower-cased words of the query: letters and digits only, so no input can be a tsquery operator. */
+export function queryTokens(q: string): string[] {
+  return (q.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TOKENS)
+}
+
+/** Every word as a prefix, any of them may match; ranking rewards documents that match more. */
+export function toPrefixQuery(tokens: string[]): string {
+  return tokens.map((t) => `${t}:*`).join(' | ')
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000
+
+export async function searchCatalog(
+  db: Db,
+  input: { catalogId: string; q: string; limit: number; products: boolean; categories: boolean },
+): Promise<{ products: ProductHit[]; categories: CategoryHit[]; totalProducts: number; totalCategories: number }> {
+  const tokens = queryTokens(input.q)
+  if (tokens.length === 0) return { products: [], categories: [], totalProducts: 0, totalCategories: 0 }
+  const text = tokens.join(' ')
+  const tsq = toPrefixQuery(tokens)
+
+  return db.transaction(async (tx) => {
+    // Local to this transaction: the pool's other users keep the default threshold.
+    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(TRIGRAM_THRESHOLD)}, true)`)
+    let productHits: ProductHit[] = []
+    let totalProducts = 0
+    if (input.products) {
+      const rows = await queryRows<{
+        id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number; total: string
+      }>(tx, sql`
+        select id, slug, name, brand, selling_price, images, category_id, score, count(*) over () as total
+        from (
+          select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id,
+            (0.6 * (r.rank / (r.rank + 0.1)) +
+             0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
+          from products p
+          cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${tsq})) as rank) r
+          where p.catalog_id = ${input.catalogId} and p.is_active
+            and (p.search_vector @@ to_tsquery('english', ${tsq}) or ${text} <% p.search_text)
+        ) matches
+        order by score desc, id
+        limit ${input.limit}`)
+      productHits = rows.map((r) => ({
+        id: r.id,
+        slug: r.slug,
+        name: r.name,
+        brand: r.brand,
+        sellingPrice: BigInt(r.selling_price),
+        images: r.images,
+        categoryId: r.category_id,
+        score: round(Number(r.score)),
+      }))
+      totalProducts = Number(rows[0]?.total ?? 0)
+    }
+    let categoryHits: CategoryHit[] = []
+    let totalCategories = 0
+    if (input.categories) {
+      const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(tx, sql`
+        select id, slug, name, image, score, count(*) over () as total
+        from (
+          select c.id, c.slug, c.name, c.image,
+            (0.6 * (r.rank / (r.rank + 0.1)) + 0.4 * word_similarity(${text}, lower(c.name)))::float8 as score
+          from categories c
+          cross join lateral (select ts_rank(setweight(to_tsvector('english', c.name), 'A'), to_tsquery('english', ${tsq})) as rank) r
+          where c.catalog_id = ${input.catalogId} and c.is_active
+            and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or ${text} <% lower(c.name))
+        ) matches
+        order by score desc, id
+        limit ${input.limit}`)
+      categoryHits = rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, image: r.image, score: round(Number(r.score)) }))
+      totalCategories = Number(rows[0]?.total ?? 0)
+    }
+    return { products: productHits, categories: categoryHits, totalProducts, totalCategories }
+  })
+}

@@ -1,0 +1,157 @@
+// Catalog reads for API-key callers: categories, product list and detail, search. Answers are
+// cached per catalog (see cache.ts) and every search is recorded for analytics.
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { formatPaise } from '../../lib/money.ts'
+import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
+import { type CatalogCache, createCatalogCache } from './cache.ts'
+import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
+import { queryTokens, searchCatalog } from './search.ts'
+
+export interface ProductQuery {
+  page: number
+  limit: number
+  search?: string
+  categoryId?: string
+  brand?: string
+  sortBy: SortBy
+  sortOrder: 'asc' | 'desc'
+}
+
+export function toProduct(row: ProductSummary) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    brand: row.brand,
+    sku: row.sku,
+    categoryId: row.categoryId,
+    sellingPrice: formatPaise(row.sellingPrice),
+    mrp: formatPaise(row.mrp),
+    stock: row.stock,
+    images: row.images,
+    isActive: row.isActive,
+  }
+}
+
+/** The category and all its descendants, any depth (the tree is small and cached). */
+export function descendantIds(all: CategoryRow[], rootId: string): string[] {
+  const children = new Map<string, string[]>()
+  for (const c of all) {
+    if (!c.parentId) continue
+    children.set(c.parentId, [...(children.get(c.parentId) ?? []), c.id])
+  }
+  const out: string[] = []
+  const stack = [rootId]
+  while (stack.length) {
+    const id = stack.pop()!
+    if (out.includes(id)) continue
+    out.push(id)
+    stack.push(...(children.get(id) ?? []))
+  }
+  return out
+}
+
+export function createCatalogService({ database, redis, config, clock, logger }: Deps, cache: CatalogCache = createCatalogCache(redis, config.redisPrefix)) {
+  const db = database.db
+
+  const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(db, catalogId))
+
+  return {
+    cache,
+
+    async categoryTree(catalogId: string) {
+      const all = (await allCategories(catalogId)).filter((c) => c.isActive)
+      const active = new Set(all.map((c) => c.id))
+      return all
+        .filter((c) => c.parentId === null)
+        .map((top) => ({
+          id: top.id,
+          name: top.name,
+          slug: top.slug,
+          parentId: null,
+          children: all
+            .filter((c) => c.parentId === top.id && active.has(c.id))
+            .map((c) => ({ id: c.id, name: c.name, slug: c.slug, parentId: top.id })),
+        }))
+    },
+
+    async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
+      const key = `products:${JSON.stringify(query)}`
+      return cache.get(catalogId, key, async () => {
+        let categoryIds: string[] | undefined
+        if (query.categoryId) {
+          const all = await allCategories(catalogId)
+          categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
+        }
+        const { rows, total } = await catalogRepo.listProducts(db, {
+          catalogId,
+          search: query.search?.trim() || undefined,
+          categoryIds,
+          brand: query.brand?.trim() || undefined,
+          sortBy: query.sortBy,
+          sortOrder: query.sortOrder,
+          limit: query.limit,
+          offset: (query.page - 1) * query.limit,
+        })
+        return { data: rows.map(toProduct), meta: pageMeta(total, query) }
+      })
+    },
+
+    async productBySlug(catalogId: string, slug: string) {
+      const product = await cache.get(catalogId, `product:${slug}`, async () => {
+        const row = await catalogRepo.findProductBySlug(db, catalogId, slug)
+        return row ? toProduct(row) : null
+      })
+      if (!product) throw new AppError('NOT_FOUND', 'Product not found')
+      return product
+    },
+
+    async search(
+      caller: { partnerId: string; catalogId: string },
+      input: { q: string; type: 'products' | 'categories' | 'all'; limit: number; source?: string },
+    ) {
+      const q = input.q.trim()
+      if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
+      const found = await searchCatalog(db, {
+        catalogId: caller.catalogId,
+        q,
+        limit: input.limit,
+        products: input.type !== 'categories',
+        categories: input.type !== 'products',
+      })
+      const products = found.products.map((p) => ({
+        id: p.id,
+        slug: p.slug,
+        name: p.name,
+        brand: p.brand,
+        sellingPrice: formatPaise(p.sellingPrice),
+        images: p.images,
+        categoryId: p.categoryId,
+        score: p.score,
+      }))
+      const categories = found.categories
+      const topScore = Math.max(0, products[0]?.score ?? 0, categories[0]?.score ?? 0)
+      const totalResults = found.totalProducts + found.totalCategories
+      // Analytics must never fail a search: record it, and log if the write fails.
+      catalogRepo
+        .recordSearch(db, {
+          id: newId('srq'),
+          partnerId: caller.partnerId,
+          catalogId: caller.catalogId,
+          query: q.slice(0, 500),
+          normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
+          type: input.type,
+          source: input.source ?? null,
+          resultCount: totalResults,
+          topScore,
+          createdAt: clock.now(),
+        })
+        .catch((err) => logger.warn({ err }, 'could not record a search'))
+      return { products, categories, totalResults, topScore }
+    },
+  }
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>
