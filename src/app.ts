@@ -15,6 +15,8 @@ import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
+import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
+import { catalogAdminRoutes } from './modules/catalog/admin-routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
 import { createCatalogService } from './modules/catalog/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
@@ -108,6 +110,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
+      await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache), guards })
     },
     { prefix: API_PREFIX },
   )

@@ -63,7 +63,8 @@ function listWhere(f: ProductFilter): SQL {
  * the category path and the description. Runs in the caller's transaction after every write.
  */
 export async function refreshSearchColumns(db: Executor, catalogId: string, productIds?: string[]) {
-  const only = productIds ? sql`and p.id = any(${productIds})` : sql``
+  if (productIds?.length === 0) return
+  const only = productIds ? sql`and p.id in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})` : sql``
   await db.execute(sql`
     with recursive tree as (
       select id, name::text as path from categories where catalog_id = ${catalogId} and parent_id is null
@@ -144,6 +145,19 @@ export const catalogRepo = {
       .where(and(eq(products.catalogId, catalogId), eq(products.slug, slug)))
       .limit(1)
     return row ?? null
+  },
+  async adminListProducts(db: Executor, catalogId: string, q: { page: number; limit: number; search?: string }) {
+    const conditions: SQL[] = [eq(products.catalogId, catalogId)]
+    if (q.search?.trim()) {
+      const pattern = `%${escapeLike(q.search.trim().toLowerCase())}%`
+      conditions.push(sql`(lower(${products.name}) like ${pattern} or lower(${products.brand}) like ${pattern} or lower(${products.sku}) like ${pattern})`)
+    }
+    const where = and(...conditions)
+    const [rows, totals] = await Promise.all([
+      db.select().from(products).where(where).orderBy(desc(products.createdAt), desc(products.id)).limit(q.limit).offset((q.page - 1) * q.limit),
+      db.select({ n: count() }).from(products).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
   },
   async findProduct(db: Executor, id: string) {
     const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1)

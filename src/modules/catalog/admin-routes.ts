@@ -1,0 +1,296 @@
+// /admin catalog management (roles CATALOG or ADMIN): catalogs, categories, products, stock,
+// bulk import (JSON, or CSV of products) and search analytics.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import type { Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import { AppError } from '../../lib/errors.ts'
+import type { CatalogAdminService } from './admin-service.ts'
+import { type CatalogImport, parseProductsCsv } from './import.ts'
+
+const Slug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', 'x-message': 'must be lower-case words joined by hyphens' })
+const Money = Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
+  'x-message': 'must be an amount with at most two decimals',
+  description: 'Rupees: a decimal string such as "1299.00" or a number',
+})
+const ImageUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, 'x-message': 'must be an http(s) URL' })
+const Timestamp = Type.String({ format: 'date-time' })
+
+const Catalog = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Timestamp })
+const Category = Type.Object({
+  id: Type.String(),
+  catalogId: Type.String(),
+  parentId: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  slug: Type.String(),
+  image: Type.Union([Type.String(), Type.Null()]),
+  position: Type.Integer(),
+  isActive: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+const Product = Type.Object({
+  id: Type.String(),
+  catalogId: Type.String(),
+  categoryId: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  brand: Type.String(),
+  sku: Type.String(),
+  description: Type.String(),
+  sellingPrice: Type.String(),
+  mrp: Type.String(),
+  stock: Type.Integer(),
+  images: Type.Array(Type.String()),
+  weightGrams: Type.Integer(),
+  isActive: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+const CategoryFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  slug: Slug,
+  parentId: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+  image: Type.Union([ImageUrl, Type.Null()]),
+  position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  isActive: Type.Boolean(),
+}
+const ProductFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  slug: Slug,
+  brand: Type.String({ minLength: 1, maxLength: 100 }),
+  sku: Type.String({ minLength: 1, maxLength: 64 }),
+  categoryId: Type.String({ maxLength: 100 }),
+  sellingPrice: Money,
+  mrp: Money,
+  stock: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+  images: Type.Array(ImageUrl, { maxItems: 10 }),
+  description: Type.String({ maxLength: 5000 }),
+  weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  isActive: Type.Boolean(),
+}
+const ImportReport = Type.Object({
+  categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+  products: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+})
+const QueryStat = Type.Object({ query: Type.String(), searches: Type.Integer(), averageResults: Type.Number(), lastSearchedAt: Timestamp })
+const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
+
+export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  const common = { preValidation: guards.admin('CATALOG') }
+  const tags = ['Admin: catalog']
+  const sec = security.admin
+
+  // CSV imports arrive as text; everything else stays JSON-only.
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) => done(null, body))
+
+  app.get('/admin/catalogs', { ...common, schema: { tags, security: sec, summary: 'List catalogs', response: { 200: Envelope(Type.Array(Catalog)), ...errorResponses(401, 403) } } }, async () =>
+    ok(await admin.listCatalogs(), 'Catalogs retrieved'),
+  )
+
+  app.post(
+    '/admin/catalogs',
+    { ...common, schema: { tags, security: sec, summary: 'Create a catalog', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }) }), response: { 201: Envelope(Catalog), ...errorResponses(400, 401, 403) } } },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await admin.createCatalog(request.body.name), 'Catalog created', 201)
+    },
+  )
+
+  app.get(
+    '/admin/catalogs/:catalogId/categories',
+    { ...common, schema: { tags, security: sec, summary: 'All categories of a catalog, flat, inactive included', params: CatalogParams, response: { 200: Envelope(Type.Array(Category)), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.listCategories(request.params.catalogId), 'Categories retrieved'),
+  )
+
+  app.post(
+    '/admin/catalogs/:catalogId/categories',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Create a category',
+        params: CatalogParams,
+        body: Type.Object({
+          name: CategoryFields.name,
+          slug: CategoryFields.slug,
+          parentId: Type.Optional(CategoryFields.parentId),
+          image: Type.Optional(CategoryFields.image),
+          position: Type.Optional(CategoryFields.position),
+          isActive: Type.Optional(CategoryFields.isActive),
+        }),
+        response: { 201: Envelope(Category), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await admin.createCategory(request.params.catalogId, request.body), 'Category created', 201)
+    },
+  )
+
+  app.patch(
+    '/admin/categories/:categoryId',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Update or deactivate (isActive false) a category',
+        params: Type.Object({ categoryId: Type.String({ maxLength: 100 }) }),
+        body: Type.Partial(Type.Object(CategoryFields)),
+        response: { 200: Envelope(Category), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.updateCategory(request.params.categoryId, request.body), 'Category updated'),
+  )
+
+  app.get(
+    '/admin/catalogs/:catalogId/products',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'All products of a catalog, inactive included, newest first',
+        params: CatalogParams,
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          search: Type.Optional(Type.String({ maxLength: 200, description: 'Name, brand or SKU' })),
+        }),
+        response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const result = await admin.listProducts(request.params.catalogId, request.query)
+      return paged(result.data, result.meta, 'Products retrieved')
+    },
+  )
+
+  app.post(
+    '/admin/catalogs/:catalogId/products',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Create a product',
+        params: CatalogParams,
+        body: Type.Object({
+          name: ProductFields.name,
+          slug: ProductFields.slug,
+          brand: ProductFields.brand,
+          sku: ProductFields.sku,
+          categoryId: ProductFields.categoryId,
+          sellingPrice: ProductFields.sellingPrice,
+          mrp: ProductFields.mrp,
+          stock: Type.Optional(ProductFields.stock),
+          images: Type.Optional(ProductFields.images),
+          description: Type.Optional(ProductFields.description),
+          weightGrams: Type.Optional(ProductFields.weightGrams),
+          isActive: Type.Optional(ProductFields.isActive),
+        }),
+        response: { 201: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await admin.createProduct(request.params.catalogId, request.body), 'Product created', 201)
+    },
+  )
+
+  const ProductParams = Type.Object({ productId: Type.String({ maxLength: 100 }) })
+
+  app.get(
+    '/admin/products/:productId',
+    { ...common, schema: { tags, security: sec, summary: 'One product', params: ProductParams, response: { 200: Envelope(Product), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.getProduct(request.params.productId), 'Product retrieved'),
+  )
+
+  app.patch(
+    '/admin/products/:productId',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Update a product: stock, sellingPrice, mrp, isActive (deactivate) and any other field',
+        params: ProductParams,
+        body: Type.Partial(Type.Object(ProductFields)),
+        response: { 200: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.updateProduct(request.params.productId, request.body), 'Product updated'),
+  )
+
+  app.post(
+    '/admin/products/:productId/stock',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Adjust stock by a delta (negative to remove); never below zero',
+        params: ProductParams,
+        body: Type.Object({
+          delta: Type.Integer({ minimum: -10_000_000, maximum: 10_000_000 }),
+          reason: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+        response: { 200: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.adjustStock(request.params.productId, request.body.delta), 'Stock adjusted'),
+  )
+
+  app.post(
+    '/admin/catalogs/:catalogId/import',
+    {
+      ...common,
+      bodyLimit: 20 * 1024 * 1024,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Bulk import, all or nothing: JSON {categories, products} or a CSV of products (content-type text/csv)',
+        description:
+          'Rows are matched by slug (existing ones are updated). CSV columns: slug,name,brand,sku,categorySlug,sellingPrice,mrp,stock,images (separated by |),description,weightGrams,isActive. ' +
+          'On any bad row nothing is imported and the error message lists every bad row.',
+        params: CatalogParams,
+        response: { 200: Envelope(ImportReport), ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const body = request.body as unknown
+      let input: CatalogImport
+      if (typeof body === 'string') input = { products: parseProductsCsv(body) }
+      else if (body && typeof body === 'object' && !Array.isArray(body)) input = body as CatalogImport
+      else throw new AppError('BAD_REQUEST', 'Send a JSON object {categories, products} or a CSV of products')
+      if (input.categories !== undefined && !Array.isArray(input.categories)) throw new AppError('BAD_REQUEST', 'categories must be an array')
+      if (input.products !== undefined && !Array.isArray(input.products)) throw new AppError('BAD_REQUEST', 'products must be an array')
+      return ok(await admin.importCatalog(request.params.catalogId, input), 'Catalog imported')
+    },
+  )
+
+  app.get(
+    '/admin/catalogs/:catalogId/search-analytics',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Top search queries and the queries that found nothing',
+        params: CatalogParams,
+        querystring: Type.Object({
+          days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+        }),
+        response: {
+          200: Envelope(Type.Object({ since: Timestamp, topQueries: Type.Array(QueryStat), zeroResultQueries: Type.Array(QueryStat) })),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => ok(await admin.searchAnalytics(request.params.catalogId, request.query.days, request.query.limit), 'Search analytics'),
+  )
+}
