@@ -5,7 +5,9 @@ import type { Deps } from '../deps.ts'
 export interface Command {
   summary: string
   options: Record<string, { type: 'string' | 'boolean'; description?: string; required?: boolean }>
-  run(config: Config, values: Record<string, string | boolean | undefined>): Promise<{ text: string; json: unknown }>
+  /** One positional argument, when the command takes one (e.g. FILE). */
+  positional?: { name: string; description: string }
+  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<{ text: string; json: unknown }>
 }
 
 /** Opens the database (migrating it) for the length of one command. */

@@ -6,6 +6,7 @@ import { DatabaseLockedError } from '../db/client.ts'
 import { AppError } from '../lib/errors.ts'
 import { adminCreate } from './admin.ts'
 import { apikeyCreate, apikeyRevoke } from './apikey.ts'
+import { benchData, catalogImport } from './catalog.ts'
 import type { Command } from './command.ts'
 import { migrate } from './migrate.ts'
 import { partnerCreate } from './partner.ts'
@@ -18,6 +19,8 @@ const COMMANDS: Record<string, Command> = {
   'apikey create': apikeyCreate,
   'apikey revoke': apikeyRevoke,
   'admin create': adminCreate,
+  'catalog import': catalogImport,
+  'bench-data': benchData,
 }
 
 function usage(): string {
@@ -29,7 +32,8 @@ function commandHelp(name: string, command: Command): string {
   const options = Object.entries(command.options).map(
     ([flag, o]) => `  --${flag}${o.type === 'string' ? ' <value>' : ''}`.padEnd(26) + (o.description ?? ''),
   )
-  return [`Usage: commerce ${name} [options]`, '', command.summary, '', 'Options:', ...options, '  --json'.padEnd(26) + 'Print machine-readable JSON', '  --help'.padEnd(26) + 'Show this help'].join('\n')
+  const positional = command.positional ? ` ${command.positional.name}` : ''
+  return [`Usage: commerce ${name}${positional} [options]`, '', command.summary, ...(command.positional ? ['', `  ${command.positional.name.padEnd(24)}${command.positional.description}`] : []), '', 'Options:', ...options, '  --json'.padEnd(26) + 'Print machine-readable JSON', '  --help'.padEnd(26) + 'Show this help'].join('\n')
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -43,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const rest = argv.slice(name!.split(' ').length)
   let values: Record<string, string | boolean | undefined>
+  let positionals: string[]
   try {
     const parsed = parseArgs({
       args: rest,
@@ -52,9 +57,10 @@ async function main(argv: string[]): Promise<number> {
         help: { type: 'boolean' },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.positional !== undefined,
     })
     values = parsed.values as typeof values
+    positionals = parsed.positionals
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${commandHelp(name!, command)}\n`)
     return 1
@@ -70,7 +76,11 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' })
-  const result = await command.run(config, values)
+  if (command.positional && positionals.length !== 1 && !values.help) {
+    process.stderr.write(`Missing ${command.positional.name}\n\n${commandHelp(name!, command)}\n`)
+    return 1
+  }
+  const result = await command.run(config, values, positionals)
   if (values.json) process.stdout.write(`${JSON.stringify(result.json)}\n`)
   else process.stdout.write(`${result.text}\n`)
   return 0

@@ -178,9 +178,18 @@ export async function importCatalog(
       onProgress(++done, total)
     }
 
+    // Category paths (names from the root) are part of each product's search text.
+    const allCategories = await catalogRepo.categories(tx, catalogId)
+    const byId = new Map(allCategories.map((c) => [c.id, c]))
+    const pathOf = (id: string): string => {
+      const c = byId.get(id)
+      return c ? (c.parentId ? `${pathOf(c.parentId)} ${c.name}` : c.name) : ''
+    }
+
     const rows = input.products ?? []
     const known = new Set<string>()
-    for (let i = 0; i < rows.length; i += CHUNK) {
+    const catalogHasProducts = (await catalogRepo.listProducts(tx, { catalogId, sortBy: 'createdAt', sortOrder: 'desc', limit: 1, offset: 0 })).total > 0
+    for (let i = 0; catalogHasProducts && i < rows.length; i += CHUNK) {
       const slugs = rows.slice(i, i + CHUNK).map((p) => p.slug)
       for (const found of await catalogRepo.productsBySlugs(tx, catalogId, slugs)) known.add(found.slug)
     }
@@ -189,7 +198,14 @@ export async function importCatalog(
       // Created timestamps step by a microsecond so that "newest first" follows the file's order.
       const values = chunk.map((p, j) => {
         const createdAt = new Date(now.getTime() + i + j)
+        const categoryId = idBySlug.get(p.categorySlug)!
+        const path = pathOf(categoryId)
+        const name = p.name.trim()
+        const brand = p.brand.trim()
+        const description = (p.description ?? '').slice(0, 2000)
         return {
+          searchVector: sql`setweight(to_tsvector('english', ${name}), 'A') || setweight(to_tsvector('english', ${brand}), 'B') || setweight(to_tsvector('english', ${path}), 'C') || setweight(to_tsvector('english', ${description}), 'D')`,
+          searchText: `${name} ${brand} ${path}`.toLowerCase(),
           id: newId('prd', createdAt.getTime()),
           catalogId,
           categoryId: idBySlug.get(p.categorySlug)!,
@@ -225,6 +241,8 @@ export async function importCatalog(
             images: sql`excluded.images`,
             weightGrams: sql`excluded.weight_grams`,
             isActive: sql`excluded.is_active`,
+            searchVector: sql`excluded.search_vector`,
+            searchText: sql`excluded.search_text`,
             updatedAt: now,
           },
         })
@@ -232,7 +250,8 @@ export async function importCatalog(
       done += chunk.length
       onProgress(done, total)
     }
-    await refreshSearchColumns(tx, catalogId)
+    // A renamed or moved category changes the path of products this import did not touch.
+    if (report.categories.updated > 0) await refreshSearchColumns(tx, catalogId)
     return report
   })
 }

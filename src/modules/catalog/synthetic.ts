@@ -1,0 +1,53 @@
+// A synthetic but realistic catalog of any size for benchmarks: the demo catalog's category tree,
+// and products combining real Indian brands, product kinds and variants, with plausible prices.
+import { readFileSync } from 'node:fs'
+import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
+
+interface Demo {
+  categories: CategoryImportRow[]
+  products: ProductImportRow[]
+}
+
+const VARIANTS = ['Classic', 'Pro', 'Lite', 'Max', 'Plus', 'Neo', 'Prime', 'Ultra', 'Smart', 'Eco', 'Royal', 'Fresh', 'Active', 'Premium', 'Select']
+const SIZES = ['Small', 'Medium', 'Large', '250 g', '500 g', '1 kg', '2 kg', '5 kg', '1 L', '128GB', '256GB', 'Pack of 2', 'Pack of 4', 'Free Size', 'XL']
+const COLOURS = ['Black', 'White', 'Blue', 'Red', 'Green', 'Maroon', 'Mustard', 'Teal', 'Grey', 'Beige', 'Navy', 'Pink']
+
+/** A deterministic pseudo-random sequence (mulberry32), so a given N always makes the same catalog. */
+function random(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export function syntheticCatalog(count: number): CatalogImport {
+  const demo = JSON.parse(readFileSync(new URL('./demo/catalog.json', import.meta.url), 'utf8')) as Demo
+  const rand = random(count)
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!
+  const products: ProductImportRow[] = []
+  for (let i = 0; i < count; i++) {
+    const base = demo.products[i % demo.products.length]!
+    const variant = pick(VARIANTS)
+    const size = pick(SIZES)
+    const colour = pick(COLOURS)
+    const mrp = Math.max(10, Math.round(Number(base.mrp) * (0.6 + rand() * 0.8)))
+    const selling = Math.max(1, Math.round(mrp * (0.5 + rand() * 0.5)))
+    products.push({
+      slug: `${base.slug}-${variant.toLowerCase()}-${i}`,
+      name: `${base.name.replace(/\s*\(.*\)$/, '')} ${variant} ${colour} ${size}`,
+      brand: base.brand,
+      sku: `SYN-${i.toString(36).toUpperCase()}`,
+      categorySlug: base.categorySlug,
+      sellingPrice: `${selling}.00`,
+      mrp: `${mrp}.00`,
+      stock: Math.floor(rand() * 500),
+      images: [`https://cdn.example.com/catalog/products/${base.slug}-${i % 7}.jpg`],
+      description: base.description ?? '',
+      weightGrams: base.weightGrams ?? 500,
+    })
+  }
+  return { categories: demo.categories, products }
+}
