@@ -14,13 +14,14 @@ const { values } = parseArgs({
     products: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    only: { type: 'string', description: 'Run only the scenarios whose name contains this' },
   },
 })
 const products = Number(values.products)
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 const root = new URL('../', import.meta.url).pathname
-const dataDir = join(root, 'data', `bench-${products}`)
+const dataDir = join(root, 'data', `bench-${products}${process.env.DATABASE_URL ? '-postgres' : ''}`)
 const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', RATE_LIMIT_MAX: '1000000', WORKERS: '1' }
 
 interface BenchData {
@@ -69,6 +70,7 @@ try {
     base: string
     paths: string[]
     headers?: Record<string, string>
+    connections?: number
   }
   const scenarios: Scenario[] = [
     { name: 'ceiling: bare Fastify, same body', base: 'http://127.0.0.1:3902', paths: ['/ceiling'] },
@@ -81,16 +83,23 @@ try {
     },
     { name: 'GET /products/{slug}', base: API, paths: slugs.map((s) => `/api/v1/products/${s}`), headers },
     { name: 'GET /search?q=… (uncached)', base: API, paths: queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`), headers },
+    {
+      name: 'GET /search?q=… (uncached, 1 conn)',
+      base: API,
+      paths: queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`),
+      headers,
+      connections: 1,
+    },
   ]
 
   const results = []
-  for (const s of scenarios) {
+  for (const s of scenarios.filter((x, i) => i === 0 || !values.only || x.name.includes(values.only!))) {
     // Warm-up: fills caches (list and slug reads are meant to be served from them) and JIT.
     for (const path of s.paths.slice(0, 100)) await fetch(`${s.base}${path}`, { headers: s.headers })
     let i = 0
     const r = await autocannon({
       url: s.base,
-      connections,
+      connections: s.connections ?? connections,
       duration,
       headers: s.headers,
       requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: s.paths[i++ % s.paths.length] }) }],

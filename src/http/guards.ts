@@ -5,7 +5,7 @@ import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { AppError } from '../lib/errors.ts'
 import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/index.ts'
 import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
-import { type ApiKeyIdentity, authenticateApiKey } from '../modules/partners/index.ts'
+import { type ApiKeyIdentity, createApiKeyAuthenticator } from '../modules/partners/index.ts'
 import type { Db } from '../db/client.ts'
 
 declare module 'fastify' {
@@ -39,6 +39,7 @@ export interface Guards {
 }
 
 export function createGuards(db: Db, auth: AuthService, admins: AdminService): Guards {
+  const authenticateApiKey = createApiKeyAuthenticator(db)
   const customerGuard = (partnerHeaderRequired: boolean): preValidationAsyncHookHandler =>
     async function customerGuard(request) {
       const partnerId = headerValue(request, 'x-partner-id')
@@ -57,7 +58,7 @@ export function createGuards(db: Db, auth: AuthService, admins: AdminService): G
     async apiKey(request) {
       const key = headerValue(request, 'x-api-key')
       if (!key) throw new AppError('UNAUTHORIZED', 'Missing x-api-key header')
-      const identity = key.length <= 200 ? await authenticateApiKey(db, key) : null
+      const identity = key.length <= 200 ? await authenticateApiKey(key) : null
       if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key')
       request.apiKeyIdentity = identity
     },

@@ -158,7 +158,7 @@ export async function importCatalog(
 
   const total = (input.categories?.length ?? 0) + (input.products?.length ?? 0)
   let done = 0
-  return db.transaction(async (tx: Tx) => {
+  const report = await db.transaction(async (tx: Tx) => {
     const now = new Date()
     const report: ImportReport = { categories: { created: 0, updated: 0 }, products: { created: 0, updated: 0 } }
     const idBySlug = new Map(existing.map((c) => [c.slug, c.id]))
@@ -254,4 +254,7 @@ export async function importCatalog(
     if (report.categories.updated > 0) await refreshSearchColumns(tx, catalogId)
     return report
   })
+  // Fresh statistics after a bulk load, or the planner guesses (and picks poor plans for search).
+  if ((input.products?.length ?? 0) >= 1000) await db.execute(sql`analyze products`)
+  return report
 }

@@ -7,7 +7,8 @@
 //   trigram = greatest(word_similarity(q, name + brand + category path), similarity(q, name))
 // So scores lie in [0, 1), higher is better; results are sorted by score, then id.
 import { sql } from 'drizzle-orm'
-import { type Db, queryRows } from '../../db/client.ts'
+import { type Db, queryRows, type Tx } from '../../db/client.ts'
+import { corrections, type Vocabulary } from './spelling.ts'
 
 export const TRIGRAM_THRESHOLD = 0.35
 const MAX_TOKENS = 12
@@ -37,10 +38,57 @@ export function queryTokens(q: string): string[] {
 
 /** Every word as a prefix, any of them may match; ranking rewards documents that match more. */
 export function toPrefixQuery(tokens: string[]): string {
-  return tokens.map((t) => `${t}:*`).join(' | ')
+  return tokens.map(term).join(' | ')
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000
+/** How many candidates each stage hands to the final scoring. */
+const CANDIDATES = 100
+
+/** Full-text matches, best ts_rank first (GIN index on the weighted tsvector), and how many there are. */
+async function productCandidates(tx: Tx, catalogId: string, tsq: string, k: number) {
+  const rows = await queryRows<{ id: string; total: string }>(tx, sql`
+    select id, count(*) over () as total from products
+    where catalog_id = ${catalogId} and is_active and search_vector @@ to_tsquery('english', ${tsq})
+    order by ts_rank('{0.1, 0.3, 0.6, 1.0}', search_vector, to_tsquery('english', ${tsq})) desc, id
+    limit ${k}`)
+  return { ids: rows.map((r) => r.id), total: Number(rows[0]?.total ?? 0) }
+}
+
+const VOCABULARY_MAX_AGE_MS = 60_000
+const vocabularies = new Map<string, { vocabulary: Promise<Vocabulary>; builtAt: number }>()
+
+/**
+ * The catalog's words, rebuilt at most once a minute (a slightly stale vocabulary only makes a
+ * correction less likely; results always come from the live products).
+ */
+function vocabularyOf(db: Db, catalogId: string): Promise<Vocabulary> {
+  const cached = vocabularies.get(catalogId)
+  const now = Date.now()
+  if (cached && now - cached.builtAt < VOCABULARY_MAX_AGE_MS) return cached.vocabulary
+  const fresh = queryRows<{ word: string; n: number }>(db, sql`
+    select word, count(*)::int as n
+    from (select regexp_split_to_table(search_text, '[^[:alnum:]]+') as word from products where catalog_id = ${catalogId} and is_active) w
+    where length(word) >= 2
+    group by word`).then((rows) => ({ words: rows.map((r) => r.word), frequency: new Map(rows.map((r) => [r.word, r.n])) }))
+  fresh.catch(() => vocabularies.delete(catalogId))
+  vocabularies.set(catalogId, { vocabulary: fresh, builtAt: now })
+  // While a rebuild runs, keep answering from the previous vocabulary.
+  return cached ? cached.vocabulary : fresh
+}
+
+/** A word as a tsquery term: a prefix, except numbers and single letters, which must match whole. */
+const term = (token: string) => (token.length < 2 || /^\d+$/.test(token) ? token : `${token}:*`)
+
+/**
+ * The full-text queries: one group per word (the word, plus close catalog words when it looks
+ * misspelt); `all` requires every group, `any` at least one.
+ */
+async function expandedQuery(db: Db, catalogId: string, tokens: string[]): Promise<{ all: string; any: string }> {
+  const vocabulary = await vocabularyOf(db, catalogId)
+  const groups = [...new Set(tokens)].map((t) => [term(t), ...corrections(t, vocabulary)].join(' | '))
+  return { all: groups.map((g) => `(${g})`).join(' & '), any: groups.join(' | ') }
+}
 
 export async function searchCatalog(
   db: Db,
@@ -50,6 +98,7 @@ export async function searchCatalog(
   if (tokens.length === 0) return { products: [], categories: [], totalProducts: 0, totalCategories: 0 }
   const text = tokens.join(' ')
   const tsq = toPrefixQuery(tokens)
+  const expanded = input.products ? await expandedQuery(db, input.catalogId, tokens) : null
 
   return db.transaction(async (tx) => {
     // Local to this transaction: the pool's other users keep the default threshold.
@@ -57,32 +106,35 @@ export async function searchCatalog(
     let productHits: ProductHit[] = []
     let totalProducts = 0
     if (input.products) {
-      const rows = await queryRows<{
-        id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number; total: string
-      }>(tx, sql`
-        select id, slug, name, brand, selling_price, images, category_id, score, count(*) over () as total
-        from (
+      // Products with every word first; only when they are too few, products with any word.
+      const k = Math.max(CANDIDATES, input.limit * 4)
+      let found = await productCandidates(tx, input.catalogId, expanded!.all, k)
+      if (found.total < input.limit && expanded!.all !== expanded!.any) found = await productCandidates(tx, input.catalogId, expanded!.any, k)
+      totalProducts = found.total
+      if (found.ids.length > 0) {
+        const ids = sql.join(found.ids.map((id) => sql`${id}`), sql`, `)
+        const rows = await queryRows<{
+          id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number
+        }>(tx, sql`
           select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id,
             (0.6 * (r.rank / (r.rank + 0.1)) +
              0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
           from products p
-          cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${tsq})) as rank) r
-          where p.catalog_id = ${input.catalogId} and p.is_active
-            and (p.search_vector @@ to_tsquery('english', ${tsq}) or ${text} <% p.search_text)
-        ) matches
-        order by score desc, id
-        limit ${input.limit}`)
-      productHits = rows.map((r) => ({
-        id: r.id,
-        slug: r.slug,
-        name: r.name,
-        brand: r.brand,
-        sellingPrice: BigInt(r.selling_price),
-        images: r.images,
-        categoryId: r.category_id,
-        score: round(Number(r.score)),
-      }))
-      totalProducts = Number(rows[0]?.total ?? 0)
+          cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${expanded!.any})) as rank) r
+          where p.id in (${ids})
+          order by score desc, p.id
+          limit ${input.limit}`)
+        productHits = rows.map((r) => ({
+          id: r.id,
+          slug: r.slug,
+          name: r.name,
+          brand: r.brand,
+          sellingPrice: BigInt(r.selling_price),
+          images: r.images,
+          categoryId: r.category_id,
+          score: round(Number(r.score)),
+        }))
+      }
     }
     let categoryHits: CategoryHit[] = []
     let totalCategories = 0

@@ -1,5 +1,6 @@
 // Partners (integrations), their secrets and their API keys. Secrets and keys are random 256-bit
 // values shown once and stored as SHA-256 hashes.
+import { EventEmitter } from 'node:events'
 import type { Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -52,14 +53,40 @@ export async function createPartner(db: Executor, input: { name: string; catalog
   })
 }
 
+/** Key revocations in this process, so authenticators here forget the key at once. */
+const revocations = new EventEmitter()
+
 export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): Promise<void> {
   if (!(await partnerRepo.findApiKey(db, keyId))) throw new AppError('NOT_FOUND', 'API key not found')
   await partnerRepo.revokeApiKey(db, keyId, clock.now())
+  revocations.emit('revoked', keyId)
 }
 
-export async function authenticateApiKey(db: Executor, rawKey: string): Promise<ApiKeyIdentity | null> {
-  const row = await partnerRepo.findActiveKeyByHash(db, sha256(rawKey))
-  return row ? { keyId: row.id, partnerId: row.partnerId, catalogId: row.catalogId } : null
+/**
+ * API-key lookups are on every catalog read, the hottest path: valid keys are remembered for a few
+ * seconds. A revocation in this process applies at once; one made by another process (the CLI, or
+ * another node) within API_KEY_CACHE_MS.
+ */
+export const API_KEY_CACHE_MS = 5000
+export function createApiKeyAuthenticator(db: Executor, maxEntries = 10_000) {
+  const cache = new Map<string, { identity: ApiKeyIdentity; at: number }>()
+  revocations.on('revoked', (keyId: string) => {
+    for (const [hash, entry] of cache) if (entry.identity.keyId === keyId) cache.delete(hash)
+  })
+  return async (rawKey: string): Promise<ApiKeyIdentity | null> => {
+    const hash = sha256(rawKey)
+    const hit = cache.get(hash)
+    if (hit && Date.now() - hit.at < API_KEY_CACHE_MS) return hit.identity
+    const row = await partnerRepo.findActiveKeyByHash(db, hash)
+    if (!row) {
+      cache.delete(hash)
+      return null
+    }
+    if (cache.size >= maxEntries) cache.clear()
+    const identity = { keyId: row.id, partnerId: row.partnerId, catalogId: row.catalogId }
+    cache.set(hash, { identity, at: Date.now() })
+    return identity
+  }
 }
 
 /** Server-to-server partner authentication (x-partner-id + x-partner-secret). */
