@@ -8,7 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Redis } from 'ioredis'
 import type { RateLimitConfig } from '../config.ts'
 import { AppError } from '../lib/errors.ts'
-import { sha256 } from '../lib/hashing.ts'
+import { sha256Memo } from '../lib/hashing.ts'
 import { bearerToken } from './guards.ts'
 
 type StoreCallback = (err: Error | null, res?: { current: number; ttl: number }) => void
@@ -61,7 +61,7 @@ function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogg
 /** Who is asking: an API key or a customer when they are presented, otherwise the client address. */
 function callerKey(request: FastifyRequest): string {
   const apiKey = request.headers['x-api-key']
-  if (typeof apiKey === 'string' && apiKey) return `key:${sha256(apiKey)}`
+  if (typeof apiKey === 'string' && apiKey) return `key:${sha256Memo(apiKey)}`
   const token = bearerToken(request)
   if (token) {
     // The signature is checked later by the guard; an attacker forging subjects only splits their own budget.

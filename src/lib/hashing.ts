@@ -12,3 +12,15 @@ export function safeEqual(a: string, b: string): boolean {
   const bb = Buffer.from(b)
   return ab.length === bb.length && timingSafeEqual(ab, bb)
 }
+
+const memo = new Map<string, string>()
+/** sha256 of credentials presented on every request (API keys): memoised, bounded. */
+export function sha256Memo(value: string): string {
+  let hash = memo.get(value)
+  if (hash === undefined) {
+    if (memo.size >= 10_000) memo.clear()
+    hash = sha256(value)
+    memo.set(value, hash)
+  }
+  return hash
+}

@@ -41,7 +41,7 @@ describe('success envelope', () => {
 
   test('when no request id is sent, then one is generated', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/health/live' })
-    assert.match(String(res.headers['x-request-id']), /^req_/)
+    assert.match(String(res.headers['x-request-id']), /^req_[0-9a-f]{8}-[0-9a-z]+$/)
   })
 })
 

@@ -54,6 +54,7 @@ const SearchResult = Type.Object({
   topScore: Type.Number(),
 })
 
+const JSON_TYPE = 'application/json; charset=utf-8'
 const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })
 
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService; guards: Guards }> = async (app, { catalog, guards }) => {
@@ -94,9 +95,14 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => {
-      const result = await catalog.listProducts(apiKeyOf(request).catalogId, request.query)
-      return paged(result.data, result.meta, 'Products retrieved')
+    async (request, reply) => {
+      const { catalogId } = apiKeyOf(request)
+      // The hottest read: the serialized answer itself is cached, per catalog version.
+      const body = await catalog.cache.get(catalogId, `products:${JSON.stringify(request.query)}`, async () => {
+        const result = await catalog.listProducts(catalogId, request.query)
+        return reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string
+      })
+      return reply.type(JSON_TYPE).send(body as never)
     },
   )
 
@@ -112,7 +118,13 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         response: { 200: Envelope(Product), ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => ok(await catalog.productBySlug(apiKeyOf(request).catalogId, request.params.slug), 'Product retrieved'),
+    async (request, reply) => {
+      const { catalogId } = apiKeyOf(request)
+      const body = await catalog.cache.get(catalogId, `product:${request.params.slug}`, async () =>
+        reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string,
+      )
+      return reply.type(JSON_TYPE).send(body as never)
+    },
   )
 
   app.get(

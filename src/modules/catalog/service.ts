@@ -78,8 +78,7 @@ export function createCatalogService({ database, redis, config, clock, logger }:
     },
 
     async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
-      const key = `products:${JSON.stringify(query)}`
-      return cache.get(catalogId, key, async () => {
+      {
         let categoryIds: string[] | undefined
         if (query.categoryId) {
           const all = await allCategories(catalogId)
@@ -96,16 +95,13 @@ export function createCatalogService({ database, redis, config, clock, logger }:
           offset: (query.page - 1) * query.limit,
         })
         return { data: rows.map(toProduct), meta: pageMeta(total, query) }
-      })
+      }
     },
 
     async productBySlug(catalogId: string, slug: string) {
-      const product = await cache.get(catalogId, `product:${slug}`, async () => {
-        const row = await catalogRepo.findProductBySlug(db, catalogId, slug)
-        return row ? toProduct(row) : null
-      })
-      if (!product) throw new AppError('NOT_FOUND', 'Product not found')
-      return product
+      const row = await catalogRepo.findProductBySlug(db, catalogId, slug)
+      if (!row) throw new AppError('NOT_FOUND', 'Product not found')
+      return toProduct(row)
     },
 
     async search(

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events'
 import type { Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError } from '../../lib/errors.ts'
-import { safeEqual, sha256 } from '../../lib/hashing.ts'
+import { safeEqual, sha256, sha256Memo } from '../../lib/hashing.ts'
 import { newId, newSecret } from '../../lib/ids.ts'
 import { createCatalog, findCatalog, findDefaultCatalog } from '../catalog/index.ts'
 import { partnerRepo } from './repo.ts'
@@ -74,7 +74,7 @@ export function createApiKeyAuthenticator(db: Executor, maxEntries = 10_000) {
     for (const [hash, entry] of cache) if (entry.identity.keyId === keyId) cache.delete(hash)
   })
   return async (rawKey: string): Promise<ApiKeyIdentity | null> => {
-    const hash = sha256(rawKey)
+    const hash = sha256Memo(rawKey)
     const hit = cache.get(hash)
     if (hit && Date.now() - hit.at < API_KEY_CACHE_MS) return hit.identity
     const row = await partnerRepo.findActiveKeyByHash(db, hash)
