@@ -90,7 +90,8 @@ try {
   process.exitCode = await main(process.argv.slice(2))
 } catch (err) {
   if (err instanceof ConfigError || err instanceof DatabaseLockedError || err instanceof AppError) {
-    process.stderr.write(`${err.message}\n`)
+    const details = err instanceof AppError && err.details ? err.details.map((d) => `  ${d}\n`).join('') : ''
+    process.stderr.write(`${err.message}\n${details}`)
     process.exitCode = 1
   } else {
     throw err

@@ -104,3 +104,35 @@ test('migrate, seed --json, partner create, apikey create and revoke, admin crea
   assert.equal(badRole.code, 1)
   assert.match(badRole.stderr, /role must be one of the following values: ADMIN, SUPPORT, CATALOG/)
 })
+
+test('catalog import FILE (JSON and CSV, all or nothing) and bench-data', { timeout: 120_000 }, async () => {
+  const { writeFileSync } = await import('node:fs')
+  const jsonFile = join(dataDir, 'import.json')
+  writeFileSync(
+    jsonFile,
+    JSON.stringify({
+      categories: [{ slug: 'cli-staples', name: 'CLI Staples' }],
+      products: [{ slug: 'cli-atta-5kg', name: 'CLI Atta 5 kg', brand: 'Aashirvaad', sku: 'CLI-1', categorySlug: 'cli-staples', sellingPrice: '289.00', mrp: '320.00' }],
+    }),
+  )
+  const imported = await commerce('catalog', 'import', jsonFile, '--json')
+  assert.equal(imported.code, 0, imported.stderr)
+  assert.deepEqual(JSON.parse(imported.stdout), { categories: { created: 1, updated: 0 }, products: { created: 1, updated: 0 } })
+
+  const csvFile = join(dataDir, 'import.csv')
+  writeFileSync(csvFile, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp\ncli-besan,"CLI Besan, 1 kg",Fortune,CLI-2,cli-staples,95,110\nBAD,,x,CLI-3,nowhere,1,1\n')
+  const bad = await commerce('catalog', 'import', csvFile)
+  assert.equal(bad.code, 1)
+  assert.match(bad.stderr, /invalid rows/)
+
+  const missingFile = await commerce('catalog', 'import')
+  assert.equal(missingFile.code, 1)
+  assert.match(missingFile.stderr, /Missing FILE/)
+
+  const bench = await commerce('bench-data', '--products', '300', '--json')
+  assert.equal(bench.code, 0, bench.stderr)
+  const made = JSON.parse(bench.stdout)
+  assert.equal(made.products, 300)
+  assert.match(made.apiKey, /^ck_/)
+  assert.equal((await commerce('bench-data', '--products', 'lots')).code, 1)
+})
