@@ -104,6 +104,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const admins = createAdminService(deps, auth.signer)
   const guards = createGuards(deps.database.db, auth, admins)
   app.decorate('guards', guards)
+  app.addHook('onClose', () => catalog.searchLog.flush())
   const authLimit = authRateLimit(config.rateLimit)
   const catalog = createCatalogService(deps)
 
@@ -114,7 +115,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
-      await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache), guards })
+      await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },
   )

@@ -290,7 +290,7 @@ describe('GET /search', () => {
 
   test('every search is recorded with query, source, result count, top score and partner', async () => {
     await get('/search?q=zzqqxx%20nothing&source=app')
-    await new Promise((r) => setTimeout(r, 50))
+    await new Promise((r) => setTimeout(r, 1000))
     const rows = await t.deps.database.db.query.searchQueries.findMany()
     const row = rows.find((r) => r.query === 'zzqqxx nothing')
     assert.ok(row)

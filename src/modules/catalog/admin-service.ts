@@ -77,7 +77,7 @@ function money(field: string, value: string | number | undefined): bigint | unde
   return paise
 }
 
-export function createCatalogAdminService({ database, clock }: Deps, cache: CatalogCache) {
+export function createCatalogAdminService({ database, clock }: Deps, cache: CatalogCache, flushSearchLog: () => Promise<void>) {
   const db = database.db
 
   async function catalogOrThrow(catalogId: string) {
@@ -243,6 +243,7 @@ export function createCatalogAdminService({ database, clock }: Deps, cache: Cata
 
     async searchAnalytics(catalogId: string, days: number, limit: number) {
       await catalogOrThrow(catalogId)
+      await flushSearchLog()
       const since = new Date(clock.now().getTime() - days * 86_400_000)
       const shape = (rows: Awaited<ReturnType<typeof catalogRepo.topQueries>>) =>
         rows.map((r) => ({

@@ -188,8 +188,8 @@ export const catalogRepo = {
       .where(and(eq(products.catalogId, catalogId), inArray(products.slug, slugs)))
   },
 
-  async recordSearch(db: Executor, row: typeof searchQueries.$inferInsert) {
-    await db.insert(searchQueries).values(row)
+  async recordSearches(db: Executor, rows: (typeof searchQueries.$inferInsert)[]) {
+    await db.insert(searchQueries).values(rows)
   },
   async topQueries(db: Executor, catalogId: string, since: Date, limit: number, zeroResultsOnly: boolean) {
     const conditions = [eq(searchQueries.catalogId, catalogId), sql`${searchQueries.createdAt} >= ${since}`]

@@ -7,7 +7,7 @@
 //   trigram = greatest(word_similarity(q, name + brand + category path), similarity(q, name))
 // So scores lie in [0, 1), higher is better; results are sorted by score, then id.
 import { sql } from 'drizzle-orm'
-import { type Db, queryRows, type Tx } from '../../db/client.ts'
+import { type Db, queryRows } from '../../db/client.ts'
 import { corrections, type Vocabulary } from './spelling.ts'
 
 export const TRIGRAM_THRESHOLD = 0.35
@@ -46,7 +46,7 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
 const CANDIDATES = 100
 
 /** Full-text matches, best ts_rank first (GIN index on the weighted tsvector), and how many there are. */
-async function productCandidates(tx: Tx, catalogId: string, tsq: string, k: number) {
+async function productCandidates(tx: Db, catalogId: string, tsq: string, k: number) {
   const rows = await queryRows<{ id: string; total: string }>(tx, sql`
     select id, count(*) over () as total from products
     where catalog_id = ${catalogId} and is_active and search_vector @@ to_tsquery('english', ${tsq})
@@ -100,22 +100,20 @@ export async function searchCatalog(
   const tsq = toPrefixQuery(tokens)
   const expanded = input.products ? await expandedQuery(db, input.catalogId, tokens) : null
 
-  return db.transaction(async (tx) => {
-    // Local to this transaction: the pool's other users keep the default threshold.
-    await tx.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(TRIGRAM_THRESHOLD)}, true)`)
+  {
     let productHits: ProductHit[] = []
     let totalProducts = 0
     if (input.products) {
       // Products with every word first; only when they are too few, products with any word.
       const k = Math.max(CANDIDATES, input.limit * 4)
-      let found = await productCandidates(tx, input.catalogId, expanded!.all, k)
-      if (found.total < input.limit && expanded!.all !== expanded!.any) found = await productCandidates(tx, input.catalogId, expanded!.any, k)
+      let found = await productCandidates(db, input.catalogId, expanded!.all, k)
+      if (found.total < input.limit && expanded!.all !== expanded!.any) found = await productCandidates(db, input.catalogId, expanded!.any, k)
       totalProducts = found.total
       if (found.ids.length > 0) {
         const ids = sql.join(found.ids.map((id) => sql`${id}`), sql`, `)
         const rows = await queryRows<{
           id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number
-        }>(tx, sql`
+        }>(db, sql`
           select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id,
             (0.6 * (r.rank / (r.rank + 0.1)) +
              0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
@@ -139,7 +137,7 @@ export async function searchCatalog(
     let categoryHits: CategoryHit[] = []
     let totalCategories = 0
     if (input.categories) {
-      const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(tx, sql`
+      const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(db, sql`
         select id, slug, name, image, score, count(*) over () as total
         from (
           select c.id, c.slug, c.name, c.image,
@@ -147,7 +145,7 @@ export async function searchCatalog(
           from categories c
           cross join lateral (select ts_rank(setweight(to_tsvector('english', c.name), 'A'), to_tsquery('english', ${tsq})) as rank) r
           where c.catalog_id = ${input.catalogId} and c.is_active
-            and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or ${text} <% lower(c.name))
+            and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or word_similarity(${text}, lower(c.name)) >= ${TRIGRAM_THRESHOLD})
         ) matches
         order by score desc, id
         limit ${input.limit}`)
@@ -155,5 +153,5 @@ export async function searchCatalog(
       totalCategories = Number(rows[0]?.total ?? 0)
     }
     return { products: productHits, categories: categoryHits, totalProducts, totalCategories }
-  })
+  }
 }

@@ -1,5 +1,6 @@
 // Catalog reads for API-key callers: categories, product list and detail, search. Answers are
 // cached per catalog (see cache.ts) and every search is recorded for analytics.
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -7,6 +8,7 @@ import { formatPaise } from '../../lib/money.ts'
 import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
+import type { searchQueries } from './schema.sql.ts'
 import { queryTokens, searchCatalog } from './search.ts'
 
 export interface ProductQuery {
@@ -53,13 +55,44 @@ export function descendantIds(all: CategoryRow[], rootId: string): string[] {
   return out
 }
 
+/**
+ * Searches are recorded in batches (one multi-row insert at most every half second) so analytics
+ * never add a write, and its commit, to every search. A failed write is logged, never an error.
+ */
+const SEARCH_LOG_FLUSH_MS = 500
+function createSearchLog(db: Db, logger: Deps['logger']) {
+  let buffer: (typeof searchQueries.$inferInsert)[] = []
+  let timer: NodeJS.Timeout | null = null
+  async function flush() {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (buffer.length === 0) return
+    const rows = buffer
+    buffer = []
+    await catalogRepo.recordSearches(db, rows).catch((err) => logger.warn({ err, rows: rows.length }, 'could not record searches'))
+  }
+  return {
+    add(row: typeof searchQueries.$inferInsert) {
+      buffer.push(row)
+      if (buffer.length >= 500) void flush()
+      else if (!timer) {
+        timer = setTimeout(() => void flush(), SEARCH_LOG_FLUSH_MS)
+        timer.unref()
+      }
+    },
+    flush,
+  }
+}
+
 export function createCatalogService({ database, redis, config, clock, logger }: Deps, cache: CatalogCache = createCatalogCache(redis, config.redisPrefix)) {
   const db = database.db
 
+  const searchLog = createSearchLog(db, logger)
   const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(db, catalogId))
 
   return {
     cache,
+    searchLog,
 
     async categoryTree(catalogId: string) {
       const all = (await allCategories(catalogId)).filter((c) => c.isActive)
@@ -130,21 +163,18 @@ export function createCatalogService({ database, redis, config, clock, logger }:
       const categories = found.categories
       const topScore = Math.max(0, products[0]?.score ?? 0, categories[0]?.score ?? 0)
       const totalResults = found.totalProducts + found.totalCategories
-      // Analytics must never fail a search: record it, and log if the write fails.
-      catalogRepo
-        .recordSearch(db, {
-          id: newId('srq'),
-          partnerId: caller.partnerId,
-          catalogId: caller.catalogId,
-          query: q.slice(0, 500),
-          normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
-          type: input.type,
-          source: input.source ?? null,
-          resultCount: totalResults,
-          topScore,
-          createdAt: clock.now(),
-        })
-        .catch((err) => logger.warn({ err }, 'could not record a search'))
+      searchLog.add({
+        id: newId('srq'),
+        partnerId: caller.partnerId,
+        catalogId: caller.catalogId,
+        query: q.slice(0, 500),
+        normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
+        type: input.type,
+        source: input.source ?? null,
+        resultCount: totalResults,
+        topScore,
+        createdAt: clock.now(),
+      })
       return { products, categories, totalResults, topScore }
     },
   }
