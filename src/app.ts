@@ -19,6 +19,8 @@ import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
 import { catalogAdminRoutes } from './modules/catalog/admin-routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
 import { createCatalogService } from './modules/catalog/service.ts'
+import { checkoutRoutes } from './modules/checkout/routes.ts'
+import { createCheckoutService } from './modules/checkout/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
@@ -115,6 +117,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
+      await api.register(checkoutRoutes, { checkout: createCheckoutService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },

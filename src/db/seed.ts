@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from './client.ts'
 import { upsertAdminPassword } from '../modules/admins/index.ts'
+import { seedDeliveryZones } from '../modules/checkout/seed-zones.ts'
 import { createCatalog, findDefaultCatalog, importDemoCatalog } from '../modules/catalog/index.ts'
 import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from '../modules/partners/index.ts'
 
@@ -21,6 +22,7 @@ export interface DemoCredentials {
 export async function seedDemoData(db: Db, baseUrl: string): Promise<DemoCredentials> {
   const catalog = (await findDefaultCatalog(db)) ?? (await createCatalog(db, 'Demo catalog'))
   await importDemoCatalog(db, catalog.id)
+  await seedDeliveryZones(db)
   const existing = await findPartnerByName(db, DEMO_PARTNER_NAME)
   let partner: DemoCredentials['partner']
   let apiKey: string

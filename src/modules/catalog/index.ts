@@ -1,6 +1,6 @@
 // The catalog module: catalogs, categories, products and search. Other modules use only this file.
 import { readFileSync } from 'node:fs'
-import { eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { type CatalogImport, importCatalog } from './import.ts'
@@ -23,4 +23,35 @@ export async function importDemoCatalog(db: Db, catalogId: string): Promise<bool
   const file = new URL('./demo/catalog.json', import.meta.url)
   await importCatalog(db, catalogId, JSON.parse(readFileSync(file, 'utf8')) as CatalogImport)
   return true
+}
+
+export interface CartProduct {
+  id: string
+  catalogId: string
+  name: string
+  sellingPrice: bigint
+  mrp: bigint
+  stock: number
+  weightGrams: number
+  isActive: boolean
+  categoryId: string
+}
+
+/** The products of a cart, limited to the given catalogs (those the partner's keys can read). */
+export async function findCartProducts(db: Executor, catalogIds: string[], productIds: string[]): Promise<CartProduct[]> {
+  if (catalogIds.length === 0 || productIds.length === 0) return []
+  return db
+    .select({
+      id: products.id,
+      catalogId: products.catalogId,
+      name: products.name,
+      sellingPrice: products.sellingPrice,
+      mrp: products.mrp,
+      stock: products.stock,
+      weightGrams: products.weightGrams,
+      isActive: products.isActive,
+      categoryId: products.categoryId,
+    })
+    .from(products)
+    .where(and(inArray(products.catalogId, catalogIds), inArray(products.id, productIds)))
 }

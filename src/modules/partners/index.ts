@@ -114,3 +114,6 @@ export async function rotatePartnerSecret(db: Executor, partnerId: string): Prom
 export const findPartnerByName = (db: Executor, name: string) => partnerRepo.findPartnerByName(db, name)
 
 export const findPartner = (db: Executor, id: string) => partnerRepo.findPartner(db, id)
+
+/** The catalogs a partner may sell from: those named by its active API keys. */
+export const activeCatalogIds = (db: Executor, partnerId: string) => partnerRepo.activeCatalogIds(db, partnerId)

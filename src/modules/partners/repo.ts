@@ -40,6 +40,13 @@ export const partnerRepo = {
       .returning({ id: apiKeys.id })
     return rows.length > 0
   },
+  async activeCatalogIds(db: Executor, partnerId: string): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ catalogId: apiKeys.catalogId })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.partnerId, partnerId), isNull(apiKeys.revokedAt)))
+    return rows.map((r) => r.catalogId)
+  },
   async findApiKey(db: Executor, keyId: string) {
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).limit(1)
     return row ?? null

@@ -1,0 +1,107 @@
+// /checkout: serviceability, delivery quote and COD eligibility (customer token and x-partner-id).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { customerOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import { AppError } from '../../lib/errors.ts'
+import { parseRupees } from '../../lib/money.ts'
+import { parseItemsParam, type CheckoutService } from './service.ts'
+
+const Pincode = Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code' })
+const Method = Type.Enum(['STANDARD', 'EXPRESS'])
+const Days = Type.Object({ min: Type.Integer(), max: Type.Integer() })
+const DateOnly = Type.String({ description: 'YYYY-MM-DD, Indian time' })
+const Money = Type.String({ description: 'Rupees with two decimals' })
+
+const Serviceability = Type.Object({
+  pincode: Type.String(),
+  serviceable: Type.Boolean(),
+  city: Type.Union([Type.String(), Type.Null()]),
+  state: Type.Union([Type.String(), Type.Null()]),
+  items: Type.Array(Type.Object({ productId: Type.String(), available: Type.Boolean(), inStock: Type.Boolean() })),
+  deliveryMethods: Type.Array(
+    Type.Object({
+      method: Method,
+      available: Type.Boolean(),
+      charge: Money,
+      estimatedDays: Days,
+      estimatedDeliveryDate: Type.Union([DateOnly, Type.Null()]),
+    }),
+  ),
+  paymentOptions: Type.Array(Type.Object({ mode: Type.Enum(['PREPAID', 'COD']), available: Type.Boolean(), reason: Type.Optional(Type.String()) })),
+})
+
+export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutService; guards: Guards }> = async (app, { checkout, guards }) => {
+  const common = { preValidation: guards.customerOfPartner }
+  const tags = ['Checkout']
+
+  app.post(
+    '/checkout/serviceability',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Can this cart be delivered to this pincode: delivery methods and payment options',
+        security: security.customer,
+        body: Type.Object({
+          pincode: Pincode,
+          items: Type.Array(
+            Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
+            { minItems: 1, maxItems: 100 },
+          ),
+        }),
+        response: { 200: Envelope(Serviceability), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ok(await checkout.serviceability(customerOf(request).partnerId, request.body), 'Serviceability checked'),
+  )
+
+  app.get(
+    '/checkout/delivery-quote',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Delivery charge and date for a cart, pincode and method',
+        security: security.customer,
+        querystring: Type.Object({
+          pincode: Pincode,
+          deliveryMethod: Type.Enum(['STANDARD', 'EXPRESS'], { default: 'STANDARD' }),
+          items: Type.String({ minLength: 1, maxLength: 5000, description: 'productId:quantity pairs, for example prd_a:2,prd_b:1' }),
+        }),
+        response: {
+          200: Envelope(Type.Object({ pincode: Type.String(), deliveryMethod: Method, charge: Money, estimatedDays: Days, estimatedDeliveryDate: DateOnly })),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const items = parseItemsParam(request.query.items)
+      if (!items) throw new AppError('BAD_REQUEST', 'items must be productId:quantity pairs with quantities from 1 to 9999, for example prd_a:2,prd_b:1')
+      return ok(await checkout.deliveryQuote(customerOf(request).partnerId, { ...request.query, items }), 'Delivery quote')
+    },
+  )
+
+  app.get(
+    '/checkout/cod-eligibility',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Whether cash on delivery can collect this amount (the remainingPayable of a wallet quote) at this pincode',
+        security: security.customer,
+        querystring: Type.Object({
+          pincode: Pincode,
+          collectableAmount: Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$', 'x-message': 'must be a non-negative amount with at most two decimals' }),
+        }),
+        response: {
+          200: Envelope(Type.Object({ eligible: Type.Boolean(), collectableAmount: Money, codFee: Money, maxCodAmount: Money, reasons: Type.Array(Type.String()) })),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) =>
+      ok(await checkout.codEligibility({ pincode: request.query.pincode, collectableAmount: parseRupees(request.query.collectableAmount)! }), 'COD eligibility'),
+  )
+}
