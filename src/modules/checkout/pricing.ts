@@ -1,0 +1,132 @@
+// Pricing, pure: cart + rules -> priced cart. The wallet quote and order creation both call this,
+// so a quote and the order made from the same inputs agree to the paisa.
+//
+// Order of application: items at selling price; the coupon (on its eligible lines); shipping and
+// the COD fee; Reward Points (up to the redeem cap, a share of the discounted items total); then
+// Wallet Cash (up to what is still payable). All amounts are integer paise; percentages round
+// down (in the customer's disfavour by at most one paisa, never above a cap). Discounts are spread
+// over the lines in proportion to their amounts by the largest-remainder method, so the line
+// shares add up exactly, and a later partial return can refund what was paid for those units.
+
+export interface PricingLine {
+  productId: string
+  quantity: number
+  unitPrice: bigint
+  unitMrp: bigint
+  categoryId: string
+}
+
+export interface PricingCoupon {
+  code: string
+  kind: 'PERCENT' | 'FLAT'
+  /** PERCENT: whole percent 1-100; FLAT: paise. */
+  value: bigint
+  maxDiscount: bigint | null
+  /** Categories the coupon applies to; null: every line. */
+  categoryIds: string[] | null
+}
+
+export interface PricingInput {
+  lines: PricingLine[]
+  coupon: PricingCoupon | null
+  shippingCharge: bigint
+  codFee: bigint
+  rewardPoints: { balance: bigint; use: boolean; redeemCapPercent: number; paisePerPoint: bigint }
+  walletCash: { balance: bigint; use: boolean }
+}
+
+export interface PricedLine extends PricingLine {
+  lineTotal: bigint
+  couponDiscount: bigint
+  rewardPointsDiscount: bigint
+  /** What the customer pays for these units, by any means (card, COD or Wallet Cash). */
+  paidAmount: bigint
+}
+
+export interface PricedCart {
+  lines: PricedLine[]
+  itemsTotal: bigint
+  mrpTotal: bigint
+  couponDiscount: bigint
+  shippingCharge: bigint
+  codFee: bigint
+  totalAmount: bigint
+  rewardPointsUsed: bigint
+  rewardPointsValue: bigint
+  walletCashUsed: bigint
+  remainingPayable: bigint
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b)
+const max = (a: bigint, b: bigint) => (a > b ? a : b)
+
+/** Splits `amount` over `weights` in proportion, exactly (largest remainder; ties to the earlier line). */
+export function allocate(amount: bigint, weights: bigint[]): bigint[] {
+  const total = weights.reduce((s, w) => s + w, 0n)
+  if (amount === 0n || total === 0n) return weights.map(() => 0n)
+  const shares = weights.map((w) => (amount * w) / total)
+  let rest = amount - shares.reduce((s, x) => s + x, 0n)
+  const order = weights
+    .map((w, i) => ({ i, remainder: (amount * w) % total }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1))
+  for (const { i } of order) {
+    if (rest === 0n) break
+    shares[i]! += 1n
+    rest -= 1n
+  }
+  return shares
+}
+
+export function couponDiscountFor(coupon: PricingCoupon, eligibleTotal: bigint): bigint {
+  const raw = coupon.kind === 'PERCENT' ? (eligibleTotal * coupon.value) / 100n : coupon.value
+  const capped = coupon.maxDiscount === null ? raw : min(raw, coupon.maxDiscount)
+  return max(0n, min(capped, eligibleTotal))
+}
+
+export function priceCart(input: PricingInput): PricedCart {
+  const lineTotals = input.lines.map((l) => l.unitPrice * BigInt(l.quantity))
+  const itemsTotal = lineTotals.reduce((s, x) => s + x, 0n)
+  const mrpTotal = input.lines.reduce((s, l) => s + l.unitMrp * BigInt(l.quantity), 0n)
+
+  const eligible = input.lines.map((l, i) =>
+    input.coupon && (input.coupon.categoryIds === null || input.coupon.categoryIds.includes(l.categoryId)) ? lineTotals[i]! : 0n,
+  )
+  const couponDiscount = input.coupon ? couponDiscountFor(input.coupon, eligible.reduce((s, x) => s + x, 0n)) : 0n
+  const couponShares = allocate(couponDiscount, eligible)
+
+  const discountedItems = itemsTotal - couponDiscount
+  const totalAmount = discountedItems + input.shippingCharge + input.codFee
+
+  const points = input.rewardPoints
+  let rewardPointsUsed = 0n
+  if (points.use && points.paisePerPoint > 0n) {
+    const capValue = (discountedItems * BigInt(points.redeemCapPercent)) / 100n
+    rewardPointsUsed = min(max(points.balance, 0n), capValue / points.paisePerPoint)
+  }
+  const rewardPointsValue = rewardPointsUsed * points.paisePerPoint
+  const netLines = lineTotals.map((t, i) => t - couponShares[i]!)
+  const pointsShares = allocate(rewardPointsValue, netLines)
+
+  const afterPoints = totalAmount - rewardPointsValue
+  const walletCashUsed = input.walletCash.use ? min(max(input.walletCash.balance, 0n), afterPoints) : 0n
+
+  return {
+    lines: input.lines.map((l, i) => ({
+      ...l,
+      lineTotal: lineTotals[i]!,
+      couponDiscount: couponShares[i]!,
+      rewardPointsDiscount: pointsShares[i]!,
+      paidAmount: lineTotals[i]! - couponShares[i]! - pointsShares[i]!,
+    })),
+    itemsTotal,
+    mrpTotal,
+    couponDiscount,
+    shippingCharge: input.shippingCharge,
+    codFee: input.codFee,
+    totalAmount,
+    rewardPointsUsed,
+    rewardPointsValue,
+    walletCashUsed,
+    remainingPayable: afterPoints - walletCashUsed,
+  }
+}
