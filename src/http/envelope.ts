@@ -31,6 +31,10 @@ export const PagedEnvelope = <T extends TSchema>(item: T) =>
     meta: PageMetaSchema,
   })
 
+/** A paginated answer whose data is an object (for example balances plus a page of entries). */
+export const PagedObjectEnvelope = <T extends TSchema>(data: T) =>
+  Type.Object({ statusCode: Type.Integer(), message: Type.String(), data, meta: PageMetaSchema })
+
 export function ok<T>(data: T, message: string, statusCode = 200) {
   return { statusCode, message, data }
 }

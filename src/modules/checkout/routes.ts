@@ -1,7 +1,7 @@
 // /checkout: serviceability, delivery quote and COD eligibility (customer token and x-partner-id).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { Envelope, errorResponses, ok, PagedObjectEnvelope } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -103,5 +103,86 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     },
     async (request) =>
       ok(await checkout.codEligibility({ pincode: request.query.pincode, collectableAmount: parseRupees(request.query.collectableAmount)! }), 'COD eligibility'),
+  )
+
+  const Items = Type.Array(
+    Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
+    { minItems: 1, maxItems: 100 },
+  )
+  const Balances = Type.Object({ walletCash: Money, rewardPoints: Type.Integer() })
+
+  app.post(
+    '/wallet/quote',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Price a cart exactly as the order will be priced: coupon, shipping, COD fee, Reward Points, Wallet Cash',
+        security: security.customer,
+        body: Type.Object({
+          items: Items,
+          pincode: Type.Optional(Pincode),
+          deliveryMethod: Type.Optional(Method),
+          paymentMode: Type.Optional(Type.Enum(['PREPAID', 'COD'])),
+          couponCode: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+          useRewardPoints: Type.Optional(Type.Boolean()),
+          useWalletCash: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          200: Envelope(
+            Type.Object({
+              itemsTotal: Money,
+              mrpTotal: Money,
+              couponDiscount: Money,
+              shippingCharge: Money,
+              codFee: Money,
+              totalAmount: Money,
+              rewardPointsUsed: Type.Integer(),
+              rewardPointsValue: Money,
+              walletCashUsed: Money,
+              remainingPayable: Money,
+              balances: Balances,
+            }),
+          ),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => ok(await checkout.quote(customerOf(request), request.body), 'Quote computed'),
+  )
+
+  app.get(
+    '/wallet',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Wallet Cash and Reward Points balances, with a page of ledger entries (newest first)',
+        security: security.customer,
+        querystring: Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+        response: {
+          200: PagedObjectEnvelope(
+            Type.Object({
+              balances: Balances,
+              entries: Type.Array(
+                Type.Object({
+                  id: Type.String(),
+                  kind: Type.Enum(['WALLET_CASH', 'REWARD_POINTS']),
+                  amount: Type.String({ description: 'Rupees for Wallet Cash, points for Reward Points; negative for debits' }),
+                  reason: Type.String(),
+                  reference: Type.Union([Type.String(), Type.Null()]),
+                  createdAt: Type.String({ format: 'date-time' }),
+                }),
+              ),
+            }),
+          ),
+          ...errorResponses(400, 401),
+        },
+      },
+    },
+    async (request) => {
+      const result = await checkout.wallet(customerOf(request).userId, request.query.page, request.query.limit)
+      return { statusCode: 200, message: 'Wallet retrieved', ...result }
+    },
   )
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export interface WeightSlab {
   /** Up to this weight (grams, inclusive); the last slab also covers anything heavier. */
@@ -41,4 +41,73 @@ export const zonePincodes = pgTable('zone_pincodes', {
     .references(() => deliveryZones.id),
   city: text('city').notNull(),
   state: text('state').notNull(),
+})
+
+/** Coupons are issued per partner; codes are stored upper-cased and unique within a partner. */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: text('id').primaryKey(),
+    partnerId: text('partner_id').notNull(),
+    code: text('code').notNull(),
+    kind: text('kind').$type<'PERCENT' | 'FLAT'>().notNull(),
+    /** PERCENT: whole percent; FLAT: paise. */
+    value: bigint('value', { mode: 'bigint' }).notNull(),
+    maxDiscount: bigint('max_discount', { mode: 'bigint' }),
+    minOrderValue: bigint('min_order_value', { mode: 'bigint' }).notNull().default(sql`0`),
+    validFrom: timestamp('valid_from', { withTimezone: true }),
+    validUntil: timestamp('valid_until', { withTimezone: true }),
+    totalUsageLimit: integer('total_usage_limit'),
+    perCustomerLimit: integer('per_customer_limit'),
+    usedCount: integer('used_count').notNull().default(0),
+    categoryIds: jsonb('category_ids').$type<string[] | null>(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('coupons_partner_code_uq').on(t.partnerId, t.code)],
+)
+
+/** One row per use of a coupon by a customer (written by order creation). */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    id: text('id').primaryKey(),
+    couponId: text('coupon_id')
+      .notNull()
+      .references(() => coupons.id),
+    userId: text('user_id').notNull(),
+    orderId: text('order_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('coupon_redemptions_coupon_user_idx').on(t.couponId, t.userId)],
+)
+
+export type LedgerKind = 'WALLET_CASH' | 'REWARD_POINTS'
+
+/**
+ * Wallet Cash (paise) and Reward Points (whole points): append-only ledgers. A balance is the sum of
+ * its entries and never negative: debits lock the customer row and check the balance first.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').notNull(),
+    partnerId: text('partner_id').notNull(),
+    kind: text('kind').$type<LedgerKind>().notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    reason: text('reason').notNull(),
+    reference: text('reference'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ledger_entries_user_kind_idx').on(t.userId, t.kind, t.createdAt)],
+)
+
+/** Per-partner pricing settings: Reward Points earn rate and redeem cap. */
+export const partnerPricing = pgTable('partner_pricing', {
+  partnerId: text('partner_id').primaryKey(),
+  rewardEarnPercent: integer('reward_earn_percent').notNull().default(1),
+  rewardRedeemCapPercent: integer('reward_redeem_cap_percent').notNull().default(10),
+  paisePerPoint: integer('paise_per_point').notNull().default(100),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -6,9 +6,24 @@ import { formatPaise } from '../../lib/money.ts'
 import { type CartProduct, findCartProducts } from '../catalog/index.ts'
 import { activeCatalogIds } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
+import { eq } from 'drizzle-orm'
+import { pageMeta } from '../../lib/pagination.ts'
+import { applicableCoupon } from './coupons.ts'
+import { ledgerBalances, ledgerPage } from './ledger.ts'
+import { priceCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
+import { partnerPricing } from './schema.sql.ts'
 
 export type DeliveryMethod = 'STANDARD' | 'EXPRESS'
+export interface QuoteInput {
+  items: CartItem[]
+  pincode?: string
+  deliveryMethod?: DeliveryMethod
+  paymentMode?: 'PREPAID' | 'COD'
+  couponCode?: string
+  useRewardPoints?: boolean
+  useWalletCash?: boolean
+}
 export interface CartItem {
   productId: string
   quantity: number
@@ -70,8 +85,52 @@ export function createCheckoutService({ database, clock }: Deps) {
     return []
   }
 
+  /** Cart, shipping, COD fee, coupon, settings and balances -> priceCart. Shared with order creation. */
+  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput) {
+    const cart = await loadCart(customer.partnerId, input.items)
+    const inactive = cart.lines.find((l) => !l.product.isActive)
+    if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
+    const method = input.deliveryMethod ?? 'STANDARD'
+    const paymentMode = input.paymentMode ?? 'PREPAID'
+    let shipping = 0n
+    let codFee = 0n
+    if (input.pincode) {
+      const found = await checkoutRepo.zoneForPincode(db, input.pincode)
+      if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
+      const terms = methodTerms(found.zone, method)
+      if (!terms.available) throw new AppError('BAD_REQUEST', `${method} delivery is not available for pincode ${input.pincode}`)
+      shipping = shippingCharge({ slabs: terms.slabs, weightGrams: cart.weightGrams, itemsTotal: cart.itemsTotal, freeShippingThreshold: terms.free })
+      if (paymentMode === 'COD') {
+        if (!found.zone.codAvailable) throw new AppError('BAD_REQUEST', 'Cash on delivery is not available for this pincode')
+        codFee = found.zone.codFee
+      }
+    } else if (paymentMode === 'COD') {
+      throw new AppError('BAD_REQUEST', 'pincode is required for cash on delivery')
+    }
+    const coupon = input.couponCode
+      ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: clock.now() })
+      : null
+    const [settings] = await db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, customer.partnerId)).limit(1)
+    const balances = await ledgerBalances(db, customer.userId)
+    const priced = priceCart({
+      lines: cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, unitPrice: l.product.sellingPrice, unitMrp: l.product.mrp, categoryId: l.product.categoryId })),
+      coupon,
+      shippingCharge: shipping,
+      codFee,
+      rewardPoints: {
+        balance: balances.rewardPoints,
+        use: input.useRewardPoints === true,
+        redeemCapPercent: settings?.rewardRedeemCapPercent ?? 10,
+        paisePerPoint: BigInt(settings?.paisePerPoint ?? 100),
+      },
+      walletCash: { balance: balances.walletCash, use: input.useWalletCash === true },
+    })
+    return { ...priced, balances, coupon, cart }
+  }
+
   return {
     loadCart,
+    priceForCustomer,
 
     async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
       const cart = await loadCart(partnerId, input.items)
@@ -112,6 +171,43 @@ export function createCheckoutService({ database, clock }: Deps) {
         charge: quote.charge,
         estimatedDays: quote.estimatedDays,
         estimatedDeliveryDate: quote.estimatedDeliveryDate!,
+      }
+    },
+
+    /** Prices a cart exactly as order creation will (same function, same inputs). */
+    async quote(customer: { userId: string; partnerId: string }, input: QuoteInput) {
+      const priced = await priceForCustomer(customer, input)
+      const { balances } = priced
+      return {
+        itemsTotal: rupees(priced.itemsTotal),
+        mrpTotal: rupees(priced.mrpTotal),
+        couponDiscount: rupees(priced.couponDiscount),
+        shippingCharge: rupees(priced.shippingCharge),
+        codFee: rupees(priced.codFee),
+        totalAmount: rupees(priced.totalAmount),
+        rewardPointsUsed: Number(priced.rewardPointsUsed),
+        rewardPointsValue: rupees(priced.rewardPointsValue),
+        walletCashUsed: rupees(priced.walletCashUsed),
+        remainingPayable: rupees(priced.remainingPayable),
+        balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
+      }
+    },
+
+    async wallet(userId: string, page: number, limit: number) {
+      const [balances, entries] = await Promise.all([ledgerBalances(db, userId), ledgerPage(db, userId, page, limit)])
+      return {
+        data: {
+          balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
+          entries: entries.rows.map((e) => ({
+            id: e.id,
+            kind: e.kind,
+            amount: e.kind === 'WALLET_CASH' ? rupees(e.amount) : e.amount.toString(),
+            reason: e.reason,
+            reference: e.reference,
+            createdAt: e.createdAt.toISOString(),
+          })),
+        },
+        meta: pageMeta(entries.total, { page, limit }),
       }
     },
 

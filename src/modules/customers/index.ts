@@ -38,3 +38,6 @@ export async function findOrCreateCustomer(
 }
 
 export const findCustomer = (db: Executor, id: string) => customerRepo.findById(db, id)
+
+/** Locks the customer row for the rest of the transaction: serialises balance-changing writes. */
+export const lockCustomer = (db: Executor, id: string) => customerRepo.lockCustomer(db, id)
