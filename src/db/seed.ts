@@ -5,6 +5,9 @@ import { randomBytes } from 'node:crypto'
 import type { Db } from './client.ts'
 import { upsertAdminPassword } from '../modules/admins/index.ts'
 import { seedDeliveryZones } from '../modules/checkout/seed-zones.ts'
+import { createCoupon } from '../modules/checkout/coupons.ts'
+import { coupons } from '../modules/checkout/schema.sql.ts'
+import { and, eq } from 'drizzle-orm'
 import { createCatalog, findDefaultCatalog, importDemoCatalog } from '../modules/catalog/index.ts'
 import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from '../modules/partners/index.ts'
 
@@ -34,6 +37,7 @@ export async function seedDemoData(db: Db, baseUrl: string): Promise<DemoCredent
     partner = { id: created.partner.id, name: created.partner.name, secret: created.secret }
     apiKey = created.apiKey
   }
+  await seedDemoCoupon(db, partner.id)
   const password = randomBytes(12).toString('base64url')
   await upsertAdminPassword(db, { email: DEMO_ADMIN_EMAIL, password, role: 'ADMIN' })
   return { baseUrl, partner, apiKey, catalogId: catalog.id, admin: { email: DEMO_ADMIN_EMAIL, password } }
@@ -55,4 +59,11 @@ export function describeCredentials(c: DemoCredentials): string {
     `       -d '{"phone":"9876543210","name":"Asha Rao"}'`,
     `  Reference: ${c.baseUrl}/docs`,
   ].join('\n')
+}
+
+/** WELCOME10: 10% off up to ₹200 on orders from ₹499, once per customer. */
+async function seedDemoCoupon(db: Db, partnerId: string) {
+  const [existing] = await db.select({ id: coupons.id }).from(coupons).where(and(eq(coupons.partnerId, partnerId), eq(coupons.code, 'WELCOME10'))).limit(1)
+  if (existing) return
+  await createCoupon(db, partnerId, { code: 'WELCOME10', kind: 'PERCENT', value: 10n, maxDiscount: 20_000n, minOrderValue: 49_900n, perCustomerLimit: 1 }, new Date())
 }
