@@ -19,6 +19,7 @@ import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
 import { catalogAdminRoutes } from './modules/catalog/admin-routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
 import { createCatalogService } from './modules/catalog/service.ts'
+import { createCheckoutAdminService } from './modules/checkout/admin-service.ts'
 import { checkoutAdminRoutes } from './modules/checkout/admin-routes.ts'
 import { checkoutRoutes } from './modules/checkout/routes.ts'
 import { createCheckoutService } from './modules/checkout/service.ts'
@@ -119,7 +120,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout: createCheckoutService(deps), guards })
-      await api.register(checkoutAdminRoutes, { deps, guards })
+      await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },

@@ -1,19 +1,11 @@
 // Back office for checkout (admin bearer): delivery zones and pincodes, partner pricing settings
 // and coupons (role ADMIN), Wallet Cash / Reward Points adjustments with a reason (SUPPORT or ADMIN).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { desc, eq } from 'drizzle-orm'
 import { Type } from 'typebox'
-import type { Deps } from '../../deps.ts'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
-import { AppError } from '../../lib/errors.ts'
-import { newId } from '../../lib/ids.ts'
-import { formatPaise, parseRupees } from '../../lib/money.ts'
-import { findCustomer } from '../customers/index.ts'
-import { createCoupon } from './coupons.ts'
-import { creditLedger, debitLedger, ledgerBalances } from './ledger.ts'
-import { coupons, deliveryZones, partnerPricing, zonePincodes } from './schema.sql.ts'
+import type { CheckoutAdminService } from './admin-service.ts'
 
 const Money = Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
   'x-message': 'must be an amount with at most two decimals',
@@ -44,44 +36,7 @@ const ZoneFields = {
   codFee: Money,
 }
 
-type SlabInput = { upToGrams: number; charge: string | number }
-const paise = (v: string | number) => parseRupees(v)!
-const slabs = (list: SlabInput[] | undefined) => list?.map((s) => ({ upToGrams: s.upToGrams, charge: Number(paise(s.charge)) }))
-
-function zoneOut(zone: typeof deliveryZones.$inferSelect, pincodes: (typeof zonePincodes.$inferSelect)[]) {
-  return {
-    ...zone,
-    standardSlabs: zone.standardSlabs.map((s) => ({ upToGrams: s.upToGrams, charge: formatPaise(BigInt(s.charge)) })),
-    expressSlabs: zone.expressSlabs.map((s) => ({ upToGrams: s.upToGrams, charge: formatPaise(BigInt(s.charge)) })),
-    freeShippingThreshold: zone.freeShippingThreshold === null ? null : formatPaise(zone.freeShippingThreshold),
-    codLimit: formatPaise(zone.codLimit),
-    codFee: formatPaise(zone.codFee),
-    updatedAt: zone.updatedAt.toISOString(),
-    pincodes: pincodes.filter((p) => p.zoneId === zone.id).map(({ prefix, city, state }) => ({ prefix, city, state })),
-  }
-}
-
-function couponOut(c: typeof coupons.$inferSelect) {
-  return {
-    id: c.id,
-    partnerId: c.partnerId,
-    code: c.code,
-    kind: c.kind,
-    value: c.kind === 'PERCENT' ? c.value.toString() : formatPaise(c.value),
-    maxDiscount: c.maxDiscount === null ? null : formatPaise(c.maxDiscount),
-    minOrderValue: formatPaise(c.minOrderValue),
-    validFrom: c.validFrom?.toISOString() ?? null,
-    validUntil: c.validUntil?.toISOString() ?? null,
-    totalUsageLimit: c.totalUsageLimit,
-    perCustomerLimit: c.perCustomerLimit,
-    usedCount: c.usedCount,
-    categoryIds: c.categoryIds ?? null,
-    isActive: c.isActive,
-  }
-}
-
-export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards: Guards }> = async (app, { deps, guards }) => {
-  const db = deps.database.db
+export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const adminOnly = { preValidation: guards.admin() }
   const tags = ['Admin: checkout']
   const sec = security.admin
@@ -89,14 +44,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
   const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
   const Any = Type.Any()
 
-  async function zonesWithPincodes(zoneId?: string) {
-    const zones = zoneId ? await db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId)) : await db.select().from(deliveryZones)
-    const pins = await db.select().from(zonePincodes)
-    return zones.map((z) => zoneOut(z, pins))
-  }
-
   app.get('/admin/delivery-zones', { ...adminOnly, schema: { tags, security: sec, summary: 'Delivery zones with their pincode prefixes', response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } }, async () =>
-    ok(await zonesWithPincodes(), 'Delivery zones retrieved'),
+    ok(await admin.zones(), 'Delivery zones retrieved'),
   )
 
   app.post(
@@ -112,33 +61,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
       },
     },
     async (request, reply) => {
-      const b = request.body
-      const id = newId('zon')
-      await db.transaction(async (tx) => {
-        await tx.insert(deliveryZones).values({
-          id,
-          name: b.name,
-          serviceable: b.serviceable ?? true,
-          standardSlabs: slabs(b.standardSlabs)!,
-          standardMinDays: b.standardMinDays,
-          standardMaxDays: b.standardMaxDays,
-          expressAvailable: b.expressAvailable,
-          expressSlabs: slabs(b.expressSlabs) ?? [],
-          expressMinDays: b.expressMinDays,
-          expressMaxDays: b.expressMaxDays,
-          freeShippingThreshold: b.freeShippingThreshold === null ? null : paise(b.freeShippingThreshold),
-          cutoffHour: b.cutoffHour,
-          codAvailable: b.codAvailable,
-          codLimit: paise(b.codLimit),
-          codFee: paise(b.codFee),
-          updatedAt: deps.clock.now(),
-        })
-        for (const p of b.pincodes) {
-          await tx.insert(zonePincodes).values({ ...p, zoneId: id }).onConflictDoUpdate({ target: zonePincodes.prefix, set: { zoneId: id, city: p.city, state: p.state } })
-        }
-      })
       reply.status(201)
-      return ok((await zonesWithPincodes(id))[0], 'Delivery zone created', 201)
+      return ok(await admin.createZone(request.body), 'Delivery zone created', 201)
     },
   )
 
@@ -155,31 +79,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
         response: { 200: Envelope(Any), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => {
-      const { pincodes, standardSlabs, expressSlabs, freeShippingThreshold, codLimit, codFee, ...rest } = request.body
-      const updated = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(deliveryZones)
-          .set({
-            ...rest,
-            ...(standardSlabs ? { standardSlabs: slabs(standardSlabs) } : {}),
-            ...(expressSlabs ? { expressSlabs: slabs(expressSlabs) } : {}),
-            ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : paise(freeShippingThreshold) } : {}),
-            ...(codLimit !== undefined ? { codLimit: paise(codLimit) } : {}),
-            ...(codFee !== undefined ? { codFee: paise(codFee) } : {}),
-            updatedAt: deps.clock.now(),
-          })
-          .where(eq(deliveryZones.id, request.params.zoneId))
-          .returning({ id: deliveryZones.id })
-        if (rows.length === 0) return false
-        for (const p of pincodes ?? []) {
-          await tx.insert(zonePincodes).values({ ...p, zoneId: request.params.zoneId }).onConflictDoUpdate({ target: zonePincodes.prefix, set: { zoneId: request.params.zoneId, city: p.city, state: p.state } })
-        }
-        return true
-      })
-      if (!updated) throw new AppError('NOT_FOUND', 'Delivery zone not found')
-      return ok((await zonesWithPincodes(request.params.zoneId))[0], 'Delivery zone updated')
-    },
+    async (request) => ok(await admin.updateZone(request.params.zoneId, request.body), 'Delivery zone updated'),
   )
 
   const PricingSettings = Type.Object({
@@ -193,11 +93,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
       ...adminOnly,
       schema: { tags, security: sec, summary: "A partner's Reward Points earn rate, redeem cap and point value", params: PartnerParams, body: PricingSettings, response: { 200: Envelope(PricingSettings), ...errorResponses(400, 401, 403) } },
     },
-    async (request) => {
-      const values = { ...request.body, updatedAt: deps.clock.now() }
-      await db.insert(partnerPricing).values({ partnerId: request.params.partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
-      return ok(request.body, 'Pricing settings saved')
-    },
+    async (request) => ok(await admin.savePricing(request.params.partnerId, request.body), 'Pricing settings saved'),
   )
 
   app.post(
@@ -225,34 +121,21 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
       },
     },
     async (request, reply) => {
-      const b = request.body
-      const value = b.kind === 'PERCENT' ? (typeof b.value === 'number' || /^\d+$/.test(b.value) ? BigInt(b.value) : -1n) : paise(b.value)
-      const row = await createCoupon(
-        db,
-        request.params.partnerId,
-        {
-          code: b.code,
-          kind: b.kind,
-          value,
-          maxDiscount: b.maxDiscount == null ? null : paise(b.maxDiscount),
-          minOrderValue: b.minOrderValue === undefined ? 0n : paise(b.minOrderValue),
-          validFrom: b.validFrom ? new Date(b.validFrom) : null,
-          validUntil: b.validUntil ? new Date(b.validUntil) : null,
-          totalUsageLimit: b.totalUsageLimit ?? null,
-          perCustomerLimit: b.perCustomerLimit ?? null,
-          categoryIds: b.categoryIds ?? null,
-        },
-        deps.clock.now(),
-      )
+      const { validFrom, validUntil, ...rest } = request.body
+      const coupon = await admin.createCoupon(request.params.partnerId, {
+        ...rest,
+        validFrom: validFrom ? new Date(validFrom) : null,
+        validUntil: validUntil ? new Date(validUntil) : null,
+      })
       reply.status(201)
-      return ok(couponOut(row), 'Coupon created', 201)
+      return ok(coupon, 'Coupon created', 201)
     },
   )
 
   app.get(
     '/admin/partners/:partnerId/coupons',
     { ...adminOnly, schema: { tags, security: sec, summary: "A partner's coupons with their usage", params: PartnerParams, response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } },
-    async (request) => ok((await db.select().from(coupons).where(eq(coupons.partnerId, request.params.partnerId)).orderBy(desc(coupons.createdAt))).map(couponOut), 'Coupons retrieved'),
+    async (request) => ok(await admin.coupons(request.params.partnerId), 'Coupons retrieved'),
   )
 
   app.patch(
@@ -270,13 +153,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
     },
     async (request) => {
       const { isActive, validUntil } = request.body
-      const [row] = await db
-        .update(coupons)
-        .set({ ...(isActive !== undefined ? { isActive } : {}), ...(validUntil !== undefined ? { validUntil: validUntil ? new Date(validUntil) : null } : {}) })
-        .where(eq(coupons.id, request.params.couponId))
-        .returning()
-      if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
-      return ok(couponOut(row), 'Coupon updated')
+      const changes = { ...(isActive !== undefined ? { isActive } : {}), ...(validUntil !== undefined ? { validUntil: validUntil ? new Date(validUntil) : null } : {}) }
+      return ok(await admin.updateCoupon(request.params.couponId, changes), 'Coupon updated')
     },
   )
 
@@ -299,26 +177,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; guards
       },
     },
     async (request) => {
-      const { kind, amount, reason, reference } = request.body
-      const customer = await findCustomer(db, request.params.userId)
-      if (!customer) throw new AppError('NOT_FOUND', 'Customer not found')
-      const parsed = parseRupees(amount)
-      if (parsed === null || parsed === 0n) throw new AppError('BAD_REQUEST', 'amount must be a non-zero amount')
-      // Points are whole: "40" means 40 points (the parser reads rupees, so divide back).
-      if (kind === 'REWARD_POINTS' && parsed % 100n !== 0n) throw new AppError('BAD_REQUEST', 'amount must be a whole number of points')
-      const units = kind === 'REWARD_POINTS' ? parsed / 100n : parsed
-      const entry = {
-        userId: customer.id,
-        partnerId: customer.partnerId,
-        kind,
-        amount: units < 0n ? -units : units,
-        reason: `ADJUSTMENT: ${reason}`,
-        reference: reference ?? `admin:${adminOf(request).adminId}`,
-        at: deps.clock.now(),
-      }
-      await db.transaction((tx) => (units < 0n ? debitLedger(tx, entry) : creditLedger(tx, entry)))
-      const balances = await ledgerBalances(db, customer.id)
-      return ok({ walletCash: formatPaise(balances.walletCash), rewardPoints: Number(balances.rewardPoints) }, 'Balance adjusted')
+      const { reference, ...rest } = request.body
+      return ok(await admin.adjustLedger(request.params.userId, { ...rest, reference: reference ?? `admin:${adminOf(request).adminId}` }), 'Balance adjusted')
     },
   )
 }

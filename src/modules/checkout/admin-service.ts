@@ -1,0 +1,203 @@
+// Back-office operations of the checkout module: delivery zones and their pincodes, partner
+// pricing settings, coupons, and Wallet Cash / Reward Points adjustments. Each write is one
+// transaction; amounts arrive in rupees (string or number) and are stored in paise.
+import { desc, eq } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { formatPaise, parseRupees } from '../../lib/money.ts'
+import { findCustomer } from '../customers/index.ts'
+import { type CouponInput, createCoupon } from './coupons.ts'
+import { creditLedger, debitLedger, ledgerBalances } from './ledger.ts'
+import { coupons, deliveryZones, type LedgerKind, partnerPricing, zonePincodes } from './schema.sql.ts'
+
+type Amount = string | number
+export interface SlabInput {
+  upToGrams: number
+  charge: Amount
+}
+export interface ZoneInput {
+  name: string
+  serviceable?: boolean
+  standardSlabs: SlabInput[]
+  standardMinDays: number
+  standardMaxDays: number
+  expressAvailable: boolean
+  expressSlabs?: SlabInput[]
+  expressMinDays: number
+  expressMaxDays: number
+  freeShippingThreshold: Amount | null
+  cutoffHour: number
+  codAvailable: boolean
+  codLimit: Amount
+  codFee: Amount
+}
+export interface PrefixInput {
+  prefix: string
+  city: string
+  state: string
+}
+
+const paise = (v: Amount) => {
+  const parsed = parseRupees(v)
+  if (parsed === null) throw new AppError('BAD_REQUEST', 'amount must have at most two decimals')
+  return parsed
+}
+const slabs = (list: SlabInput[]) => list.map((s) => ({ upToGrams: s.upToGrams, charge: Number(paise(s.charge)) }))
+const slabsOut = (list: { upToGrams: number; charge: number }[]) => list.map((s) => ({ upToGrams: s.upToGrams, charge: formatPaise(BigInt(s.charge)) }))
+
+function zoneOut(zone: typeof deliveryZones.$inferSelect, pincodes: (typeof zonePincodes.$inferSelect)[]) {
+  return {
+    ...zone,
+    standardSlabs: slabsOut(zone.standardSlabs),
+    expressSlabs: slabsOut(zone.expressSlabs),
+    freeShippingThreshold: zone.freeShippingThreshold === null ? null : formatPaise(zone.freeShippingThreshold),
+    codLimit: formatPaise(zone.codLimit),
+    codFee: formatPaise(zone.codFee),
+    updatedAt: zone.updatedAt.toISOString(),
+    pincodes: pincodes.filter((p) => p.zoneId === zone.id).map(({ prefix, city, state }) => ({ prefix, city, state })),
+  }
+}
+
+export function couponOut(c: typeof coupons.$inferSelect) {
+  return {
+    id: c.id,
+    partnerId: c.partnerId,
+    code: c.code,
+    kind: c.kind,
+    value: c.kind === 'PERCENT' ? c.value.toString() : formatPaise(c.value),
+    maxDiscount: c.maxDiscount === null ? null : formatPaise(c.maxDiscount),
+    minOrderValue: formatPaise(c.minOrderValue),
+    validFrom: c.validFrom?.toISOString() ?? null,
+    validUntil: c.validUntil?.toISOString() ?? null,
+    totalUsageLimit: c.totalUsageLimit,
+    perCustomerLimit: c.perCustomerLimit,
+    usedCount: c.usedCount,
+    categoryIds: c.categoryIds ?? null,
+    isActive: c.isActive,
+  }
+}
+
+export function createCheckoutAdminService({ database, clock }: Deps) {
+  const db = database.db
+
+  async function zones(zoneId?: string) {
+    const rows = zoneId ? await db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId)) : await db.select().from(deliveryZones)
+    const pins = await db.select().from(zonePincodes)
+    return rows.map((z) => zoneOut(z, pins))
+  }
+
+  /** Maps prefixes to a zone; a prefix already mapped elsewhere moves. */
+  async function mapPrefixes(tx: Executor, zoneId: string, prefixes: PrefixInput[]) {
+    for (const p of prefixes) {
+      await tx.insert(zonePincodes).values({ ...p, zoneId }).onConflictDoUpdate({ target: zonePincodes.prefix, set: { zoneId, city: p.city, state: p.state } })
+    }
+  }
+
+  return {
+    zones: () => zones(),
+
+    async createZone(input: ZoneInput & { pincodes: PrefixInput[] }) {
+      const id = newId('zon')
+      await db.transaction(async (tx) => {
+        await tx.insert(deliveryZones).values({
+          id,
+          name: input.name,
+          serviceable: input.serviceable ?? true,
+          standardSlabs: slabs(input.standardSlabs),
+          standardMinDays: input.standardMinDays,
+          standardMaxDays: input.standardMaxDays,
+          expressAvailable: input.expressAvailable,
+          expressSlabs: slabs(input.expressSlabs ?? []),
+          expressMinDays: input.expressMinDays,
+          expressMaxDays: input.expressMaxDays,
+          freeShippingThreshold: input.freeShippingThreshold === null ? null : paise(input.freeShippingThreshold),
+          cutoffHour: input.cutoffHour,
+          codAvailable: input.codAvailable,
+          codLimit: paise(input.codLimit),
+          codFee: paise(input.codFee),
+          updatedAt: clock.now(),
+        })
+        await mapPrefixes(tx, id, input.pincodes)
+      })
+      return (await zones(id))[0]!
+    },
+
+    async updateZone(zoneId: string, input: Partial<ZoneInput> & { pincodes?: PrefixInput[] }) {
+      const { pincodes, standardSlabs, expressSlabs, freeShippingThreshold, codLimit, codFee, ...rest } = input
+      const found = await db.transaction(async (tx) => {
+        const rows = await tx
+          .update(deliveryZones)
+          .set({
+            ...rest,
+            ...(standardSlabs ? { standardSlabs: slabs(standardSlabs) } : {}),
+            ...(expressSlabs ? { expressSlabs: slabs(expressSlabs) } : {}),
+            ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : paise(freeShippingThreshold) } : {}),
+            ...(codLimit !== undefined ? { codLimit: paise(codLimit) } : {}),
+            ...(codFee !== undefined ? { codFee: paise(codFee) } : {}),
+            updatedAt: clock.now(),
+          })
+          .where(eq(deliveryZones.id, zoneId))
+          .returning({ id: deliveryZones.id })
+        if (rows.length === 0) return false
+        await mapPrefixes(tx, zoneId, pincodes ?? [])
+        return true
+      })
+      if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
+      return (await zones(zoneId))[0]!
+    },
+
+    async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number }) {
+      const values = { ...settings, updatedAt: clock.now() }
+      await db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
+      return settings
+    },
+
+    async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {
+      const value = input.kind === 'PERCENT' ? (/^\d+$/.test(String(input.value)) ? BigInt(input.value) : -1n) : paise(input.value)
+      const row = await createCoupon(
+        db,
+        partnerId,
+        { ...input, value, maxDiscount: input.maxDiscount == null ? null : paise(input.maxDiscount), minOrderValue: input.minOrderValue === undefined ? 0n : paise(input.minOrderValue) },
+        clock.now(),
+      )
+      return couponOut(row)
+    },
+
+    async coupons(partnerId: string) {
+      return (await db.select().from(coupons).where(eq(coupons.partnerId, partnerId)).orderBy(desc(coupons.createdAt))).map(couponOut)
+    },
+
+    async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
+      const [row] = await db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
+      if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
+      return couponOut(row)
+    },
+
+    /** Positive amounts credit, negative debit (never below zero). Points are whole. */
+    async adjustLedger(userId: string, input: { kind: LedgerKind; amount: Amount; reason: string; reference: string }) {
+      const customer = await findCustomer(db, userId)
+      if (!customer) throw new AppError('NOT_FOUND', 'Customer not found')
+      const parsed = parseRupees(input.amount)
+      if (parsed === null || parsed === 0n) throw new AppError('BAD_REQUEST', 'amount must be a non-zero amount')
+      // The parser reads rupees (paise = x100): for points, "40" must come back as 40.
+      if (input.kind === 'REWARD_POINTS' && parsed % 100n !== 0n) throw new AppError('BAD_REQUEST', 'amount must be a whole number of points')
+      const units = input.kind === 'REWARD_POINTS' ? parsed / 100n : parsed
+      const entry = {
+        userId: customer.id,
+        partnerId: customer.partnerId,
+        kind: input.kind,
+        amount: units < 0n ? -units : units,
+        reason: `ADJUSTMENT: ${input.reason}`,
+        reference: input.reference,
+        at: clock.now(),
+      }
+      await db.transaction((tx) => (units < 0n ? debitLedger(tx, entry) : creditLedger(tx, entry)))
+      const balances = await ledgerBalances(db, customer.id)
+      return { walletCash: formatPaise(balances.walletCash), rewardPoints: Number(balances.rewardPoints) }
+    },
+  }
+}
+
+export type CheckoutAdminService = ReturnType<typeof createCheckoutAdminService>
