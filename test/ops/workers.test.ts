@@ -1,0 +1,85 @@
+// `npm start -- --workers 2` on PostgreSQL + Redis: the primary migrates once, two workers share
+// the port, a worker that dies is replaced, and the whole group stops cleanly on SIGTERM.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:net'
+import { after, before, test } from 'node:test'
+import pg from 'pg'
+
+const root = new URL('../../', import.meta.url).pathname
+const baseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
+const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
+const name = `${new URL(baseUrl).pathname.slice(1)}_workers${randomBytes(4).toString('hex')}`
+
+async function admin(sql: string) {
+  const client = new pg.Client({ connectionString: baseUrl })
+  await client.connect()
+  try {
+    return await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+before(() => admin(`create database "${name}"`))
+after(() => admin(`drop database if exists "${name}" with (force)`))
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+test('two workers on PostgreSQL + Redis share the port and replace a worker that dies', { timeout: 120_000 }, async () => {
+  const port = await freePort()
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATABASE_URL: url.toString(),
+    REDIS_URL: redisUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    AUTH_SECRET: 'w'.repeat(40),
+    DATA_DIR: `/tmp/commerce-workers-${process.pid}`,
+  }
+  delete env.NODE_OPTIONS
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--workers', '2'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout!.on('data', (c) => (output += c))
+  child.stderr!.on('data', (c) => (output += c))
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  try {
+    const ready = async () => {
+      for (let i = 0; i < 150; i++) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/health/ready`)
+          if (res.status === 200) return (await res.json()) as { data: { database: string; redis: string } }
+        } catch {
+          // starting
+        }
+        await new Promise((r) => setTimeout(r, 200))
+      }
+      throw new Error(`not ready:\n${output}`)
+    }
+    const health = await ready()
+    assert.equal(health.data.database, 'up')
+    assert.equal(health.data.redis, 'up')
+    const statuses = await Promise.all(Array.from({ length: 40 }, () => fetch(`http://127.0.0.1:${port}/api/v1/health/live`).then((r) => r.status)))
+    assert.ok(statuses.every((s) => s === 200))
+
+    // Kill one worker: the primary starts another and the service keeps answering.
+    const workers = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n').map(Number)
+    assert.equal(workers.length, 2, `two workers expected, got ${workers}`)
+    process.kill(workers[0]!, 'SIGKILL')
+    await new Promise((r) => setTimeout(r, 500))
+    await ready()
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM')
+  }
+  await exited
+})
