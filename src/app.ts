@@ -102,11 +102,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger())
 
-  await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix)
-
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
   const guards = createGuards(deps.database.db, auth, admins)
+  await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
+
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
   const authLimit = authRateLimit(config.rateLimit)

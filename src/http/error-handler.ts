@@ -27,6 +27,7 @@ const PG_ERRORS: Record<string, [number, string]> = {
   '40P01': [409, 'Concurrent update, please retry'],
   '22P02': [400, 'Invalid identifier or value'],
   '22003': [400, 'Number out of range'],
+  '22021': [400, 'Text must not contain NUL characters'],
 }
 
 export interface ErrorBody {

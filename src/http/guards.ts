@@ -36,6 +36,12 @@ export interface Guards {
   /** Bearer token of a customer and the x-partner-id it belongs to. */
   customerOfPartner: preValidationAsyncHookHandler
   admin(...roles: AdminRole[]): preValidationAsyncHookHandler
+  /**
+   * The rate-limit bucket of a request: a valid API key, else the subject of a validly signed
+   * token, else the client address. Unverified header values never pick a bucket, so junk keys
+   * cannot dodge the limit and forged tokens cannot spend someone else's allowance.
+   */
+  callerKey(request: FastifyRequest): Promise<string>
 }
 
 export function createGuards(db: Db, auth: AuthService, admins: AdminService): Guards {
@@ -61,6 +67,20 @@ export function createGuards(db: Db, auth: AuthService, admins: AdminService): G
       const identity = key.length <= 200 ? await authenticateApiKey(key) : null
       if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or inactive API key')
       request.apiKeyIdentity = identity
+    },
+    async callerKey(request) {
+      const key = headerValue(request, 'x-api-key')
+      if (key && key.length <= 200) {
+        const identity = await authenticateApiKey(key)
+        if (identity) return `key:${identity.keyId}`
+      }
+      const token = bearerToken(request)
+      if (token) {
+        const now = new Date()
+        const claims = (await auth.signer.verify(token, 'customer', now)) ?? (await auth.signer.verify(token, 'admin', now))
+        if (typeof claims?.sub === 'string') return `sub:${claims.sub}`
+      }
+      return `ip:${request.ip}`
     },
     customer: customerGuard(false),
     customerOfPartner: customerGuard(true),

@@ -8,8 +8,6 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { Redis } from 'ioredis'
 import type { RateLimitConfig } from '../config.ts'
 import { AppError } from '../lib/errors.ts'
-import { sha256Memo } from '../lib/hashing.ts'
-import { bearerToken } from './guards.ts'
 
 type StoreCallback = (err: Error | null, res?: { current: number; ttl: number }) => void
 interface Store {
@@ -58,24 +56,13 @@ function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogg
   }
 }
 
-/** Who is asking: an API key or a customer when they are presented, otherwise the client address. */
-function callerKey(request: FastifyRequest): string {
-  const apiKey = request.headers['x-api-key']
-  if (typeof apiKey === 'string' && apiKey) return `key:${sha256Memo(apiKey)}`
-  const token = bearerToken(request)
-  if (token) {
-    // The signature is checked later by the guard; an attacker forging subjects only splits their own budget.
-    try {
-      const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sub?: unknown }
-      if (typeof payload.sub === 'string') return `sub:${payload.sub}`
-    } catch {
-      // not a JWT: fall through to the address
-    }
-  }
-  return `ip:${request.ip}`
-}
-
-export async function registerRateLimit(app: FastifyInstance, config: RateLimitConfig, redis: Redis | null, prefix: string) {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: RateLimitConfig,
+  redis: Redis | null,
+  prefix: string,
+  callerKey: (request: FastifyRequest) => Promise<string>,
+) {
   await app.register(rateLimit, {
     global: true,
     max: config.max,

@@ -86,8 +86,11 @@ function describe(error: ErrorObject, subject: string): string | null {
   switch (error.keyword) {
     case 'required':
       return `${propertyPath(error.instancePath, String(params.missingProperty))} should not be empty`
-    case 'additionalProperties':
-      return `property ${propertyPath(error.instancePath, String(params.additionalProperty))} should not exist`
+    case 'additionalProperties': {
+      // class-validator's wording for nested objects: "items.0.property foo should not exist".
+      const parent = propertyPath(error.instancePath)
+      return `${parent ? `${parent}.` : ''}property ${String(params.additionalProperty)} should not exist`
+    }
     case 'type': {
       const type = Array.isArray(params.type) ? String(params.type[0]) : String(params.type)
       return `${subject} ${TYPE_WORDS[type] ?? `must be ${type}`}`

@@ -127,6 +127,18 @@ describe('customer bearer token and x-partner-id', () => {
     assert.equal(res.statusCode, 401)
   })
 
+  test("when the partner is deactivated, then its customers' tokens and refreshes stop working", async () => {
+    const own = await givenPartner(t.deps, 'Soon inactive')
+    const customer = await givenCustomer(t.app, own)
+    assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 200)
+    const { partners } = await import('../../src/modules/partners/schema.sql.ts')
+    const { eq } = await import('drizzle-orm')
+    await t.deps.database.db.update(partners).set({ isActive: false }).where(eq(partners.id, own.partnerId))
+    assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 401)
+    const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: customer.refreshToken } })
+    assert.equal(refresh.statusCode, 401)
+  })
+
   test('when an admin token is used as a customer token, then 401', async () => {
     const admin = await createAdmin(t.deps.database.db, { email: 'ops@example.com', password: 'correct horse', role: 'ADMIN' })
     const login = await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: admin.email, password: 'correct horse' } })

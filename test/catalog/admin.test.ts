@@ -169,6 +169,15 @@ describe('bulk import', () => {
     assert.equal(product.images.length, 2)
   })
 
+  test('an import cannot put a category under itself, and null rows are refused', async () => {
+    const loop = await admin('POST', `/catalogs/${catalogId}/import`, { categories: [{ slug: 'grocery', name: 'Grocery', parentSlug: 'atta' }] })
+    assert.equal(loop.statusCode, 400)
+    assert.deepEqual(loop.json().message, ['categories[0]: parentSlug "atta" would put the category under itself'])
+    const nulls = await admin('POST', `/catalogs/${catalogId}/import`, { categories: [null], products: [null] })
+    assert.equal(nulls.statusCode, 400)
+    assert.deepEqual(nulls.json().message, ['categories[0]: must be an object', 'products[0]: must be an object'])
+  })
+
   test('any bad row rejects the whole import and reports every bad row', async () => {
     const before = (await publicGet('/products?limit=100')).json().meta.total
     const res = await admin('POST', `/catalogs/${catalogId}/import`, {

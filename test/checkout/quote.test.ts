@@ -139,7 +139,38 @@ describe('POST /wallet/quote', () => {
   })
 })
 
+describe('COD rules in the quote', () => {
+  test('a COD quote above the pincode COD limit is refused', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    const res = await quote(customer, { items: [{ productId: ids.earbuds, quantity: 60 }], pincode: '560001', paymentMode: 'COD' })
+    assert.equal(res.statusCode, 400)
+    assert.equal(res.json().message, 'Cash on delivery is limited to ₹50000.00 for this pincode')
+  })
+
+  test('no COD fee when Reward Points and Wallet Cash leave nothing to collect', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    await credit(customer, 'WALLET_CASH', 200_000n)
+    const data = (await quote(customer, { items: [{ productId: ids.earbuds, quantity: 1 }], pincode: '560001', paymentMode: 'COD', useWalletCash: true })).json().data
+    assert.equal(data.codFee, '0.00')
+    assert.equal(data.remainingPayable, '0.00')
+    assert.equal(data.walletCashUsed, '1000.00')
+  })
+
+  test('an unknown nested field is worded as class-validator words it', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    const res = await quote(customer, { items: [{ productId: ids.earbuds, quantity: 1, colour: 'red' }] })
+    assert.deepEqual(res.json().message, ['items.0.property colour should not exist'])
+  })
+})
+
 describe('GET /wallet and the ledgers', () => {
+  test('page must be a bounded integer', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/wallet?page=Infinity', headers: customerHeaders(customer) })
+    assert.equal(res.statusCode, 400)
+    assert.deepEqual(res.json().message, ['page must not be greater than 100000'])
+  })
+
   test('balances and a page of entries, newest first', async () => {
     const customer = await givenCustomer(t.app, partner)
     await credit(customer, 'WALLET_CASH', 10_000n)

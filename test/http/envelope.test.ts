@@ -85,6 +85,12 @@ describe('validation errors', () => {
     assert.deepEqual(res.json().message, ['body must be an object'])
   })
 
+  test('when a string holds a NUL character, then 400, never a 500', async () => {
+    const res = await tokenRequest({ phone: '9876543210', name: 'a\u0000b' })
+    assert.equal(res.statusCode, 400)
+    assert.equal(res.json().message, 'Text must not contain NUL characters')
+  })
+
   test('when nothing is valid, then nothing is written', async () => {
     await tokenRequest({ phone: '98765', foo: true })
     const users = await t.deps.database.db.query.users.findMany()

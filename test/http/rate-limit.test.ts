@@ -55,6 +55,12 @@ describe('rate limits with the in-process store', () => {
     assert.equal((await call(b.apiKey)).statusCode, 200)
   })
 
+  test('junk API keys do not open new buckets: they count against the client address', async () => {
+    const call = (i: number) => t.app.inject({ method: 'GET', url: '/probe/api-key', headers: { 'x-api-key': `junk-${i}` }, remoteAddress: '10.7.7.7' })
+    for (let i = 0; i < 5; i++) assert.equal((await call(i)).statusCode, 401)
+    assert.equal((await call(99)).statusCode, 429)
+  })
+
   test('health and docs are never limited', async () => {
     for (let i = 0; i < 8; i++) {
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/health/live' })).statusCode, 200)

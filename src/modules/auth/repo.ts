@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
+import { partners } from '../partners/schema.sql.ts'
 import { authSessions, refreshTokens } from './schema.sql.ts'
 
 export const authRepo = {
@@ -11,9 +12,10 @@ export const authRepo = {
   },
   async findRefreshToken(db: Executor, tokenHash: string) {
     const [row] = await db
-      .select({ token: refreshTokens, session: authSessions })
+      .select({ token: refreshTokens, session: authSessions, partnerActive: partners.isActive })
       .from(refreshTokens)
       .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+      .innerJoin(partners, eq(partners.id, authSessions.partnerId))
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .limit(1)
     return row ?? null
@@ -33,8 +35,14 @@ export const authRepo = {
       .set({ revokedAt: at, revokedReason: reason })
       .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)))
   },
+  /** The session with its partner's active flag: a deactivated partner's customers are cut off. */
   async findSession(db: Executor, sessionId: string) {
-    const [row] = await db.select().from(authSessions).where(eq(authSessions.id, sessionId)).limit(1)
+    const [row] = await db
+      .select({ session: authSessions, partnerActive: partners.isActive })
+      .from(authSessions)
+      .innerJoin(partners, eq(partners.id, authSessions.partnerId))
+      .where(eq(authSessions.id, sessionId))
+      .limit(1)
     return row ?? null
   },
 }

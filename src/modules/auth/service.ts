@@ -69,7 +69,7 @@ export function createAuthService({ database, clock, config }: Deps) {
     async refresh(refreshToken: string) {
       const now = clock.now()
       const found = await authRepo.findRefreshToken(db, sha256(refreshToken))
-      if (!found || found.session.revokedAt || found.token.expiresAt <= now) {
+      if (!found || !found.partnerActive || found.session.revokedAt || found.token.expiresAt <= now) {
         throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
       }
       if (found.token.usedAt) {
@@ -102,8 +102,8 @@ export function createAuthService({ database, clock, config }: Deps) {
       if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string') {
         return null
       }
-      const session = await authRepo.findSession(db, claims.sid)
-      if (!session || session.revokedAt || session.userId !== claims.sub) return null
+      const found = await authRepo.findSession(db, claims.sid)
+      if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
       return { userId: claims.sub, partnerId: claims.pid, sessionId: claims.sid }
     },
   }

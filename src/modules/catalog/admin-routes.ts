@@ -156,7 +156,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'All products of a catalog, inactive included, newest first',
         params: CatalogParams,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, default: 1 }),
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           search: Type.Optional(Type.String({ maxLength: 200, description: 'Name, brand or SKU' })),
         }),

@@ -99,9 +99,30 @@ export function parseProductsCsv(text: string): ProductImportRow[] {
   })
 }
 
-function validate(input: CatalogImport, existingCategorySlugs: Set<string>): string[] {
+const isRow = (row: unknown) => row !== null && typeof row === 'object' && !Array.isArray(row)
+
+function validate(input: CatalogImport, existing: { slug: string; parentSlug: string | null }[]): string[] {
   const errors: string[] = []
   const add = (message: string) => errors.length < MAX_REPORTED_ERRORS && errors.push(message)
+  const badRows = [
+    ...(input.categories ?? []).flatMap((c, i) => (isRow(c) ? [] : [`categories[${i}]: must be an object`])),
+    ...(input.products ?? []).flatMap((p, i) => (isRow(p) ? [] : [`products[${i}]: must be an object`])),
+  ]
+  if (badRows.length) return badRows.slice(0, MAX_REPORTED_ERRORS)
+  const existingCategorySlugs = new Set(existing.map((c) => c.slug))
+  // The tree after the import: a category may not end up under itself (directly or not).
+  const parentOf = new Map(existing.map((c) => [c.slug, c.parentSlug]))
+  for (const c of input.categories ?? []) parentOf.set(c.slug, c.parentSlug ?? null)
+  for (const [i, c] of (input.categories ?? []).entries()) {
+    const seen = new Set([c.slug])
+    for (let up = parentOf.get(c.slug); up; up = parentOf.get(up) ?? null) {
+      if (seen.has(up)) {
+        add(`categories[${i}]: parentSlug "${c.parentSlug}" would put the category under itself`)
+        break
+      }
+      seen.add(up)
+    }
+  }
   const categorySlugs = new Set(existingCategorySlugs)
   const seenCategories = new Set<string>()
   for (const [i, c] of (input.categories ?? []).entries()) {
@@ -109,6 +130,7 @@ function validate(input: CatalogImport, existingCategorySlugs: Set<string>): str
     if (!isText(c.slug, 120) || !SLUG.test(c.slug)) add(`${at}: slug must be lower-case words joined by hyphens`)
     if (!isText(c.name, 120)) add(`${at}: name should not be empty (at most 120 characters)`)
     if (c.parentSlug && !categorySlugs.has(c.parentSlug)) add(`${at}: parentSlug "${c.parentSlug}" is not a category defined before it`)
+    if (c.parentSlug === c.slug) add(`${at}: a category cannot be its own parent`)
     if (c.image != null && !isUrl(c.image)) add(`${at}: image must be an http(s) URL`)
     if (c.position !== undefined && !isInt(c.position, 0, 1_000_000)) add(`${at}: position must be an integer from 0`)
     if (seenCategories.has(c.slug)) add(`${at}: duplicate slug "${c.slug}"`)
@@ -153,7 +175,8 @@ export async function importCatalog(
 ): Promise<ImportReport> {
   if (!(await catalogRepo.findById(db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
   const existing = await catalogRepo.categories(db, catalogId)
-  const errors = validate(input, new Set(existing.map((c) => c.slug)))
+  const slugOf = new Map(existing.map((c) => [c.id, c.slug]))
+  const errors = validate(input, existing.map((c) => ({ slug: c.slug, parentSlug: c.parentId ? (slugOf.get(c.parentId) ?? null) : null })))
   if (errors.length) throw new AppError('BAD_REQUEST', 'The import has invalid rows; nothing was imported', errors)
 
   const total = (input.categories?.length ?? 0) + (input.products?.length ?? 0)
@@ -181,9 +204,10 @@ export async function importCatalog(
     // Category paths (names from the root) are part of each product's search text.
     const allCategories = await catalogRepo.categories(tx, catalogId)
     const byId = new Map(allCategories.map((c) => [c.id, c]))
-    const pathOf = (id: string): string => {
+    const pathOf = (id: string, depth = 0): string => {
       const c = byId.get(id)
-      return c ? (c.parentId ? `${pathOf(c.parentId)} ${c.name}` : c.name) : ''
+      if (!c || depth > 50) return ''
+      return c.parentId ? `${pathOf(c.parentId, depth + 1)} ${c.name}`.trim() : c.name
     }
 
     const rows = input.products ?? []

@@ -45,14 +45,68 @@ const round = (n: number) => Math.round(n * 10_000) / 10_000
 /** How many candidates each stage hands to the final scoring. */
 const CANDIDATES = 100
 
-/** Full-text matches, best ts_rank first (GIN index on the weighted tsvector), and how many there are. */
-async function productCandidates(tx: Db, catalogId: string, tsq: string, k: number) {
-  const rows = await queryRows<{ id: string; total: string }>(tx, sql`
-    select id, count(*) over () as total from products
-    where catalog_id = ${catalogId} and is_active and search_vector @@ to_tsquery('english', ${tsq})
-    order by ts_rank('{0.1, 0.3, 0.6, 1.0}', search_vector, to_tsquery('english', ${tsq})) desc, id
-    limit ${k}`)
-  return { ids: rows.map((r) => r.id), total: Number(rows[0]?.total ?? 0) }
+/**
+ * One query: the best `k` full-text matches by ts_rank (GIN index on the weighted tsvector), how
+ * many match in all, and the final score of those candidates, best first.
+ */
+async function rankedProducts(db: Db, catalogId: string, tsq: string, rankTsq: string, text: string, k: number, limit: number) {
+  const rows = await queryRows<{
+    id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number; total: string
+  }>(db, sql`
+    with candidates as (
+      select id, count(*) over () as total from products
+      where catalog_id = ${catalogId} and is_active and search_vector @@ to_tsquery('english', ${tsq})
+      order by ts_rank('{0.1, 0.3, 0.6, 1.0}', search_vector, to_tsquery('english', ${tsq})) desc, id
+      limit ${k}
+    )
+    select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id, c.total,
+      (0.6 * (r.rank / (r.rank + 0.1)) +
+       0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
+    from candidates c
+    join products p on p.id = c.id
+    cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${rankTsq})) as rank) r
+    order by score desc, p.id
+    limit ${limit}`)
+  const hits: ProductHit[] = rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    brand: r.brand,
+    sellingPrice: BigInt(r.selling_price),
+    images: r.images,
+    categoryId: r.category_id,
+    score: round(Number(r.score)),
+  }))
+  return { hits, total: Number(rows[0]?.total ?? 0) }
+}
+
+async function searchProducts(db: Db, catalogId: string, tokens: string[], limit: number) {
+  const expanded = await expandedQuery(db, catalogId, tokens)
+  const text = tokens.join(' ')
+  const k = Math.max(CANDIDATES, limit * 4)
+  // Products with every word first; only when they are too few, products with any word.
+  const all = await rankedProducts(db, catalogId, expanded.all, expanded.any, text, k, limit)
+  if (all.total >= limit || expanded.all === expanded.any) return all
+  return rankedProducts(db, catalogId, expanded.any, expanded.any, text, k, limit)
+}
+
+async function searchCategories(db: Db, catalogId: string, tokens: string[], limit: number) {
+  const text = tokens.join(' ')
+  const tsq = toPrefixQuery(tokens)
+  const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(db, sql`
+    select id, slug, name, image, score, count(*) over () as total
+    from (
+      select c.id, c.slug, c.name, c.image,
+        (0.6 * (r.rank / (r.rank + 0.1)) + 0.4 * word_similarity(${text}, lower(c.name)))::float8 as score
+      from categories c
+      cross join lateral (select ts_rank(setweight(to_tsvector('english', c.name), 'A'), to_tsquery('english', ${tsq})) as rank) r
+      where c.catalog_id = ${catalogId} and c.is_active
+        and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or word_similarity(${text}, lower(c.name)) >= ${TRIGRAM_THRESHOLD})
+    ) matches
+    order by score desc, id
+    limit ${limit}`)
+  const hits: CategoryHit[] = rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, image: r.image, score: round(Number(r.score)) }))
+  return { hits, total: Number(rows[0]?.total ?? 0) }
 }
 
 const VOCABULARY_MAX_AGE_MS = 60_000
@@ -96,62 +150,10 @@ export async function searchCatalog(
 ): Promise<{ products: ProductHit[]; categories: CategoryHit[]; totalProducts: number; totalCategories: number }> {
   const tokens = queryTokens(input.q)
   if (tokens.length === 0) return { products: [], categories: [], totalProducts: 0, totalCategories: 0 }
-  const text = tokens.join(' ')
-  const tsq = toPrefixQuery(tokens)
-  const expanded = input.products ? await expandedQuery(db, input.catalogId, tokens) : null
-
-  {
-    let productHits: ProductHit[] = []
-    let totalProducts = 0
-    if (input.products) {
-      // Products with every word first; only when they are too few, products with any word.
-      const k = Math.max(CANDIDATES, input.limit * 4)
-      let found = await productCandidates(db, input.catalogId, expanded!.all, k)
-      if (found.total < input.limit && expanded!.all !== expanded!.any) found = await productCandidates(db, input.catalogId, expanded!.any, k)
-      totalProducts = found.total
-      if (found.ids.length > 0) {
-        const ids = sql.join(found.ids.map((id) => sql`${id}`), sql`, `)
-        const rows = await queryRows<{
-          id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number
-        }>(db, sql`
-          select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id,
-            (0.6 * (r.rank / (r.rank + 0.1)) +
-             0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
-          from products p
-          cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${expanded!.any})) as rank) r
-          where p.id in (${ids})
-          order by score desc, p.id
-          limit ${input.limit}`)
-        productHits = rows.map((r) => ({
-          id: r.id,
-          slug: r.slug,
-          name: r.name,
-          brand: r.brand,
-          sellingPrice: BigInt(r.selling_price),
-          images: r.images,
-          categoryId: r.category_id,
-          score: round(Number(r.score)),
-        }))
-      }
-    }
-    let categoryHits: CategoryHit[] = []
-    let totalCategories = 0
-    if (input.categories) {
-      const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(db, sql`
-        select id, slug, name, image, score, count(*) over () as total
-        from (
-          select c.id, c.slug, c.name, c.image,
-            (0.6 * (r.rank / (r.rank + 0.1)) + 0.4 * word_similarity(${text}, lower(c.name)))::float8 as score
-          from categories c
-          cross join lateral (select ts_rank(setweight(to_tsvector('english', c.name), 'A'), to_tsquery('english', ${tsq})) as rank) r
-          where c.catalog_id = ${input.catalogId} and c.is_active
-            and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or word_similarity(${text}, lower(c.name)) >= ${TRIGRAM_THRESHOLD})
-        ) matches
-        order by score desc, id
-        limit ${input.limit}`)
-      categoryHits = rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, image: r.image, score: round(Number(r.score)) }))
-      totalCategories = Number(rows[0]?.total ?? 0)
-    }
-    return { products: productHits, categories: categoryHits, totalProducts, totalCategories }
-  }
+  const none = { hits: [], total: 0 }
+  const [products, categories] = await Promise.all([
+    input.products ? searchProducts(db, input.catalogId, tokens, input.limit) : none,
+    input.categories ? searchCategories(db, input.catalogId, tokens, input.limit) : none,
+  ])
+  return { products: products.hits, categories: categories.hits, totalProducts: products.total, totalCategories: categories.total }
 }

@@ -167,10 +167,11 @@ export function createCatalogService({ database, redis, config, clock, logger }:
         id: newId('srq'),
         partnerId: caller.partnerId,
         catalogId: caller.catalogId,
-        query: q.slice(0, 500),
+        // PostgreSQL text cannot hold NUL; one bad row must not sink the whole batch.
+        query: q.replaceAll('\u0000', '').slice(0, 500),
         normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
         type: input.type,
-        source: input.source ?? null,
+        source: input.source?.replaceAll('\u0000', '') ?? null,
         resultCount: totalResults,
         topScore,
         createdAt: clock.now(),

@@ -2,7 +2,7 @@
 // so a quote and the order made from the same inputs agree to the paisa.
 //
 // Order of application: items at selling price; the coupon (on its eligible lines); shipping and
-// the COD fee; Reward Points (up to the redeem cap, a share of the discounted items total); then
+// the COD fee (waived when Reward Points and Wallet Cash leave nothing to collect); Reward Points (up to the redeem cap, a share of the discounted items total); then
 // Wallet Cash (up to what is still payable). All amounts are integer paise; percentages round
 // down (in the customer's disfavour by at most one paisa, never above a cap). Discounts are spread
 // over the lines in proportion to their amounts by the largest-remainder method, so the line
@@ -84,6 +84,16 @@ export function couponDiscountFor(coupon: PricingCoupon, eligibleTotal: bigint):
 }
 
 export function priceCart(input: PricingInput): PricedCart {
+  const priced = priceWithFee(input)
+  // Nothing left to collect on delivery without the fee: there is no COD, so no COD fee.
+  if (input.codFee > 0n && priced.remainingPayable <= input.codFee) {
+    const withoutFee = priceWithFee({ ...input, codFee: 0n })
+    if (withoutFee.remainingPayable === 0n) return withoutFee
+  }
+  return priced
+}
+
+function priceWithFee(input: PricingInput): PricedCart {
   const lineTotals = input.lines.map((l) => l.unitPrice * BigInt(l.quantity))
   const itemsTotal = lineTotals.reduce((s, x) => s + x, 0n)
   const mrpTotal = input.lines.reduce((s, l) => s + l.unitMrp * BigInt(l.quantity), 0n)

@@ -159,7 +159,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
         tags,
         summary: 'Wallet Cash and Reward Points balances, with a page of ledger entries (newest first)',
         security: security.customer,
-        querystring: Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+        querystring: Type.Object({ page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
         response: {
           200: PagedObjectEnvelope(
             Type.Object({

@@ -94,6 +94,7 @@ export function createCheckoutService({ database, clock }: Deps) {
     const paymentMode = input.paymentMode ?? 'PREPAID'
     let shipping = 0n
     let codFee = 0n
+    let codLimit: bigint | null = null
     if (input.pincode) {
       const found = await checkoutRepo.zoneForPincode(db, input.pincode)
       if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
@@ -103,6 +104,7 @@ export function createCheckoutService({ database, clock }: Deps) {
       if (paymentMode === 'COD') {
         if (!found.zone.codAvailable) throw new AppError('BAD_REQUEST', 'Cash on delivery is not available for this pincode')
         codFee = found.zone.codFee
+        codLimit = found.zone.codLimit
       }
     } else if (paymentMode === 'COD') {
       throw new AppError('BAD_REQUEST', 'pincode is required for cash on delivery')
@@ -125,6 +127,9 @@ export function createCheckoutService({ database, clock }: Deps) {
       },
       walletCash: { balance: balances.walletCash, use: input.useWalletCash === true },
     })
+    if (codLimit !== null && priced.remainingPayable > codLimit) {
+      throw new AppError('BAD_REQUEST', `Cash on delivery is limited to ₹${rupees(codLimit)} for this pincode`)
+    }
     return { ...priced, balances, coupon, cart }
   }
 
