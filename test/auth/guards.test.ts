@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/lib/clock.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { revokeApiKey } from '../../src/modules/partners/index.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
-import { customerHeaders, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
 let t: TestApp
 let partner: PartnerFixture
@@ -148,12 +148,7 @@ describe('customer bearer token and x-partner-id', () => {
 })
 
 describe('admin bearer token and roles', () => {
-  async function adminToken(email: string, role: 'ADMIN' | 'SUPPORT' | 'CATALOG') {
-    await createAdmin(t.deps.database.db, { email, password: 'long-enough-password', role })
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email, password: 'long-enough-password' } })
-    assert.equal(res.statusCode, 200)
-    return res.json().data.accessToken as string
-  }
+  const adminToken = (email: string, role: 'ADMIN' | 'SUPPORT' | 'CATALOG') => givenAdminToken(t.app, t.deps, email, role)
 
   test('when the role is allowed (or ADMIN), then 200; when it is not, then 403', async () => {
     const catalog = await adminToken('catalog@example.com', 'CATALOG')

@@ -3,9 +3,8 @@ import { after, before, describe, test } from 'node:test'
 import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { closeRedis, openRedis } from '../../src/db/redis.ts'
-import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { givenCustomer, givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
 let t: TestApp
@@ -14,11 +13,7 @@ let supportToken: string
 let catalogId: string
 let partner: PartnerFixture
 
-async function login(email: string, role: 'CATALOG' | 'SUPPORT') {
-  await createAdmin(t.deps.database.db, { email, password: 'long-enough-password', role })
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email, password: 'long-enough-password' } })
-  return res.json().data.accessToken as string
-}
+const login = (email: string, role: 'ADMIN' | 'SUPPORT' | 'CATALOG') => givenAdminToken(t.app, t.deps, email, role)
 
 const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({

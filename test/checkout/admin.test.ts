@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createCatalog } from '../../src/modules/catalog/index.ts'
 import { importCatalog } from '../../src/modules/catalog/import.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { type CustomerFixture, customerHeaders, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { type CustomerFixture, customerHeaders, givenCustomer, givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
 let t: TestApp
 let adminToken: string
@@ -13,10 +12,7 @@ let partner: PartnerFixture
 let customer: CustomerFixture
 let productId: string
 
-async function login(email: string, role: 'ADMIN' | 'SUPPORT') {
-  await createAdmin(t.deps.database.db, { email, password: 'long-enough-password', role })
-  return (await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email, password: 'long-enough-password' } })).json().data.accessToken as string
-}
+const login = (email: string, role: 'ADMIN' | 'SUPPORT' | 'CATALOG') => givenAdminToken(t.app, t.deps, email, role)
 const admin = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: object, token = adminToken) =>
   t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) })
 

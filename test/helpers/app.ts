@@ -35,7 +35,11 @@ export interface TestAppOptions {
   extraRoutes?: (app: FastifyInstance) => void
 }
 
-async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** The machine's PostgreSQL, for tests that need it on both suites (pools, workers). */
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
+
+/** A new, empty database on the server of `baseUrl`, named after it; drop() removes it. */
+export async function freshPostgres(baseUrl: string = POSTGRES_URL): Promise<{ url: string; drop(): Promise<void> }> {
   const base = new URL(baseUrl)
   const name = `${base.pathname.slice(1) || 'test'}_f${randomBytes(5).toString('hex')}`
   const admin = new pg.Client({ connectionString: baseUrl })

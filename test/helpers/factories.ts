@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Deps } from '../../src/deps.ts'
+import { type AdminRole, createAdmin } from '../../src/modules/admins/index.ts'
 import { createPartner } from '../../src/modules/partners/index.ts'
 
 export interface PartnerFixture {
@@ -54,4 +55,23 @@ export async function givenCustomer(
 
 export function customerHeaders(customer: CustomerFixture): Record<string, string> {
   return { authorization: `Bearer ${customer.accessToken}`, 'x-partner-id': customer.partnerId }
+}
+
+/** A back-office user with this role, logged in through the API: its bearer token. */
+export async function givenAdminToken(app: FastifyInstance, deps: Deps, email: string, role: AdminRole): Promise<string> {
+  await createAdmin(deps.database.db, { email, password: 'long-enough-password', role })
+  const res = await app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email, password: 'long-enough-password' } })
+  if (res.statusCode !== 200) throw new Error(`admin login failed: ${res.statusCode} ${res.body}`)
+  return res.json().data.accessToken
+}
+
+/** A TCP port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net')
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
-import pg from 'pg'
+import { freshPostgres } from '../helpers/app.ts'
 
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url).pathname
@@ -15,22 +15,10 @@ let databaseUrl: string | undefined
 let dropDatabase = async () => {}
 
 before(async () => {
-  const base = process.env.TEST_DATABASE_URL
-  if (!base) return
-  const name = `${new URL(base).pathname.slice(1)}_cli${process.pid}`
-  const client = new pg.Client({ connectionString: base })
-  await client.connect()
-  await client.query(`create database "${name}"`)
-  await client.end()
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  databaseUrl = url.toString()
-  dropDatabase = async () => {
-    const c = new pg.Client({ connectionString: base })
-    await c.connect()
-    await c.query(`drop database if exists "${name}" with (force)`)
-    await c.end()
-  }
+  if (!process.env.TEST_DATABASE_URL) return
+  const fresh = await freshPostgres(process.env.TEST_DATABASE_URL)
+  databaseUrl = fresh.url
+  dropDatabase = fresh.drop
 })
 after(async () => {
   await dropDatabase()

@@ -2,7 +2,6 @@
 // fast with 503 in the error body while the database is unreachable. Uses the machine's PostgreSQL
 // (TEST_DATABASE_URL's server, or 127.0.0.1:5432) in both suites, since PGlite has no pool.
 import assert from 'node:assert/strict'
-import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
 import pino from 'pino'
@@ -11,21 +10,8 @@ import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { systemClock } from '../../src/lib/clock.ts'
-import { TEST_AUTH_SECRET } from '../helpers/app.ts'
+import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
-
-const baseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
-const name = `${new URL(baseUrl).pathname.slice(1)}_pgres${randomBytes(4).toString('hex')}`
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: baseUrl })
-  await client.connect()
-  try {
-    return await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 async function appOn(databaseUrl: string, database: Database) {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '/tmp/commerce-pgres' })
@@ -35,17 +21,17 @@ async function appOn(databaseUrl: string, database: Database) {
 describe('PostgreSQL pool', () => {
   let database: Database
   let url: string
+  let drop: () => Promise<void>
   before(async () => {
-    await admin(`create database "${name}"`)
-    const u = new URL(baseUrl)
-    u.pathname = `/${name}`
-    url = u.toString()
+    const fresh = await freshPostgres()
+    url = fresh.url
+    drop = fresh.drop
     database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 3 })
     await migrateDatabase(database)
   })
   after(async () => {
     await database.close()
-    await admin(`drop database if exists "${name}" with (force)`)
+    await drop()
   })
 
   test('when every connection is killed (a restart), then the next requests are served again', async () => {
@@ -59,7 +45,10 @@ describe('PostgreSQL pool', () => {
         payload: { phone: '9876543210' },
       })
     assert.equal((await issue()).statusCode, 200)
-    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`)
+    const killer = new pg.Client({ connectionString: POSTGRES_URL })
+    await killer.connect()
+    await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [new URL(url).pathname.slice(1)])
+    await killer.end()
     await new Promise((r) => setTimeout(r, 200))
     const statuses = [(await issue()).statusCode, (await issue()).statusCode]
     assert.equal(statuses[1], 200)

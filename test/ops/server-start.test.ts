@@ -3,23 +3,14 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
+import { freePort } from '../helpers/factories.ts'
 
 const root = new URL('../../', import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), 'commerce-start-'))
 after(() => rmSync(dataDir, { recursive: true, force: true }))
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }

@@ -2,44 +2,23 @@
 // the port, a worker that dies is replaced, and the whole group stops cleanly on SIGTERM.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { createServer } from 'node:net'
 import { after, before, test } from 'node:test'
-import pg from 'pg'
+import { freshPostgres } from '../helpers/app.ts'
+import { freePort } from '../helpers/factories.ts'
 
 const root = new URL('../../', import.meta.url).pathname
-const baseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
-const name = `${new URL(baseUrl).pathname.slice(1)}_workers${randomBytes(4).toString('hex')}`
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: baseUrl })
-  await client.connect()
-  try {
-    return await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
-before(() => admin(`create database "${name}"`))
-after(() => admin(`drop database if exists "${name}" with (force)`))
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
+let database: { url: string; drop(): Promise<void> }
+before(async () => {
+  database = await freshPostgres()
+})
+after(() => database.drop())
 
 test('two workers on PostgreSQL + Redis share the port and replace a worker that dies', { timeout: 120_000 }, async () => {
   const port = await freePort()
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     REDIS_URL: redisUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
