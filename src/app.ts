@@ -26,6 +26,11 @@ import { createCheckoutService } from './modules/checkout/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { paymentRoutes } from './modules/orders/payment-routes.ts'
+import { createPaymentService, type PaymentService } from './modules/orders/payments.ts'
+import { createPaymentProvider } from './modules/orders/providers/index.ts'
+import { orderRoutes } from './modules/orders/routes.ts'
+import { createOrderService } from './modules/orders/service.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -111,6 +116,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.addHook('onClose', () => catalog.searchLog.flush())
   const authLimit = authRateLimit(config.rateLimit)
   const catalog = createCatalogService(deps)
+  const checkout = createCheckoutService(deps)
+  const { provider, sandbox } = createPaymentProvider(config)
+  const payments = createPaymentService(deps, provider)
+  const orders = createOrderService(deps, checkout, payments)
+  app.decorate('payments', payments)
 
   await app.register(
     async (api) => {
@@ -119,7 +129,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
-      await api.register(checkoutRoutes, { checkout: createCheckoutService(deps), guards })
+      await api.register(checkoutRoutes, { checkout, guards })
+      await api.register(orderRoutes, { orders, guards })
+      await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
@@ -131,5 +143,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 declare module 'fastify' {
   interface FastifyInstance {
     guards: import('./http/guards.ts').Guards
+    /** Payment housekeeping the server runs on a timer (reservation sweeper, refund retries). */
+    payments: PaymentService
   }
 }

@@ -28,6 +28,12 @@ export interface Config {
   adminTokenTtlSeconds: number
   storageDriver: 'local' | 's3'
   paymentProvider: 'sandbox' | 'razorpay'
+  /** Required when paymentProvider is razorpay. */
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiBase: string } | null
+  /** How long a PENDING_PAYMENT order holds its stock before the sweeper cancels it. */
+  reservationMinutes: number
+  /** How often background jobs (reservation sweeper, refund retries, key expiry) run. */
+  jobIntervalMs: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   corsOrigins: string[] | '*' | null
   rateLimit: RateLimitConfig
@@ -99,6 +105,22 @@ function developmentSecret(dataDir: string): string {
   return secret
 }
 
+function required(env: Env, name: string, why: string): string {
+  const value = text(env, name)
+  if (value === undefined) throw new ConfigError(name, `is required ${why}`)
+  return value
+}
+
+function razorpayConfig(env: Env) {
+  const why = 'when PAYMENT_PROVIDER=razorpay'
+  return {
+    keyId: required(env, 'RAZORPAY_KEY_ID', why),
+    keySecret: required(env, 'RAZORPAY_KEY_SECRET', why),
+    webhookSecret: required(env, 'RAZORPAY_WEBHOOK_SECRET', why),
+    apiBase: (url(env, 'RAZORPAY_API_BASE', ['https:', 'http:']) ?? 'https://api.razorpay.com').replace(/\/+$/, ''),
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development')
   const port = integer(env, 'PORT', 3000, 0, 65535)
@@ -126,6 +148,8 @@ export function loadConfig(env: Env = process.env): Config {
       ? availableParallelism()
       : integer(env, 'WORKERS', nodeEnv === 'production' ? availableParallelism() : 1, 1, 256)
 
+  const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox')
+
   return {
     env: nodeEnv,
     port,
@@ -141,7 +165,10 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
     adminTokenTtlSeconds: integer(env, 'ADMIN_TOKEN_TTL_SECONDS', 8 * 3600, 60, 86_400),
     storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local'),
-    paymentProvider: oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox'),
+    paymentProvider,
+    razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
+    reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
+    jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     corsOrigins,
     rateLimit: {

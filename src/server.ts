@@ -42,6 +42,35 @@ async function startPrimary(config: Config, workers: number) {
   process.on('SIGTERM', stop)
 }
 
+/**
+ * The reservation sweeper, refund retries and idempotency-key expiry, every `intervalMs`. Safe on
+ * every node at once (row locks with SKIP LOCKED); one run at a time per process.
+ */
+function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, intervalMs: number) {
+  let running: Promise<void> | null = null
+  const run = async () => {
+    try {
+      const cancelled = await app.payments.sweepExpiredReservations()
+      if (cancelled > 0) app.log.info({ cancelled }, 'cancelled unpaid orders past their reservation')
+      await app.payments.retryRefundsAndPurgeKeys()
+    } catch (err) {
+      app.log.warn({ err }, 'background job failed; it runs again at the next interval')
+    }
+  }
+  const timer = setInterval(() => {
+    running ??= run().finally(() => {
+      running = null
+    })
+  }, intervalMs)
+  timer.unref()
+  return {
+    async stop() {
+      clearInterval(timer)
+      await running
+    },
+  }
+}
+
 async function startServer(config: Config) {
   const logger = createLogger(config)
   const runtime = await openRuntime(config, logger)
@@ -51,9 +80,11 @@ async function startServer(config: Config) {
     process.stdout.write(`\n${describeCredentials(credentials)}\n\n`)
   }
   const app = await buildApp(runtime)
+  const jobs = startBackgroundJobs(app, config.jobIntervalMs)
   closeWithGrace({ delay: 10_000, logger }, async ({ err, signal }) => {
     if (err) logger.error({ err }, 'shutting down after an error')
     else logger.info({ signal }, 'shutting down')
+    await jobs.stop()
     await app.close()
     await runtime.close()
   })

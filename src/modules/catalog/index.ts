@@ -55,3 +55,33 @@ export async function findCartProducts(db: Executor, catalogIds: string[], produ
     .from(products)
     .where(and(inArray(products.catalogId, catalogIds), inArray(products.id, productIds)))
 }
+
+/** Takes `quantity` from stock unless that would go below zero: the new stock, or null if short. */
+export async function reserveStock(tx: Executor, productId: string, quantity: number, at: Date): Promise<number | null> {
+  const row = await catalogRepo.adjustStock(tx, productId, -quantity, at)
+  return row ? row.stock : null
+}
+
+/** Gives reserved units back (cancellation, expiry). */
+export async function releaseStock(tx: Executor, productId: string, quantity: number, at: Date): Promise<void> {
+  await catalogRepo.adjustStock(tx, productId, quantity, at)
+}
+
+export async function currentStock(db: Executor, productId: string): Promise<number> {
+  const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
+  return row?.stock ?? 0
+}
+
+export interface ProductSnapshot {
+  id: string
+  name: string
+  sku: string
+  imageUrl: string | null
+}
+
+/** Name, SKU and first image of products, for order lines. */
+export async function productSnapshots(db: Executor, productIds: string[]): Promise<Map<string, ProductSnapshot>> {
+  if (productIds.length === 0) return new Map()
+  const rows = await db.select({ id: products.id, name: products.name, sku: products.sku, images: products.images }).from(products).where(inArray(products.id, productIds))
+  return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, sku: r.sku, imageUrl: (r.images as string[] | null)?.[0] ?? null }]))
+}

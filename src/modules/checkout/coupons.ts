@@ -83,3 +83,14 @@ export async function redeemCoupon(tx: Executor, input: { couponId: string; user
   if (updated.length === 0) throw new AppError('BAD_REQUEST', 'Coupon has been fully used')
   await tx.insert(couponRedemptions).values({ id: newId('red'), couponId: input.couponId, userId: input.userId, orderId: input.orderId, createdAt: input.at })
 }
+
+/** Undoes the use an order made of a coupon (cancellation, expiry). Inside the caller's transaction. */
+export async function releaseCoupon(tx: Executor, input: { couponId: string; orderId: string }) {
+  const removed = await tx
+    .delete(couponRedemptions)
+    .where(and(eq(couponRedemptions.couponId, input.couponId), eq(couponRedemptions.orderId, input.orderId)))
+    .returning({ id: couponRedemptions.id })
+  if (removed.length > 0) {
+    await tx.update(coupons).set({ usedCount: sql`greatest(${coupons.usedCount} - ${removed.length}, 0)` }).where(eq(coupons.id, input.couponId))
+  }
+}

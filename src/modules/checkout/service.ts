@@ -1,5 +1,6 @@
 // Serviceability, delivery quotes and COD eligibility for a customer's cart. The rules are data
 // (delivery zones); the arithmetic is in delivery.ts.
+import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -52,7 +53,7 @@ export function createCheckoutService({ database, clock }: Deps) {
   const db = database.db
 
   /** The cart's products, from the partner's catalogs; unknown ids and duplicate lines are refused. */
-  async function loadCart(partnerId: string, items: CartItem[]) {
+  async function loadCart(partnerId: string, items: CartItem[], db: Executor = database.db) {
     const ids = items.map((i) => i.productId)
     const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
     if (duplicate) throw new AppError('BAD_REQUEST', `items must not list product ${duplicate} twice`)
@@ -86,8 +87,8 @@ export function createCheckoutService({ database, clock }: Deps) {
   }
 
   /** Cart, shipping, COD fee, coupon, settings and balances -> priceCart. Shared with order creation. */
-  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput) {
-    const cart = await loadCart(customer.partnerId, input.items)
+  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput, db: Executor = database.db) {
+    const cart = await loadCart(customer.partnerId, input.items, db)
     const inactive = cart.lines.find((l) => !l.product.isActive)
     if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
     const method = input.deliveryMethod ?? 'STANDARD'

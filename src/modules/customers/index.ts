@@ -41,3 +41,6 @@ export const findCustomer = (db: Executor, id: string) => customerRepo.findById(
 
 /** Locks the customer row for the rest of the transaction: serialises balance-changing writes. */
 export const lockCustomer = (db: Executor, id: string) => customerRepo.lockCustomer(db, id)
+
+/** One of the customer's saved addresses, or null (also for another customer's address). */
+export const findAddress = (db: Executor, userId: string, addressId: string) => customerRepo.findAddress(db, userId, addressId)

@@ -117,3 +117,20 @@ export const findPartner = (db: Executor, id: string) => partnerRepo.findPartner
 
 /** The catalogs a partner may sell from: those named by its active API keys. */
 export const activeCatalogIds = (db: Executor, partnerId: string) => partnerRepo.activeCatalogIds(db, partnerId)
+
+/** Origins the partner registered for payment return URLs (empty: any absolute URL is accepted). */
+export async function partnerReturnOrigins(db: Executor, partnerId: string): Promise<string[]> {
+  return (await partnerRepo.findPartner(db, partnerId))?.returnUrlOrigins ?? []
+}
+
+/** Registers the origins a partner's payment return URLs may use (normalised to `scheme://host[:port]`). */
+export async function setPartnerReturnOrigins(db: Executor, partnerId: string, origins: string[]) {
+  const normalized = origins.map((o) => {
+    try {
+      return new URL(o).origin
+    } catch {
+      throw new AppError('BAD_REQUEST', `${o} is not a URL origin`)
+    }
+  })
+  await partnerRepo.updatePartner(db, partnerId, { returnUrlOrigins: normalized, updatedAt: new Date() })
+}

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { catalogs } from '../catalog/schema.sql.ts'
 
 /** A partner is one integration: its ID is the `x-partner-id` value. */
@@ -8,6 +8,8 @@ export const partners = pgTable('partners', {
   name: text('name').notNull(),
   secretHash: text('secret_hash').notNull(),
   isActive: boolean('is_active').notNull().default(true),
+  /** Origins (`https://shop.example`) where payment return URLs may point; empty: any absolute URL. */
+  returnUrlOrigins: jsonb('return_url_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })

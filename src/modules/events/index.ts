@@ -1,0 +1,40 @@
+// Partner events. A state change records its event with recordEvent inside its own transaction:
+// both commit or neither does. Delivery to partners is the dispatcher's job.
+import type { Executor } from '../../db/client.ts'
+import { newId } from '../../lib/ids.ts'
+import { outboxEvents } from './schema.sql.ts'
+
+export type EventType =
+  | 'order.created'
+  | 'order.status_changed'
+  | 'payment.succeeded'
+  | 'payment.failed'
+  | 'payment.user_dropped'
+  | 'refund.succeeded'
+  | 'refund.failed'
+  | 'return.created'
+  | 'return.status_changed'
+  | 'ticket.status_changed'
+
+export interface NewEvent {
+  partnerId: string
+  type: EventType
+  subjectId: string
+  data: Record<string, unknown>
+  at: Date
+}
+
+/** Must run inside the transaction of the change it describes. */
+export async function recordEvent(tx: Executor, event: NewEvent): Promise<string> {
+  const id = newId('evt', event.at.getTime())
+  await tx.insert(outboxEvents).values({
+    id,
+    partnerId: event.partnerId,
+    type: event.type,
+    subjectId: event.subjectId,
+    data: event.data,
+    nextAttemptAt: event.at,
+    createdAt: event.at,
+  })
+  return id
+}

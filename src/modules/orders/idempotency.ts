@@ -1,0 +1,93 @@
+// Idempotency keys for POST /orders and POST /orders/{id}/payments.
+//
+// A key is scoped to (partner, customer, route, key) and remembers a fingerprint of the body (the
+// SHA-256 of its canonical JSON: keys sorted, so property order does not matter). The record is
+// inserted in the same transaction as the effect it guards, after the customer's row lock, so two
+// requests with one key cannot both create: the second waits for the lock and then sees the first's
+// record. A rolled-back attempt leaves no record, so a failed request can be retried with its key.
+// Records live IDEMPOTENCY_TTL_HOURS (24 h); the background job deletes them after that.
+import { and, eq, lt } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { AppError } from '../../lib/errors.ts'
+import { sha256 } from '../../lib/hashing.ts'
+import { idempotencyKeys } from './schema.sql.ts'
+
+export const IDEMPOTENCY_TTL_HOURS = 24
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/
+export const DIFFERENT_PAYLOAD = 'Checkout idempotency key has already been used with a different payload'
+
+export interface IdempotencyScope {
+  partnerId: string
+  userId: string
+  route: string
+  key: string
+}
+
+export type IdempotencyRecord = typeof idempotencyKeys.$inferSelect
+
+/** JSON with object keys sorted at every depth. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+export const fingerprintOf = (body: unknown) => sha256(canonicalJson(body ?? {}))
+
+/** The header's value, checked: 1-255 printable ASCII characters. */
+export function idempotencyKeyOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header
+  if (value === undefined || value === '') throw new AppError('BAD_REQUEST', 'x-idempotency-key header is required')
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) throw new AppError('BAD_REQUEST', 'x-idempotency-key must be 1 to 255 printable characters')
+  return value
+}
+
+const where = (scope: IdempotencyScope) =>
+  and(
+    eq(idempotencyKeys.partnerId, scope.partnerId),
+    eq(idempotencyKeys.userId, scope.userId),
+    eq(idempotencyKeys.route, scope.route),
+    eq(idempotencyKeys.key, scope.key),
+  )
+
+export const idempotencyRepo = {
+  /** The live record of this scope, if any (an expired one counts as absent). */
+  async find(db: Executor, scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null> {
+    const [row] = await db.select().from(idempotencyKeys).where(where(scope)).limit(1)
+    if (!row) return null
+    if (row.expiresAt <= now) {
+      await db.delete(idempotencyKeys).where(and(where(scope), lt(idempotencyKeys.expiresAt, now)))
+      return null
+    }
+    return row
+  },
+  async begin(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date) {
+    await tx.insert(idempotencyKeys).values({
+      ...scope,
+      fingerprint,
+      state: 'IN_PROGRESS',
+      resourceId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_HOURS * 3_600_000),
+    })
+  },
+  async complete(db: Executor, scope: IdempotencyScope, status: number, body: unknown) {
+    await db.update(idempotencyKeys).set({ state: 'DONE', responseStatus: status, responseBody: body }).where(where(scope))
+  },
+  async purgeExpired(db: Executor, now: Date) {
+    const deleted = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ key: idempotencyKeys.key })
+    return deleted.length
+  },
+}
+
+/** A key already used: same body -> the stored answer (or null while still in progress); another body -> 409. */
+export function checkReuse(record: IdempotencyRecord, fingerprint: string): { status: number; body: unknown } | null {
+  if (record.fingerprint !== fingerprint) throw new AppError('CONFLICT', DIFFERENT_PAYLOAD)
+  if (record.state === 'DONE') return { status: record.responseStatus!, body: record.responseBody }
+  return null
+}

@@ -1,0 +1,121 @@
+// The order machine and the moves every caller shares (customer, back office, sweeper, provider
+// callbacks). Each function runs inside the caller's transaction with the order row locked, and
+// writes the order, its history and its event together.
+//
+//   PENDING_PAYMENT -> CONFIRMED -> PACKED -> SHIPPED -> OUT_FOR_DELIVERY -> DELIVERED
+//   CANCELLED from PENDING_PAYMENT, CONFIRMED or PACKED
+import { eq } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { formatPaise } from '../../lib/money.ts'
+import { releaseStock } from '../catalog/index.ts'
+import { releaseCoupon } from '../checkout/coupons.ts'
+import { creditLedger } from '../checkout/ledger.ts'
+import { partnerPricing } from '../checkout/schema.sql.ts'
+import { type EventType, recordEvent } from '../events/index.ts'
+import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
+import type { OrderStatus } from './schema.sql.ts'
+
+export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
+  PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
+  CONFIRMED: ['PACKED', 'CANCELLED'],
+  PACKED: ['SHIPPED', 'CANCELLED'],
+  SHIPPED: ['OUT_FOR_DELIVERY'],
+  OUT_FOR_DELIVERY: ['DELIVERED'],
+  DELIVERED: [],
+  CANCELLED: [],
+}
+
+export const CANCELLABLE: OrderStatus[] = ['PENDING_PAYMENT', 'CONFIRMED', 'PACKED']
+
+export interface Actor {
+  /** CUSTOMER, ADMIN:<id>, SYSTEM or PROVIDER:<name>. */
+  name: string
+  note?: string | null
+}
+
+export async function emit(tx: Executor, order: OrderRow, type: EventType, data: Record<string, unknown>, at: Date) {
+  await recordEvent(tx, { partnerId: order.partnerId, type, subjectId: order.id, data: { orderId: order.id, orderNumber: order.orderNumber, ...data }, at })
+}
+
+/** Moves the order one step along the machine, with history and event. 409 for a move it does not allow. */
+export async function transition(tx: Executor, order: OrderRow, to: OrderStatus, actor: Actor, at: Date, changes: Partial<OrderRow> = {}) {
+  if (!NEXT_STATUSES[order.status].includes(to)) {
+    throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot move from ${order.status} to ${to}`)
+  }
+  const updated = await orderRepo.updateOrder(tx, order.id, { ...changes, status: to, updatedAt: at })
+  await orderRepo.addHistory(tx, { orderId: order.id, fromStatus: order.status, toStatus: to, actor: actor.name, note: actor.note ?? null, createdAt: at })
+  await emit(tx, updated, 'order.status_changed', { from: order.status, status: to, paymentStatus: updated.paymentStatus }, at)
+  return updated
+}
+
+/** Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once. */
+export async function releaseReservation(tx: Executor, order: OrderRow, at: Date) {
+  if (order.releasedAt) return order
+  for (const item of await orderRepo.items(tx, order.id)) await releaseStock(tx, item.productId, item.quantity, at)
+  if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
+  const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }
+  if (order.walletCashUsed > 0n) await creditLedger(tx, { ...back, kind: 'WALLET_CASH', amount: order.walletCashUsed })
+  if (order.rewardPointsUsed > 0n) await creditLedger(tx, { ...back, kind: 'REWARD_POINTS', amount: order.rewardPointsUsed })
+  return orderRepo.updateOrder(tx, order.id, { releasedAt: at })
+}
+
+/** A provider refund of a captured payment, sent after the transaction commits (see sendRefunds). */
+export async function queueProviderRefund(tx: Executor, order: OrderRow, payment: PaymentRow, reason: string, at: Date) {
+  return orderRepo.insertRefund(tx, {
+    id: newId('ref', at.getTime()),
+    orderId: order.id,
+    paymentId: payment.id,
+    amount: payment.amount,
+    method: 'ORIGINAL_PAYMENT',
+    status: 'PENDING',
+    reason,
+    createdAt: at,
+    updatedAt: at,
+  })
+}
+
+/**
+ * Cancels before shipment: the reservation is released, open provider sessions expire, and a
+ * captured payment is queued for refund to where it came from. Returns refunds to send.
+ */
+export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & { reason: string }, at: Date) {
+  if (!CANCELLABLE.includes(order.status)) {
+    throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
+  }
+  const released = await releaseReservation(tx, order, at)
+  await orderRepo.expireActivePayments(tx, order.id, at)
+  const captured = (await orderRepo.paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
+  const refunds = []
+  for (const payment of captured) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at))
+  const cancelled = await transition(tx, released, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
+  return { order: cancelled, refunds }
+}
+
+/** The first successful payment of a PENDING_PAYMENT order confirms it. */
+export async function confirmPaidOrder(tx: Executor, order: OrderRow, payment: PaymentRow, provider: string, at: Date) {
+  const confirmed = await transition(tx, order, 'CONFIRMED', { name: `PROVIDER:${provider}`, note: `Payment ${payment.id} succeeded` }, at, { paymentStatus: 'PAID' })
+  await emit(tx, confirmed, 'payment.succeeded', { paymentId: payment.id, amount: formatPaise(payment.amount) }, at)
+  return confirmed
+}
+
+/** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */
+export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, at: Date) {
+  const [settings] = await tx.select().from(partnerPricing).where(eq(partnerPricing.partnerId, order.partnerId)).limit(1)
+  const earnPercent = BigInt(settings?.rewardEarnPercent ?? 1)
+  const paisePerPoint = BigInt(settings?.paisePerPoint ?? 100)
+  const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
+  const points = paisePerPoint > 0n && itemsPaid > 0n ? (itemsPaid * earnPercent) / 100n / paisePerPoint : 0n
+  if (points > 0n) {
+    await creditLedger(tx, { userId: order.userId, partnerId: order.partnerId, kind: 'REWARD_POINTS', amount: points, reason: 'ORDER_REWARD', reference: order.id, at })
+  }
+  return transition(tx, order, 'DELIVERED', actor, at, {
+    deliveredAt: at,
+    rewardPointsEarned: points,
+    ...(order.paymentStatus === 'COD_PENDING' ? { paymentStatus: 'PAID' as const } : {}),
+  })
+}
+
+export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; partnerId: string }): order is OrderRow =>
+  order !== null && order.userId === customer.userId && order.partnerId === customer.partnerId

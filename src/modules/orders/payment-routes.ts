@@ -1,0 +1,117 @@
+// Provider callbacks (POST /payments/webhooks/{provider}) and the sandbox checkout page.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { notFound } from '../../lib/errors.ts'
+import { formatPaise } from '../../lib/money.ts'
+import type { Database } from '../../db/client.ts'
+import type { PaymentService } from './payments.ts'
+import type { PaymentProvider } from './providers/types.ts'
+import type { SandboxAction, SandboxProvider } from './providers/sandbox.ts'
+import { orderRepo } from './repo.ts'
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+export const paymentRoutes: FastifyPluginAsyncTypebox<{
+  payments: PaymentService
+  provider: PaymentProvider
+  sandbox: SandboxProvider | null
+  database: Database
+}> = async (app, { payments, provider, sandbox, database }) => {
+  // Signatures are over the exact bytes the provider sent: keep the raw body in this scope.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+
+  app.post(
+    '/payments/webhooks/:provider',
+    {
+      schema: {
+        tags: ['Payments'],
+        summary: 'Payment provider callbacks: signature-verified, applied once per provider event id, in any order',
+        params: Type.Object({ provider: Type.String({ maxLength: 40 }) }),
+        response: { 200: Envelope(Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() })), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      if (request.params.provider !== provider.name) throw notFound('Payment provider')
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('')
+      return ok(await payments.handleWebhook(raw, request.headers), 'Webhook received')
+    },
+  )
+
+  if (!sandbox) return
+  const session = async (sessionId: string) => {
+    const payment = await orderRepo.findPaymentBySession(database.db, 'sandbox', sessionId)
+    if (!payment) throw notFound('Checkout session')
+    const order = (await orderRepo.findOrder(database.db, payment.orderId))!
+    return { payment, order }
+  }
+
+  app.get(
+    '/sandbox/checkout/:sessionId',
+    {
+      schema: {
+        tags: ['Payments'],
+        summary: 'The sandbox checkout page: Pay, Fail or Close a payment as a customer would',
+        params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
+      },
+    },
+    async (request, reply) => {
+      const { payment, order } = await session(request.params.sessionId)
+      const id = escapeHtml(request.params.sessionId)
+      reply.type('text/html; charset=utf-8')
+      return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sandbox checkout · ${escapeHtml(order.orderNumber)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin:.3rem}#status{margin-top:1rem;font-weight:600}</style>
+</head><body>
+<h1>Sandbox checkout</h1>
+<p>Order <strong>${escapeHtml(order.orderNumber)}</strong></p>
+<p>Amount <strong id="amount">₹${formatPaise(payment.amount)}</strong></p>
+<p>Payment status <strong id="payment-status">${escapeHtml(payment.status)}</strong></p>
+<button id="pay">Pay</button><button id="fail">Fail</button><button id="close">Close</button>
+<p id="status" role="status"></p>
+<script>
+const returnUrl = ${JSON.stringify(order.paymentReturnUrl ?? null).replace(/</g, '\\u003c')};
+for (const action of ['pay', 'fail', 'close']) {
+  document.getElementById(action).addEventListener('click', async () => {
+    const res = await fetch('/api/v1/sandbox/checkout/${id}/' + action, { method: 'POST' });
+    const body = await res.json();
+    const status = res.ok ? body.data.paymentStatus : 'ERROR';
+    document.getElementById('payment-status').textContent = status;
+    document.getElementById('status').textContent = res.ok ? body.data.message : (body.message || 'Error');
+    if (res.ok && returnUrl) setTimeout(() => { location.href = returnUrl + (returnUrl.includes('?') ? '&' : '?') + 'orderId=' + encodeURIComponent(body.data.orderId) + '&paymentStatus=' + status; }, 800);
+  });
+}
+</script>
+</body></html>`
+    },
+  )
+
+  const messages: Record<SandboxAction, string> = { pay: 'Payment successful', fail: 'Payment failed', close: 'Checkout closed' }
+  app.post(
+    '/sandbox/checkout/:sessionId/:action',
+    {
+      schema: {
+        tags: ['Payments'],
+        summary: 'What the sandbox page buttons call: sends a signed provider callback through the webhook path',
+        params: Type.Object({ sessionId: Type.String({ maxLength: 100 }), action: Type.Enum(['pay', 'fail', 'close']) }),
+        response: {
+          200: Envelope(Type.Object({ orderId: Type.String(), paymentId: Type.String(), paymentStatus: Type.String(), orderStatus: Type.String(), message: Type.String() })),
+          ...errorResponses(400, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { payment } = await session(request.params.sessionId)
+      const action = request.params.action
+      const event = sandbox.eventFor(action, { sessionId: request.params.sessionId, amount: payment.amount, currency: payment.currency })
+      const signed = sandbox.signedEvent(event)
+      await payments.handleWebhook(signed.rawBody, signed.headers)
+      const after = await session(request.params.sessionId)
+      return ok(
+        { orderId: after.order.id, paymentId: after.payment.id, paymentStatus: after.payment.status, orderStatus: after.order.status, message: messages[action] },
+        messages[action],
+      )
+    },
+  )
+}

@@ -1,0 +1,221 @@
+// Payments: provider sessions, provider callbacks, refunds and the reservation sweeper.
+//
+// Callbacks are applied in one transaction each, recorded by provider event id first so a repeat
+// delivery changes nothing. Payment states only move forward: a success wins over a failure or a
+// drop that arrives later (or earlier), and nothing overrides a success. A success for an order
+// that is no longer waiting (cancelled, or already paid by another session) is refunded.
+import { randomBytes } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { formatPaise } from '../../lib/money.ts'
+import { findCustomer } from '../customers/index.ts'
+import { cancelOrder, confirmPaidOrder, emit, queueProviderRefund } from './lifecycle.ts'
+import { type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
+import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
+import { idempotencyRepo } from './idempotency.ts'
+import type { Executor } from '../../db/client.ts'
+
+const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
+
+export function createPaymentService(deps: Deps, provider: PaymentProvider) {
+  const { database, clock, logger } = deps
+  const db = database.db
+
+  /** Opens the provider session of a CREATED payment; a provider failure marks the payment FAILED. */
+  async function startSession(payment: PaymentRow, order: OrderRow): Promise<PaymentRow> {
+    const customer = await findCustomer(db, order.userId)
+    try {
+      const session = await provider.createSession({
+        paymentId: payment.id,
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        amount: payment.amount,
+        currency: 'INR',
+        customer: { name: customer?.name ?? '', phone: customer?.phone ?? '', email: customer?.email ?? '' },
+        returnUrl: order.paymentReturnUrl,
+      })
+      const updated = await orderRepo.updatePayment(
+        db,
+        payment.id,
+        { status: 'PENDING', providerSessionId: session.sessionId, clientAction: session.clientAction, updatedAt: clock.now() },
+        ['CREATED'],
+      )
+      return updated ?? (await orderRepo.findPayment(db, payment.id))!
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err
+      logger.warn({ err: err.message, paymentId: payment.id }, 'payment provider could not open a session')
+      const failed = await orderRepo.updatePayment(db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: clock.now() }, ['CREATED'])
+      return failed ?? (await orderRepo.findPayment(db, payment.id))!
+    }
+  }
+
+  async function settleRefund(tx: Executor, refund: RefundRow, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string, at: Date) {
+    if (refund.status !== 'PENDING') return
+    await orderRepo.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
+    const order = (await orderRepo.lockOrder(tx, refund.orderId))!
+    if (status === 'SUCCEEDED') {
+      const [paymentsOfOrder, refundsOfOrder] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
+      const paid = paymentsOfOrder.filter((p) => p.status === 'SUCCEEDED').reduce((s, p) => s + p.amount, 0n)
+      const refunded = refundsOfOrder.filter((r) => r.method === 'ORIGINAL_PAYMENT' && r.status === 'SUCCEEDED').reduce((s, r) => s + r.amount, 0n)
+      await orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
+    }
+    await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', { refundId: refund.id, amount: formatPaise(refund.amount) }, at)
+  }
+
+  /** Sends queued provider refunds. Each is claimed first, so two nodes never send one refund twice. */
+  async function sendRefunds(refunds: RefundRow[]) {
+    for (const refund of refunds) {
+      const claimed = await orderRepo.claimRefund(db, refund.id, `claim:${randomBytes(8).toString('hex')}`, clock.now())
+      if (!claimed) continue
+      const payment = claimed.paymentId ? await orderRepo.findPayment(db, claimed.paymentId) : null
+      if (!payment?.providerPaymentId) {
+        await orderRepo.updateRefund(db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: clock.now() })
+        continue
+      }
+      try {
+        const result = await provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
+        await db.transaction(async (tx) => {
+          if (result.status === 'PENDING') await orderRepo.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: clock.now() })
+          else await settleRefund(tx, claimed, result.status, result.providerRefundId, clock.now())
+        })
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err
+        logger.warn({ err: err.message, refundId: claimed.id }, 'refund could not be sent; it will be retried')
+        await orderRepo.updateRefund(db, claimed.id, { providerRefundId: null, updatedAt: clock.now() })
+      }
+    }
+  }
+
+  /** Applies one verified provider event; returns refunds to send after commit. */
+  async function applyEvent(event: ProviderEvent): Promise<{ duplicate: boolean; refunds: RefundRow[] }> {
+    const at = clock.now()
+    return db.transaction(async (tx) => {
+      const first = await orderRepo.recordWebhook(tx, { provider: provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
+      if (!first) return { duplicate: true, refunds: [] }
+      if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
+      if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
+        const refund = await orderRepo.lockRefundByProviderId(tx, event.providerRefundId)
+        if (refund) await settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
+        return { duplicate: false, refunds: [] }
+      }
+      const found = await orderRepo.findPaymentBySession(tx, provider.name, event.sessionId)
+      if (!found) {
+        logger.warn({ provider: provider.name, sessionId: event.sessionId }, 'provider event for an unknown session')
+        return { duplicate: false, refunds: [] }
+      }
+      // Order first, then payment: the same lock order as cancellation and the sweeper.
+      const order = (await orderRepo.lockOrder(tx, found.orderId))!
+      const payment = (await orderRepo.lockPaymentBySession(tx, provider.name, event.sessionId))!
+      if (event.kind === 'PAYMENT_SUCCEEDED') return { duplicate: false, refunds: await applySuccess(tx, order, payment, event, at) }
+      if (!ACTIVE.includes(payment.status)) return { duplicate: false, refunds: [] }
+      if (event.kind === 'PAYMENT_FAILED') {
+        await orderRepo.updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
+        await emit(tx, order, 'payment.failed', { paymentId: payment.id, reason: event.reason }, at)
+      } else if (payment.status !== 'USER_DROPPED') {
+        await orderRepo.updatePayment(tx, payment.id, { status: 'USER_DROPPED', updatedAt: at })
+        await emit(tx, order, 'payment.user_dropped', { paymentId: payment.id }, at)
+      }
+      return { duplicate: false, refunds: [] }
+    })
+  }
+
+  async function applySuccess(
+    tx: Executor,
+    order: OrderRow,
+    payment: PaymentRow,
+    event: Extract<ProviderEvent, { kind: 'PAYMENT_SUCCEEDED' }>,
+    at: Date,
+  ): Promise<RefundRow[]> {
+    if (payment.status === 'SUCCEEDED') return []
+    if (event.amount !== payment.amount || event.currency !== payment.currency) {
+      logger.error({ paymentId: payment.id, expected: String(payment.amount), got: String(event.amount), currency: event.currency }, 'payment amount or currency mismatch: not marked paid')
+      await orderRepo.updatePayment(tx, payment.id, {
+        status: 'FAILED',
+        providerPaymentId: event.providerPaymentId,
+        failureReason: `Provider reported ${event.currency} ${formatPaise(event.amount)}, expected ${payment.currency} ${formatPaise(payment.amount)}; needs review`,
+        updatedAt: at,
+      })
+      return []
+    }
+    const succeeded = (await orderRepo.updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
+    if (order.status === 'PENDING_PAYMENT') {
+      await confirmPaidOrder(tx, order, succeeded, provider.name, at)
+      return []
+    }
+    // The order was cancelled (or paid through another session) before this payment arrived.
+    await emit(tx, order, 'payment.succeeded', { paymentId: payment.id, amount: formatPaise(payment.amount) }, at)
+    const reason = order.status === 'CANCELLED' ? 'Payment arrived after the order was cancelled' : 'Order was already paid'
+    return [await queueProviderRefund(tx, order, succeeded, reason, at)]
+  }
+
+  return {
+    providerName: provider.name,
+    startSession,
+    sendRefunds,
+
+    /** POST /payments/webhooks/{provider}: verify, apply once, then send any refund it caused. */
+    async handleWebhook(rawBody: Buffer, headers: IncomingHttpHeaders) {
+      let event: ProviderEvent
+      try {
+        event = provider.parseWebhook(rawBody, headers)
+      } catch (err) {
+        if (err instanceof WebhookSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
+        throw err
+      }
+      const result = await applyEvent(event)
+      await sendRefunds(result.refunds)
+      return { received: true, duplicate: result.duplicate }
+    },
+
+    /**
+     * Cancels unpaid orders whose reservation ran out and releases what they held. Before that,
+     * asks the provider about their open sessions, so a payment whose callback is late still counts.
+     * Rows are locked with SKIP LOCKED: sweepers on several nodes share the work without overlap.
+     */
+    async sweepExpiredReservations(limit = 100): Promise<number> {
+      const now = clock.now()
+      const candidates = await db.transaction((tx) => orderRepo.expiredReservations(tx, now, limit))
+      for (const order of candidates) {
+        for (const payment of await orderRepo.paymentsOf(db, order.id)) {
+          if (payment.status !== 'PENDING' || !payment.providerSessionId) continue
+          try {
+            const status = await provider.fetchStatus(payment.providerSessionId)
+            if (status.status === 'SUCCEEDED' && status.providerPaymentId) {
+              await applyEvent({
+                kind: 'PAYMENT_SUCCEEDED',
+                eventId: `poll:${status.providerPaymentId}`,
+                sessionId: payment.providerSessionId,
+                providerPaymentId: status.providerPaymentId,
+                amount: status.amount ?? payment.amount,
+                currency: status.currency ?? payment.currency,
+              })
+            }
+          } catch (err) {
+            if (!(err instanceof ProviderError)) throw err
+            logger.warn({ err: err.message, paymentId: payment.id }, 'could not ask the provider about a payment before expiry')
+          }
+        }
+      }
+      let cancelled = 0
+      const refunds: RefundRow[] = []
+      await db.transaction(async (tx) => {
+        for (const order of await orderRepo.expiredReservations(tx, now, limit)) {
+          const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
+          refunds.push(...result.refunds)
+          cancelled++
+        }
+      })
+      await sendRefunds(refunds)
+      return cancelled
+    },
+
+    /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
+    async retryRefundsAndPurgeKeys() {
+      await sendRefunds(await orderRepo.unsentRefunds(db, 100))
+      return idempotencyRepo.purgeExpired(db, clock.now())
+    },
+  }
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>

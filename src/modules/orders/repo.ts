@@ -1,0 +1,177 @@
+// Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
+import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { newId } from '../../lib/ids.ts'
+import {
+  type OrderStatus,
+  orderItems,
+  orders,
+  orderStatusHistory,
+  type PaymentStatus,
+  payments,
+  paymentWebhookEvents,
+  refunds,
+} from './schema.sql.ts'
+
+export type OrderRow = typeof orders.$inferSelect
+export type OrderItemRow = typeof orderItems.$inferSelect
+export type PaymentRow = typeof payments.$inferSelect
+export type RefundRow = typeof refunds.$inferSelect
+export type HistoryRow = typeof orderStatusHistory.$inferSelect
+
+export interface OrderFilter {
+  partnerId?: string
+  userId?: string
+  status?: OrderStatus
+  /** Order number, customer phone or order id (back office). */
+  search?: string
+}
+
+function filterWhere(filter: OrderFilter): SQL | undefined {
+  const conditions: SQL[] = []
+  if (filter.partnerId) conditions.push(eq(orders.partnerId, filter.partnerId))
+  if (filter.userId) conditions.push(eq(orders.userId, filter.userId))
+  if (filter.status) conditions.push(eq(orders.status, filter.status))
+  if (filter.search) {
+    const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    conditions.push(or(ilike(orders.orderNumber, like), eq(orders.id, filter.search), sql`${orders.shippingAddress}->>'phone' = ${filter.search}`)!)
+  }
+  return conditions.length ? and(...conditions) : undefined
+}
+
+export const orderRepo = {
+  /** Inserts unless the order number is taken (then null: the caller draws another number). */
+  async insertOrder(tx: Executor, row: typeof orders.$inferInsert) {
+    const [created] = await tx.insert(orders).values(row).onConflictDoNothing({ target: orders.orderNumber }).returning()
+    return created ?? null
+  },
+  async insertItems(tx: Executor, rows: (typeof orderItems.$inferInsert)[]) {
+    await tx.insert(orderItems).values(rows)
+  },
+  async addHistory(tx: Executor, row: Omit<typeof orderStatusHistory.$inferInsert, 'id'>) {
+    await tx.insert(orderStatusHistory).values({ id: newId('osh'), ...row })
+  },
+  async findOrder(db: Executor, id: string) {
+    const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)
+    return row ?? null
+  },
+  /** The order, row-locked for the rest of the transaction. */
+  async lockOrder(tx: Executor, id: string) {
+    const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update')
+    return row ?? null
+  },
+  async updateOrder(tx: Executor, id: string, changes: Partial<typeof orders.$inferInsert>) {
+    const [row] = await tx.update(orders).set(changes).where(eq(orders.id, id)).returning()
+    return row!
+  },
+  items(db: Executor, orderId: string) {
+    return db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.position))
+  },
+  history(db: Executor, orderId: string) {
+    return db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
+  },
+  async page(db: Executor, filter: OrderFilter, page: number, limit: number) {
+    const where = filterWhere(filter)
+    const [rows, totals] = await Promise.all([
+      db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).offset((page - 1) * limit),
+      db.select({ n: count() }).from(orders).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
+  async itemCounts(db: Executor, orderIds: string[]) {
+    if (orderIds.length === 0) return new Map<string, number>()
+    const rows = await db
+      .select({ orderId: orderItems.orderId, n: sql<number>`sum(${orderItems.quantity})::int` })
+      .from(orderItems)
+      .where(inArray(orderItems.orderId, orderIds))
+      .groupBy(orderItems.orderId)
+    return new Map(rows.map((r) => [r.orderId, r.n]))
+  },
+  /** Unpaid orders past their reservation, locked; rows another sweeper holds are skipped. */
+  expiredReservations(tx: Executor, now: Date, limit: number) {
+    return tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.status, 'PENDING_PAYMENT'), lte(orders.reservationExpiresAt, now)))
+      .orderBy(asc(orders.reservationExpiresAt))
+      .limit(limit)
+      .for('update', { skipLocked: true })
+  },
+
+  async insertPayment(tx: Executor, row: typeof payments.$inferInsert) {
+    const [created] = await tx.insert(payments).values(row).returning()
+    return created!
+  },
+  async updatePayment(db: Executor, id: string, changes: Partial<typeof payments.$inferInsert>, onlyFrom?: PaymentStatus[]) {
+    const condition = onlyFrom ? and(eq(payments.id, id), inArray(payments.status, onlyFrom)) : eq(payments.id, id)
+    const [row] = await db.update(payments).set(changes).where(condition).returning()
+    return row ?? null
+  },
+  async findPayment(db: Executor, id: string) {
+    const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1)
+    return row ?? null
+  },
+  async lockPaymentBySession(tx: Executor, provider: string, sessionId: string) {
+    const [row] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, provider), eq(payments.providerSessionId, sessionId)))
+      .for('update')
+    return row ?? null
+  },
+  async findPaymentBySession(db: Executor, provider: string, sessionId: string) {
+    const [row] = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerSessionId, sessionId))).limit(1)
+    return row ?? null
+  },
+  paymentsOf(db: Executor, orderId: string) {
+    return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.createdAt), desc(payments.id))
+  },
+  async expireActivePayments(tx: Executor, orderId: string, at: Date) {
+    await tx
+      .update(payments)
+      .set({ status: 'EXPIRED', updatedAt: at })
+      .where(and(eq(payments.orderId, orderId), inArray(payments.status, ['CREATED', 'PENDING', 'USER_DROPPED'])))
+  },
+
+  /** True the first time a provider event id is seen; false for a repeat delivery. */
+  async recordWebhook(tx: Executor, row: typeof paymentWebhookEvents.$inferInsert) {
+    const inserted = await tx.insert(paymentWebhookEvents).values(row).onConflictDoNothing().returning({ eventId: paymentWebhookEvents.eventId })
+    return inserted.length === 1
+  },
+
+  async insertRefund(tx: Executor, row: typeof refunds.$inferInsert) {
+    const [created] = await tx.insert(refunds).values(row).returning()
+    return created!
+  },
+  refundsOf(db: Executor, orderId: string) {
+    return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt), asc(refunds.id))
+  },
+  /** Claims a provider refund for one caller: sets the marker only where no call was made yet. */
+  async claimRefund(db: Executor, id: string, marker: string, at: Date) {
+    const [row] = await db
+      .update(refunds)
+      .set({ providerRefundId: marker, updatedAt: at })
+      .where(and(eq(refunds.id, id), eq(refunds.status, 'PENDING'), sql`${refunds.providerRefundId} is null`))
+      .returning()
+    return row ?? null
+  },
+  async updateRefund(db: Executor, id: string, changes: Partial<typeof refunds.$inferInsert>) {
+    const [row] = await db.update(refunds).set(changes).where(eq(refunds.id, id)).returning()
+    return row!
+  },
+  async lockRefundByProviderId(tx: Executor, providerRefundId: string) {
+    const [row] = await tx.select().from(refunds).where(eq(refunds.providerRefundId, providerRefundId)).for('update')
+    return row ?? null
+  },
+  /**
+   * Provider refunds not yet sent. A send interrupted by a crash keeps its claim marker and is not
+   * re-sent automatically (that could refund twice): the back office sees it as PENDING.
+   */
+  unsentRefunds(db: Executor, limit: number) {
+    return db
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.status, 'PENDING'), eq(refunds.method, 'ORIGINAL_PAYMENT'), sql`${refunds.providerRefundId} is null`))
+      .limit(limit)
+  },
+}

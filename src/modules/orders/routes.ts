@@ -1,0 +1,135 @@
+// /orders: create (idempotent), list, retrieve, cancel; payments of an order (customer token and x-partner-id).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import { customerOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import { idempotencyKeyOf } from './idempotency.ts'
+import { ClientAction, CreatedOrder, CreateOrderBody, Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
+import type { OrderService, StoredAnswer } from './service.ts'
+
+const IdempotencyHeaders = Type.Object({
+  'x-idempotency-key': Type.Optional(Type.String({ description: '1-255 printable characters; required. Kept 24 hours.' })),
+})
+const OrderParams = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
+
+function answer(reply: FastifyReply, stored: StoredAnswer, message: string) {
+  if (stored.replayed) reply.header('idempotent-replayed', 'true')
+  reply.status(stored.status)
+  // The stored body was built from the same view as a fresh answer; the response schema still serialises it.
+  return ok(stored.body as never, message, stored.status)
+}
+
+export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guards: Guards }> = async (app, { orders, guards }) => {
+  const common = { preValidation: guards.customerOfPartner }
+  const tags = ['Orders']
+
+  app.post(
+    '/orders',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Create an order (idempotent with x-idempotency-key); reserves stock, coupon, Wallet Cash and Reward Points',
+        security: security.customer,
+        headers: IdempotencyHeaders,
+        body: CreateOrderBody,
+        response: { 201: Envelope(CreatedOrder), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const key = idempotencyKeyOf(request.headers['x-idempotency-key'])
+      return answer(reply, await orders.createOrder(customerOf(request), request.body, key), 'Order created')
+    },
+  )
+
+  app.get(
+    '/orders',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: "The customer's orders, newest first",
+        security: security.customer,
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          status: Type.Optional(OrderStatusSchema),
+        }),
+        response: { 200: PagedEnvelope(OrderSummary), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const result = await orders.listOrders(customerOf(request), request.query)
+      return paged(result.data, result.meta, 'Orders retrieved')
+    },
+  )
+
+  app.get(
+    '/orders/:orderId',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'One order with its items, amounts, status history, current payment and refunds',
+        security: security.customer,
+        params: OrderParams,
+        response: { 200: Envelope(Order), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ok(await orders.getOrder(customerOf(request), request.params.orderId), 'Order retrieved'),
+  )
+
+  app.post(
+    '/orders/:orderId/cancel',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Cancel before shipment: stock, coupon, Wallet Cash and Reward Points go back; a captured payment is refunded',
+        security: security.customer,
+        params: OrderParams,
+        body: Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }),
+        response: { 200: Envelope(Order), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) =>
+      ok(await orders.cancel(customerOf(request), request.params.orderId, request.body?.reason ?? 'Cancelled by the customer'), 'Order cancelled'),
+  )
+
+  app.post(
+    '/orders/:orderId/payments',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'Retry or refresh the payment of a PENDING_PAYMENT order inside its reservation period (idempotent)',
+        security: security.customer,
+        headers: IdempotencyHeaders,
+        params: OrderParams,
+        response: { 201: Envelope(Type.Object({ payment: Payment, clientAction: ClientAction })), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const key = idempotencyKeyOf(request.headers['x-idempotency-key'])
+      return answer(reply, await orders.initiatePayment(customerOf(request), request.params.orderId, key), 'Payment initiated')
+    },
+  )
+
+  app.post(
+    '/orders/:orderId/payments/:paymentId/abandon',
+    {
+      ...common,
+      schema: {
+        tags,
+        summary: 'The customer closed the provider checkout: the payment becomes USER_DROPPED; stock stays reserved',
+        security: security.customer,
+        params: Type.Object({ orderId: Type.String({ maxLength: 100 }), paymentId: Type.String({ maxLength: 100 }) }),
+        response: { 200: Envelope(Payment), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) =>
+      ok(await orders.abandonPayment(customerOf(request), request.params.orderId, request.params.paymentId), 'Payment abandoned'),
+  )
+}

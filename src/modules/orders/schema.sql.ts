@@ -1,0 +1,203 @@
+import { sql } from 'drizzle-orm'
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+
+export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PACKED' | 'SHIPPED' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'CANCELLED'
+export type OrderPaymentStatus = 'PENDING' | 'PAID' | 'COD_PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED'
+export type PaymentStatus = 'CREATED' | 'PENDING' | 'USER_DROPPED' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED'
+export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED'
+
+export interface ShippingAddress {
+  name: string
+  phone: string
+  line1: string
+  line2: string
+  landmark: string
+  city: string
+  state: string
+  pincode: string
+}
+
+export interface ClientAction {
+  type: string
+  payload: Record<string, unknown> | null
+}
+
+/** Amounts are integer paise; Reward Points are whole points. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    orderNumber: text('order_number').notNull(),
+    partnerId: text('partner_id').notNull(),
+    userId: text('user_id').notNull(),
+    status: text('status').$type<OrderStatus>().notNull(),
+    paymentStatus: text('payment_status').$type<OrderPaymentStatus>().notNull(),
+    paymentMode: text('payment_mode').$type<'PREPAID' | 'COD'>().notNull(),
+    deliveryMethod: text('delivery_method').$type<'STANDARD' | 'EXPRESS'>().notNull(),
+    shippingAddress: jsonb('shipping_address').$type<ShippingAddress>().notNull(),
+    alternatePhone: text('alternate_phone'),
+    paymentReturnUrl: text('payment_return_url'),
+    couponId: text('coupon_id'),
+    couponCode: text('coupon_code'),
+    itemsTotal: bigint('items_total', { mode: 'bigint' }).notNull(),
+    mrpTotal: bigint('mrp_total', { mode: 'bigint' }).notNull(),
+    couponDiscount: bigint('coupon_discount', { mode: 'bigint' }).notNull(),
+    shippingCharge: bigint('shipping_charge', { mode: 'bigint' }).notNull(),
+    codFee: bigint('cod_fee', { mode: 'bigint' }).notNull(),
+    totalAmount: bigint('total_amount', { mode: 'bigint' }).notNull(),
+    rewardPointsUsed: bigint('reward_points_used', { mode: 'bigint' }).notNull(),
+    rewardPointsValue: bigint('reward_points_value', { mode: 'bigint' }).notNull(),
+    walletCashUsed: bigint('wallet_cash_used', { mode: 'bigint' }).notNull(),
+    /** What is left to pay to the provider (PREPAID) or on delivery (COD). */
+    amountPayable: bigint('amount_payable', { mode: 'bigint' }).notNull(),
+    rewardPointsEarned: bigint('reward_points_earned', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** A PENDING_PAYMENT order holds its stock until then. */
+    reservationExpiresAt: timestamp('reservation_expires_at', { withTimezone: true }),
+    /** Set once, when stock, coupon and ledgers are given back: the guard against releasing twice. */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('orders_order_number_uq').on(t.orderNumber),
+    index('orders_customer_idx').on(t.userId, t.createdAt),
+    index('orders_partner_idx').on(t.partnerId, t.createdAt),
+    index('orders_reservation_idx').on(t.reservationExpiresAt).where(sql`status = 'PENDING_PAYMENT'`),
+    check('orders_amounts_non_negative', sql`${t.totalAmount} >= 0 and ${t.amountPayable} >= 0 and ${t.walletCashUsed} >= 0 and ${t.rewardPointsUsed} >= 0`),
+  ],
+)
+
+/** Order lines keep a snapshot of the product and of how the order's discounts fell on them. */
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    productId: text('product_id').notNull(),
+    name: text('name').notNull(),
+    sku: text('sku').notNull(),
+    imageUrl: text('image_url'),
+    quantity: integer('quantity').notNull(),
+    unitPrice: bigint('unit_price', { mode: 'bigint' }).notNull(),
+    unitMrp: bigint('unit_mrp', { mode: 'bigint' }).notNull(),
+    lineTotal: bigint('line_total', { mode: 'bigint' }).notNull(),
+    couponDiscount: bigint('coupon_discount', { mode: 'bigint' }).notNull(),
+    rewardPointsDiscount: bigint('reward_points_discount', { mode: 'bigint' }).notNull(),
+    paidAmount: bigint('paid_amount', { mode: 'bigint' }).notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId, t.position), check('order_items_quantity_range', sql`${t.quantity} between 1 and 9999`)],
+)
+
+export const orderStatusHistory = pgTable(
+  'order_status_history',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    fromStatus: text('from_status').$type<OrderStatus>(),
+    toStatus: text('to_status').$type<OrderStatus>().notNull(),
+    /** CUSTOMER, ADMIN:<id>, SYSTEM or PROVIDER:<name>. */
+    actor: text('actor').notNull(),
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('order_status_history_order_idx').on(t.orderId, t.createdAt)],
+)
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    partnerId: text('partner_id').notNull(),
+    provider: text('provider').notNull(),
+    /** The provider's checkout session (sandbox session, Razorpay order id). */
+    providerSessionId: text('provider_session_id'),
+    /** The provider's id of the captured payment, needed for refunds. */
+    providerPaymentId: text('provider_payment_id'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull().default('INR'),
+    status: text('status').$type<PaymentStatus>().notNull(),
+    clientAction: jsonb('client_action').$type<ClientAction>(),
+    failureReason: text('failure_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('payments_order_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('payments_provider_session_uq').on(t.provider, t.providerSessionId),
+    check('payments_amount_positive', sql`${t.amount} > 0`),
+  ],
+)
+
+/** Provider callbacks already applied: a webhook delivered again is recognised and ignored. */
+export const paymentWebhookEvents = pgTable(
+  'payment_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    paymentId: text('payment_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+)
+
+/**
+ * Money going back to the customer. ORIGINAL_PAYMENT goes through the provider (PENDING until it
+ * reports); WALLET_CREDIT lands in the Wallet Cash ledger at once.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    paymentId: text('payment_id').references(() => payments.id),
+    returnRequestId: text('return_request_id'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    method: text('method').$type<'ORIGINAL_PAYMENT' | 'WALLET_CREDIT'>().notNull(),
+    status: text('status').$type<RefundStatus>().notNull(),
+    providerRefundId: text('provider_refund_id'),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('refunds_order_idx').on(t.orderId),
+    index('refunds_payment_idx').on(t.paymentId),
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
+  ],
+)
+
+/**
+ * Idempotency records: scoped to partner, customer, route and key. A record is written in the same
+ * transaction as the effect it guards, so a rolled-back attempt leaves no record and can be retried.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    partnerId: text('partner_id').notNull(),
+    userId: text('user_id').notNull(),
+    route: text('route').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    /** IN_PROGRESS between the order's commit and the stored answer (a provider call in between). */
+    state: text('state').$type<'IN_PROGRESS' | 'DONE'>().notNull(),
+    resourceId: text('resource_id'),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.userId, t.route, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
+)

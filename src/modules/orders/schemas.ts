@@ -1,0 +1,151 @@
+// Response and body schemas of the orders module (also the OpenAPI document).
+import { Type } from 'typebox'
+import { IndianMobile } from '../../http/schemas.ts'
+
+const Money = Type.String({ description: 'Rupees with two decimals' })
+const Time = Type.String({ format: 'date-time' })
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+
+export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'CANCELLED'])
+const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
+const OrderPaymentStatusSchema = Type.Enum(['PENDING', 'PAID', 'COD_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'])
+
+export const Payment = Type.Object({
+  id: Type.String(),
+  orderId: Type.String(),
+  provider: Type.String(),
+  status: PaymentStatusSchema,
+  amount: Money,
+  currency: Type.String(),
+  failureReason: Nullable(Type.String()),
+  createdAt: Time,
+  updatedAt: Time,
+})
+
+export const ClientAction = Type.Object(
+  {
+    type: Type.String({ description: 'REDIRECT (sandbox checkout page), RAZORPAY_CHECKOUT (payload for Razorpay Checkout), or NONE' }),
+    payload: Nullable(Type.Object({}, { additionalProperties: true })),
+  },
+  { description: 'What the partner app does to collect the payment' },
+)
+
+export const Refund = Type.Object({
+  id: Type.String(),
+  returnRequestId: Nullable(Type.String()),
+  orderId: Type.String(),
+  amount: Money,
+  method: Type.Enum(['ORIGINAL_PAYMENT', 'WALLET_CREDIT']),
+  status: Type.Enum(['PENDING', 'SUCCEEDED', 'FAILED']),
+  providerRefundId: Nullable(Type.String()),
+  createdAt: Time,
+})
+
+const Address = Type.Object({
+  name: Type.String(),
+  phone: Type.String(),
+  line1: Type.String(),
+  line2: Type.String(),
+  landmark: Type.String(),
+  city: Type.String(),
+  state: Type.String(),
+  pincode: Type.String(),
+})
+
+const OrderFields = {
+  id: Type.String(),
+  orderNumber: Type.String(),
+  partnerId: Type.String({ description: 'Integration ID' }),
+  userId: Type.String(),
+  status: OrderStatusSchema,
+  paymentStatus: OrderPaymentStatusSchema,
+  paymentMode: Type.Enum(['PREPAID', 'COD']),
+  deliveryMethod: Type.Enum(['STANDARD', 'EXPRESS']),
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      productId: Type.String(),
+      name: Type.String(),
+      sku: Type.String(),
+      imageUrl: Nullable(Type.String()),
+      quantity: Type.Integer(),
+      unitPrice: Money,
+      mrp: Money,
+      lineTotal: Money,
+      couponDiscount: Money,
+      rewardPointsDiscount: Money,
+      paidAmount: Money,
+      returnableQuantity: Type.Integer(),
+    }),
+  ),
+  shippingAddress: Address,
+  alternatePhone: Nullable(Type.String()),
+  couponCode: Nullable(Type.String()),
+  itemsTotal: Money,
+  mrpTotal: Money,
+  couponDiscount: Money,
+  shippingCharge: Money,
+  codFee: Money,
+  totalAmount: Money,
+  rewardPointsUsed: Type.Integer(),
+  rewardPointsValue: Money,
+  walletCashUsed: Money,
+  amountPayable: Money,
+  rewardPointsEarned: Type.Integer(),
+  reservationExpiresAt: Nullable(Time),
+  cancelReason: Nullable(Type.String()),
+  statusHistory: Type.Array(
+    Type.Object({ fromStatus: Nullable(OrderStatusSchema), status: OrderStatusSchema, note: Nullable(Type.String()), actor: Type.String(), at: Time }),
+  ),
+  payment: Nullable(Payment),
+  refunds: Type.Array(Refund),
+  deliveredAt: Nullable(Time),
+  createdAt: Time,
+  updatedAt: Time,
+}
+
+export const Order = Type.Object(OrderFields)
+export const CreatedOrder = Type.Object({ ...OrderFields, paymentClientAction: ClientAction })
+
+export const OrderSummary = Type.Object({
+  id: Type.String(),
+  orderNumber: Type.String(),
+  partnerId: Type.String(),
+  status: OrderStatusSchema,
+  paymentStatus: OrderPaymentStatusSchema,
+  paymentMode: Type.Enum(['PREPAID', 'COD']),
+  totalAmount: Money,
+  amountPayable: Money,
+  itemCount: Type.Integer(),
+  createdAt: Time,
+})
+
+const Pincode = Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code' })
+
+export const CreateOrderBody = Type.Object({
+  items: Type.Array(
+    Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
+    { minItems: 1, maxItems: 100 },
+  ),
+  shippingAddress: Type.Object(
+    {
+      addressId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A saved address of the customer; then send only landmark beside it' })),
+      name: Type.Optional(Type.String({ maxLength: 100 })),
+      phone: Type.Optional(IndianMobile()),
+      line1: Type.Optional(Type.String({ maxLength: 200 })),
+      line2: Type.Optional(Type.String({ maxLength: 200 })),
+      landmark: Type.String({ minLength: 1, maxLength: 200 }),
+      city: Type.Optional(Type.String({ maxLength: 100 })),
+      state: Type.Optional(Type.String({ maxLength: 100 })),
+      pincode: Type.Optional(Pincode),
+    },
+    { description: 'Either {name, phone, line1, line2?, landmark, city, state, pincode} or {addressId, landmark}' },
+  ),
+  alternatePhone: Type.Optional(IndianMobile('Another 10-digit Indian mobile for the courier')),
+  paymentMode: Type.Optional(Type.Enum(['PREPAID', 'COD'], { default: undefined, description: 'Default PREPAID' })),
+  deliveryMethod: Type.Optional(Type.Enum(['STANDARD', 'EXPRESS'], { description: 'Default STANDARD' })),
+  couponCode: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  useRewardPoints: Type.Optional(Type.Boolean()),
+  useWalletCash: Type.Optional(Type.Boolean()),
+  paymentReturnUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Absolute URL; on an origin the partner registered, if it registered any' })),
+})

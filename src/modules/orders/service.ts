@@ -1,0 +1,390 @@
+// Order creation and the customer's order operations.
+//
+// POST /orders, read top to bottom: check the idempotency key; then in ONE transaction (customer
+// row locked first) price the cart with the same function as the wallet quote, reserve stock with
+// conditional decrements, redeem the coupon, debit Wallet Cash and Reward Points, write the order,
+// its lines and history, its payment, its event and the idempotency record. Commit. Then open the
+// provider session (a network call, so outside the transaction) and store the answer under the key.
+import { randomBytes } from 'node:crypto'
+import type { Deps } from '../../deps.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { pageMeta } from '../../lib/pagination.ts'
+import { normalizeIndianMobile } from '../../lib/phone.ts'
+import { currentStock, productSnapshots, reserveStock } from '../catalog/index.ts'
+import { redeemCoupon } from '../checkout/coupons.ts'
+import { debitLedger } from '../checkout/ledger.ts'
+import type { CheckoutService, DeliveryMethod } from '../checkout/service.ts'
+import { findAddress, findCustomer, lockCustomer } from '../customers/index.ts'
+import { partnerReturnOrigins } from '../partners/index.ts'
+import { checkReuse, fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
+import { cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
+import type { PaymentService } from './payments.ts'
+import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
+import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
+import { NO_CLIENT_ACTION, orderSummaryView, orderView, paymentView } from './views.ts'
+
+export interface CustomerRef {
+  userId: string
+  partnerId: string
+}
+
+export interface CreateOrderInput {
+  items: { productId: string; quantity: number }[]
+  shippingAddress: Partial<ShippingAddress> & { addressId?: string; landmark: string }
+  alternatePhone?: string
+  paymentMode?: 'PREPAID' | 'COD'
+  deliveryMethod?: DeliveryMethod
+  couponCode?: string
+  useRewardPoints?: boolean
+  useWalletCash?: boolean
+  paymentReturnUrl?: string
+}
+
+export interface StoredAnswer {
+  status: number
+  body: unknown
+  replayed: boolean
+}
+
+const ADDRESS_FIELDS = ['name', 'phone', 'line1', 'city', 'state', 'pincode'] as const
+/** How long a second request with a key waits for the first to finish before answering 409. */
+const IN_PROGRESS_WAIT_MS = 3000
+const STALE_IN_PROGRESS_MS = 30_000
+
+/** `CM-7K3P-9QX2`: short enough to read over the phone, no 0/O or 1/I confusion. */
+function newOrderNumber(): string {
+  const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'
+  const bytes = randomBytes(8)
+  const chars = Array.from(bytes, (b) => alphabet[b % 32]).join('')
+  return `CM-${chars.slice(0, 4)}-${chars.slice(4)}`
+}
+
+export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
+  const { database, clock, config } = deps
+  const db = database.db
+
+  async function detail(order: OrderRow) {
+    const [items, history, paymentRows, refunds] = await Promise.all([
+      orderRepo.items(db, order.id),
+      orderRepo.history(db, order.id),
+      orderRepo.paymentsOf(db, order.id),
+      orderRepo.refundsOf(db, order.id),
+    ])
+    return orderView({ order, items, history, payment: paymentRows[0] ?? null, refunds })
+  }
+
+  async function ownOrder(customer: CustomerRef, orderId: string) {
+    const order = await orderRepo.findOrder(db, orderId)
+    if (!isOwnOrder(order, customer)) throw notFound('Order')
+    return order
+  }
+
+  /**
+   * Runs `create` (which must call idempotencyRepo.begin in its transaction) once per key, or
+   * answers with what the key already produced. `finish` turns the created resource into the answer.
+   */
+  async function once(
+    scope: IdempotencyScope,
+    body: unknown,
+    create: () => Promise<string>,
+    finish: (resourceId: string) => Promise<{ status: number; body: unknown }>,
+  ): Promise<StoredAnswer> {
+    const fingerprint = fingerprintOf(body)
+    const deadline = Date.now() + IN_PROGRESS_WAIT_MS
+    for (;;) {
+      const existing = await idempotencyRepo.find(db, scope, clock.now())
+      if (!existing) break
+      const stored = checkReuse(existing, fingerprint)
+      if (stored) return { ...stored, replayed: true }
+      // The first request committed its effect but has not stored its answer yet.
+      if (clock.now().getTime() - existing.createdAt.getTime() > STALE_IN_PROGRESS_MS) {
+        // Its process died between commit and answer: finish the job for it.
+        const answer = await finish(existing.resourceId!)
+        await idempotencyRepo.complete(db, scope, answer.status, answer.body)
+        return { ...answer, replayed: true }
+      }
+      if (Date.now() > deadline) throw new AppError('CONFLICT', 'A request with this x-idempotency-key is still in progress; retry in a moment')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    let resourceId: string
+    try {
+      resourceId = await create()
+    } catch (err) {
+      // Another request with the key committed while this one waited for the customer lock.
+      if (err instanceof KeyTaken) return once(scope, body, create, finish)
+      throw err
+    }
+    const answer = await finish(resourceId)
+    await idempotencyRepo.complete(db, scope, answer.status, answer.body)
+    return { ...answer, replayed: false }
+  }
+
+  async function shippingAddressFor(customer: CustomerRef, name: string, phone: string, input: CreateOrderInput['shippingAddress']): Promise<ShippingAddress> {
+    const landmark = input.landmark.trim()
+    if (input.addressId) {
+      const extra = ADDRESS_FIELDS.filter((f) => input[f] !== undefined)
+      if (extra.length) throw new AppError('BAD_REQUEST', 'Validation failed', extra.map((f) => `shippingAddress.${f} must not be sent with shippingAddress.addressId`))
+      const saved = await findAddress(db, customer.userId, input.addressId)
+      if (!saved) throw notFound('Address')
+      return { name, phone, line1: saved.line1, line2: saved.line2, landmark, city: saved.city, state: saved.state, pincode: saved.pincode }
+    }
+    const missing = ADDRESS_FIELDS.filter((f) => !input[f]?.trim())
+    if (missing.length) throw new AppError('BAD_REQUEST', 'Validation failed', missing.map((f) => `shippingAddress.${f} should not be empty`))
+    const normalized = normalizeIndianMobile(input.phone!)
+    if (!normalized) throw new AppError('BAD_REQUEST', 'Validation failed', ['shippingAddress.phone must be a valid Indian mobile number'])
+    return {
+      name: input.name!.trim(),
+      phone: normalized,
+      line1: input.line1!.trim(),
+      line2: input.line2?.trim() ?? '',
+      landmark,
+      city: input.city!.trim(),
+      state: input.state!.trim(),
+      pincode: input.pincode!,
+    }
+  }
+
+  async function checkReturnUrl(partnerId: string, returnUrl: string | undefined) {
+    if (returnUrl === undefined) return
+    let parsed: URL
+    try {
+      parsed = new URL(returnUrl)
+    } catch {
+      throw new AppError('BAD_REQUEST', 'Validation failed', ['paymentReturnUrl must be a URL address'])
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      throw new AppError('BAD_REQUEST', 'Validation failed', ['paymentReturnUrl must be an absolute http or https URL'])
+    }
+    const origins = await partnerReturnOrigins(db, partnerId)
+    if (origins.length > 0 && !origins.includes(parsed.origin)) {
+      throw new AppError('BAD_REQUEST', `paymentReturnUrl origin ${parsed.origin} is not registered for this partner`)
+    }
+  }
+
+  /** Phase 1: everything the order holds, in one transaction. Returns the order id. */
+  async function insertOrder(customer: CustomerRef, input: CreateOrderInput, scope: IdempotencyScope, fingerprint: string): Promise<string> {
+    const profile = await findCustomer(db, customer.userId)
+    if (!profile) throw notFound('Customer')
+    if (!profile.name.trim()) {
+      throw new AppError('BAD_REQUEST', 'Customer profile name must not be empty: set it with PATCH /users/me before placing an order')
+    }
+    await checkReturnUrl(customer.partnerId, input.paymentReturnUrl)
+    const alternatePhone = input.alternatePhone === undefined ? null : normalizeIndianMobile(input.alternatePhone)
+    if (input.alternatePhone !== undefined && !alternatePhone) {
+      throw new AppError('BAD_REQUEST', 'Validation failed', ['alternatePhone must be a valid Indian mobile number'])
+    }
+    const address = await shippingAddressFor(customer, profile.name.trim(), profile.phone, input.shippingAddress)
+    const paymentMode = input.paymentMode ?? 'PREPAID'
+    const deliveryMethod = input.deliveryMethod ?? 'STANDARD'
+
+    return db.transaction(async (tx) => {
+      const now = clock.now()
+      // One customer's orders are serialised: balances read below stay true until commit, and a
+      // second request with the same key waits here, then finds the first one's record.
+      await lockCustomer(tx, customer.userId)
+      if (await idempotencyRepo.find(tx, scope, now)) throw new KeyTaken()
+
+      const priced = await checkout.priceForCustomer(
+        customer,
+        {
+          items: input.items,
+          pincode: address.pincode,
+          deliveryMethod,
+          paymentMode,
+          couponCode: input.couponCode,
+          useRewardPoints: input.useRewardPoints,
+          useWalletCash: input.useWalletCash,
+        },
+        tx,
+      )
+      const orderId = newId('ord', now.getTime())
+      const nothingToPay = priced.remainingPayable === 0n
+      const prepaid = paymentMode === 'PREPAID' && !nothingToPay
+      const status: OrderStatus = prepaid ? 'PENDING_PAYMENT' : 'CONFIRMED'
+
+      // Stock first, in product id order so two orders never wait on each other's rows in a cycle.
+      for (const line of [...priced.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+        if ((await reserveStock(tx, line.productId, line.quantity, now)) === null) {
+          const available = await currentStock(tx, line.productId)
+          throw new AppError('CONFLICT', `Product ${line.productId} is out of stock: ${line.quantity} requested, ${available} available`)
+        }
+      }
+
+      let order: OrderRow | null = null
+      while (!order) {
+        order = await orderRepo.insertOrder(tx, {
+          id: orderId,
+          orderNumber: newOrderNumber(),
+          partnerId: customer.partnerId,
+          userId: customer.userId,
+          status,
+          paymentStatus: nothingToPay ? 'PAID' : paymentMode === 'COD' ? 'COD_PENDING' : 'PENDING',
+          paymentMode,
+          deliveryMethod,
+          shippingAddress: address,
+          alternatePhone,
+          paymentReturnUrl: input.paymentReturnUrl ?? null,
+          couponId: priced.coupon?.id ?? null,
+          couponCode: priced.coupon?.code ?? null,
+          itemsTotal: priced.itemsTotal,
+          mrpTotal: priced.mrpTotal,
+          couponDiscount: priced.couponDiscount,
+          shippingCharge: priced.shippingCharge,
+          codFee: priced.codFee,
+          totalAmount: priced.totalAmount,
+          rewardPointsUsed: priced.rewardPointsUsed,
+          rewardPointsValue: priced.rewardPointsValue,
+          walletCashUsed: priced.walletCashUsed,
+          amountPayable: priced.remainingPayable,
+          reservationExpiresAt: prepaid ? new Date(now.getTime() + config.reservationMinutes * 60_000) : null,
+          createdAt: now,
+          updatedAt: now,
+        })
+      }
+      const snapshots = await productSnapshots(tx, priced.lines.map((l) => l.productId))
+      await orderRepo.insertItems(
+        tx,
+        priced.lines.map((l, position) => ({
+          id: newId('itm', now.getTime()),
+          orderId,
+          productId: l.productId,
+          name: snapshots.get(l.productId)?.name ?? '',
+          sku: snapshots.get(l.productId)?.sku ?? '',
+          imageUrl: snapshots.get(l.productId)?.imageUrl ?? null,
+          quantity: l.quantity,
+          unitPrice: l.unitPrice,
+          unitMrp: l.unitMrp,
+          lineTotal: l.lineTotal,
+          couponDiscount: l.couponDiscount,
+          rewardPointsDiscount: l.rewardPointsDiscount,
+          paidAmount: l.paidAmount,
+          position,
+        })),
+      )
+      await orderRepo.addHistory(tx, { orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now })
+
+      if (priced.coupon) await redeemCoupon(tx, { couponId: priced.coupon.id, userId: customer.userId, orderId, at: now })
+      const debit = { userId: customer.userId, partnerId: customer.partnerId, reason: 'ORDER_PAYMENT', reference: orderId, at: now }
+      if (priced.walletCashUsed > 0n) await debitLedger(tx, { ...debit, kind: 'WALLET_CASH', amount: priced.walletCashUsed })
+      if (priced.rewardPointsUsed > 0n) await debitLedger(tx, { ...debit, kind: 'REWARD_POINTS', amount: priced.rewardPointsUsed })
+
+      if (prepaid) {
+        await orderRepo.insertPayment(tx, {
+          id: newId('pay', now.getTime()),
+          orderId,
+          partnerId: customer.partnerId,
+          provider: payments.providerName,
+          amount: priced.remainingPayable,
+          status: 'CREATED',
+          createdAt: now,
+          updatedAt: now,
+        })
+      }
+      await emit(tx, order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
+      await idempotencyRepo.begin(tx, scope, fingerprint, orderId, now)
+      return orderId
+    })
+  }
+
+  /** Phase 2: the provider session of a new prepaid order, then the answer. Safe to run again. */
+  async function finishOrder(orderId: string) {
+    const order = (await orderRepo.findOrder(db, orderId))!
+    let payment: PaymentRow | null = (await orderRepo.paymentsOf(db, orderId))[0] ?? null
+    if (payment?.status === 'CREATED') payment = await payments.startSession(payment, order)
+    const view = await detail(order)
+    const paymentClientAction = payment?.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION
+    return { status: 201, body: { ...view, paymentClientAction } }
+  }
+
+  return {
+    detail,
+
+    async createOrder(customer: CustomerRef, input: CreateOrderInput, key: string): Promise<StoredAnswer> {
+      const scope = { ...customer, route: 'POST /orders', key }
+      return once(scope, input, () => insertOrder(customer, input, scope, fingerprintOf(input)), finishOrder)
+    },
+
+    async listOrders(customer: CustomerRef, query: { page: number; limit: number; status?: OrderStatus }) {
+      const result = await orderRepo.page(db, { ...customer, status: query.status }, query.page, query.limit)
+      const counts = await orderRepo.itemCounts(db, result.rows.map((o) => o.id))
+      return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
+    },
+
+    async getOrder(customer: CustomerRef, orderId: string) {
+      return detail(await ownOrder(customer, orderId))
+    },
+
+    async cancel(customer: CustomerRef, orderId: string, reason: string) {
+      await ownOrder(customer, orderId)
+      const { order, refunds } = await db.transaction(async (tx) => {
+        const locked = (await orderRepo.lockOrder(tx, orderId))!
+        return cancelOrder(tx, locked, { name: 'CUSTOMER', reason }, clock.now())
+      })
+      await payments.sendRefunds(refunds)
+      return detail((await orderRepo.findOrder(db, order.id))!)
+    },
+
+    /** A new provider session for an order still waiting for payment, inside its grace period. */
+    async initiatePayment(customer: CustomerRef, orderId: string, key: string): Promise<StoredAnswer> {
+      await ownOrder(customer, orderId)
+      const scope = { ...customer, route: `POST /orders/${orderId}/payments`, key }
+      const fingerprint = fingerprintOf({})
+      const create = () =>
+        db.transaction(async (tx) => {
+          const now = clock.now()
+          await lockCustomer(tx, customer.userId)
+          if (await idempotencyRepo.find(tx, scope, now)) throw new KeyTaken()
+          const order = (await orderRepo.lockOrder(tx, orderId))!
+          if (order.status !== 'PENDING_PAYMENT') throw new AppError('CONFLICT', `Order ${order.orderNumber} is ${order.status}, not waiting for payment`)
+          if (!order.reservationExpiresAt || order.reservationExpiresAt <= now) {
+            throw new AppError('CONFLICT', `The payment window of order ${order.orderNumber} has closed`)
+          }
+          await orderRepo.expireActivePayments(tx, orderId, now)
+          const payment = await orderRepo.insertPayment(tx, {
+            id: newId('pay', now.getTime()),
+            orderId,
+            partnerId: order.partnerId,
+            provider: payments.providerName,
+            amount: order.amountPayable,
+            status: 'CREATED',
+            createdAt: now,
+            updatedAt: now,
+          })
+          await idempotencyRepo.begin(tx, scope, fingerprint, payment.id, now)
+          return payment.id
+        })
+      const finish = async (paymentId: string) => {
+        let payment = (await orderRepo.findPayment(db, paymentId))!
+        if (payment.status === 'CREATED') payment = await payments.startSession(payment, (await orderRepo.findOrder(db, orderId))!)
+        const clientAction = payment.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION
+        return { status: 201, body: { payment: paymentView(payment), clientAction } }
+      }
+      return once(scope, {}, create, finish)
+    },
+
+    /** The customer closed the provider checkout: USER_DROPPED; the stock stays reserved. */
+    async abandonPayment(customer: CustomerRef, orderId: string, paymentId: string) {
+      await ownOrder(customer, orderId)
+      const payment = await db.transaction(async (tx) => {
+        const now = clock.now()
+        const order = (await orderRepo.lockOrder(tx, orderId))!
+        const current = await orderRepo.findPayment(tx, paymentId)
+        if (!current || current.orderId !== orderId) throw notFound('Payment')
+        if (current.status === 'USER_DROPPED') return current
+        if (current.status !== 'PENDING' && current.status !== 'CREATED') {
+          throw new AppError('CONFLICT', `Payment ${paymentId} is ${current.status} and can no longer be abandoned`)
+        }
+        const dropped = (await orderRepo.updatePayment(tx, paymentId, { status: 'USER_DROPPED', updatedAt: now }))!
+        await emit(tx, order, 'payment.user_dropped', { paymentId }, now)
+        return dropped
+      })
+      return paymentView(payment)
+    },
+  }
+}
+
+/** Thrown inside the order transaction when the key was taken meanwhile: the caller replays. */
+class KeyTaken extends Error {}
+
+export type OrderService = ReturnType<typeof createOrderService>

@@ -1,0 +1,110 @@
+// Rows -> API shapes. Money leaves the service as two-decimal rupee strings.
+import { formatPaise as rupees } from '../../lib/money.ts'
+import type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
+import type { ClientAction } from './schema.sql.ts'
+
+export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }
+
+export function paymentView(p: PaymentRow) {
+  return {
+    id: p.id,
+    orderId: p.orderId,
+    provider: p.provider,
+    status: p.status,
+    amount: rupees(p.amount),
+    currency: p.currency,
+    failureReason: p.failureReason,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  }
+}
+
+export function refundView(r: RefundRow) {
+  return {
+    id: r.id,
+    returnRequestId: r.returnRequestId,
+    orderId: r.orderId,
+    amount: rupees(r.amount),
+    method: r.method,
+    status: r.status,
+    providerRefundId: r.providerRefundId?.startsWith('claim:') ? null : r.providerRefundId,
+    createdAt: r.createdAt.toISOString(),
+  }
+}
+
+export function orderSummaryView(o: OrderRow, itemCount: number) {
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    partnerId: o.partnerId,
+    status: o.status,
+    paymentStatus: o.paymentStatus,
+    paymentMode: o.paymentMode,
+    totalAmount: rupees(o.totalAmount),
+    amountPayable: rupees(o.amountPayable),
+    itemCount,
+    createdAt: o.createdAt.toISOString(),
+  }
+}
+
+export interface OrderDetail {
+  order: OrderRow
+  items: OrderItemRow[]
+  history: HistoryRow[]
+  payment: PaymentRow | null
+  refunds: RefundRow[]
+  /** Units of each line already in returns that were not rejected (returns module); none yet: 0. */
+  returnedQuantities?: Map<string, number>
+}
+
+export function orderView({ order: o, items, history, payment, refunds, returnedQuantities }: OrderDetail) {
+  return {
+    id: o.id,
+    orderNumber: o.orderNumber,
+    partnerId: o.partnerId,
+    userId: o.userId,
+    status: o.status,
+    paymentStatus: o.paymentStatus,
+    paymentMode: o.paymentMode,
+    deliveryMethod: o.deliveryMethod,
+    items: items.map((i) => ({
+      id: i.id,
+      productId: i.productId,
+      name: i.name,
+      sku: i.sku,
+      imageUrl: i.imageUrl,
+      quantity: i.quantity,
+      unitPrice: rupees(i.unitPrice),
+      mrp: rupees(i.unitMrp),
+      lineTotal: rupees(i.lineTotal),
+      couponDiscount: rupees(i.couponDiscount),
+      rewardPointsDiscount: rupees(i.rewardPointsDiscount),
+      paidAmount: rupees(i.paidAmount),
+      returnableQuantity: i.quantity - (returnedQuantities?.get(i.id) ?? 0),
+    })),
+    shippingAddress: o.shippingAddress,
+    alternatePhone: o.alternatePhone,
+    couponCode: o.couponCode,
+    itemsTotal: rupees(o.itemsTotal),
+    mrpTotal: rupees(o.mrpTotal),
+    couponDiscount: rupees(o.couponDiscount),
+    shippingCharge: rupees(o.shippingCharge),
+    codFee: rupees(o.codFee),
+    totalAmount: rupees(o.totalAmount),
+    rewardPointsUsed: Number(o.rewardPointsUsed),
+    rewardPointsValue: rupees(o.rewardPointsValue),
+    walletCashUsed: rupees(o.walletCashUsed),
+    amountPayable: rupees(o.amountPayable),
+    rewardPointsEarned: Number(o.rewardPointsEarned),
+    reservationExpiresAt: o.status === 'PENDING_PAYMENT' ? (o.reservationExpiresAt?.toISOString() ?? null) : null,
+    cancelReason: o.cancelReason,
+    statusHistory: history.map((h) => ({ fromStatus: h.fromStatus, status: h.toStatus, note: h.note, actor: h.actor.split(':')[0]!, at: h.createdAt.toISOString() })),
+    payment: payment ? paymentView(payment) : null,
+    refunds: refunds.map(refundView),
+    deliveredAt: o.deliveredAt?.toISOString() ?? null,
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+  }
+}
+
+export type OrderView = ReturnType<typeof orderView>

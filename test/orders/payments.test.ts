@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { createCoupon } from '../../src/modules/checkout/coupons.ts'
+import { ledgerBalances } from '../../src/modules/checkout/ledger.ts'
+import { createPaymentProvider } from '../../src/modules/orders/providers/index.ts'
+import type { SandboxProvider } from '../../src/modules/orders/providers/sandbox.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
+import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
+
+const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
+let t: TestApp
+let shop: Shop
+let sandbox: SandboxProvider
+
+before(async () => {
+  t = await createTestApp({ clock })
+  shop = await givenShop(t)
+  sandbox = createPaymentProvider(t.deps.config).sandbox!
+  await createCoupon(t.deps.database.db, shop.partner.partnerId, { code: 'TEN', kind: 'FLAT', value: 1000n, totalUsageLimit: 100 }, clock.now())
+})
+after(() => t.close())
+
+const item = (slug: string, quantity = 1) => ({ productId: shop.ids[slug]!, quantity })
+const get = (customer: CustomerFixture, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: customerHeaders(customer) })
+const post = (customer: CustomerFixture, url: string, payload?: object, key?: string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { ...customerHeaders(customer), ...(key ? { 'x-idempotency-key': key } : {}) }, payload })
+const webhook = (body: Buffer, headers: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/payments/webhooks/sandbox', headers: headers as Record<string, string>, payload: body })
+const events = (subjectId: string, type: string) =>
+  t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, subjectId), eq(e.type, type)) })
+
+async function prepaidOrder(customer: CustomerFixture, payload: object = {}) {
+  const res = await placeOrder(t, customer, { items: [item('earbuds')], shippingAddress: ADDRESS, ...payload })
+  assert.equal(res.statusCode, 201, res.body)
+  return res.json().data
+}
+
+describe('provider webhooks', () => {
+  test('delivered three times and out of order (failure after success): one effect', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const session = { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }
+    const paid = sandbox.signedEvent(sandbox.eventFor('pay', session))
+    const failed = sandbox.signedEvent(sandbox.eventFor('fail', session))
+    const answers = []
+    for (const e of [paid, failed, paid, paid]) answers.push((await webhook(e.rawBody, e.headers)).json().data)
+    assert.deepEqual(answers.map((a) => a.duplicate), [false, false, true, true])
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'CONFIRMED')
+    assert.equal(fetched.payment.status, 'SUCCEEDED')
+    assert.equal(fetched.statusHistory.length, 2)
+    assert.equal((await events(order.id, 'payment.succeeded')).length, 1)
+    assert.equal((await events(order.id, 'payment.failed')).length, 0)
+  })
+
+  test('a failure first, then a success, still confirms; a drop after success changes nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const session = { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }
+    for (const action of ['fail', 'pay', 'close'] as const) {
+      const e = sandbox.signedEvent(sandbox.eventFor(action, session))
+      assert.equal((await webhook(e.rawBody, e.headers)).statusCode, 200)
+    }
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'CONFIRMED')
+    assert.equal(fetched.payment.status, 'SUCCEEDED')
+  })
+
+  test('a forged or stale signature is refused with 401 and changes nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const session = { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }
+    const real = sandbox.signedEvent(sandbox.eventFor('pay', session))
+    const forgedBody = Buffer.from(real.rawBody.toString().replace('"amount":100000', '"amount":1'))
+    const stale = `t=${Math.floor(Date.now() / 1000) - 3600},v1=${'0'.repeat(64)}`
+    for (const [body, signature] of [
+      [forgedBody, real.headers['x-sandbox-signature']],
+      [real.rawBody, 'garbage'],
+      [real.rawBody, stale],
+      [real.rawBody, undefined],
+    ] as const) {
+      const res = await webhook(body, { 'content-type': 'application/json', ...(signature ? { 'x-sandbox-signature': signature } : {}) })
+      assert.equal(res.statusCode, 401, String(signature))
+      assert.equal(res.json().message, 'Invalid webhook signature')
+    }
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
+  })
+
+  test('a success whose amount does not match is not marked paid', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const e = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100n, currency: 'INR' }))
+    assert.equal((await webhook(e.rawBody, e.headers)).statusCode, 200)
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'PENDING_PAYMENT')
+    assert.equal(fetched.payment.status, 'FAILED')
+    assert.match(fetched.payment.failureReason, /expected INR 1000.00/)
+  })
+
+  test('an unknown provider name answers 404', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/payments/webhooks/stripe', payload: {} })
+    assert.equal(res.statusCode, 404)
+  })
+})
+
+describe('payments of an order', () => {
+  test('abandon -> USER_DROPPED, stock stays reserved; a retry opens a new session that can be paid', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const order = await prepaidOrder(customer)
+    const dropped = await post(customer, `/orders/${order.id}/payments/${order.payment.id}/abandon`)
+    assert.equal(dropped.statusCode, 200, dropped.body)
+    assert.equal(dropped.json().data.status, 'USER_DROPPED')
+    assert.equal((await post(customer, `/orders/${order.id}/payments/${order.payment.id}/abandon`)).json().data.status, 'USER_DROPPED', 'abandon twice is harmless')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+
+    const retry = await post(customer, `/orders/${order.id}/payments`, undefined, 'retry-1')
+    assert.equal(retry.statusCode, 201, retry.body)
+    const { payment, clientAction } = retry.json().data
+    assert.notEqual(payment.id, order.payment.id)
+    assert.equal(payment.status, 'PENDING')
+    assert.equal(payment.amount, '1000.00')
+    assert.equal(clientAction.type, 'REDIRECT')
+    const again = await post(customer, `/orders/${order.id}/payments`, undefined, 'retry-1')
+    assert.equal(again.headers['idempotent-replayed'], 'true')
+    assert.deepEqual(again.json(), retry.json())
+
+    assert.equal((await sandboxAction(t, clientAction, 'pay')).json().data.orderStatus, 'CONFIRMED')
+    const late = await post(customer, `/orders/${order.id}/payments`, undefined, 'retry-2')
+    assert.equal(late.statusCode, 409)
+    assert.equal(late.json().message, `Order ${order.orderNumber} is CONFIRMED, not waiting for payment`)
+    const abandonPaid = await post(customer, `/orders/${order.id}/payments/${payment.id}/abandon`)
+    assert.equal(abandonPaid.statusCode, 409)
+    assert.equal(abandonPaid.json().message, `Payment ${payment.id} is SUCCEEDED and can no longer be abandoned`)
+  })
+
+  test('a new payment after the reservation period: 409', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    clock.advance(31 * 60_000)
+    const fresh = await givenCustomer(t.app, shop.partner, { phone: customer.phone })
+    const res = await post(fresh, `/orders/${order.id}/payments`, undefined, 'late')
+    assert.equal(res.statusCode, 409)
+    assert.equal(res.json().message, `The payment window of order ${order.orderNumber} has closed`)
+  })
+
+  test('a payment that succeeds after its order was cancelled is refunded', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const cancelled = await post(customer, `/orders/${order.id}/cancel`, { reason: 'Changed my mind' })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    assert.equal(cancelled.json().data.status, 'CANCELLED')
+    const paid = await sandboxAction(t, order.paymentClientAction, 'pay')
+    assert.equal(paid.statusCode, 200)
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'CANCELLED')
+    assert.equal(fetched.paymentStatus, 'REFUNDED')
+    assert.equal(fetched.refunds.length, 1)
+    assert.equal(fetched.refunds[0].status, 'SUCCEEDED')
+    assert.equal(fetched.refunds[0].amount, '1000.00')
+    assert.equal(fetched.refunds[0].method, 'ORIGINAL_PAYMENT')
+  })
+})
+
+describe('cancellation', () => {
+  test('a paid order cancelled before shipment: card refunded, wallet, points, coupon and stock back', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    await credit(t, clock, customer, 'WALLET_CASH', 10_000n)
+    await credit(t, clock, customer, 'REWARD_POINTS', 50n)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const coupon = () => t.deps.database.db.query.coupons.findFirst({ where: (c, { eq }) => eq(c.code, 'TEN') })
+    const usedBefore = (await coupon())!.usedCount
+    const order = await prepaidOrder(customer, { couponCode: 'TEN', useWalletCash: true, useRewardPoints: true })
+    assert.equal(order.walletCashUsed, '100.00')
+    assert.equal(order.rewardPointsUsed, 50)
+    assert.equal((await coupon())!.usedCount, usedBefore + 1)
+    await sandboxAction(t, order.paymentClientAction, 'pay')
+    const res = await post(customer, `/orders/${order.id}/cancel`, {})
+    assert.equal(res.statusCode, 200, res.body)
+    const cancelled = res.json().data
+    assert.equal(cancelled.status, 'CANCELLED')
+    assert.equal(cancelled.cancelReason, 'Cancelled by the customer')
+    assert.equal(cancelled.paymentStatus, 'REFUNDED')
+    assert.deepEqual(cancelled.refunds.map((r: { amount: string; status: string }) => [r.amount, r.status]), [[order.amountPayable, 'SUCCEEDED']])
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock)
+    assert.equal((await coupon())!.usedCount, usedBefore)
+    assert.deepEqual(await ledgerBalances(t.deps.database.db, customer.userId), { walletCash: 10_000n, rewardPoints: 50n })
+    const twice = await post(customer, `/orders/${order.id}/cancel`, {})
+    assert.equal(twice.statusCode, 409)
+    assert.equal(twice.json().message, `Order ${order.orderNumber} cannot be cancelled once it is CANCELLED`)
+    assert.deepEqual(await ledgerBalances(t.deps.database.db, customer.userId), { walletCash: 10_000n, rewardPoints: 50n })
+  })
+})
+
+describe('GET /orders', () => {
+  test('newest first, paged, filtered by status, only the customer own orders', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const other = await givenCustomer(t.app, shop.partner)
+    await placeOrder(t, other, { items: [item('atta')], shippingAddress: ADDRESS })
+    const a = await prepaidOrder(customer)
+    clock.advance(1000)
+    const b = (await placeOrder(t, customer, { items: [item('atta', 2)], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
+    const list = (await get(customer, '/orders?limit=1')).json()
+    assert.deepEqual(list.meta, { total: 2, page: 1, limit: 1, totalPages: 2 })
+    assert.equal(list.data[0].id, b.id)
+    assert.deepEqual(Object.keys(list.data[0]).sort(), ['amountPayable', 'createdAt', 'id', 'itemCount', 'orderNumber', 'partnerId', 'paymentMode', 'paymentStatus', 'status', 'totalAmount'])
+    assert.equal(list.data[0].itemCount, 2)
+    assert.equal((await get(customer, '/orders?page=2&limit=1')).json().data[0].id, a.id)
+    const pending = (await get(customer, '/orders?status=PENDING_PAYMENT')).json()
+    assert.deepEqual(pending.data.map((o: { id: string }) => o.id), [a.id])
+    assert.equal((await get(customer, '/orders?limit=101')).statusCode, 400)
+    assert.equal((await get(customer, '/orders?status=LOST')).statusCode, 400)
+  })
+})
