@@ -139,7 +139,7 @@ describe('reservation expiry', () => {
     await createCoupon(db(), shop.partner.partnerId, { code: `SWEEP${randomUUID().slice(0, 6)}`.toUpperCase(), kind: 'FLAT', value: 500n }, clock.now())
     const coupon = (await db().query.coupons.findMany({ where: (c, { like }) => like(c.code, 'SWEEP%') }))[0]!
     const customers: CustomerFixture[] = []
-    const orders = []
+    const orders: { id: string; paymentClientAction: { payload: { sessionId: string } } }[] = []
     const stock = await stockOf(t, shop.ids.earbuds!)
     for (let i = 0; i < 6; i++) {
       const customer = await givenCustomer(t.app, shop.partner)
