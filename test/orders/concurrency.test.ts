@@ -152,7 +152,7 @@ describe('reservation expiry', () => {
     }
     // The last one pays just before the reservation ends.
     clock.advance(29 * 60_000)
-    assert.equal((await sandboxAction(t, orders[5].paymentClientAction, 'pay')).json().data.orderStatus, 'CONFIRMED')
+    assert.equal((await sandboxAction(t, orders[5]!.paymentClientAction, 'pay')).json().data.orderStatus, 'CONFIRMED')
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 6)
     clock.advance(2 * 60_000)
 
@@ -173,12 +173,12 @@ describe('reservation expiry', () => {
       const balances = await ledgerBalances(db(), customer.userId)
       if (i === 5) assert.deepEqual(balances, { walletCash: 0n, rewardPoints: 0n })
       else assert.deepEqual(balances, { walletCash: 10_000n, rewardPoints: 20n }, `customer ${i}`)
-      const order = await db().query.orders.findFirst({ where: (o, { eq }) => eq(o.id, orders[i].id) })
+      const order = await db().query.orders.findFirst({ where: (o, { eq }) => eq(o.id, orders[i]!.id) })
       assert.equal(order!.status, i === 5 ? 'CONFIRMED' : 'CANCELLED')
     }
-    const history = await db().query.orderStatusHistory.findMany({ where: (h, { eq }) => eq(h.orderId, orders[0].id) })
+    const history = await db().query.orderStatusHistory.findMany({ where: (h, { eq }) => eq(h.orderId, orders[0]!.id) })
     assert.deepEqual(history.map((h) => [h.toStatus, h.actor]), [['PENDING_PAYMENT', 'CUSTOMER'], ['CANCELLED', 'SYSTEM']])
-    const payment = await db().query.payments.findFirst({ where: (p, { eq }) => eq(p.orderId, orders[0].id) })
+    const payment = await db().query.payments.findFirst({ where: (p, { eq }) => eq(p.orderId, orders[0]!.id) })
     assert.equal(payment!.status, 'EXPIRED')
   })
 })
