@@ -26,6 +26,8 @@ import { createCheckoutService } from './modules/checkout/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
+import { createOrderAdminService } from './modules/orders/admin-service.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
 import { createPaymentService, type PaymentService } from './modules/orders/payments.ts'
 import { createPaymentProvider } from './modules/orders/providers/index.ts'
@@ -132,6 +134,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(checkoutRoutes, { checkout, guards })
       await api.register(orderRoutes, { orders, guards })
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
+      await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },

@@ -11,6 +11,8 @@ import type { SandboxAction, SandboxProvider } from './providers/sandbox.ts'
 import { orderRepo } from './repo.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+/** A value as a JavaScript literal inside <script>: JSON, with `<` escaped so `</script>` cannot end it. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 export const paymentRoutes: FastifyPluginAsyncTypebox<{
   payments: PaymentService
@@ -57,7 +59,6 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { payment, order } = await session(request.params.sessionId)
-      const id = escapeHtml(request.params.sessionId)
       reply.type('text/html; charset=utf-8')
       return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -71,15 +72,21 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
 <button id="pay">Pay</button><button id="fail">Fail</button><button id="close">Close</button>
 <p id="status" role="status"></p>
 <script>
-const returnUrl = ${JSON.stringify(order.paymentReturnUrl ?? null).replace(/</g, '\\u003c')};
+const returnUrl = ${scriptJson(order.paymentReturnUrl ?? null)};
+const sessionId = ${scriptJson(request.params.sessionId)};
 for (const action of ['pay', 'fail', 'close']) {
   document.getElementById(action).addEventListener('click', async () => {
-    const res = await fetch('/api/v1/sandbox/checkout/${id}/' + action, { method: 'POST' });
+    const res = await fetch('/api/v1/sandbox/checkout/' + encodeURIComponent(sessionId) + '/' + action, { method: 'POST' });
     const body = await res.json();
     const status = res.ok ? body.data.paymentStatus : 'ERROR';
     document.getElementById('payment-status').textContent = status;
     document.getElementById('status').textContent = res.ok ? body.data.message : (body.message || 'Error');
-    if (res.ok && returnUrl) setTimeout(() => { location.href = returnUrl + (returnUrl.includes('?') ? '&' : '?') + 'orderId=' + encodeURIComponent(body.data.orderId) + '&paymentStatus=' + status; }, 800);
+    if (res.ok && returnUrl) setTimeout(() => {
+      const back = new URL(returnUrl);
+      back.searchParams.set('orderId', body.data.orderId);
+      back.searchParams.set('paymentStatus', status);
+      location.href = back.toString();
+    }, 800);
   });
 }
 </script>

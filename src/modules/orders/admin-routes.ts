@@ -1,0 +1,65 @@
+// /admin/orders (admin bearer, role SUPPORT or ADMIN): list and search every partner's orders,
+// view one with all its payments, move it along the order machine (409 for a move it does not allow).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import { adminOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { OrderAdminService } from './admin-service.ts'
+import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
+
+export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  const common = { preValidation: guards.admin('SUPPORT') }
+  const tags = ['Admin: orders']
+  const AdminOrder = Type.Object({ ...Order.properties, payments: Type.Array(Payment) })
+  const Params = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
+
+  app.get(
+    '/admin/orders',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: security.admin,
+        summary: "Every partner's orders, newest first; search by order number, order id or phone",
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          partnerId: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(OrderStatusSchema),
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        }),
+        response: { 200: PagedEnvelope(OrderSummary), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const result = await admin.list(request.query)
+      return paged(result.data, result.meta, 'Orders retrieved')
+    },
+  )
+
+  app.get(
+    '/admin/orders/:orderId',
+    {
+      ...common,
+      schema: { tags, security: security.admin, summary: 'One order with its history, every payment and refunds', params: Params, response: { 200: Envelope(AdminOrder), ...errorResponses(401, 403, 404) } },
+    },
+    async (request) => ok(await admin.view(request.params.orderId), 'Order retrieved'),
+  )
+
+  app.post(
+    '/admin/orders/:orderId/status',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: security.admin,
+        summary: 'Move an order along the machine; CANCELLED releases and refunds, DELIVERED collects COD and earns Reward Points',
+        params: Params,
+        body: Type.Object({ status: OrderStatusSchema, note: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }),
+        response: { 200: Envelope(AdminOrder), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.setStatus(adminOf(request).adminId, request.params.orderId, request.body.status, request.body.note), 'Order status changed'),
+  )
+}
