@@ -121,7 +121,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = createPaymentService(deps, provider)
-  const orders = createOrderService(deps, checkout, payments)
+  const orders = createOrderService(deps, checkout, payments, catalog.cache)
   app.decorate('payments', payments)
 
   await app.register(

@@ -206,3 +206,18 @@ describe('POST /orders body rules', () => {
     assert.equal(good.statusCode, 201, good.body)
   })
 })
+
+describe('catalog answers after orders', () => {
+  test('an order that sells a product out drops the cached catalog answers at once', async () => {
+    const db = t.deps.database.db
+    const { reserveStock } = await import('../../src/modules/catalog/index.ts')
+    const left = await stockOf(t, shop.ids.hot!)
+    await db.transaction((tx) => reserveStock(tx, shop.ids.hot!, left - 1, clock.now()))
+    const read = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/products/hot', headers: { 'x-api-key': shop.partner.apiKey } })).json().data.stock
+    assert.equal(await read(), 1)
+    const customer = await givenCustomer(t.app, shop.partner)
+    assert.equal((await placeOrder(t, customer, { items: [item('hot')], shippingAddress: ADDRESS, paymentMode: 'COD' })).statusCode, 201)
+    assert.equal(await read(), 0)
+  })
+})

@@ -11,6 +11,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
+import type { CatalogCache } from '../catalog/cache.ts'
 import { currentStock, productSnapshots, reserveStock } from '../catalog/index.ts'
 import { redeemCoupon } from '../checkout/coupons.ts'
 import { debitLedger } from '../checkout/ledger.ts'
@@ -60,7 +61,12 @@ function newOrderNumber(): string {
   return `CM-${chars.slice(0, 4)}-${chars.slice(4)}`
 }
 
-export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
+/**
+ * @param catalogCache dropped for a catalog when an order sells a product out, so lists stop showing
+ * stock that is gone. Other stock changes from orders show in catalog answers when their cache entry
+ * expires (at most 5 minutes); order creation itself always checks the real stock.
+ */
+export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService, catalogCache: Pick<CatalogCache, 'invalidate'>) {
   const { database, clock, config } = deps
   const db = database.db
 
@@ -178,7 +184,9 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     const paymentMode = input.paymentMode ?? 'PREPAID'
     const deliveryMethod = input.deliveryMethod ?? 'STANDARD'
 
-    return db.transaction(async (tx) => {
+    const soldOut = new Set<string>()
+    const orderId = await db.transaction(async (tx) => {
+      soldOut.clear()
       const now = clock.now()
       // One customer's orders are serialised: balances read below stay true until commit, and a
       // second request with the same key waits here, then finds the first one's record.
@@ -204,11 +212,13 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       const status: OrderStatus = prepaid ? 'PENDING_PAYMENT' : 'CONFIRMED'
 
       // Stock first, in product id order so two orders never wait on each other's rows in a cycle.
-      for (const line of [...priced.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
-        if ((await reserveStock(tx, line.productId, line.quantity, now)) === null) {
+      for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+        const left = await reserveStock(tx, line.productId, line.quantity, now)
+        if (left === null) {
           const available = await currentStock(tx, line.productId)
           throw new AppError('CONFLICT', `Product ${line.productId} is out of stock: ${line.quantity} requested, ${available} available`)
         }
+        if (left === 0) soldOut.add(line.product.catalogId)
       }
 
       let order: OrderRow | null = null
@@ -285,6 +295,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       await idempotencyRepo.begin(tx, scope, fingerprint, orderId, now)
       return orderId
     })
+    for (const catalogId of soldOut) await catalogCache.invalidate(catalogId)
+    return orderId
   }
 
   /** Phase 2: the provider session of a new prepaid order, then the answer. Safe to run again. */
