@@ -9,13 +9,14 @@ import { apikeyCreate, apikeyRevoke } from './apikey.ts'
 import { benchData, catalogImport } from './catalog.ts'
 import type { Command } from './command.ts'
 import { migrate } from './migrate.ts'
-import { partnerCreate } from './partner.ts'
+import { partnerCreate, partnerReturnOrigins } from './partner.ts'
 import { seed } from './seed.ts'
 
 const COMMANDS: Record<string, Command> = {
   migrate,
   seed,
   'partner create': partnerCreate,
+  'partner return-origins': partnerReturnOrigins,
   'apikey create': apikeyCreate,
   'apikey revoke': apikeyRevoke,
   'admin create': adminCreate,

@@ -73,6 +73,16 @@ test('migrate, seed --json, partner create, apikey create and revoke, admin crea
   assert.equal(acme.partner.name, 'Acme Shop')
   assert.equal(acme.catalogId, demo.catalogId, 'a new partner sells the main catalog by default')
 
+  const origins = await commerce('partner', 'return-origins', '--partner', acme.partner.id, '--origins', 'https://acme.example/shop, http://localhost:5173', '--json')
+  assert.equal(origins.code, 0, origins.stderr)
+  assert.deepEqual(JSON.parse(origins.stdout).origins, ['https://acme.example', 'http://localhost:5173'])
+  const badOrigin = await commerce('partner', 'return-origins', '--partner', acme.partner.id, '--origins', 'javascript:alert(1)')
+  assert.equal(badOrigin.code, 1)
+  assert.match(badOrigin.stderr, /javascript:alert\(1\) is not an http\(s\) origin/)
+  const noPartner = await commerce('partner', 'return-origins', '--partner', 'prt_nope', '--origins', 'https://a.example')
+  assert.equal(noPartner.code, 1)
+  assert.match(noPartner.stderr, /Partner not found/)
+
   const missing = await commerce('partner', 'create')
   assert.equal(missing.code, 1)
   assert.match(missing.stderr, /Missing --name/)

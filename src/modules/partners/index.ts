@@ -124,13 +124,13 @@ export async function partnerReturnOrigins(db: Executor, partnerId: string): Pro
 }
 
 /** Registers the origins a partner's payment return URLs may use (normalised to `scheme://host[:port]`). */
-export async function setPartnerReturnOrigins(db: Executor, partnerId: string, origins: string[]) {
+export async function setPartnerReturnOrigins(db: Executor, partnerId: string, origins: string[]): Promise<string[]> {
   const normalized = origins.map((o) => {
-    try {
-      return new URL(o).origin
-    } catch {
-      throw new AppError('BAD_REQUEST', `${o} is not a URL origin`)
-    }
+    const url = URL.canParse(o) ? new URL(o) : null
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new AppError('BAD_REQUEST', `${o} is not an http(s) origin`)
+    return url.origin
   })
+  if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
   await partnerRepo.updatePartner(db, partnerId, { returnUrlOrigins: normalized, updatedAt: new Date() })
+  return normalized
 }

@@ -1,0 +1,482 @@
+// The whole app with PAYMENT_PROVIDER=razorpay: a local node:http stand-in plays Razorpay's REST API
+// (Orders, Payments, Refunds, with Basic auth), and the tests play Razorpay's webhook sender, signing
+// raw bodies with the webhook secret as Razorpay does. Covers order creation, signed callbacks
+// (repeats, out of order, forged), cancellation refunds settled by webhook, a provider outage when the
+// session is opened, and the reservation sweeper asking Razorpay about a late callback.
+import assert from 'node:assert/strict'
+import { createHmac, randomUUID } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { after, before, beforeEach, describe, test } from 'node:test'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
+import { ADDRESS, givenShop, placeOrder, type Shop, stockOf } from '../helpers/shop.ts'
+
+const KEY_ID = 'rzp_test_AppLevel0001'
+const KEY_SECRET = 'appLevelKeySecret0123456789'
+const WEBHOOK_SECRET = 'app-level-webhook-secret-42'
+const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
+const RESERVATION_MS = 30 * 60_000
+
+// ---- The stand-in of Razorpay's REST API ---------------------------------------------------------
+
+interface Recorded {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  body: Record<string, unknown> | null
+}
+interface Reply {
+  status: number
+  body: unknown
+}
+type RazorpayPayment = { id: string; entity: 'payment'; order_id: string; amount: number; currency: string; status: string }
+
+const requests: Recorded[] = []
+/** Razorpay's payments per Razorpay order, as GET /v1/orders/:id/payments lists them. */
+const paymentsByOrder = new Map<string, RazorpayPayment[]>()
+let refundStatus = 'processed'
+/** When set and it answers, it replaces the Razorpay-like routes for that request. */
+let override: ((request: Recorded) => Reply | null) | null = null
+let server: Server
+let apiBase: string
+let counter = 0
+
+function razorpay(request: Recorded): Reply {
+  if (request.headers.authorization !== BASIC) {
+    return { status: 401, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed' } } }
+  }
+  const body = request.body ?? {}
+  if (request.method === 'POST' && request.path === '/v1/orders') {
+    return {
+      status: 200,
+      body: { id: `order_App${++counter}`, entity: 'order', amount: body.amount, amount_paid: 0, amount_due: body.amount, currency: body.currency, receipt: body.receipt, status: 'created', attempts: 0, notes: body.notes, created_at: 1_700_000_000 },
+    }
+  }
+  const payments = /^\/v1\/orders\/([^/]+)\/payments$/.exec(request.path)
+  if (request.method === 'GET' && payments) {
+    const items = paymentsByOrder.get(payments[1]!) ?? []
+    return { status: 200, body: { entity: 'collection', count: items.length, items } }
+  }
+  const refund = /^\/v1\/payments\/([^/]+)\/refund$/.exec(request.path)
+  if (request.method === 'POST' && refund) {
+    return {
+      status: 200,
+      body: { id: `rfnd_App${++counter}`, entity: 'refund', amount: body.amount, currency: 'INR', payment_id: refund[1], notes: body.notes, receipt: body.receipt, status: refundStatus, speed_processed: 'normal', speed_requested: 'normal' },
+    }
+  }
+  return { status: 404, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } } }
+}
+
+const sent = (method: string, path: string | RegExp) =>
+  requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)))
+
+// ---- The app --------------------------------------------------------------------------------------
+
+const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
+let t: TestApp
+let shop: Shop
+
+before(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8')
+      const request: Recorded = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null }
+      requests.push(request)
+      const reply = override?.(request) ?? razorpay(request)
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  t = await createTestApp({
+    clock,
+    env: {
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: KEY_ID,
+      RAZORPAY_KEY_SECRET: KEY_SECRET,
+      RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      RAZORPAY_API_BASE: apiBase,
+    },
+  })
+  shop = await givenShop(t)
+})
+after(async () => {
+  await t?.close()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+beforeEach(() => {
+  requests.length = 0
+  paymentsByOrder.clear()
+  refundStatus = 'processed'
+  override = null
+})
+
+const item = (slug: string, quantity = 1) => ({ productId: shop.ids[slug]!, quantity })
+const get = (customer: CustomerFixture, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: customerHeaders(customer) })
+const post = (customer: CustomerFixture, url: string, payload?: object, key?: string) =>
+  t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { ...customerHeaders(customer), ...(key ? { 'x-idempotency-key': key } : {}) }, payload })
+const orderOf = async (customer: CustomerFixture, orderId: string) => {
+  const res = await get(customer, `/orders/${orderId}`)
+  assert.equal(res.statusCode, 200, res.body)
+  return res.json().data
+}
+/** "1000.00" -> 100000 */
+const paiseOf = (rupees: string) => {
+  assert.match(rupees, /^\d+\.\d{2}$/)
+  return Number(rupees.replace('.', ''))
+}
+
+async function prepaidOrder(customer: CustomerFixture, slug = 'earbuds') {
+  const res = await placeOrder(t, customer, { items: [item(slug)], shippingAddress: ADDRESS })
+  assert.equal(res.statusCode, 201, res.body)
+  return res.json().data
+}
+
+// ---- Razorpay's webhook sender ---------------------------------------------------------------------
+
+const sign = (raw: string, secret = WEBHOOK_SECRET) => createHmac('sha256', secret).update(raw).digest('hex')
+
+function webhook(body: object, eventId: string, options: { secret?: string } = {}) {
+  const raw = JSON.stringify(body)
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/webhooks/razorpay',
+    headers: { 'content-type': 'application/json', 'x-razorpay-signature': sign(raw, options.secret), 'x-razorpay-event-id': eventId },
+    payload: raw,
+  })
+}
+
+const paymentEvent = (event: 'payment.captured' | 'payment.failed' | 'order.paid', entity: { id: string; order_id: string; amount: number } & Record<string, unknown>) => ({
+  entity: 'event',
+  account_id: 'acc_AppLevel0001',
+  event,
+  contains: event === 'order.paid' ? ['payment', 'order'] : ['payment'],
+  payload: {
+    payment: {
+      entity: {
+        entity: 'payment',
+        currency: 'INR',
+        status: event === 'payment.failed' ? 'failed' : 'captured',
+        method: 'upi',
+        captured: event !== 'payment.failed',
+        error_code: event === 'payment.failed' ? 'BAD_REQUEST_ERROR' : null,
+        error_description: event === 'payment.failed' ? 'Payment was unsuccessful as the bank declined it' : null,
+        created_at: 1_700_000_000,
+        ...entity,
+      },
+    },
+  },
+  created_at: 1_700_000_005,
+})
+
+const refundEvent = (event: 'refund.processed' | 'refund.failed', refund: { id: string; payment_id: string; amount: number }, orderId: string) => ({
+  entity: 'event',
+  account_id: 'acc_AppLevel0001',
+  event,
+  contains: ['refund', 'payment'],
+  payload: {
+    refund: { entity: { entity: 'refund', currency: 'INR', status: event === 'refund.processed' ? 'processed' : 'failed', speed_processed: 'normal', ...refund } },
+    payment: { entity: { id: refund.payment_id, entity: 'payment', amount: refund.amount, currency: 'INR', status: 'refunded', order_id: orderId } },
+  },
+  created_at: 1_700_000_010,
+})
+
+/** Places a prepaid order and pays it with a signed payment.captured; answers the order and Razorpay ids. */
+async function paidOrder(customer: CustomerFixture) {
+  const order = await prepaidOrder(customer)
+  const rzpOrderId: string = order.paymentClientAction.payload.order_id
+  const rzpPaymentId = `pay_${randomUUID().replace(/-/g, '').slice(0, 14)}`
+  const amount = paiseOf(order.amountPayable)
+  const res = await webhook(paymentEvent('payment.captured', { id: rzpPaymentId, order_id: rzpOrderId, amount }), `evt_${randomUUID()}`)
+  assert.equal(res.statusCode, 200, res.body)
+  assert.equal((await orderOf(customer, order.id)).status, 'CONFIRMED')
+  return { order, rzpOrderId, rzpPaymentId, amount }
+}
+
+// ---- Tests ------------------------------------------------------------------------------------------
+
+describe('POST /orders with Razorpay', () => {
+  test('opens a Razorpay order for the amount payable and answers the Checkout options', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const key = randomUUID()
+    const res = await placeOrder(t, customer, { items: [item('earbuds')], shippingAddress: ADDRESS }, key)
+    assert.equal(res.statusCode, 201, res.body)
+    const order = res.json().data
+    assert.equal(order.status, 'PENDING_PAYMENT')
+    assert.equal(order.paymentStatus, 'PENDING')
+    assert.equal(order.payment.provider, 'razorpay')
+    assert.equal(order.payment.status, 'PENDING')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+
+    const created = sent('POST', '/v1/orders')
+    assert.equal(created.length, 1, 'one Razorpay order per payment')
+    const [call] = created
+    assert.equal(call!.headers.authorization, BASIC)
+    assert.match(String(call!.headers['content-type']), /^application\/json/)
+    const amount = paiseOf(order.amountPayable)
+    assert.ok(amount > 0)
+    assert.deepEqual(call!.body, { amount, currency: 'INR', receipt: order.orderNumber, notes: { paymentId: order.payment.id, orderId: order.id } })
+
+    const action = order.paymentClientAction
+    assert.equal(action.type, 'RAZORPAY_CHECKOUT')
+    assert.match(action.payload.order_id, /^order_App\d+$/)
+    // The id the stand-in answered, not one of ours.
+    assert.equal(requests.length, 1)
+    assert.equal(action.payload.order_id, `order_App${counter}`)
+    assert.equal(action.payload.amount, amount)
+    assert.equal(action.payload.currency, 'INR')
+    assert.equal(action.payload.key, KEY_ID)
+    assert.deepEqual(action.payload.notes, { paymentId: order.payment.id, orderId: order.id })
+    assert.ok(!res.body.includes(KEY_SECRET), 'the answer must not carry the key secret')
+    assert.ok(!res.body.includes(WEBHOOK_SECRET), 'the answer must not carry the webhook secret')
+
+    // The same key again replays the answer without opening a second Razorpay order.
+    const again = await placeOrder(t, customer, { items: [item('earbuds')], shippingAddress: ADDRESS }, key)
+    assert.equal(again.statusCode, 201)
+    assert.equal(again.headers['idempotent-replayed'], 'true')
+    assert.equal(again.json().data.paymentClientAction.payload.order_id, action.payload.order_id)
+    assert.equal(sent('POST', '/v1/orders').length, 1)
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+  })
+})
+
+describe('Razorpay webhooks', () => {
+  test('payment.captured confirms; the same event again is a duplicate; a later payment.failed changes nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const rzpOrderId: string = order.paymentClientAction.payload.order_id
+    const amount = paiseOf(order.amountPayable)
+    const captured = paymentEvent('payment.captured', { id: 'pay_AppCaptured01', order_id: rzpOrderId, amount })
+
+    const first = await webhook(captured, 'evt_AppCaptured01')
+    assert.equal(first.statusCode, 200, first.body)
+    assert.deepEqual(first.json().data, { received: true, duplicate: false })
+    const confirmed = await orderOf(customer, order.id)
+    assert.equal(confirmed.status, 'CONFIRMED')
+    assert.equal(confirmed.paymentStatus, 'PAID')
+    assert.equal(confirmed.payment.status, 'SUCCEEDED')
+    assert.equal(confirmed.payment.failureReason, null)
+    assert.deepEqual(confirmed.statusHistory.map((h: { status: string; actor: string }) => [h.status, h.actor]), [['PENDING_PAYMENT', 'CUSTOMER'], ['CONFIRMED', 'PROVIDER']])
+
+    clock.advance(1000)
+    const repeat = await webhook(captured, 'evt_AppCaptured01')
+    assert.equal(repeat.statusCode, 200, repeat.body)
+    assert.deepEqual(repeat.json().data, { received: true, duplicate: true })
+    assert.deepEqual(await orderOf(customer, order.id), confirmed)
+
+    clock.advance(1000)
+    const failed = await webhook(paymentEvent('payment.failed', { id: 'pay_AppFailed01', order_id: rzpOrderId, amount }), 'evt_AppFailed01')
+    assert.equal(failed.statusCode, 200, failed.body)
+    assert.deepEqual(failed.json().data, { received: true, duplicate: false })
+    assert.deepEqual(await orderOf(customer, order.id), confirmed, 'nothing overrides a success')
+  })
+
+  test('a body signed with the wrong secret, or tampered with after signing, is 401 and changes nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const rzpOrderId: string = order.paymentClientAction.payload.order_id
+    const amount = paiseOf(order.amountPayable)
+    const captured = paymentEvent('payment.captured', { id: 'pay_AppForged01', order_id: rzpOrderId, amount })
+    const before = await orderOf(customer, order.id)
+
+    const wrongSecret = await webhook(captured, 'evt_AppForged01', { secret: 'not-the-webhook-secret' })
+    assert.equal(wrongSecret.statusCode, 401, wrongSecret.body)
+    assert.equal(wrongSecret.json().message, 'Invalid webhook signature')
+
+    const raw = JSON.stringify(captured)
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/webhooks/razorpay',
+      headers: { 'content-type': 'application/json', 'x-razorpay-signature': sign(raw), 'x-razorpay-event-id': 'evt_AppForged02' },
+      payload: raw.replace('"pay_AppForged01"', '"pay_AppForged02"'),
+    })
+    assert.equal(tampered.statusCode, 401, tampered.body)
+    assert.equal(tampered.json().message, 'Invalid webhook signature')
+
+    const unsigned = await t.app.inject({ method: 'POST', url: '/api/v1/payments/webhooks/razorpay', headers: { 'content-type': 'application/json' }, payload: raw })
+    assert.equal(unsigned.statusCode, 401, unsigned.body)
+    assert.deepEqual(await orderOf(customer, order.id), before)
+
+    // The refused event id was not recorded: the same event, correctly signed, is applied.
+    const genuine = await webhook(captured, 'evt_AppForged01')
+    assert.equal(genuine.statusCode, 200, genuine.body)
+    assert.deepEqual(genuine.json().data, { received: true, duplicate: false })
+    assert.equal((await orderOf(customer, order.id)).status, 'CONFIRMED')
+  })
+})
+
+describe('cancelling a paid Razorpay order', () => {
+  test('refunds through Razorpay; a pending refund is settled by refund.processed', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const { order, rzpOrderId, rzpPaymentId, amount } = await paidOrder(customer)
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+    requests.length = 0
+    refundStatus = 'pending'
+
+    const res = await post(customer, `/orders/${order.id}/cancel`, { reason: 'Ordered by mistake' })
+    assert.equal(res.statusCode, 200, res.body)
+    const cancelled = res.json().data
+    assert.equal(cancelled.status, 'CANCELLED')
+    assert.equal(cancelled.paymentStatus, 'PAID', 'not refunded until Razorpay says so')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock)
+
+    const refundCalls = sent('POST', /^\/v1\/payments\/[^/]+\/refund$/)
+    assert.equal(refundCalls.length, 1)
+    const [call] = refundCalls
+    assert.equal(call!.path, `/v1/payments/${rzpPaymentId}/refund`)
+    assert.equal(call!.headers.authorization, BASIC)
+    assert.equal(cancelled.refunds.length, 1)
+    const [refund] = cancelled.refunds
+    assert.equal(call!.body!.amount, amount)
+    assert.equal(call!.body!.receipt, refund.id)
+    assert.equal(call!.headers['x-refund-idempotency'], refund.id)
+    assert.equal(refund.status, 'PENDING')
+    assert.equal(refund.method, 'ORIGINAL_PAYMENT')
+    assert.equal(refund.amount, order.amountPayable)
+    const rzpRefundId: string = refund.providerRefundId
+    assert.equal(rzpRefundId, `rfnd_App${counter}`, 'the refund id Razorpay answered')
+
+    // The background job does not send a refund that Razorpay already has.
+    await t.app.payments.retryRefundsAndPurgeKeys()
+    assert.equal(sent('POST', /refund$/).length, 1)
+    assert.deepEqual((await orderOf(customer, order.id)).refunds, cancelled.refunds)
+
+    clock.advance(1000)
+    const processed = await webhook(refundEvent('refund.processed', { id: rzpRefundId, payment_id: rzpPaymentId, amount }, rzpOrderId), 'evt_AppRefund01')
+    assert.equal(processed.statusCode, 200, processed.body)
+    assert.deepEqual(processed.json().data, { received: true, duplicate: false })
+    const settled = await orderOf(customer, order.id)
+    assert.equal(settled.status, 'CANCELLED')
+    assert.equal(settled.paymentStatus, 'REFUNDED')
+    assert.deepEqual(settled.refunds.map((r: { id: string; status: string; providerRefundId: string }) => [r.id, r.status, r.providerRefundId]), [[refund.id, 'SUCCEEDED', rzpRefundId]])
+
+    const repeat = await webhook(refundEvent('refund.processed', { id: rzpRefundId, payment_id: rzpPaymentId, amount }, rzpOrderId), 'evt_AppRefund01')
+    assert.deepEqual(repeat.json().data, { received: true, duplicate: true })
+    assert.deepEqual(await orderOf(customer, order.id), settled)
+    assert.equal(sent('POST', /refund$/).length, 1, 'refunded once')
+  })
+})
+
+describe('Razorpay unreachable when the order is placed', () => {
+  test('the order stands with a FAILED payment; POST /orders/{id}/payments opens a new Razorpay checkout', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    override = (request) =>
+      request.method === 'POST' && request.path === '/v1/orders'
+        ? { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble completing your request at the moment.' } } }
+        : null
+
+    const order = await prepaidOrder(customer)
+    assert.equal(sent('POST', '/v1/orders').length, 1, 'Razorpay was asked')
+    assert.equal(order.status, 'PENDING_PAYMENT')
+    assert.deepEqual(order.paymentClientAction, { type: 'NONE', payload: null })
+    assert.equal(order.payment.status, 'FAILED')
+    assert.equal(typeof order.payment.failureReason, 'string')
+    assert.ok(order.payment.failureReason.length > 0)
+    assert.ok(!order.payment.failureReason.includes(KEY_SECRET))
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1, 'the stock stays held for a retry')
+
+    override = null
+    clock.advance(1000)
+    const retry = await post(customer, `/orders/${order.id}/payments`, undefined, randomUUID())
+    assert.equal(retry.statusCode, 201, retry.body)
+    const { payment, clientAction } = retry.json().data
+    assert.notEqual(payment.id, order.payment.id)
+    assert.equal(payment.status, 'PENDING')
+    assert.equal(payment.provider, 'razorpay')
+    assert.equal(clientAction.type, 'RAZORPAY_CHECKOUT')
+    const created = sent('POST', '/v1/orders')
+    assert.equal(created.length, 2)
+    assert.equal(clientAction.payload.order_id, `order_App${counter}`)
+    assert.equal(clientAction.payload.amount, paiseOf(order.amountPayable))
+    assert.deepEqual(created[1]!.body, { amount: paiseOf(order.amountPayable), currency: 'INR', receipt: order.orderNumber, notes: { paymentId: payment.id, orderId: order.id } })
+
+    // The new checkout can be paid.
+    const paid = await webhook(paymentEvent('payment.captured', { id: 'pay_AppRetry01', order_id: clientAction.payload.order_id, amount: paiseOf(order.amountPayable) }), 'evt_AppRetry01')
+    assert.equal(paid.statusCode, 200, paid.body)
+    const confirmed = await orderOf(customer, order.id)
+    assert.equal(confirmed.status, 'CONFIRMED')
+    assert.equal(confirmed.paymentStatus, 'PAID')
+    assert.equal(confirmed.payment.id, payment.id)
+    assert.equal(confirmed.payment.status, 'SUCCEEDED')
+  })
+})
+
+describe('the reservation sweeper with Razorpay', () => {
+  /** Expires and sweeps whatever earlier tests left waiting, so counts below are about one order. */
+  async function sweepLeftovers() {
+    clock.advance(RESERVATION_MS + 60_000)
+    await t.app.payments.sweepExpiredReservations()
+    requests.length = 0
+  }
+
+  test('a payment captured at Razorpay whose webhook never came: the sweeper confirms the order, cancels nothing', async () => {
+    await sweepLeftovers()
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const order = await prepaidOrder(customer)
+    const rzpOrderId: string = order.paymentClientAction.payload.order_id
+    const amount = paiseOf(order.amountPayable)
+    paymentsByOrder.set(rzpOrderId, [
+      { id: 'pay_AppLateFail1', entity: 'payment', order_id: rzpOrderId, amount, currency: 'INR', status: 'failed' },
+      { id: 'pay_AppLate01', entity: 'payment', order_id: rzpOrderId, amount, currency: 'INR', status: 'captured' },
+    ])
+
+    clock.advance(RESERVATION_MS + 60_000)
+    const cancelled = await t.app.payments.sweepExpiredReservations()
+    assert.equal(cancelled, 0)
+    const asked = sent('GET', `/v1/orders/${rzpOrderId}/payments`)
+    assert.equal(asked.length, 1, 'the sweeper asked Razorpay about the open session')
+    assert.equal(asked[0]!.headers.authorization, BASIC)
+
+    const fresh = await givenCustomer(t.app, shop.partner, { phone: customer.phone })
+    const fetched = await orderOf(fresh, order.id)
+    assert.equal(fetched.status, 'CONFIRMED')
+    assert.equal(fetched.paymentStatus, 'PAID')
+    assert.equal(fetched.payment.status, 'SUCCEEDED')
+    assert.equal(fetched.statusHistory.at(-1).actor, 'PROVIDER')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1, 'the stock stays sold')
+    assert.equal(sent('POST', /refund$/).length, 0)
+
+    // The webhook arriving at last changes nothing.
+    const late = await webhook(paymentEvent('payment.captured', { id: 'pay_AppLate01', order_id: rzpOrderId, amount }), 'evt_AppLate01')
+    assert.equal(late.statusCode, 200, late.body)
+    assert.deepEqual(await orderOf(fresh, order.id), fetched)
+  })
+
+  test('nothing paid at Razorpay: the sweeper cancels the order and the stock is back', async () => {
+    await sweepLeftovers()
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const order = await prepaidOrder(customer)
+    const rzpOrderId: string = order.paymentClientAction.payload.order_id
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+
+    clock.advance(RESERVATION_MS - 60_000)
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0, 'not before the reservation runs out')
+    assert.equal((await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), order.id)).status, 'PENDING_PAYMENT')
+    assert.equal(sent('GET', /payments$/).length, 0)
+
+    clock.advance(2 * 60_000)
+    const cancelled = await t.app.payments.sweepExpiredReservations()
+    assert.equal(cancelled, 1)
+    assert.equal(sent('GET', `/v1/orders/${rzpOrderId}/payments`).length, 1, 'the sweeper asked Razorpay first')
+
+    const fresh = await givenCustomer(t.app, shop.partner, { phone: customer.phone })
+    const fetched = await orderOf(fresh, order.id)
+    assert.equal(fetched.status, 'CANCELLED')
+    assert.equal(fetched.paymentStatus, 'PENDING')
+    assert.equal(fetched.payment.status, 'EXPIRED')
+    assert.equal(fetched.statusHistory.at(-1).actor, 'SYSTEM')
+    assert.deepEqual(fetched.refunds, [])
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock)
+    assert.equal(sent('POST', /refund$/).length, 0)
+  })
+})
