@@ -449,6 +449,12 @@ describe('the reservation sweeper with Razorpay', () => {
     const late = await webhook(paymentEvent('payment.captured', { id: 'pay_AppLate01', order_id: rzpOrderId, amount }), 'evt_AppLate01')
     assert.equal(late.statusCode, 200, late.body)
     assert.deepEqual(await orderOf(fresh, order.id), fetched)
+
+    // The sweeper recorded the captured payment's id: a cancellation refunds that payment.
+    const refunded = await post(fresh, `/orders/${order.id}/cancel`, {})
+    assert.equal(refunded.statusCode, 200, refunded.body)
+    assert.deepEqual(sent('POST', /refund$/).map((r) => [r.path, r.body!.amount]), [['/v1/payments/pay_AppLate01/refund', amount]])
+    assert.equal(refunded.json().data.paymentStatus, 'REFUNDED')
   })
 
   test('nothing paid at Razorpay: the sweeper cancels the order and the stock is back', async () => {

@@ -396,7 +396,7 @@ describe('parseWebhook', () => {
 
   test('refund.processed: REFUND_SUCCEEDED; refund.failed: REFUND_FAILED', () => {
     const processed = signed(refundEvent('refund.processed', 'processed'), 'evt_R1')
-    assert.deepEqual(provider().parseWebhook(processed.rawBody, processed.headers), { kind: 'REFUND_SUCCEEDED', eventId: 'evt_R1', providerRefundId: 'rfnd_Heax5rxucwf2aS', reason: null })
+    assert.deepEqual(provider().parseWebhook(processed.rawBody, processed.headers), { kind: 'REFUND_SUCCEEDED', eventId: 'evt_R1', providerRefundId: 'rfnd_Heax5rxucwf2aS', refundId: 'ref_01J', reason: null })
     const failed = signed(refundEvent('refund.failed', 'failed'), 'evt_R2')
     const event = provider().parseWebhook(failed.rawBody, failed.headers)
     assert.equal(event.kind, 'REFUND_FAILED')

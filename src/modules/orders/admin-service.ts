@@ -8,7 +8,7 @@ import { cancelOrder, deliverOrder, transition } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderFilter, orderRepo } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { orderSummaryView, orderView, paymentView } from './views.ts'
+import { currentPayment, orderSummaryView, orderView, paymentView } from './views.ts'
 
 export function createOrderAdminService({ database, clock }: Deps, payments: PaymentService) {
   const db = database.db
@@ -22,7 +22,7 @@ export function createOrderAdminService({ database, clock }: Deps, payments: Pay
       orderRepo.paymentsOf(db, order.id),
       orderRepo.refundsOf(db, order.id),
     ])
-    return { ...orderView({ order, items, history, payment: paymentRows[0] ?? null, refunds }), payments: paymentRows.map(paymentView) }
+    return { ...orderView({ order, items, history, payment: currentPayment(paymentRows), refunds }), payments: paymentRows.map(paymentView) }
   }
 
   return {

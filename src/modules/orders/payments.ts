@@ -77,7 +77,8 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
         const result = await provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
         await db.transaction(async (tx) => {
           if (result.status === 'PENDING') await orderRepo.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: clock.now() })
-          else await settleRefund(tx, claimed, result.status, result.providerRefundId, clock.now())
+          // Locked again: the provider's callback may have settled it while we waited for the answer.
+          else await settleRefund(tx, await orderRepo.lockRefund(tx, claimed.id), result.status, result.providerRefundId, clock.now())
         })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
@@ -95,7 +96,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       if (!first) return { duplicate: true, refunds: [] }
       if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
       if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
-        const refund = await orderRepo.lockRefundByProviderId(tx, event.providerRefundId)
+        const refund = await orderRepo.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
         if (refund) await settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
         return { duplicate: false, refunds: [] }
       }
@@ -178,7 +179,8 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       const candidates = await db.transaction((tx) => orderRepo.expiredReservations(tx, now, limit))
       for (const order of candidates) {
         for (const payment of await orderRepo.paymentsOf(db, order.id)) {
-          if (payment.status !== 'PENDING' || !payment.providerSessionId) continue
+          // A customer who closed the checkout may still have paid in it: ask about those too.
+          if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
           try {
             const status = await provider.fetchStatus(payment.providerSessionId)
             if (status.status === 'SUCCEEDED' && status.providerPaymentId) {

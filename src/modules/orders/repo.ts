@@ -159,8 +159,17 @@ export const orderRepo = {
     const [row] = await db.update(refunds).set(changes).where(eq(refunds.id, id)).returning()
     return row!
   },
-  async lockRefundByProviderId(tx: Executor, providerRefundId: string) {
-    const [row] = await tx.select().from(refunds).where(eq(refunds.providerRefundId, providerRefundId)).for('update')
+  async lockRefund(tx: Executor, id: string) {
+    const [row] = await tx.select().from(refunds).where(eq(refunds.id, id)).for('update')
+    return row!
+  },
+  /** The refund a provider callback is about: by the provider's refund id, else by our own id. */
+  async lockRefundForCallback(tx: Executor, providerRefundId: string, refundId: string | null) {
+    const [row] = await tx
+      .select()
+      .from(refunds)
+      .where(refundId ? or(eq(refunds.providerRefundId, providerRefundId), eq(refunds.id, refundId)) : eq(refunds.providerRefundId, providerRefundId))
+      .for('update')
     return row ?? null
   },
   /**

@@ -23,7 +23,7 @@ import { cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
-import { NO_CLIENT_ACTION, orderSummaryView, orderView, paymentView } from './views.ts'
+import { currentPayment, NO_CLIENT_ACTION, orderSummaryView, orderView, paymentView } from './views.ts'
 
 export interface CustomerRef {
   userId: string
@@ -77,7 +77,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       orderRepo.paymentsOf(db, order.id),
       orderRepo.refundsOf(db, order.id),
     ])
-    return orderView({ order, items, history, payment: paymentRows[0] ?? null, refunds })
+    return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds })
   }
 
   async function ownOrder(customer: CustomerRef, orderId: string) {
@@ -302,7 +302,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
   /** Phase 2: the provider session of a new prepaid order, then the answer. Safe to run again. */
   async function finishOrder(orderId: string) {
     const order = (await orderRepo.findOrder(db, orderId))!
-    let payment: PaymentRow | null = (await orderRepo.paymentsOf(db, orderId))[0] ?? null
+    let payment: PaymentRow | null = currentPayment(await orderRepo.paymentsOf(db, orderId))
     if (payment?.status === 'CREATED') payment = await payments.startSession(payment, order)
     const view = await detail(order)
     const paymentClientAction = payment?.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION

@@ -5,6 +5,18 @@ import type { ClientAction } from './schema.sql.ts'
 
 export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }
 
+const PAYMENT_RANK: Record<PaymentRow['status'], number> = { SUCCEEDED: 0, PENDING: 1, CREATED: 1, USER_DROPPED: 2, FAILED: 3, EXPIRED: 4 }
+
+/**
+ * The payment an order shows: the newest, and among payments made in the same instant the one that
+ * matters most (a success, then an open session), so a retry is never hidden behind the failure it replaced.
+ */
+export function currentPayment(rows: PaymentRow[]): PaymentRow | null {
+  return (
+    [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || PAYMENT_RANK[a.status] - PAYMENT_RANK[b.status] || (a.id < b.id ? 1 : -1))[0] ?? null
+  )
+}
+
 export function paymentView(p: PaymentRow) {
   return {
     id: p.id,

@@ -40,6 +40,8 @@ interface RazorpayPayment {
 interface RazorpayRefund {
   id: string
   status: string
+  receipt?: string | null
+  notes?: Record<string, unknown> | unknown[]
 }
 interface RazorpayWebhook {
   event: string
@@ -144,9 +146,9 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
           return { kind: 'PAYMENT_FAILED', eventId, sessionId: payment.order_id, providerPaymentId: payment.id, reason: payment.error_description || 'Payment failed' }
         }
         case 'refund.processed':
-          return { kind: 'REFUND_SUCCEEDED', eventId, providerRefundId: refundOf(body).id, reason: null }
+          return { kind: 'REFUND_SUCCEEDED', eventId, providerRefundId: refundOf(body).id, refundId: ourRefundId(refundOf(body)), reason: null }
         case 'refund.failed':
-          return { kind: 'REFUND_FAILED', eventId, providerRefundId: refundOf(body).id, reason: 'Refund failed' }
+          return { kind: 'REFUND_FAILED', eventId, providerRefundId: refundOf(body).id, refundId: ourRefundId(refundOf(body)), reason: 'Refund failed' }
         default:
           return { kind: 'IGNORED', eventId, type: body.event }
       }
@@ -215,4 +217,11 @@ function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
   return `${error.message}${cause}`
+}
+
+/** Our refund id, sent as receipt and in notes when the refund was made. */
+function ourRefundId(refund: RazorpayRefund): string | null {
+  const fromNotes = Array.isArray(refund.notes) ? undefined : refund.notes?.refundId
+  if (typeof fromNotes === 'string') return fromNotes
+  return typeof refund.receipt === 'string' ? refund.receipt : null
 }

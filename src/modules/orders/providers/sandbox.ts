@@ -67,7 +67,7 @@ export function createSandboxProvider(options: { secret: string; publicBaseUrl: 
         case 'payment.closed':
           return { kind: 'PAYMENT_USER_DROPPED', eventId: body.id, sessionId: body.sessionId! }
         case 'refund.succeeded':
-          return { kind: 'REFUND_SUCCEEDED', eventId: body.id, providerRefundId: body.refundId!, reason: null }
+          return { kind: 'REFUND_SUCCEEDED', eventId: body.id, providerRefundId: body.refundId!, refundId: null, reason: null }
         default:
           return { kind: 'IGNORED', eventId: String(body.id), type: String(body.type) }
       }

@@ -19,13 +19,17 @@ export interface ProviderSession {
   clientAction: ClientAction
 }
 
-/** A provider callback, verified and translated. `eventId` is unique per provider event. */
+/**
+ * A provider callback, verified and translated. `eventId` is unique per provider event. `refundId`
+ * is our own refund id when the provider echoes it back (it may call back before its refund id is
+ * stored on our side).
+ */
 export type ProviderEvent =
   | { kind: 'PAYMENT_SUCCEEDED'; eventId: string; sessionId: string; providerPaymentId: string; amount: bigint; currency: string }
   | { kind: 'PAYMENT_FAILED'; eventId: string; sessionId: string; providerPaymentId: string | null; reason: string }
   | { kind: 'PAYMENT_USER_DROPPED'; eventId: string; sessionId: string }
-  | { kind: 'REFUND_SUCCEEDED'; eventId: string; providerRefundId: string; reason: string | null }
-  | { kind: 'REFUND_FAILED'; eventId: string; providerRefundId: string; reason: string | null }
+  | { kind: 'REFUND_SUCCEEDED'; eventId: string; providerRefundId: string; refundId: string | null; reason: string | null }
+  | { kind: 'REFUND_FAILED'; eventId: string; providerRefundId: string; refundId: string | null; reason: string | null }
   | { kind: 'IGNORED'; eventId: string; type: string }
 
 export interface ProviderStatus {
