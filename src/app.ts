@@ -25,6 +25,9 @@ import { checkoutRoutes } from './modules/checkout/routes.ts'
 import { createCheckoutService } from './modules/checkout/service.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
+import { eventAdminRoutes } from './modules/events/admin-routes.ts'
+import { createEventAdminService } from './modules/events/admin-service.ts'
+import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
 import { createOrderAdminService } from './modules/orders/admin-service.ts'
@@ -123,6 +126,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const payments = createPaymentService(deps, provider)
   const orders = createOrderService(deps, checkout, payments, catalog.cache)
   app.decorate('payments', payments)
+  app.decorate('dispatcher', createDispatcher(deps))
 
   await app.register(
     async (api) => {
@@ -135,6 +139,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { orders, guards })
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
+      await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
@@ -148,5 +153,7 @@ declare module 'fastify' {
     guards: import('./http/guards.ts').Guards
     /** Payment housekeeping the server runs on a timer (reservation sweeper, refund retries). */
     payments: PaymentService
+    /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
+    dispatcher: Dispatcher
   }
 }

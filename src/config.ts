@@ -34,6 +34,16 @@ export interface Config {
   reservationMinutes: number
   /** How often background jobs (reservation sweeper, refund retries, key expiry) run. */
   jobIntervalMs: number
+  webhooks: {
+    /** How long one delivery may take before it is cut off and retried. */
+    timeoutMs: number
+    /** Private, loopback and link-local targets: refused unless allowed (allowed outside production). */
+    allowPrivateNetworks: boolean
+    /** Plain http targets: refused in production unless allowed. */
+    allowHttp: boolean
+    /** How often each node looks for events to deliver. */
+    pollIntervalMs: number
+  }
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   corsOrigins: string[] | '*' | null
   rateLimit: RateLimitConfig
@@ -169,6 +179,12 @@ export function loadConfig(env: Env = process.env): Config {
     razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
+      allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
+      allowHttp: boolean(env, 'WEBHOOK_ALLOW_HTTP', nodeEnv !== 'production'),
+      pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 50, 60_000),
+    },
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     corsOrigins,
     rateLimit: {

@@ -81,10 +81,12 @@ async function startServer(config: Config) {
   }
   const app = await buildApp(runtime)
   const jobs = startBackgroundJobs(app, config.jobIntervalMs)
+  const dispatcher = app.dispatcher.start()
   closeWithGrace({ delay: 10_000, logger }, async ({ err, signal }) => {
     if (err) logger.error({ err }, 'shutting down after an error')
     else logger.info({ signal }, 'shutting down')
     await jobs.stop()
+    await dispatcher.stop()
     await app.close()
     await runtime.close()
   })

@@ -15,6 +15,7 @@ export type EventType =
   | 'return.created'
   | 'return.status_changed'
   | 'ticket.status_changed'
+  | 'webhook.test'
 
 export interface NewEvent {
   partnerId: string

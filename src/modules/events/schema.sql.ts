@@ -19,6 +19,10 @@ export const outboxEvents = pgTable(
     status: text('status').$type<OutboxStatus>().notNull().default('PENDING'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A dispatcher holds the event until then; after that another may take it (crash safety). */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -26,4 +30,22 @@ export const outboxEvents = pgTable(
     index('outbox_events_partner_idx').on(t.partnerId, t.createdAt),
     index('outbox_events_subject_idx').on(t.subjectId),
   ],
+)
+
+/** One row per delivery attempt, for the back office. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => outboxEvents.id),
+    url: text('url').notNull(),
+    /** HTTP status, or null when no answer came (timeout, refused, blocked address). */
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('webhook_deliveries_event_idx').on(t.eventId, t.createdAt)],
 )

@@ -134,3 +134,24 @@ export async function setPartnerReturnOrigins(db: Executor, partnerId: string, o
   await partnerRepo.updatePartner(db, partnerId, { returnUrlOrigins: normalized, updatedAt: new Date() })
   return normalized
 }
+
+export interface PartnerWebhook {
+  partnerId: string
+  url: string | null
+  secretEncrypted: string | null
+}
+
+export async function partnerWebhooks(db: Executor, partnerIds: string[]): Promise<Map<string, PartnerWebhook>> {
+  const rows = await partnerRepo.webhooks(db, partnerIds)
+  return new Map(rows.map((r) => [r.partnerId, r]))
+}
+
+export async function setPartnerWebhook(db: Executor, partnerId: string, changes: { url?: string | null; secretEncrypted?: string | null }) {
+  if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+  await partnerRepo.updatePartner(db, partnerId, {
+    ...(changes.url !== undefined ? { webhookUrl: changes.url } : {}),
+    ...(changes.secretEncrypted !== undefined ? { webhookSecretEncrypted: changes.secretEncrypted } : {}),
+    updatedAt: new Date(),
+  })
+  return (await partnerWebhooks(db, [partnerId])).get(partnerId)!
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { apiKeys, partners } from './schema.sql.ts'
 
@@ -17,6 +17,13 @@ export const partnerRepo = {
   },
   async updatePartner(db: Executor, id: string, changes: Partial<typeof partners.$inferInsert>) {
     await db.update(partners).set(changes).where(eq(partners.id, id))
+  },
+  webhooks(db: Executor, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([])
+    return db
+      .select({ partnerId: partners.id, url: partners.webhookUrl, secretEncrypted: partners.webhookSecretEncrypted })
+      .from(partners)
+      .where(inArray(partners.id, ids))
   },
   async insertApiKey(db: Executor, row: typeof apiKeys.$inferInsert) {
     const [created] = await db.insert(apiKeys).values(row).returning()

@@ -10,6 +10,10 @@ export const partners = pgTable('partners', {
   isActive: boolean('is_active').notNull().default(true),
   /** Origins (`https://shop.example`) where payment return URLs may point; empty: any absolute URL. */
   returnUrlOrigins: jsonb('return_url_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** Where partner events are POSTed; null: events are kept but not sent. */
+  webhookUrl: text('webhook_url'),
+  /** The webhook signing secret, encrypted with a key derived from AUTH_SECRET (it must be usable to sign). */
+  webhookSecretEncrypted: text('webhook_secret_encrypted'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })

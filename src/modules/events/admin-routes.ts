@@ -1,0 +1,119 @@
+// /admin/partners/{id}/webhook and /admin/events (admin bearer, role ADMIN).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import type { Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { EventAdminService } from './admin-service.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Time = Type.String({ format: 'date-time' })
+const Status = Type.Enum(['PENDING', 'DELIVERED', 'FAILED'])
+const Webhook = Type.Object({
+  partnerId: Type.String(),
+  url: Nullable(Type.String()),
+  hasSecret: Type.Boolean(),
+  secret: Type.Optional(Type.String({ description: 'The signing secret: shown only when it is created or rotated' })),
+})
+const EventFields = {
+  id: Type.String(),
+  partnerId: Type.String(),
+  type: Type.String(),
+  subjectId: Type.String(),
+  data: Type.Object({}, { additionalProperties: true }),
+  status: Status,
+  attempts: Type.Integer(),
+  nextAttemptAt: Nullable(Time),
+  lastError: Nullable(Type.String()),
+  deliveredAt: Nullable(Time),
+  createdAt: Time,
+}
+const Event = Type.Object(EventFields)
+const EventDetail = Type.Object({
+  ...EventFields,
+  deliveries: Type.Array(
+    Type.Object({ id: Type.String(), url: Type.String(), statusCode: Nullable(Type.Integer()), error: Nullable(Type.String()), durationMs: Type.Integer(), createdAt: Time }),
+  ),
+})
+
+export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  const common = { preValidation: guards.admin() }
+  const tags = ['Admin: events and webhooks']
+  const sec = security.admin
+  const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
+  const EventParams = Type.Object({ eventId: Type.String({ maxLength: 100 }) })
+
+  app.get('/admin/partners/:partnerId/webhook', { ...common, schema: { tags, security: sec, summary: "A partner's webhook endpoint", params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+    ok(await admin.webhook(request.params.partnerId), 'Webhook retrieved'),
+  )
+  app.put(
+    '/admin/partners/:partnerId/webhook',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Set the webhook URL (https; http only outside production). The first time, the signing secret is created and shown once',
+        params: PartnerParams,
+        body: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }) }),
+        response: { 200: Envelope(Webhook), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.setWebhook(request.params.partnerId, request.body.url), 'Webhook saved'),
+  )
+  app.delete('/admin/partners/:partnerId/webhook', { ...common, schema: { tags, security: sec, summary: 'Stop sending events (they are kept, and sent once a URL is set again)', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+    ok(await admin.removeWebhook(request.params.partnerId), 'Webhook removed'),
+  )
+  app.post('/admin/partners/:partnerId/webhook/rotate-secret', { ...common, schema: { tags, security: sec, summary: 'A new signing secret, used from the next delivery; shown once', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+    ok(await admin.rotateSecret(request.params.partnerId), 'Webhook secret rotated'),
+  )
+  app.post('/admin/partners/:partnerId/webhook/test', { ...common, schema: { tags, security: sec, summary: 'Queue a webhook.test event for the partner', params: PartnerParams, response: { 201: Envelope(Event), ...errorResponses(401, 403, 404, 409) } } }, async (request, reply) => {
+    reply.status(201)
+    return ok(await admin.sendTest(request.params.partnerId), 'Test event queued', 201)
+  })
+
+  app.get(
+    '/admin/events',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Partner events, newest first',
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          partnerId: Type.Optional(Type.String({ maxLength: 100 })),
+          type: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(Status),
+          subjectId: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
+        response: { 200: PagedEnvelope(Event), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const result = await admin.list(request.query)
+      return paged(result.data, result.meta, 'Events retrieved')
+    },
+  )
+  app.get('/admin/events/:eventId', { ...common, schema: { tags, security: sec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
+    ok(await admin.view(request.params.eventId), 'Event retrieved'),
+  )
+  app.post('/admin/events/:eventId/replay', { ...common, schema: { tags, security: sec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
+    ok(await admin.replay(request.params.eventId), 'Event queued for delivery'),
+  )
+  app.post(
+    '/admin/events/replay-failed',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Queue every FAILED event again (of one partner, or all)',
+        body: Type.Object({ partnerId: Type.Optional(Type.String({ maxLength: 100 })) }),
+        response: { 200: Envelope(Type.Object({ requeued: Type.Integer() })), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ok(await admin.replayFailed(request.body?.partnerId), 'Failed events queued'),
+  )
+}

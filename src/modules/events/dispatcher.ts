@@ -1,0 +1,108 @@
+// Delivers outbox events to partners' webhook URLs.
+//
+// Each round leases a batch of due events (see eventRepo.claim: safe with many nodes), then sends
+// each partner's events one after another in creation order (partners in parallel), as
+// POST {id, type, createdAt, data} signed with the partner's secret. A 2xx delivers the event;
+// anything else (another status, a timeout, a refused address) schedules a retry with exponential
+// backoff and jitter: 5 s, 10 s, 20 s… capped at 1 hour, for 24 hours after the event was
+// created; then the event is FAILED (the back office can replay it). A crashed node's lease runs
+// out and another node sends the event: delivery is at least once, so receivers dedupe by id.
+import type { Deps } from '../../deps.ts'
+import { newId } from '../../lib/ids.ts'
+import { createSecretBox } from '../../lib/secret-box.ts'
+import { type PartnerWebhook, partnerWebhooks } from '../partners/index.ts'
+import { OutboundError, postJson } from './outbound.ts'
+import { eventRepo, type OutboxEvent } from './repo.ts'
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signPayload } from './signing.ts'
+
+export const RETRY_WINDOW_MS = 24 * 3_600_000
+const FIRST_DELAY_MS = 5000
+const MAX_DELAY_MS = 3_600_000
+
+/** Delay before attempt `attempts + 1`: doubling from 5 s, capped at an hour, ±20% jitter. */
+export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, attempts - 1), MAX_DELAY_MS)
+  return Math.round(base * (0.8 + 0.4 * random()))
+}
+
+export const webhookBody = (event: OutboxEvent) =>
+  JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data })
+
+export function createDispatcher({ database, clock, config, logger }: Deps) {
+  const db = database.db
+  const box = createSecretBox(config.authSecret, 'webhook-secrets')
+  const options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
+
+  async function deliver(event: OutboxEvent, webhook: PartnerWebhook) {
+    const started = Date.now()
+    const body = webhookBody(event)
+    let statusCode: number | null = null
+    let error: string | null = null
+    try {
+      if (!webhook.url || !webhook.secretEncrypted) throw new OutboundError('No webhook URL configured')
+      const signature = signPayload(box.open(webhook.secretEncrypted), Math.floor(clock.now().getTime() / 1000), body)
+      statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, options)).statusCode
+      if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`
+    } catch (err) {
+      error = err instanceof OutboundError ? err.message : 'Delivery failed'
+      if (!(err instanceof OutboundError)) logger.warn({ err, eventId: event.id }, 'webhook delivery failed unexpectedly')
+    }
+    const now = clock.now()
+    await eventRepo.recordDelivery(db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
+    if (!error) {
+      await eventRepo.update(db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null })
+      return true
+    }
+    const next = new Date(now.getTime() + retryDelayMs(event.attempts))
+    const giveUp = next.getTime() > event.createdAt.getTime() + RETRY_WINDOW_MS
+    await eventRepo.update(db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error })
+    return false
+  }
+
+  return {
+    /** One round: lease due events, deliver them. Returns how many were taken. */
+    async dispatchOnce(limit = 50): Promise<number> {
+      const now = clock.now()
+      const lease = new Date(now.getTime() + Math.max(60_000, options.timeoutMs * (limit + 1)))
+      const events = await eventRepo.claim(db, now, lease, limit)
+      if (events.length === 0) return 0
+      const webhooks = await partnerWebhooks(db, [...new Set(events.map((e) => e.partnerId))])
+      const byPartner = new Map<string, OutboxEvent[]>()
+      for (const e of events) byPartner.set(e.partnerId, [...(byPartner.get(e.partnerId) ?? []), e])
+      await Promise.all(
+        [...byPartner].map(async ([partnerId, queue]) => {
+          for (const event of queue) await deliver(event, webhooks.get(partnerId)!)
+        }),
+      )
+      return events.length
+    },
+
+    /** Polls every `pollIntervalMs`; keeps going while rounds come back full. */
+    start() {
+      let running: Promise<void> | null = null
+      const round = async () => {
+        try {
+          while ((await this.dispatchOnce()) === 50) {
+            /* a full batch: there may be more */
+          }
+        } catch (err) {
+          logger.warn({ err }, 'webhook dispatch round failed; retrying at the next interval')
+        }
+      }
+      const timer = setInterval(() => {
+        running ??= round().finally(() => {
+          running = null
+        })
+      }, config.webhooks.pollIntervalMs)
+      timer.unref()
+      return {
+        async stop() {
+          clearInterval(timer)
+          await running
+        },
+      }
+    },
+  }
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>
