@@ -19,7 +19,7 @@ let received: Received[] = []
 let behaviour: (req: IncomingMessage, res: ServerResponse, n: number) => void = (_req, res) => res.end('ok')
 let receiver: Server
 let receiverUrl: string
-let hanging: ServerResponse[] = []
+const hanging: ServerResponse[] = []
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
 let t: TestApp
