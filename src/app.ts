@@ -29,6 +29,11 @@ import { eventAdminRoutes } from './modules/events/admin-routes.ts'
 import { createEventAdminService } from './modules/events/admin-service.ts'
 import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { supportRoutes } from './modules/support/routes.ts'
+import { createSupportService } from './modules/support/service.ts'
+import { createUploadService } from './modules/uploads/index.ts'
+import { uploadRoutes } from './modules/uploads/routes.ts'
+import { createStorage } from './modules/uploads/storage-factory.ts'
 import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
 import { createOrderAdminService } from './modules/orders/admin-service.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
@@ -127,6 +132,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const orders = createOrderService(deps, checkout, payments, catalog.cache)
   app.decorate('payments', payments)
   app.decorate('dispatcher', createDispatcher(deps))
+  const storage = createStorage(config)
+  const uploads = createUploadService(deps.database.db, deps.clock, storage)
 
   await app.register(
     async (api) => {
@@ -140,6 +147,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
+      await api.register(uploadRoutes, { uploads, guards })
+      await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },

@@ -27,6 +27,8 @@ export interface Config {
   refreshTokenTtlSeconds: number
   adminTokenTtlSeconds: number
   storageDriver: 'local' | 's3'
+  /** Required when storageDriver is s3. */
+  s3: S3Config | null
   paymentProvider: 'sandbox' | 'razorpay'
   /** Required when paymentProvider is razorpay. */
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiBase: string } | null
@@ -50,6 +52,18 @@ export interface Config {
   bodyLimitBytes: number
   workers: number
   trustProxy: boolean
+}
+
+export interface S3Config {
+  bucket: string
+  region: string
+  /** An S3-compatible endpoint (MinIO, R2, …); unset: AWS. */
+  endpoint: string | null
+  accessKeyId: string
+  secretAccessKey: string
+  /** Where uploaded objects are read from (bucket website, CDN); unset: the bucket's own URL. */
+  publicBaseUrl: string | null
+  forcePathStyle: boolean
 }
 
 export class ConfigError extends Error {
@@ -131,6 +145,19 @@ function razorpayConfig(env: Env) {
   }
 }
 
+function s3Config(env: Env): S3Config {
+  const why = 'when STORAGE_DRIVER=s3'
+  return {
+    bucket: required(env, 'S3_BUCKET', why),
+    region: text(env, 'S3_REGION') ?? 'ap-south-1',
+    endpoint: url(env, 'S3_ENDPOINT', ['https:', 'http:']) ?? null,
+    accessKeyId: required(env, 'S3_ACCESS_KEY_ID', why),
+    secretAccessKey: required(env, 'S3_SECRET_ACCESS_KEY', why),
+    publicBaseUrl: (url(env, 'S3_PUBLIC_BASE_URL', ['https:', 'http:']) ?? null)?.replace(/\/+$/, '') ?? null,
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', false),
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development')
   const port = integer(env, 'PORT', 3000, 0, 65535)
@@ -158,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? availableParallelism()
       : integer(env, 'WORKERS', nodeEnv === 'production' ? availableParallelism() : 1, 1, 256)
 
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local')
   const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox')
 
   return {
@@ -174,7 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
     adminTokenTtlSeconds: integer(env, 'ADMIN_TOKEN_TTL_SECONDS', 8 * 3600, 60, 86_400),
-    storageDriver: oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local'),
+    storageDriver,
+    s3: storageDriver === 's3' ? s3Config(env) : null,
     paymentProvider,
     razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),

@@ -13,11 +13,23 @@ function encodeTime(ms: number): string {
   return out
 }
 
-function encodeRandom(): string {
-  const bytes = randomBytes(16)
-  let out = ''
-  for (let i = 0; i < 16; i++) out += CROCKFORD[bytes[i]! % 32]
-  return out
+// Monotonic within a millisecond: a second id in the same millisecond is the previous random part
+// plus one, so ids made one after another in a process sort in the order they were made.
+let lastMs = -1
+let lastRandom: number[] = []
+
+function encodeRandom(ms: number): string {
+  if (ms === lastMs) {
+    let i = lastRandom.length - 1
+    while (i >= 0 && lastRandom[i] === 31) lastRandom[i--] = 0
+    if (i >= 0) lastRandom[i]! += 1
+  } else {
+    const bytes = randomBytes(16)
+    // The top digit stays below 16, so increments can never wrap around in practice.
+    lastRandom = Array.from(bytes, (b, i) => (i === 0 ? b % 16 : b % 32))
+    lastMs = ms
+  }
+  return lastRandom.map((d) => CROCKFORD[d]).join('')
 }
 
 export type IdPrefix =
@@ -25,7 +37,7 @@ export type IdPrefix =
   | 'req' | 'srq' | 'osh' | 'whd' | 'zon' | 'red' | 'ord' | 'itm' | 'pay' | 'ref' | 'ret' | 'rti' | 'tkt' | 'msg' | 'evt' | 'cpn' | 'led' | 'upl'
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  return `${prefix}_${encodeTime(now)}${encodeRandom()}`
+  return `${prefix}_${encodeTime(now)}${encodeRandom(now)}`
 }
 
 /** A random URL-safe secret of `bytes` bytes of entropy, with a readable prefix. */

@@ -28,6 +28,12 @@ describe('configuration', () => {
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
       [{ AUTH_SECRET: 'short' }, /AUTH_SECRET/],
       [{ RATE_LIMIT_MAX: '0' }, /RATE_LIMIT_MAX/],
+      [{ PAYMENT_PROVIDER: 'razorpay' }, /RAZORPAY_KEY_ID is required when PAYMENT_PROVIDER=razorpay/],
+      [{ PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'rzp_test', RAZORPAY_KEY_SECRET: 's' }, /RAZORPAY_WEBHOOK_SECRET is required/],
+      [{ STORAGE_DRIVER: 's3' }, /S3_BUCKET is required when STORAGE_DRIVER=s3/],
+      [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT/],
+      [{ ORDER_RESERVATION_MINUTES: '0' }, /ORDER_RESERVATION_MINUTES/],
+      [{ WEBHOOK_ALLOW_HTTP: 'maybe' }, /WEBHOOK_ALLOW_HTTP/],
     ]
     for (const [env, pattern] of cases) {
       assert.throws(() => loadConfig({ ...base, ...env }), (err: Error) => err instanceof ConfigError && pattern.test(err.message))

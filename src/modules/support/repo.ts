@@ -1,0 +1,68 @@
+// Data access of support tickets and their messages.
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { ordersTable } from '../orders/index.ts'
+import { supportTickets, type TicketStatus, ticketMessages } from './schema.sql.ts'
+
+export type TicketRow = typeof supportTickets.$inferSelect
+export type MessageRow = typeof ticketMessages.$inferSelect
+
+export interface TicketFilter {
+  userId?: string
+  partnerId?: string
+  status?: TicketStatus
+  /** Topic, detail or order number, case-insensitive, partial. */
+  search?: string
+}
+
+function filterWhere(f: TicketFilter): SQL | undefined {
+  const c: SQL[] = []
+  if (f.userId) c.push(eq(supportTickets.userId, f.userId))
+  if (f.partnerId) c.push(eq(supportTickets.partnerId, f.partnerId))
+  if (f.status) c.push(eq(supportTickets.status, f.status))
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    c.push(
+      or(
+        ilike(supportTickets.topic, like),
+        ilike(supportTickets.detail, like),
+        inArray(supportTickets.orderId, sql`(select ${ordersTable.id} from ${ordersTable} where ${ordersTable.orderNumber} ilike ${like})`),
+      )!,
+    )
+  }
+  return c.length ? and(...c) : undefined
+}
+
+export const ticketRepo = {
+  async insert(tx: Executor, row: typeof supportTickets.$inferInsert) {
+    const [created] = await tx.insert(supportTickets).values(row).returning()
+    return created!
+  },
+  async find(db: Executor, id: string) {
+    const [row] = await db.select().from(supportTickets).where(eq(supportTickets.id, id)).limit(1)
+    return row ?? null
+  },
+  async lock(tx: Executor, id: string) {
+    const [row] = await tx.select().from(supportTickets).where(eq(supportTickets.id, id)).for('update')
+    return row ?? null
+  },
+  async update(tx: Executor, id: string, changes: Partial<typeof supportTickets.$inferInsert>) {
+    const [row] = await tx.update(supportTickets).set(changes).where(eq(supportTickets.id, id)).returning()
+    return row!
+  },
+  async page(db: Executor, filter: TicketFilter, page: number, limit: number) {
+    const where = filterWhere(filter)
+    const [rows, totals] = await Promise.all([
+      db.select().from(supportTickets).where(where).orderBy(desc(supportTickets.createdAt), desc(supportTickets.id)).limit(limit).offset((page - 1) * limit),
+      db.select({ n: count() }).from(supportTickets).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
+  async addMessage(tx: Executor, row: typeof ticketMessages.$inferInsert) {
+    const [created] = await tx.insert(ticketMessages).values(row).returning()
+    return created!
+  },
+  messages(db: Executor, ticketId: string) {
+    return db.select().from(ticketMessages).where(eq(ticketMessages.ticketId, ticketId)).orderBy(asc(ticketMessages.createdAt), asc(ticketMessages.id))
+  },
+}

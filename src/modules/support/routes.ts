@@ -1,0 +1,162 @@
+// /support/tickets (customer token and x-partner-id) and /admin/support/tickets (SUPPORT or ADMIN).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import { adminOf, customerOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { SupportService } from './service.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Time = Type.String({ format: 'date-time' })
+const Status = Type.Enum(['OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED'])
+const Ticket = Type.Object({
+  id: Type.String(),
+  partnerId: Type.String({ description: 'Integration ID' }),
+  orderId: Nullable(Type.String()),
+  topic: Type.String(),
+  detail: Type.String(),
+  imageUrls: Type.Array(Type.String()),
+  status: Status,
+  order: Nullable(Type.Object({ id: Type.String(), orderNumber: Type.String(), status: Type.String(), totalAmount: Type.String() })),
+  createdAt: Time,
+  updatedAt: Time,
+})
+const Message = Type.Object({ id: Type.String(), ticketId: Type.String(), author: Type.Enum(['CUSTOMER', 'AGENT']), body: Type.String(), imageUrls: Type.Array(Type.String()), createdAt: Time })
+const ImageUrls = (max: number) => Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: max, description: 'publicUrls of support uploads of this customer' })
+const ListQuery = {
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  status: Type.Optional(Status),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Topic, detail or order number' })),
+}
+const Params = Type.Object({ ticketId: Type.String({ maxLength: 100 }) })
+
+export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService; guards: Guards }> = async (app, { support, guards }) => {
+  const customer = { preValidation: guards.customerOfPartner }
+  const tags = ['Support tickets']
+
+  app.post(
+    '/support/tickets',
+    {
+      ...customer,
+      schema: {
+        tags,
+        security: security.customer,
+        summary: 'Open a ticket (optionally about one of the customer own orders, with uploaded images)',
+        body: Type.Object({
+          topic: Type.String({ minLength: 1, maxLength: 200 }),
+          detail: Type.String({ minLength: 1, maxLength: 5000 }),
+          orderId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          imageUrls: Type.Optional(ImageUrls(10)),
+        }),
+        response: { 201: Envelope(Ticket), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await support.create(customerOf(request), request.body), 'Ticket created', 201)
+    },
+  )
+
+  app.get(
+    '/support/tickets',
+    { ...customer, schema: { tags, security: security.customer, summary: "The customer's tickets, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401) } } },
+    async (request) => {
+      const { page, limit, status, search } = request.query
+      const result = await support.list({ ...customerOf(request), status, search }, { page, limit })
+      return paged(result.data, result.meta, 'Tickets retrieved')
+    },
+  )
+
+  app.get(
+    '/support/tickets/:ticketId',
+    { ...customer, schema: { tags, security: security.customer, summary: 'One ticket', params: Params, response: { 200: Envelope(Ticket), ...errorResponses(401, 404) } } },
+    async (request) => ok(await support.get(customerOf(request), request.params.ticketId), 'Ticket retrieved'),
+  )
+
+  app.get(
+    '/support/tickets/:ticketId/messages',
+    { ...customer, schema: { tags, security: security.customer, summary: 'The conversation, oldest first', params: Params, response: { 200: Envelope(Type.Array(Message)), ...errorResponses(401, 404) } } },
+    async (request) => ok(await support.messages(customerOf(request), request.params.ticketId), 'Messages retrieved'),
+  )
+
+  app.post(
+    '/support/tickets/:ticketId/messages',
+    {
+      ...customer,
+      schema: {
+        tags,
+        security: security.customer,
+        summary: 'Reply; a reply on a RESOLVED ticket reopens it, a CLOSED ticket answers 409',
+        params: Params,
+        body: Type.Object({ body: Type.String({ minLength: 1, maxLength: 5000 }), imageUrls: Type.Optional(ImageUrls(5)) }),
+        response: { 201: Envelope(Message), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await support.customerReply(customerOf(request), request.params.ticketId, request.body), 'Message sent', 201)
+    },
+  )
+
+  const agent = { preValidation: guards.admin('SUPPORT') }
+  const adminTags = ['Admin: support']
+  const AdminTicket = Type.Object({ ...Ticket.properties, userId: Type.String(), messages: Type.Array(Message) })
+
+  app.get(
+    '/admin/support/tickets',
+    {
+      ...agent,
+      schema: {
+        tags: adminTags,
+        security: security.admin,
+        summary: "Every partner's tickets, newest first",
+        querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ maxLength: 100 })) }),
+        response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { page, limit, ...filter } = request.query
+      const result = await support.list(filter, { page, limit })
+      return paged(result.data, result.meta, 'Tickets retrieved')
+    },
+  )
+  app.get(
+    '/admin/support/tickets/:ticketId',
+    { ...agent, schema: { tags: adminTags, security: security.admin, summary: 'One ticket with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await support.adminView(request.params.ticketId), 'Ticket retrieved'),
+  )
+  app.post(
+    '/admin/support/tickets/:ticketId/messages',
+    {
+      ...agent,
+      schema: {
+        tags: adminTags,
+        security: security.admin,
+        summary: 'Reply as an agent; an OPEN ticket moves to IN_PROGRESS',
+        params: Params,
+        body: Type.Object({ body: Type.String({ minLength: 1, maxLength: 5000 }) }),
+        response: { 201: Envelope(Message), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await support.agentReply(adminOf(request).adminId, request.params.ticketId, request.body.body), 'Reply sent', 201)
+    },
+  )
+  app.post(
+    '/admin/support/tickets/:ticketId/status',
+    {
+      ...agent,
+      schema: {
+        tags: adminTags,
+        security: security.admin,
+        summary: 'Move a ticket: OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED (409 otherwise)',
+        params: Params,
+        body: Type.Object({ status: Status }),
+        response: { 200: Envelope(Ticket), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await support.setStatus(adminOf(request).adminId, request.params.ticketId, request.body.status), 'Ticket status changed'),
+  )
+}

@@ -1,0 +1,149 @@
+// Support tickets: the customer's side and the back office's. Every status change writes its
+// `ticket.status_changed` event in the same transaction.
+//
+//   OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED;  RESOLVED -> OPEN when the customer replies.
+import type { Deps } from '../../deps.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { pageMeta } from '../../lib/pagination.ts'
+import type { Executor } from '../../db/client.ts'
+import { recordEvent } from '../events/index.ts'
+import { findOwnOrder, orderRefs } from '../orders/index.ts'
+import { checkImageUrls } from '../uploads/index.ts'
+import type { Storage } from '../uploads/storage.ts'
+import { type TicketFilter, type MessageRow, ticketRepo, type TicketRow } from './repo.ts'
+import type { TicketStatus } from './schema.sql.ts'
+
+/** Moves the back office may make. RESOLVED -> OPEN happens only by the customer's reply. */
+export const TICKET_MOVES: Record<TicketStatus, TicketStatus[]> = {
+  OPEN: ['IN_PROGRESS'],
+  IN_PROGRESS: ['RESOLVED'],
+  RESOLVED: ['CLOSED'],
+  CLOSED: [],
+}
+
+export interface CustomerRef {
+  userId: string
+  partnerId: string
+}
+
+const messageView = (m: MessageRow) => ({ id: m.id, ticketId: m.ticketId, author: m.author, body: m.body, imageUrls: m.imageUrls, createdAt: m.createdAt.toISOString() })
+
+export function createSupportService({ database, clock }: Deps, storage: Storage) {
+  const db = database.db
+
+  async function views(rows: TicketRow[]) {
+    const refs = await orderRefs(db, [...new Set(rows.flatMap((r) => (r.orderId ? [r.orderId] : [])))])
+    return rows.map((t) => ({
+      id: t.id,
+      partnerId: t.partnerId,
+      orderId: t.orderId,
+      topic: t.topic,
+      detail: t.detail,
+      imageUrls: t.imageUrls,
+      status: t.status,
+      order: t.orderId ? (refs.get(t.orderId) ?? null) : null,
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    }))
+  }
+  const view = async (row: TicketRow) => (await views([row]))[0]!
+
+  async function ownTicket(customer: CustomerRef, ticketId: string) {
+    const ticket = await ticketRepo.find(db, ticketId)
+    if (!ticket || ticket.userId !== customer.userId || ticket.partnerId !== customer.partnerId) throw notFound('Ticket')
+    return ticket
+  }
+
+  async function move(tx: Executor, ticket: TicketRow, to: TicketStatus, by: string, at: Date) {
+    const updated = await ticketRepo.update(tx, ticket.id, { status: to, updatedAt: at })
+    await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.status_changed', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, from: ticket.status, status: to, by }, at })
+    return updated
+  }
+
+  return {
+    async create(customer: CustomerRef, input: { topic: string; detail: string; orderId?: string; imageUrls?: string[] }) {
+      const now = clock.now()
+      if (input.orderId && !(await findOwnOrder(db, customer, input.orderId))) throw notFound('Order')
+      const imageUrls = await checkImageUrls(db, storage, customer, 'support', input.imageUrls ?? [], now)
+      const ticket = await db.transaction(async (tx) => {
+        const created = await ticketRepo.insert(tx, {
+          id: newId('tkt', now.getTime()),
+          partnerId: customer.partnerId,
+          userId: customer.userId,
+          orderId: input.orderId ?? null,
+          topic: input.topic.trim(),
+          detail: input.detail.trim(),
+          imageUrls,
+          status: 'OPEN',
+          createdAt: now,
+          updatedAt: now,
+        })
+        await recordEvent(tx, { partnerId: customer.partnerId, type: 'ticket.status_changed', subjectId: created.id, data: { ticketId: created.id, orderId: created.orderId, from: null, status: 'OPEN', by: 'CUSTOMER' }, at: now })
+        return created
+      })
+      return view(ticket)
+    },
+
+    async list(filter: TicketFilter, query: { page: number; limit: number }) {
+      const result = await ticketRepo.page(db, filter, query.page, query.limit)
+      return { data: await views(result.rows), meta: pageMeta(result.total, query) }
+    },
+
+    async get(customer: CustomerRef, ticketId: string) {
+      return view(await ownTicket(customer, ticketId))
+    },
+
+    async messages(customer: CustomerRef | null, ticketId: string) {
+      const ticket = customer ? await ownTicket(customer, ticketId) : await ticketRepo.find(db, ticketId)
+      if (!ticket) throw notFound('Ticket')
+      return (await ticketRepo.messages(db, ticket.id)).map(messageView)
+    },
+
+    /** A customer's message; on a RESOLVED ticket it reopens it. A CLOSED ticket takes no more. */
+    async customerReply(customer: CustomerRef, ticketId: string, input: { body: string; imageUrls?: string[] }) {
+      await ownTicket(customer, ticketId)
+      const now = clock.now()
+      const imageUrls = await checkImageUrls(db, storage, customer, 'support', input.imageUrls ?? [], now)
+      return db.transaction(async (tx) => {
+        const ticket = (await ticketRepo.lock(tx, ticketId))!
+        if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed; open a new ticket')
+        if (ticket.status === 'RESOLVED') await move(tx, ticket, 'OPEN', 'CUSTOMER', now)
+        else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
+        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'CUSTOMER', authorId: customer.userId, body: input.body.trim(), imageUrls, createdAt: now }))
+      })
+    },
+
+    async adminView(ticketId: string) {
+      const ticket = await ticketRepo.find(db, ticketId)
+      if (!ticket) throw notFound('Ticket')
+      return { ...(await view(ticket)), userId: ticket.userId, messages: (await ticketRepo.messages(db, ticketId)).map(messageView) }
+    },
+
+    /** An agent's reply; an OPEN ticket moves to IN_PROGRESS with it. */
+    async agentReply(adminId: string, ticketId: string, body: string) {
+      const now = clock.now()
+      return db.transaction(async (tx) => {
+        const ticket = await ticketRepo.lock(tx, ticketId)
+        if (!ticket) throw notFound('Ticket')
+        if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
+        if (ticket.status === 'OPEN') await move(tx, ticket, 'IN_PROGRESS', `ADMIN:${adminId}`, now)
+        else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
+        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: adminId, body: body.trim(), imageUrls: [], createdAt: now }))
+      })
+    },
+
+    async setStatus(adminId: string, ticketId: string, to: TicketStatus) {
+      const now = clock.now()
+      const ticket = await db.transaction(async (tx) => {
+        const current = await ticketRepo.lock(tx, ticketId)
+        if (!current) throw notFound('Ticket')
+        if (!TICKET_MOVES[current.status].includes(to)) throw new AppError('CONFLICT', `Ticket cannot move from ${current.status} to ${to}`)
+        return move(tx, current, to, `ADMIN:${adminId}`, now)
+      })
+      return view(ticket)
+    },
+  }
+}
+
+export type SupportService = ReturnType<typeof createSupportService>

@@ -1,0 +1,97 @@
+// Upload slots for evidence images (customer token and x-partner-id), and, with the local storage
+// driver, the signed PUT address and the public GET address of each file.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import type { Readable } from 'node:stream'
+import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { customerOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import { CONTENT_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, type UploadService } from './index.ts'
+
+const SlotsBody = Type.Object({
+  files: Type.Array(
+    Type.Object({
+      fileName: Type.String({
+        minLength: 1,
+        maxLength: 255,
+        // Letters (any script), digits, spaces, dots, dashes, underscores, brackets; no "..", no slashes, no control characters or emoji.
+        pattern: '^(?!.*\\.\\.)[\\p{L}\\p{M}\\p{N} ._()\\-]+$',
+        'x-message': 'must contain only letters, digits, spaces, dots, dashes, underscores and brackets',
+      }),
+      contentType: Type.Enum([...CONTENT_TYPES]),
+      sizeBytes: Type.Integer({ minimum: 1, maximum: MAX_FILE_BYTES, description: 'Exact size of the file in bytes, at most 15 MB' }),
+    }),
+    { minItems: 1, maxItems: MAX_FILES_PER_REQUEST },
+  ),
+})
+
+const Slot = Type.Object({
+  fileName: Type.String(),
+  objectName: Type.String(),
+  uploadUrl: Type.String(),
+  publicUrl: Type.String(),
+  method: Type.Literal('PUT'),
+  headers: Type.Object({ 'Content-Type': Type.String() }, { additionalProperties: true }),
+  expiresAt: Type.String({ format: 'date-time' }),
+})
+
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; guards: Guards }> = async (app, { uploads, guards }) => {
+  for (const [path, purpose] of [['/support/uploads/signed-urls', 'support'], ['/returns/uploads/signed-urls', 'returns']] as const) {
+    app.post(
+      path,
+      {
+        preValidation: guards.customerOfPartner,
+        schema: {
+          tags: ['Evidence uploads'],
+          summary: `Signed upload addresses for ${purpose === 'support' ? 'support ticket' : 'return'} images (1-5 files, png/jpeg/webp/gif, up to 15 MB each)`,
+          security: security.customer,
+          body: SlotsBody,
+          response: { 201: Envelope(Type.Array(Slot)), ...errorResponses(400, 401) },
+        },
+      },
+      async (request, reply) => {
+        reply.status(201)
+        return ok(await uploads.issueSlots(customerOf(request), purpose, request.body.files), 'Upload URLs created', 201)
+      },
+    )
+  }
+
+  if (uploads.storage.driver !== 'local') return
+
+  // The bytes of an upload: no parser reads them; the handler streams them to disk with its limits.
+  await app.register(async (files) => {
+    files.removeAllContentTypeParsers()
+    files.addContentTypeParser('*', (_request, payload, done) => done(null, payload))
+
+    files.put(
+      '/uploads/*',
+      {
+        config: { rateLimit: false },
+        schema: {
+          tags: ['Evidence uploads'],
+          summary: 'The signed upload address (local storage driver): PUT the file bytes with the signed Content-Type',
+          querystring: Type.Object({ expires: Type.Optional(Type.String()), size: Type.Optional(Type.String()), type: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
+          response: { 201: Envelope(Type.Object({ objectName: Type.String(), size: Type.Integer(), contentType: Type.String() })), ...errorResponses(400, 403, 404, 413) },
+        },
+      },
+      async (request, reply) => {
+        const objectName = (request.params as { '*': string })['*']
+        const length = request.headers['content-length'] ? Number(request.headers['content-length']) : null
+        const body = (request.body ?? request.raw) as Readable
+        const stored = await uploads.receive(objectName, request.query as Record<string, string | undefined>, request.headers['content-type'], Number.isFinite(length) ? length : null, body)
+        reply.status(201)
+        return ok(stored, 'File uploaded', 201)
+      },
+    )
+  })
+
+  app.get(
+    '/uploads/*',
+    { config: { rateLimit: false }, schema: { tags: ['Evidence uploads'], summary: 'An uploaded file (its publicUrl, local storage driver)' } },
+    async (request, reply) => {
+      const { stream, contentType } = await uploads.open((request.params as { '*': string })['*'])
+      reply.header('content-type', contentType).header('cache-control', 'private, max-age=86400, immutable').header('content-disposition', 'inline')
+      return reply.send(stream)
+    },
+  )
+}
