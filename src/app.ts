@@ -29,6 +29,8 @@ import { eventAdminRoutes } from './modules/events/admin-routes.ts'
 import { createEventAdminService } from './modules/events/admin-service.ts'
 import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { returnRoutes } from './modules/returns/routes.ts'
+import { createReturnService } from './modules/returns/service.ts'
 import { supportRoutes } from './modules/support/routes.ts'
 import { createSupportService } from './modules/support/service.ts'
 import { createUploadService } from './modules/uploads/index.ts'
@@ -149,6 +151,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards })
       await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
+      await api.register(returnRoutes, { returns: createReturnService(deps, storage, payments), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },

@@ -86,12 +86,13 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     rewardEarnPercent: Type.Integer({ minimum: 0, maximum: 100 }),
     rewardRedeemCapPercent: Type.Integer({ minimum: 0, maximum: 100 }),
     paisePerPoint: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    returnWindowDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Days after delivery a return may be requested (default 7)' })),
   })
   app.put(
     '/admin/partners/:partnerId/pricing',
     {
       ...adminOnly,
-      schema: { tags, security: sec, summary: "A partner's Reward Points earn rate, redeem cap and point value", params: PartnerParams, body: PricingSettings, response: { 200: Envelope(PricingSettings), ...errorResponses(400, 401, 403) } },
+      schema: { tags, security: sec, summary: "A partner's Reward Points earn rate, redeem cap and point value, and return window", params: PartnerParams, body: PricingSettings, response: { 200: Envelope(PricingSettings), ...errorResponses(400, 401, 403) } },
     },
     async (request) => ok(await admin.savePricing(request.params.partnerId, request.body), 'Pricing settings saved'),
   )

@@ -148,7 +148,7 @@ export function createCheckoutAdminService({ database, clock }: Deps) {
       return (await zones(zoneId))[0]!
     },
 
-    async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number }) {
+    async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number }) {
       const values = { ...settings, updatedAt: clock.now() }
       await db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
       return settings

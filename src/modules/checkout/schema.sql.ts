@@ -103,11 +103,13 @@ export const ledgerEntries = pgTable(
   (t) => [index('ledger_entries_user_kind_idx').on(t.userId, t.kind, t.createdAt)],
 )
 
-/** Per-partner pricing settings: Reward Points earn rate and redeem cap. */
+/** Per-partner settings: Reward Points earn rate and redeem cap, return window. */
 export const partnerPricing = pgTable('partner_pricing', {
   partnerId: text('partner_id').primaryKey(),
   rewardEarnPercent: integer('reward_earn_percent').notNull().default(1),
   rewardRedeemCapPercent: integer('reward_redeem_cap_percent').notNull().default(10),
   paisePerPoint: integer('paise_per_point').notNull().default(100),
+  /** Days after delivery during which a return may be requested. */
+  returnWindowDays: integer('return_window_days').notNull().default(7),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -16,13 +16,14 @@ export function createOrderAdminService({ database, clock }: Deps, payments: Pay
   async function view(orderId: string) {
     const order = await orderRepo.findOrder(db, orderId)
     if (!order) throw notFound('Order')
-    const [items, history, paymentRows, refunds] = await Promise.all([
+    const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
       orderRepo.items(db, order.id),
       orderRepo.history(db, order.id),
       orderRepo.paymentsOf(db, order.id),
       orderRepo.refundsOf(db, order.id),
+      orderRepo.returnedQuantities(db, order.id),
     ])
-    return { ...orderView({ order, items, history, payment: currentPayment(paymentRows), refunds }), payments: paymentRows.map(paymentView) }
+    return { ...orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities }), payments: paymentRows.map(paymentView) }
   }
 
   return {

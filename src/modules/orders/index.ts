@@ -30,3 +30,13 @@ export async function orderRefs(db: Executor, ids: string[]): Promise<Map<string
 }
 
 export { orders as ordersTable }
+
+export { createReplacementOrder, refreshRefundStatus } from './lifecycle.ts'
+export { refundView } from './views.ts'
+export type { OrderItemRow, OrderRow, RefundRow } from './repo.ts'
+export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
+export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
+export const paymentsOfOrder = (db: Executor, orderId: string) => orderRepo.paymentsOf(db, orderId)
+export const refundsOfOrder = (db: Executor, orderId: string) => orderRepo.refundsOf(db, orderId)
+export const insertRefund = (tx: Executor, row: Parameters<typeof orderRepo.insertRefund>[1]) => orderRepo.insertRefund(tx, row)
+export const updateRefund = (tx: Executor, id: string, changes: Parameters<typeof orderRepo.updateRefund>[2]) => orderRepo.updateRefund(tx, id, changes)

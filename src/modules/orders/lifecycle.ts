@@ -4,17 +4,18 @@
 //
 //   PENDING_PAYMENT -> CONFIRMED -> PACKED -> SHIPPED -> OUT_FOR_DELIVERY -> DELIVERED
 //   CANCELLED from PENDING_PAYMENT, CONFIRMED or PACKED
+import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { releaseStock } from '../catalog/index.ts'
+import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
 import { releaseCoupon } from '../checkout/coupons.ts'
 import { creditLedger } from '../checkout/ledger.ts'
 import { partnerPricing } from '../checkout/schema.sql.ts'
 import { type EventType, recordEvent } from '../events/index.ts'
-import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
+import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
@@ -119,3 +120,93 @@ export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, 
 
 export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; partnerId: string }): order is OrderRow =>
   order !== null && order.userId === customer.userId && order.partnerId === customer.partnerId
+
+/**
+ * After a refund: REFUNDED when refunds cover what was paid, PARTIALLY_REFUNDED otherwise. A
+ * cancelled order's Wallet Cash went back with its reservation, so only provider payments count there.
+ */
+export async function refreshRefundStatus(tx: Executor, order: OrderRow, at: Date) {
+  const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
+  const providerPaid = paid.filter((p) => p.status === 'SUCCEEDED').reduce((s, p) => s + p.amount, 0n)
+  const refunded = refunds.filter((r) => r.status === 'SUCCEEDED').reduce((s, r) => s + r.amount, 0n)
+  if (refunded === 0n) return order
+  const codCollected = order.paymentMode === 'COD' && order.paymentStatus !== 'COD_PENDING' ? order.amountPayable : 0n
+  const total = order.status === 'CANCELLED' ? providerPaid : providerPaid + order.walletCashUsed + codCollected
+  return orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= total ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
+}
+
+/** `CM-7K3P-9QX2`: short enough to read over the phone, no 0/O or 1/I confusion. */
+export function newOrderNumber(): string {
+  const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'
+  const bytes = randomBytes(8)
+  const chars = Array.from(bytes, (b) => alphabet[b % 32]).join('')
+  return `CM-${chars.slice(0, 4)}-${chars.slice(4)}`
+}
+
+/**
+ * @param catalogCache dropped for a catalog when an order sells a product out, so lists stop showing
+ * stock that is gone. Other stock changes from orders show in catalog answers when their cache entry
+ * expires (at most 5 minutes); order creation itself always checks the real stock.
+ */
+
+/**
+ * A zero-value order sending the same products again (an approved REPLACEMENT return). It reserves
+ * stock like any order and starts CONFIRMED and PAID.
+ */
+export async function createReplacementOrder(tx: Executor, original: OrderRow, lines: { item: OrderItemRow; quantity: number }[], at: Date) {
+  for (const { item, quantity } of [...lines].sort((a, b) => (a.item.productId < b.item.productId ? -1 : 1))) {
+    if ((await reserveStock(tx, item.productId, quantity, at)) === null) {
+      throw new AppError('CONFLICT', `Not enough stock of product ${item.productId} for the replacement: ${quantity} needed, ${await currentStock(tx, item.productId)} available`)
+    }
+  }
+  const id = newId('ord', at.getTime())
+  let order: OrderRow | null = null
+  while (!order) {
+    order = await orderRepo.insertOrder(tx, {
+      ...original,
+      id,
+      orderNumber: newOrderNumber(),
+      status: 'CONFIRMED',
+      paymentStatus: 'PAID',
+      paymentMode: 'PREPAID',
+      paymentReturnUrl: null,
+      couponId: null,
+      couponCode: null,
+      itemsTotal: 0n,
+      mrpTotal: lines.reduce((s, l) => s + l.item.unitMrp * BigInt(l.quantity), 0n),
+      couponDiscount: 0n,
+      shippingCharge: 0n,
+      codFee: 0n,
+      totalAmount: 0n,
+      rewardPointsUsed: 0n,
+      rewardPointsValue: 0n,
+      walletCashUsed: 0n,
+      amountPayable: 0n,
+      rewardPointsEarned: 0n,
+      reservationExpiresAt: null,
+      releasedAt: null,
+      cancelReason: null,
+      deliveredAt: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+  }
+  await orderRepo.insertItems(
+    tx,
+    lines.map(({ item, quantity }, position) => ({
+      ...item,
+      id: newId('itm', at.getTime()),
+      orderId: id,
+      quantity,
+      unitPrice: 0n,
+      lineTotal: 0n,
+      couponDiscount: 0n,
+      rewardPointsDiscount: 0n,
+      paidAmount: 0n,
+      position,
+    })),
+  )
+  await orderRepo.addHistory(tx, { orderId: id, fromStatus: null, toStatus: 'CONFIRMED', actor: 'SYSTEM', note: `Replacement for order ${original.orderNumber}`, createdAt: at })
+  await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: '0', amountPayable: '0', replacementFor: original.id }, at)
+  return order
+}

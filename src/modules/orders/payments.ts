@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../customers/index.ts'
-import { cancelOrder, confirmPaidOrder, emit, queueProviderRefund } from './lifecycle.ts'
+import { cancelOrder, confirmPaidOrder, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 import { type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
 import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
 import { idempotencyRepo } from './idempotency.ts'
@@ -18,9 +18,13 @@ import type { Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
 
+/** Told, in the settling transaction, when a refund succeeds or fails (returns follow their refunds). */
+export type RefundListener = (tx: Executor, refund: RefundRow, at: Date) => Promise<void>
+
 export function createPaymentService(deps: Deps, provider: PaymentProvider) {
   const { database, clock, logger } = deps
   const db = database.db
+  const refundListeners: RefundListener[] = []
 
   /** Opens the provider session of a CREATED payment; a provider failure marks the payment FAILED. */
   async function startSession(payment: PaymentRow, order: OrderRow): Promise<PaymentRow> {
@@ -54,13 +58,10 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     if (refund.status !== 'PENDING') return
     await orderRepo.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
     const order = (await orderRepo.lockOrder(tx, refund.orderId))!
-    if (status === 'SUCCEEDED') {
-      const [paymentsOfOrder, refundsOfOrder] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
-      const paid = paymentsOfOrder.filter((p) => p.status === 'SUCCEEDED').reduce((s, p) => s + p.amount, 0n)
-      const refunded = refundsOfOrder.filter((r) => r.method === 'ORIGINAL_PAYMENT' && r.status === 'SUCCEEDED').reduce((s, r) => s + r.amount, 0n)
-      await orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
-    }
+    if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
     await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', { refundId: refund.id, amount: formatPaise(refund.amount) }, at)
+    const settled = { ...refund, status, providerRefundId }
+    for (const listener of refundListeners) await listener(tx, settled, at)
   }
 
   /** Sends queued provider refunds. Each is claimed first, so two nodes never send one refund twice. */
@@ -152,6 +153,9 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
 
   return {
     providerName: provider.name,
+    onRefundSettled(listener: RefundListener) {
+      refundListeners.push(listener)
+    },
     startSession,
     sendRefunds,
 

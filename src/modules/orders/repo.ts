@@ -1,6 +1,6 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
-import type { Executor } from '../../db/client.ts'
+import { type Executor, queryRows } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import {
   type OrderStatus,
@@ -77,6 +77,15 @@ export const orderRepo = {
       db.select({ n: count() }).from(orders).where(where),
     ])
     return { rows, total: totals[0]?.n ?? 0 }
+  },
+  /** Units of each line in returns that were not REJECTED (the returns module's tables, read here to avoid a cycle). */
+  async returnedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {
+    const rows = await queryRows<{ order_item_id: string; n: number }>(
+      db,
+      sql`select ri.order_item_id, sum(ri.quantity)::int as n from return_items ri join return_requests rr on rr.id = ri.return_request_id
+          where rr.order_id = ${orderId} and rr.status <> 'REJECTED' group by ri.order_item_id`,
+    )
+    return new Map(rows.map((r) => [r.order_item_id, r.n]))
   },
   async itemCounts(db: Executor, orderIds: string[]) {
     if (orderIds.length === 0) return new Map<string, number>()

@@ -175,6 +175,8 @@ export const refunds = pgTable(
   (t) => [
     index('refunds_order_idx').on(t.orderId),
     index('refunds_payment_idx').on(t.paymentId),
+    // A return is refunded once per method; only a FAILED refund may be tried again.
+    uniqueIndex('refunds_return_method_uq').on(t.returnRequestId, t.method).where(sql`return_request_id is not null and status <> 'FAILED'`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
   ],
 )

@@ -5,7 +5,6 @@
 // conditional decrements, redeem the coupon, debit Wallet Cash and Reward Points, write the order,
 // its lines and history, its payment, its event and the idempotency record. Commit. Then open the
 // provider session (a network call, so outside the transaction) and store the answer under the key.
-import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -19,7 +18,7 @@ import type { CheckoutService, DeliveryMethod } from '../checkout/service.ts'
 import { findAddress, findCustomer, lockCustomer } from '../customers/index.ts'
 import { partnerReturnOrigins } from '../partners/index.ts'
 import { checkReuse, fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
-import { cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
+import { cancelOrder, emit, isOwnOrder, newOrderNumber } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
@@ -53,31 +52,19 @@ const ADDRESS_FIELDS = ['name', 'phone', 'line1', 'city', 'state', 'pincode'] as
 const IN_PROGRESS_WAIT_MS = 3000
 const STALE_IN_PROGRESS_MS = 30_000
 
-/** `CM-7K3P-9QX2`: short enough to read over the phone, no 0/O or 1/I confusion. */
-function newOrderNumber(): string {
-  const alphabet = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'
-  const bytes = randomBytes(8)
-  const chars = Array.from(bytes, (b) => alphabet[b % 32]).join('')
-  return `CM-${chars.slice(0, 4)}-${chars.slice(4)}`
-}
-
-/**
- * @param catalogCache dropped for a catalog when an order sells a product out, so lists stop showing
- * stock that is gone. Other stock changes from orders show in catalog answers when their cache entry
- * expires (at most 5 minutes); order creation itself always checks the real stock.
- */
 export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService, catalogCache: Pick<CatalogCache, 'invalidate'>) {
   const { database, clock, config } = deps
   const db = database.db
 
   async function detail(order: OrderRow) {
-    const [items, history, paymentRows, refunds] = await Promise.all([
+    const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
       orderRepo.items(db, order.id),
       orderRepo.history(db, order.id),
       orderRepo.paymentsOf(db, order.id),
       orderRepo.refundsOf(db, order.id),
+      orderRepo.returnedQuantities(db, order.id),
     ])
-    return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds })
+    return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities })
   }
 
   async function ownOrder(customer: CustomerRef, orderId: string) {

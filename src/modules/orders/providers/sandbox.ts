@@ -27,6 +27,7 @@ const random = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64
 
 export function createSandboxProvider(options: { secret: string; publicBaseUrl: string; now?: () => number }) {
   const now = options.now ?? Date.now
+  const failedOnce = new Set<string>()
   const sign = (timestamp: number, body: string) => createHmac('sha256', options.secret).update(`${timestamp}.${body}`).digest('hex')
 
   const provider: PaymentProvider & {
@@ -78,8 +79,15 @@ export function createSandboxProvider(options: { secret: string; publicBaseUrl: 
       return { status: 'PENDING' }
     },
 
-    /** Sandbox refunds succeed at once. */
-    async refund() {
+    /**
+     * Sandbox refunds succeed at once, except the test case: a refund of an amount ending in 13 paise
+     * (₹x.13) fails the first time it is tried for a payment, and succeeds when tried again.
+     */
+    async refund(request) {
+      if (request.amount % 100n === 13n && !failedOnce.has(request.providerPaymentId)) {
+        failedOnce.add(request.providerPaymentId)
+        return { providerRefundId: random('sbxrf'), status: 'FAILED' }
+      }
       return { providerRefundId: random('sbxrf'), status: 'SUCCEEDED' }
     },
 

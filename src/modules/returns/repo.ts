@@ -1,0 +1,85 @@
+// Data access of return requests, their items and history.
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { newId } from '../../lib/ids.ts'
+import { ordersTable } from '../orders/index.ts'
+import { type Resolution, returnHistory, returnItems, returnRequests, type ReturnStatus } from './schema.sql.ts'
+
+export type ReturnRow = typeof returnRequests.$inferSelect
+export type ReturnItemRow = typeof returnItems.$inferSelect
+
+export interface ReturnFilter {
+  userId?: string
+  partnerId?: string
+  status?: ReturnStatus
+  resolution?: Resolution
+  /** Reason, detail or order number, case-insensitive, partial. */
+  search?: string
+}
+
+function filterWhere(f: ReturnFilter): SQL | undefined {
+  const c: SQL[] = []
+  if (f.userId) c.push(eq(returnRequests.userId, f.userId))
+  if (f.partnerId) c.push(eq(returnRequests.partnerId, f.partnerId))
+  if (f.status) c.push(eq(returnRequests.status, f.status))
+  if (f.resolution) c.push(eq(returnRequests.requestedResolution, f.resolution))
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    c.push(
+      or(
+        ilike(returnRequests.reason, like),
+        ilike(returnRequests.detail, like),
+        inArray(returnRequests.orderId, sql`(select ${ordersTable.id} from ${ordersTable} where ${ordersTable.orderNumber} ilike ${like})`),
+      )!,
+    )
+  }
+  return c.length ? and(...c) : undefined
+}
+
+export const returnRepo = {
+  async insert(tx: Executor, row: typeof returnRequests.$inferInsert, items: (typeof returnItems.$inferInsert)[]) {
+    const [created] = await tx.insert(returnRequests).values(row).returning()
+    await tx.insert(returnItems).values(items)
+    return created!
+  },
+  async find(db: Executor, id: string) {
+    const [row] = await db.select().from(returnRequests).where(eq(returnRequests.id, id)).limit(1)
+    return row ?? null
+  },
+  async lock(tx: Executor, id: string) {
+    const [row] = await tx.select().from(returnRequests).where(eq(returnRequests.id, id)).for('update')
+    return row ?? null
+  },
+  async update(tx: Executor, id: string, changes: Partial<typeof returnRequests.$inferInsert>) {
+    const [row] = await tx.update(returnRequests).set(changes).where(eq(returnRequests.id, id)).returning()
+    return row!
+  },
+  items(db: Executor, returnIds: string[]) {
+    if (returnIds.length === 0) return Promise.resolve([])
+    return db.select().from(returnItems).where(inArray(returnItems.returnRequestId, returnIds)).orderBy(asc(returnItems.id))
+  },
+  /** Units of each order item already in returns that were not REJECTED. */
+  async returnedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {
+    const rows = await db
+      .select({ orderItemId: returnItems.orderItemId, n: sql<number>`sum(${returnItems.quantity})::int` })
+      .from(returnItems)
+      .innerJoin(returnRequests, eq(returnRequests.id, returnItems.returnRequestId))
+      .where(and(eq(returnRequests.orderId, orderId), ne(returnRequests.status, 'REJECTED')))
+      .groupBy(returnItems.orderItemId)
+    return new Map(rows.map((r) => [r.orderItemId, r.n]))
+  },
+  async page(db: Executor, filter: ReturnFilter, page: number, limit: number) {
+    const where = filterWhere(filter)
+    const [rows, totals] = await Promise.all([
+      db.select().from(returnRequests).where(where).orderBy(desc(returnRequests.createdAt), desc(returnRequests.id)).limit(limit).offset((page - 1) * limit),
+      db.select({ n: count() }).from(returnRequests).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
+  async addHistory(tx: Executor, row: Omit<typeof returnHistory.$inferInsert, 'id'>) {
+    await tx.insert(returnHistory).values({ id: newId('rth', row.createdAt.getTime()), ...row })
+  },
+  history(db: Executor, id: string) {
+    return db.select().from(returnHistory).where(eq(returnHistory.returnRequestId, id)).orderBy(asc(returnHistory.createdAt), asc(returnHistory.id))
+  },
+}
