@@ -63,13 +63,18 @@ const SEARCH_LOG_FLUSH_MS = 500
 function createSearchLog(db: Db, logger: Deps['logger']) {
   let buffer: (typeof searchQueries.$inferInsert)[] = []
   let timer: NodeJS.Timeout | null = null
+  // Writes run one after another; a flush waits for the writes before it (a timer's flush may still
+  // be writing when the back office asks for analytics).
+  let writing: Promise<void> = Promise.resolve()
   async function flush() {
     if (timer) clearTimeout(timer)
     timer = null
-    if (buffer.length === 0) return
-    const rows = buffer
-    buffer = []
-    await catalogRepo.recordSearches(db, rows).catch((err) => logger.warn({ err, rows: rows.length }, 'could not record searches'))
+    if (buffer.length > 0) {
+      const rows = buffer
+      buffer = []
+      writing = writing.then(() => catalogRepo.recordSearches(db, rows).catch((err) => logger.warn({ err, rows: rows.length }, 'could not record searches')))
+    }
+    await writing
   }
   return {
     add(row: typeof searchQueries.$inferInsert) {
