@@ -1,6 +1,6 @@
 // The catalog module: catalogs, categories, products and search. Other modules use only this file.
 import { readFileSync } from 'node:fs'
-import { and, eq, inArray } from 'drizzle-orm'
+import { and, eq, inArray, type SQLWrapper } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { type CatalogImport, importCatalog } from './import.ts'
@@ -29,6 +29,8 @@ export interface CartProduct {
   id: string
   catalogId: string
   name: string
+  sku: string
+  images: string[]
   sellingPrice: bigint
   mrp: bigint
   stock: number
@@ -38,13 +40,15 @@ export interface CartProduct {
 }
 
 /** The products of a cart, limited to the given catalogs (those the partner's keys can read). */
-export async function findCartProducts(db: Executor, catalogIds: string[], productIds: string[]): Promise<CartProduct[]> {
-  if (catalogIds.length === 0 || productIds.length === 0) return []
+export async function findCartProducts(db: Executor, catalogIds: string[] | SQLWrapper, productIds: string[]): Promise<CartProduct[]> {
+  if ((Array.isArray(catalogIds) && catalogIds.length === 0) || productIds.length === 0) return []
   return db
     .select({
       id: products.id,
       catalogId: products.catalogId,
       name: products.name,
+      sku: products.sku,
+      images: products.images,
       sellingPrice: products.sellingPrice,
       mrp: products.mrp,
       stock: products.stock,
@@ -70,18 +74,4 @@ export async function releaseStock(tx: Executor, productId: string, quantity: nu
 export async function currentStock(db: Executor, productId: string): Promise<number> {
   const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
   return row?.stock ?? 0
-}
-
-export interface ProductSnapshot {
-  id: string
-  name: string
-  sku: string
-  imageUrl: string | null
-}
-
-/** Name, SKU and first image of products, for order lines. */
-export async function productSnapshots(db: Executor, productIds: string[]): Promise<Map<string, ProductSnapshot>> {
-  if (productIds.length === 0) return new Map()
-  const rows = await db.select({ id: products.id, name: products.name, sku: products.sku, images: products.images }).from(products).where(inArray(products.id, productIds))
-  return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, sku: r.sku, imageUrl: (r.images as string[] | null)?.[0] ?? null }]))
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { type CartProduct, findCartProducts } from '../catalog/index.ts'
-import { activeCatalogIds } from '../partners/index.ts'
+import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
 import { eq } from 'drizzle-orm'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -57,7 +57,7 @@ export function createCheckoutService({ database, clock }: Deps) {
     const ids = items.map((i) => i.productId)
     const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
     if (duplicate) throw new AppError('BAD_REQUEST', `items must not list product ${duplicate} twice`)
-    const found = await findCartProducts(db, await activeCatalogIds(db, partnerId), ids)
+    const found = await findCartProducts(db, activeCatalogIdsQuery(db, partnerId), ids)
     const byId = new Map(found.map((p) => [p.id, p]))
     const missing = ids.find((id) => !byId.has(id))
     if (missing) throw new AppError('BAD_REQUEST', `Product ${missing} does not exist`)
@@ -87,7 +87,8 @@ export function createCheckoutService({ database, clock }: Deps) {
   }
 
   /** Cart, shipping, COD fee, coupon, settings and balances -> priceCart. Shared with order creation. */
-  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput, db: Executor = database.db) {
+  /** `balances: 'when-used'` skips reading the ledgers when neither Wallet Cash nor Reward Points is used (order creation). */
+  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput, db: Executor = database.db, balances: 'always' | 'when-used' = 'always') {
     const cart = await loadCart(customer.partnerId, input.items, db)
     const inactive = cart.lines.find((l) => !l.product.isActive)
     if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
@@ -114,24 +115,25 @@ export function createCheckoutService({ database, clock }: Deps) {
       ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: clock.now() })
       : null
     const [settings] = await db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, customer.partnerId)).limit(1)
-    const balances = await ledgerBalances(db, customer.userId)
+    const readBalances = balances === 'always' || input.useRewardPoints === true || input.useWalletCash === true
+    const current = readBalances ? await ledgerBalances(db, customer.userId) : { walletCash: 0n, rewardPoints: 0n }
     const priced = priceCart({
       lines: cart.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, unitPrice: l.product.sellingPrice, unitMrp: l.product.mrp, categoryId: l.product.categoryId })),
       coupon,
       shippingCharge: shipping,
       codFee,
       rewardPoints: {
-        balance: balances.rewardPoints,
+        balance: current.rewardPoints,
         use: input.useRewardPoints === true,
         redeemCapPercent: settings?.rewardRedeemCapPercent ?? 10,
         paisePerPoint: BigInt(settings?.paisePerPoint ?? 100),
       },
-      walletCash: { balance: balances.walletCash, use: input.useWalletCash === true },
+      walletCash: { balance: current.walletCash, use: input.useWalletCash === true },
     })
     if (codLimit !== null && priced.remainingPayable > codLimit) {
       throw new AppError('BAD_REQUEST', `Cash on delivery is limited to ₹${rupees(codLimit)} for this pincode`)
     }
-    return { ...priced, balances, coupon, cart }
+    return { ...priced, balances: current, coupon, cart }
   }
 
   return {

@@ -23,7 +23,7 @@ export const customerRepo = {
   },
   /** Serialises address changes of one customer (default flag, cap) behind a row lock. */
   async lockCustomer(db: Executor, id: string) {
-    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update')
+    const [row] = await db.select().from(users).where(eq(users.id, id)).for('update')
     return row ?? null
   },
   listAddresses(db: Executor, userId: string) {

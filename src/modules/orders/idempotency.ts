@@ -66,11 +66,14 @@ export const idempotencyRepo = {
     }
     return row
   },
-  async begin(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date) {
+  /** Records the key in the effect's transaction; with `answer`, already DONE (no outside call follows). */
+  async begin(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date, answer?: { status: number; body: unknown }) {
     await tx.insert(idempotencyKeys).values({
       ...scope,
       fingerprint,
-      state: 'IN_PROGRESS',
+      state: answer ? 'DONE' : 'IN_PROGRESS',
+      responseStatus: answer?.status ?? null,
+      responseBody: answer?.body ?? null,
       resourceId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_HOURS * 3_600_000),

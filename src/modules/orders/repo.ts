@@ -45,11 +45,12 @@ export const orderRepo = {
     const [created] = await tx.insert(orders).values(row).onConflictDoNothing({ target: orders.orderNumber }).returning()
     return created ?? null
   },
-  async insertItems(tx: Executor, rows: (typeof orderItems.$inferInsert)[]) {
-    await tx.insert(orderItems).values(rows)
+  insertItems(tx: Executor, rows: (typeof orderItems.$inferInsert)[]) {
+    return tx.insert(orderItems).values(rows).returning()
   },
   async addHistory(tx: Executor, row: Omit<typeof orderStatusHistory.$inferInsert, 'id'>) {
-    await tx.insert(orderStatusHistory).values({ id: newId('osh'), ...row })
+    const [created] = await tx.insert(orderStatusHistory).values({ id: newId('osh'), ...row }).returning()
+    return created!
   },
   async findOrder(db: Executor, id: string) {
     const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1)

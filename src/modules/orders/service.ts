@@ -5,24 +5,25 @@
 // conditional decrements, redeem the coupon, debit Wallet Cash and Reward Points, write the order,
 // its lines and history, its payment, its event and the idempotency record. Commit. Then open the
 // provider session (a network call, so outside the transaction) and store the answer under the key.
+import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 import type { CatalogCache } from '../catalog/cache.ts'
-import { currentStock, productSnapshots, reserveStock } from '../catalog/index.ts'
+import { currentStock, reserveStock } from '../catalog/index.ts'
 import { redeemCoupon } from '../checkout/coupons.ts'
 import { debitLedger } from '../checkout/ledger.ts'
 import type { CheckoutService, DeliveryMethod } from '../checkout/service.ts'
-import { findAddress, findCustomer, lockCustomer } from '../customers/index.ts'
+import { findAddress, lockCustomer } from '../customers/index.ts'
 import { partnerReturnOrigins } from '../partners/index.ts'
 import { checkReuse, fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
 import { cancelOrder, emit, isOwnOrder, newOrderNumber } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
-import { currentPayment, NO_CLIENT_ACTION, orderSummaryView, orderView, paymentView } from './views.ts'
+import { currentPayment, NO_CLIENT_ACTION, type OrderDetail, orderSummaryView, orderView, paymentView } from './views.ts'
 
 export interface CustomerRef {
   userId: string
@@ -45,6 +46,13 @@ export interface StoredAnswer {
   status: number
   body: unknown
   replayed: boolean
+}
+
+/** What a creating transaction hands on: the new resource, its rows, and its answer when already final. */
+interface Created {
+  resourceId: string
+  answer?: { status: number; body: unknown }
+  rows?: Omit<OrderDetail, 'refunds'>
 }
 
 const ADDRESS_FIELDS = ['name', 'phone', 'line1', 'city', 'state', 'pincode'] as const
@@ -80,8 +88,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
   async function once(
     scope: IdempotencyScope,
     body: unknown,
-    create: () => Promise<string>,
-    finish: (resourceId: string) => Promise<{ status: number; body: unknown }>,
+    create: () => Promise<Created>,
+    finish: (resourceId: string, created?: Created) => Promise<{ status: number; body: unknown }>,
   ): Promise<StoredAnswer> {
     const fingerprint = fingerprintOf(body)
     const deadline = Date.now() + IN_PROGRESS_WAIT_MS
@@ -100,25 +108,27 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       if (Date.now() > deadline) throw new AppError('CONFLICT', 'A request with this x-idempotency-key is still in progress; retry in a moment')
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    let resourceId: string
+    let created: Created
     try {
-      resourceId = await create()
+      created = await create()
     } catch (err) {
       // Another request with the key committed while this one waited for the customer lock.
       if (err instanceof KeyTaken) return once(scope, body, create, finish)
       throw err
     }
-    const answer = await finish(resourceId)
+    // Stored with the effect itself: nothing was left to do outside the transaction.
+    if (created.answer) return { ...created.answer, replayed: false }
+    const answer = await finish(created.resourceId, created)
     await idempotencyRepo.complete(db, scope, answer.status, answer.body)
     return { ...answer, replayed: false }
   }
 
-  async function shippingAddressFor(customer: CustomerRef, name: string, phone: string, input: CreateOrderInput['shippingAddress']): Promise<ShippingAddress> {
+  async function shippingAddressFor(tx: Executor, customer: CustomerRef, name: string, phone: string, input: CreateOrderInput['shippingAddress']): Promise<ShippingAddress> {
     const landmark = input.landmark.trim()
     if (input.addressId) {
       const extra = ADDRESS_FIELDS.filter((f) => input[f] !== undefined)
       if (extra.length) throw new AppError('BAD_REQUEST', 'Validation failed', extra.map((f) => `shippingAddress.${f} must not be sent with shippingAddress.addressId`))
-      const saved = await findAddress(db, customer.userId, input.addressId)
+      const saved = await findAddress(tx, customer.userId, input.addressId)
       if (!saved) throw notFound('Address')
       return { name, phone, line1: saved.line1, line2: saved.line2, landmark, city: saved.city, state: saved.state, pincode: saved.pincode }
     }
@@ -156,29 +166,28 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
   }
 
   /** Phase 1: everything the order holds, in one transaction. Returns the order id. */
-  async function insertOrder(customer: CustomerRef, input: CreateOrderInput, scope: IdempotencyScope, fingerprint: string): Promise<string> {
-    const profile = await findCustomer(db, customer.userId)
-    if (!profile) throw notFound('Customer')
-    if (!profile.name.trim()) {
-      throw new AppError('BAD_REQUEST', 'Customer profile name must not be empty: set it with PATCH /users/me before placing an order')
-    }
+  async function insertOrder(customer: CustomerRef, input: CreateOrderInput, scope: IdempotencyScope, fingerprint: string): Promise<Created> {
     await checkReturnUrl(customer.partnerId, input.paymentReturnUrl)
     const alternatePhone = input.alternatePhone === undefined ? null : normalizeIndianMobile(input.alternatePhone)
     if (input.alternatePhone !== undefined && !alternatePhone) {
       throw new AppError('BAD_REQUEST', 'Validation failed', ['alternatePhone must be a valid Indian mobile number'])
     }
-    const address = await shippingAddressFor(customer, profile.name.trim(), profile.phone, input.shippingAddress)
     const paymentMode = input.paymentMode ?? 'PREPAID'
     const deliveryMethod = input.deliveryMethod ?? 'STANDARD'
 
     const soldOut = new Set<string>()
-    const orderId = await db.transaction(async (tx) => {
+    const created = await db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
       const now = clock.now()
       // One customer's orders are serialised: balances read below stay true until commit, and a
       // second request with the same key waits here, then finds the first one's record.
-      await lockCustomer(tx, customer.userId)
+      const profile = await lockCustomer(tx, customer.userId)
+      if (!profile) throw notFound('Customer')
       if (await idempotencyRepo.find(tx, scope, now)) throw new KeyTaken()
+      if (!profile.name.trim()) {
+        throw new AppError('BAD_REQUEST', 'Customer profile name must not be empty: set it with PATCH /users/me before placing an order')
+      }
+      const address = await shippingAddressFor(tx, customer, profile.name.trim(), profile.phone, input.shippingAddress)
 
       const priced = await checkout.priceForCustomer(
         customer,
@@ -192,6 +201,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
           useWalletCash: input.useWalletCash,
         },
         tx,
+        'when-used',
       )
       const orderId = newId('ord', now.getTime())
       const nothingToPay = priced.remainingPayable === 0n
@@ -239,16 +249,16 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
           updatedAt: now,
         })
       }
-      const snapshots = await productSnapshots(tx, priced.lines.map((l) => l.productId))
-      await orderRepo.insertItems(
+      const products = new Map(priced.cart.lines.map((l) => [l.productId, l.product]))
+      const items = await orderRepo.insertItems(
         tx,
         priced.lines.map((l, position) => ({
           id: newId('itm', now.getTime()),
           orderId,
           productId: l.productId,
-          name: snapshots.get(l.productId)?.name ?? '',
-          sku: snapshots.get(l.productId)?.sku ?? '',
-          imageUrl: snapshots.get(l.productId)?.imageUrl ?? null,
+          name: products.get(l.productId)!.name,
+          sku: products.get(l.productId)!.sku,
+          imageUrl: products.get(l.productId)!.images[0] ?? null,
           quantity: l.quantity,
           unitPrice: l.unitPrice,
           unitMrp: l.unitMrp,
@@ -259,15 +269,16 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
           position,
         })),
       )
-      await orderRepo.addHistory(tx, { orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now })
+      const history = [await orderRepo.addHistory(tx, { orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now })]
 
       if (priced.coupon) await redeemCoupon(tx, { couponId: priced.coupon.id, userId: customer.userId, orderId, at: now })
       const debit = { userId: customer.userId, partnerId: customer.partnerId, reason: 'ORDER_PAYMENT', reference: orderId, at: now }
       if (priced.walletCashUsed > 0n) await debitLedger(tx, { ...debit, kind: 'WALLET_CASH', amount: priced.walletCashUsed })
       if (priced.rewardPointsUsed > 0n) await debitLedger(tx, { ...debit, kind: 'REWARD_POINTS', amount: priced.rewardPointsUsed })
 
+      let payment: PaymentRow | null = null
       if (prepaid) {
-        await orderRepo.insertPayment(tx, {
+        payment = await orderRepo.insertPayment(tx, {
           id: newId('pay', now.getTime()),
           orderId,
           partnerId: customer.partnerId,
@@ -279,19 +290,24 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
         })
       }
       await emit(tx, order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
-      await idempotencyRepo.begin(tx, scope, fingerprint, orderId, now)
-      return orderId
+      const rows = { order, items, history, payment }
+      // Nothing to pay a provider: the answer is final now and is stored with the order.
+      const answer = prepaid ? undefined : { status: 201, body: { ...orderView({ ...rows, refunds: [] }), paymentClientAction: NO_CLIENT_ACTION } }
+      await idempotencyRepo.begin(tx, scope, fingerprint, orderId, now, answer)
+      return { resourceId: orderId, answer, rows }
     })
     for (const catalogId of soldOut) await catalogCache.invalidate(catalogId)
-    return orderId
+    return created
   }
 
   /** Phase 2: the provider session of a new prepaid order, then the answer. Safe to run again. */
-  async function finishOrder(orderId: string) {
-    const order = (await orderRepo.findOrder(db, orderId))!
-    let payment: PaymentRow | null = currentPayment(await orderRepo.paymentsOf(db, orderId))
+  async function finishOrder(orderId: string, created?: Created) {
+    const fresh = created?.rows
+    const order = fresh?.order ?? (await orderRepo.findOrder(db, orderId))!
+    let payment: PaymentRow | null = fresh ? fresh.payment : currentPayment(await orderRepo.paymentsOf(db, orderId))
     if (payment?.status === 'CREATED') payment = await payments.startSession(payment, order)
-    const view = await detail(order)
+    // A new order's rows are at hand; a resumed one is read back.
+    const view = fresh ? orderView({ ...fresh, payment, refunds: [] }) : await detail(order)
     const paymentClientAction = payment?.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION
     return { status: 201, body: { ...view, paymentClientAction } }
   }
@@ -351,7 +367,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
             updatedAt: now,
           })
           await idempotencyRepo.begin(tx, scope, fingerprint, payment.id, now)
-          return payment.id
+          return { resourceId: payment.id }
         })
       const finish = async (paymentId: string) => {
         let payment = (await orderRepo.findPayment(db, paymentId))!

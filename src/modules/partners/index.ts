@@ -117,6 +117,8 @@ export const findPartner = (db: Executor, id: string) => partnerRepo.findPartner
 
 /** The catalogs a partner may sell from: those named by its active API keys. */
 export const activeCatalogIds = (db: Executor, partnerId: string) => partnerRepo.activeCatalogIds(db, partnerId)
+/** The same, as a subquery for `inArray` (saves a round trip on hot paths). */
+export const activeCatalogIdsQuery = (db: Executor, partnerId: string) => partnerRepo.activeCatalogIdsQuery(db, partnerId)
 
 /** Origins the partner registered for payment return URLs (empty: any absolute URL is accepted). */
 export async function partnerReturnOrigins(db: Executor, partnerId: string): Promise<string[]> {

@@ -1,0 +1,39 @@
+// Data the order-creation bench needs, on top of `commerce bench-data`: delivery zones (pincode
+// 560001 must be serviceable with COD), and products that can be ordered for the whole run (stock
+// topped up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it
+// starts the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like
+// the server; prints {"productIds": [...]} on stdout.
+// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> [--count 2000]
+import { parseArgs } from 'node:util'
+import { sql } from 'drizzle-orm'
+import { openRuntime } from '../src/bootstrap.ts'
+import { loadConfig } from '../src/config.ts'
+import { queryRows } from '../src/db/client.ts'
+import { seedDeliveryZones } from '../src/modules/checkout/seed-zones.ts'
+
+const { values } = parseArgs({ options: { catalog: { type: 'string' }, count: { type: 'string', default: '2000' } } })
+if (!values.catalog) throw new Error('--catalog is required')
+const count = Number(values.count)
+const STOCK = 1_000_000
+/** Paise. The metro zone's COD limit is ₹50,000, shipping and the COD fee included. */
+const MAX_PRICE = 4_000_000n
+
+const runtime = await openRuntime(loadConfig({ ...process.env, LOG_LEVEL: 'warn' }))
+try {
+  const db = runtime.database.db
+  const seeded = await seedDeliveryZones(db)
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update products set stock = ${STOCK}
+        where id in (select id from products
+                     where catalog_id = ${values.catalog} and is_active and selling_price <= ${MAX_PRICE}
+                     order by id limit ${count})
+        returning id`,
+  )
+  const productIds = rows.map((r) => r.id).sort()
+  if (productIds.length === 0) throw new Error(`No orderable products in catalog ${values.catalog}`)
+  process.stderr.write(`orders bench data: zones ${seeded ? 'seeded' : 'present'}, ${productIds.length} products at stock ${STOCK}\n`)
+  process.stdout.write(`${JSON.stringify({ productIds })}\n`)
+} finally {
+  await runtime.close()
+}
