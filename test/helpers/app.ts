@@ -71,7 +71,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   const baseUrl = process.env.TEST_DATABASE_URL
   if (baseUrl) {
     const fresh = await freshPostgres(baseUrl)
-    const database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 5 })
+    const database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 10 })
     await migrateDatabase(database)
     return {
       database,
