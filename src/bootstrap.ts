@@ -9,8 +9,10 @@ import { closeRedis, openRedis } from './db/redis.ts'
 import type { Deps } from './deps.ts'
 import { systemClock } from './lib/clock.ts'
 
-export function createLogger(config: Config): FastifyBaseLogger {
-  return pino({ level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } })
+/** The service's logger: pino with credentials redacted. `destination` defaults to stdout (tests capture it). */
+export function createLogger(config: Config, destination?: pino.DestinationStream): FastifyBaseLogger {
+  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  return destination ? pino(options, destination) : pino(options)
 }
 
 export async function openRuntime(config: Config, logger = createLogger(config)): Promise<Deps & { close(): Promise<void> }> {
