@@ -300,3 +300,19 @@ describe('GET /search', () => {
     assert.equal(row.partnerId, shop.partnerId)
   })
 })
+
+describe('conditional requests', () => {
+  test('an unchanged answer is 304 with no body for If-None-Match; another answer has another ETag', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/v1/products?limit=5', headers: { 'x-api-key': shop.apiKey } })
+    const tag = first.headers.etag as string
+    assert.match(tag, /^W\/"/)
+    const again = await t.app.inject({ method: 'GET', url: '/api/v1/products?limit=5', headers: { 'x-api-key': shop.apiKey, 'if-none-match': tag } })
+    assert.equal(again.statusCode, 304)
+    assert.equal(again.body, '')
+    const six = await t.app.inject({ method: "GET", url: "/api/v1/products?limit=6", headers: { 'x-api-key': shop.apiKey, 'if-none-match': tag } })
+    assert.equal(six.statusCode, 200, "another answer, another tag")
+    const stale = await t.app.inject({ method: 'GET', url: '/api/v1/products?limit=5', headers: { 'x-api-key': shop.apiKey, 'if-none-match': 'W/"stale"' } })
+    assert.equal(stale.statusCode, 200)
+    assert.equal(stale.headers.etag, tag)
+  })
+})

@@ -1,4 +1,5 @@
 // Catalog endpoints for partners' apps (x-api-key): each answers from the key's catalog only.
+import etag from '@fastify/etag'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
@@ -60,6 +61,10 @@ const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService; guards: Guards }> = async (app, { catalog, guards }) => {
   const tags = ['Catalog']
   const common = { preValidation: guards.apiKey }
+  // Partners that poll send If-None-Match and get 304 with no body while nothing changed. The tag is
+  // a hash of the exact answer (fnv1a: cheap on bodies of a few kilobytes), so any change to what a
+  // key would see changes it; it applies to the catalog routes only.
+  await app.register(etag, { algorithm: 'fnv1a', weak: true })
 
   app.get(
     '/categories',
