@@ -29,7 +29,7 @@ const connections = Number(values.connections)
 const rate = Number(values.rate)
 const root = new URL('../', import.meta.url).pathname
 const dataDir = join(root, 'data', `bench-${products}${process.env.DATABASE_URL ? '-postgres' : ''}`)
-const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', WORKERS: process.env.BENCH_WORKERS ?? '1' }
+const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', PAYMENT_SANDBOX_IN_PRODUCTION: 'true', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', WORKERS: process.env.BENCH_WORKERS ?? '1' }
 
 interface BenchData {
   catalogId: string

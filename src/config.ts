@@ -187,6 +187,14 @@ export function loadConfig(env: Env = process.env): Config {
 
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local')
   const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox')
+  // The sandbox's checkout page lets whoever holds a session id mark the order paid: never by default
+  // in production; a demo or a benchmark must say so explicitly.
+  if (nodeEnv === 'production' && paymentProvider === 'sandbox' && !boolean(env, 'PAYMENT_SANDBOX_IN_PRODUCTION', false)) {
+    throw new ConfigError(
+      'PAYMENT_PROVIDER',
+      'must name a real provider when NODE_ENV=production (the sandbox lets customers mark their own orders paid); set PAYMENT_SANDBOX_IN_PRODUCTION=true only for a demo',
+    )
+  }
 
   return {
     env: nodeEnv,

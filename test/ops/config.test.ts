@@ -44,6 +44,14 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ NODE_ENV: 'production' }), /AUTH_SECRET is required/)
   })
 
+  test('in production the sandbox payment provider must be chosen explicitly', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) }
+    assert.throws(() => loadConfig(production), /PAYMENT_PROVIDER must name a real provider when NODE_ENV=production/)
+    assert.equal(loadConfig({ ...production, PAYMENT_SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox')
+    const razorpay = { PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 's', RAZORPAY_WEBHOOK_SECRET: 'w' }
+    assert.equal(loadConfig({ ...production, ...razorpay }).paymentProvider, 'razorpay')
+  })
+
   test('in development the secret is generated once and kept in DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
     try {
