@@ -52,7 +52,10 @@ stream.on('test:pass', (event) => {
   if (event.details.type !== 'suite') passed++
 })
 stream.on('test:fail', (event) => {
-  if (event.details.type === 'suite') return
+  // A suite fails when one of its tests did (already counted) or when its own hook did (an
+  // `after` that closes the app and finds a broken invariant): count the second kind.
+  const failureType = (event.details.error as { failureType?: string } | undefined)?.failureType
+  if (event.details.type === 'suite' && failureType === 'subtestsFailed') return
   failed++
   failures.push(`${event.file ?? ''} > ${event.name}`)
 })

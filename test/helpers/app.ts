@@ -17,6 +17,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { closeRedis, openRedis } from '../../src/db/redis.ts'
 import type { Deps } from '../../src/deps.ts'
 import { type Clock, systemClock } from '../../src/lib/clock.ts'
+import { invariantViolations } from './invariants.ts'
 
 export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   redisUrl?: string | null
   /** Extra routes registered before the app is ready, e.g. probes that exercise a guard. */
   extraRoutes?: (app: FastifyInstance) => void
+  /** Skip the invariant sweep at close(): only for a test that breaks an invariant on purpose. */
+  skipInvariants?: boolean
 }
 
 /** The machine's PostgreSQL, for tests that need it on both suites (pools, workers). */
@@ -116,10 +119,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     deps,
     async close() {
-      await app.close()
-      if (redis) await closeRedis(redis)
-      await drop()
-      rmSync(dataDir, { recursive: true, force: true })
+      // The invariant sweep (test/helpers/invariants.ts) runs once the app has stopped (no worker
+      // writes any more) and before the database is dropped; any violation fails the test file.
+      let violations: string[] = []
+      try {
+        await app.close()
+        if (!options.skipInvariants) violations = await invariantViolations(database.db, { now: deps.clock.now() })
+      } finally {
+        if (redis) await closeRedis(redis)
+        await drop()
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+      if (violations.length > 0) {
+        const shown = violations.slice(0, 50)
+        const more = violations.length > shown.length ? `\n  ... and ${violations.length - shown.length} more` : ''
+        throw new Error(`Invariant sweep: ${violations.length} violation(s) after this test file:\n  ${shown.join('\n  ')}${more}`)
+      }
     },
   }
 }
