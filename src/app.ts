@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Deps } from './deps.ts'
-import { registerErrorHandling } from './http/error-handler.ts'
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
 import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
 import { validatorCompiler } from './http/validation.ts'
@@ -77,6 +77,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
+    frameworkErrors,
   })
   app.setValidatorCompiler(validatorCompiler)
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.

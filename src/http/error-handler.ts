@@ -106,3 +106,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.status(404).send(errorBody(request, 404, `Cannot ${request.method} ${request.url.split('?')[0]}`))
   })
 }
+
+/**
+ * Errors Fastify raises before routing (a malformed percent-encoding in the URL, a path parameter
+ * over the length limit): the same error body as everything else.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
+  const message =
+    error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid: check its percent-encoding' : status === 414 ? 'A path segment of the URL is too long' : error.message
+  void reply.status(status).send(errorBody(request, status, message))
+}

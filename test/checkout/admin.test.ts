@@ -72,6 +72,9 @@ describe('coupons and pricing settings', () => {
     assert.equal(created.statusCode, 201, created.body)
     assert.equal(created.json().data.code, 'DIWALI')
     assert.equal((await quote({ items: [{ productId, quantity: 1 }], couponCode: 'Diwali' })).json().data.couponDiscount, '100.00')
+    const nothing = await admin('PATCH', `/coupons/${created.json().data.id}`, {})
+    assert.equal(nothing.statusCode, 400, 'an empty patch is a 400, not a 500')
+    assert.equal(nothing.json().message, 'Send at least one of isActive, validUntil')
     await admin('PATCH', `/coupons/${created.json().data.id}`, { isActive: false })
     assert.equal((await quote({ items: [{ productId, quantity: 1 }], couponCode: 'DIWALI' })).json().message, 'Coupon DIWALI is not active')
     const list = (await admin('GET', `/partners/${partner.partnerId}/coupons`)).json().data

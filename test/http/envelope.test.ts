@@ -45,6 +45,20 @@ describe('success envelope', () => {
   })
 })
 
+describe('errors raised before routing', () => {
+  test('a malformed percent-encoding and an over-long path segment answer in the error body', async () => {
+    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/products/%zz' })
+    assert.equal(bad.statusCode, 400)
+    assert.equal(bad.json().message, 'The URL is not valid: check its percent-encoding')
+    assert.equal(bad.json().path, '/api/v1/products/%zz')
+    assert.ok(bad.json().timestamp)
+    const long = await t.app.inject({ method: 'GET', url: `/api/v1/products/${'x'.repeat(300)}` })
+    assert.equal(long.statusCode, 414)
+    assert.deepEqual(Object.keys(long.json()).sort(), ['error', 'message', 'path', 'statusCode', 'timestamp'])
+    assert.equal(long.json().message, 'A path segment of the URL is too long')
+  })
+})
+
 describe('validation errors', () => {
   test('when a body has an unknown field and broken rules, then 400 lists one class-validator message per rule', async () => {
     const res = await tokenRequest({ phone: '12345', email: 'not-an-email', foo: 1, name: 7 })

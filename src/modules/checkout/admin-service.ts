@@ -170,6 +170,7 @@ export function createCheckoutAdminService({ database, clock }: Deps) {
     },
 
     async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
+      if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of isActive, validUntil')
       const [row] = await db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
       if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
       return couponOut(row)
