@@ -46,7 +46,8 @@ const failures: string[] = []
 const stream = run({
   files: files.map((f) => relative(process.cwd(), f)),
   concurrency: Math.max(2, Math.min(4, availableParallelism())),
-  timeout: 120_000,
+  // A whole file may take this long (the CLI test starts a dozen processes; a loaded CI box is slow).
+  timeout: 240_000,
 })
 stream.on('test:pass', (event) => {
   if (event.details.type !== 'suite') passed++
