@@ -28,6 +28,7 @@ const PG_ERRORS: Record<string, [number, string]> = {
   '22P02': [400, 'Invalid identifier or value'],
   '22003': [400, 'Number out of range'],
   '22021': [400, 'Text must not contain NUL characters'],
+  '22P05': [400, 'Text must not contain NUL characters'],
 }
 
 export interface ErrorBody {

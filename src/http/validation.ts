@@ -133,15 +133,19 @@ function describe(error: ErrorObject, subject: string): string | null {
  * One message per failed rule. Errors inside an anyOf/oneOf branch are noise (each branch reports
  * its own failure); the union's own error, worded by its `x-message`, stands for them.
  */
+/** A body with thousands of broken fields gets the first ones: enough to fix, and linear time. */
+export const MAX_VALIDATION_MESSAGES = 20
+
 export function validationMessages(errors: ErrorObject[], part: string): string[] {
-  const unionPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath)
-  const messages: string[] = []
+  const unionPaths = [...new Set(errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath))]
+  const messages = new Set<string>()
   for (const error of errors) {
+    if (messages.size >= MAX_VALIDATION_MESSAGES) break
     const insideUnion = unionPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(`${p}/`))
     if (insideUnion) continue
     const subject = propertyPath(error.instancePath) || part
     const message = describe(error, subject)
-    if (message && !messages.includes(message)) messages.push(message)
+    if (message) messages.add(message)
   }
-  return messages
+  return [...messages]
 }

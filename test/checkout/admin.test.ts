@@ -72,6 +72,8 @@ describe('coupons and pricing settings', () => {
     assert.equal(created.statusCode, 201, created.body)
     assert.equal(created.json().data.code, 'DIWALI')
     assert.equal((await quote({ items: [{ productId, quantity: 1 }], couponCode: 'Diwali' })).json().data.couponDiscount, '100.00')
+    const nobody = await admin('POST', '/partners/prt_nope/coupons', { code: 'GHOST', kind: 'FLAT', value: 1 })
+    assert.equal(nobody.statusCode, 404, 'no coupons for a partner that does not exist')
     const nothing = await admin('PATCH', `/coupons/${created.json().data.id}`, {})
     assert.equal(nothing.statusCode, 400, 'an empty patch is a 400, not a 500')
     assert.equal(nothing.json().message, 'Send at least one of isActive, validUntil')

@@ -163,6 +163,13 @@ describe('POST /orders body rules', () => {
     assert.equal(list.meta.total, 0)
   })
 
+  test('a NUL character in a field stored as JSON is a 400, not a 500', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const res = await placeOrder(t, customer, { ...base(), shippingAddress: { ...ADDRESS, landmark: 'a\u0000b' } })
+    assert.equal(res.statusCode, 400, res.body)
+    assert.equal(res.json().message, 'Text must not contain NUL characters')
+  })
+
   test('the profile name must not be empty', async () => {
     const customer = await givenCustomer(t.app, shop.partner, { name: '' })
     const res = await placeOrder(t, customer, base())

@@ -4,6 +4,7 @@
 import { desc, eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
+import { findPartner } from '../partners/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
@@ -155,6 +156,7 @@ export function createCheckoutAdminService({ database, clock }: Deps) {
     },
 
     async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {
+      if (!(await findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
       const value = input.kind === 'PERCENT' ? (/^\d+$/.test(String(input.value)) ? BigInt(input.value) : -1n) : paise(input.value)
       const row = await createCoupon(
         db,
