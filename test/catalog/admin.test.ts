@@ -173,6 +173,28 @@ describe('bulk import', () => {
     assert.deepEqual(nulls.json().message, ['categories[0]: must be an object', 'products[0]: must be an object'])
   })
 
+  test('when isActive is not a boolean (object, "yes", 1, null, CSV "yes"), then 400 naming each bad row and nothing is imported', async () => {
+    const before = (await publicGet('/products?limit=100')).json().meta.total
+    const row = (i: number, isActive: unknown) => ({ slug: `flag-${i}`, name: 'Flag', brand: 'B', sku: `FL-${i}`, categorySlug: 'atta', sellingPrice: '10', mrp: '10', isActive })
+    const res = await admin('POST', `/catalogs/${catalogId}/import`, {
+      categories: [{ slug: 'flags', name: 'Flags', isActive: 'yes' }],
+      products: [row(0, { a: 1 }), row(1, 'yes'), row(2, 1), row(3, null), row(4, true), row(5, false)],
+    })
+    assert.equal(res.statusCode, 400, res.body)
+    assert.deepEqual(res.json().message, [
+      'categories[0]: isActive must be true or false',
+      'products[0]: isActive must be true or false',
+      'products[1]: isActive must be true or false',
+      'products[2]: isActive must be true or false',
+      'products[3]: isActive must be true or false',
+    ])
+    const csv = ['slug,name,brand,sku,categorySlug,sellingPrice,mrp,isActive', 'flag-csv,Flag,B,FL-C,atta,10,10,yes', 'flag-csv-2,Flag,B,FL-C2,atta,10,10,false'].join('\n')
+    const fromCsv = await admin('POST', `/catalogs/${catalogId}/import`, csv, { 'content-type': 'text/csv' })
+    assert.equal(fromCsv.statusCode, 400, fromCsv.body)
+    assert.deepEqual(fromCsv.json().message, ['products[0]: isActive must be true or false'])
+    assert.equal((await publicGet('/products?limit=100')).json().meta.total, before, 'nothing was imported')
+  })
+
   test('any bad row rejects the whole import and reports every bad row', async () => {
     const before = (await publicGet('/products?limit=100')).json().meta.total
     const res = await admin('POST', `/catalogs/${catalogId}/import`, {

@@ -29,7 +29,8 @@ export interface ProductImportRow {
   images?: string[]
   description?: string
   weightGrams?: number
-  isActive?: boolean
+  /** From CSV: "true" or "false" (any other text is kept as it was, and refused by validation). */
+  isActive?: boolean | string
 }
 export interface CatalogImport {
   categories?: CategoryImportRow[]
@@ -47,6 +48,8 @@ const CHUNK = 1000
 const isText = (v: unknown, max: number) => typeof v === 'string' && v.trim().length > 0 && v.length <= max
 const isUrl = (v: unknown) => typeof v === 'string' && v.length <= 2000 && /^https?:\/\/\S+$/.test(v)
 const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+/** Absent, or a real boolean: "yes", 1, null or an object would otherwise reach the database (500 on PGlite, 400 there on PostgreSQL, or silently true). */
+const isOptionalBoolean = (v: unknown) => v === undefined || typeof v === 'boolean'
 
 /** Parses products from CSV (header row; `images` separated by `|`). Quoted fields may hold commas, quotes and newlines. */
 export function parseProductsCsv(text: string): ProductImportRow[] {
@@ -94,7 +97,7 @@ export function parseProductsCsv(text: string): ProductImportRow[] {
       images: raw.images ? raw.images.split('|').map((s) => s.trim()).filter(Boolean) : [],
       description: raw.description ?? '',
       weightGrams: num(raw.weightGrams),
-      isActive: raw.isActive === undefined || raw.isActive === '' ? undefined : raw.isActive === 'true',
+      isActive: raw.isActive === undefined || raw.isActive === '' ? undefined : raw.isActive === 'true' ? true : raw.isActive === 'false' ? false : raw.isActive,
     }
   })
 }
@@ -133,6 +136,7 @@ function validate(input: CatalogImport, existing: { slug: string; parentSlug: st
     if (c.parentSlug === c.slug) add(`${at}: a category cannot be its own parent`)
     if (c.image != null && !isUrl(c.image)) add(`${at}: image must be an http(s) URL`)
     if (c.position !== undefined && !isInt(c.position, 0, 1_000_000)) add(`${at}: position must be an integer from 0`)
+    if (!isOptionalBoolean(c.isActive)) add(`${at}: isActive must be true or false`)
     if (seenCategories.has(c.slug)) add(`${at}: duplicate slug "${c.slug}"`)
     seenCategories.add(c.slug)
     categorySlugs.add(c.slug)
@@ -153,6 +157,7 @@ function validate(input: CatalogImport, existing: { slug: string; parentSlug: st
     if (selling !== null && mrp !== null && selling > mrp) add(`${at}: sellingPrice must not be greater than mrp`)
     if (p.stock !== undefined && !isInt(p.stock, 0, 10_000_000)) add(`${at}: stock must be an integer from 0`)
     if (p.weightGrams !== undefined && !isInt(p.weightGrams, 1, 1_000_000)) add(`${at}: weightGrams must be a positive integer`)
+    if (!isOptionalBoolean(p.isActive)) add(`${at}: isActive must be true or false`)
     if (p.images !== undefined && (!Array.isArray(p.images) || p.images.length > 10 || !p.images.every(isUrl))) {
       add(`${at}: images must be at most 10 http(s) URLs`)
     }
@@ -243,7 +248,7 @@ export async function importCatalog(
           stock: p.stock ?? 0,
           images: p.images ?? [],
           weightGrams: p.weightGrams ?? 500,
-          isActive: p.isActive ?? true,
+          isActive: p.isActive !== false,
           createdAt,
           updatedAt: createdAt,
         }
