@@ -61,6 +61,17 @@ if (Object.values(ORDER_SCENARIOS).some(selected)) {
   orderProducts = (JSON.parse(out.toString()) as { productIds: string[] }).productIds
 }
 
+/** CPU time (user + system) a process has used so far, from /proc (Linux), in ms; with WORKERS > 1 the primary's children are not counted. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+    return (ticks * 1000) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
 function start(args: string[], port: number): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
   return child
@@ -187,6 +198,7 @@ try {
     }
     let i = 0
     const failures = new Map<number, string>()
+    const cpuBefore = processCpuMs(server.pid!)
     const r = await autocannon({
       url: s.base,
       connections: s.connections ?? connections,
@@ -205,6 +217,7 @@ try {
         },
       ],
     })
+    const serverCpuMs = processCpuMs(server.pid!) - cpuBefore
     const row = {
       scenario: s.name,
       connections: s.connections ?? connections,
@@ -215,10 +228,12 @@ try {
       errors: r.errors,
       non2xx: r.non2xx,
       ofCeiling: s.ofCeiling === true,
+      /** The server process's CPU time (user + system) per request answered, in ms. */
+      serverCpuPerRequest: s.base === API && r.requests.total > 0 ? Math.round((serverCpuMs / r.requests.total) * 100) / 100 : null,
     }
     results.push(row)
     console.log(
-      `${row.scenario.padEnd(40)} ${String(row.requestsPerSecond).padStart(7)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   non-2xx ${row.non2xx}`,
+      `${row.scenario.padEnd(40)} ${String(row.requestsPerSecond).padStart(7)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   non-2xx ${row.non2xx}${row.serverCpuPerRequest === null ? '' : `   server CPU ${row.serverCpuPerRequest} ms/req`}`,
     )
     for (const [status, body] of failures) console.log(`  ${status}: ${body}`)
   }

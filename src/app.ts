@@ -153,7 +153,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(uploadRoutes, { uploads, guards })
       await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
       await api.register(returnRoutes, { returns: createReturnService(deps, storage, payments), guards })
-      await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps), guards })
+      await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },

@@ -219,7 +219,7 @@ describe('catalog answers after orders', () => {
     const db = t.deps.database.db
     const { reserveStock } = await import('../../src/modules/catalog/index.ts')
     const left = await stockOf(t, shop.ids.hot!)
-    await db.transaction((tx) => reserveStock(tx, shop.ids.hot!, left - 1, clock.now()))
+    await db.transaction((tx) => reserveStock(tx, shop.ids.hot!, left - 1))
     const read = async () =>
       (await t.app.inject({ method: 'GET', url: '/api/v1/products/hot', headers: { 'x-api-key': shop.partner.apiKey } })).json().data.stock
     assert.equal(await read(), 1)

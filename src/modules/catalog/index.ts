@@ -61,14 +61,14 @@ export async function findCartProducts(db: Executor, catalogIds: string[] | SQLW
 }
 
 /** Takes `quantity` from stock unless that would go below zero: the new stock, or null if short. */
-export async function reserveStock(tx: Executor, productId: string, quantity: number, at: Date): Promise<number | null> {
-  const row = await catalogRepo.adjustStock(tx, productId, -quantity, at)
+export async function reserveStock(tx: Executor, productId: string, quantity: number): Promise<number | null> {
+  const row = await catalogRepo.moveStock(tx, productId, -quantity)
   return row ? row.stock : null
 }
 
 /** Gives reserved units back (cancellation, expiry). */
-export async function releaseStock(tx: Executor, productId: string, quantity: number, at: Date): Promise<void> {
-  await catalogRepo.adjustStock(tx, productId, quantity, at)
+export async function releaseStock(tx: Executor, productId: string, quantity: number): Promise<void> {
+  await catalogRepo.moveStock(tx, productId, quantity)
 }
 
 export async function currentStock(db: Executor, productId: string): Promise<number> {

@@ -172,6 +172,19 @@ export const catalogRepo = {
     return row ?? null
   },
   /** Adds delta to stock unless it would go below zero; null when it would. */
+  /**
+   * Stock moved by orders (reservation, release): sets and returns `stock` only, so the update is
+   * HOT (no new entries in the product's indexes, `stock` being in none of them) and `updatedAt`
+   * keeps meaning "edited by the merchant". Null when it would go below zero.
+   */
+  async moveStock(db: Executor, id: string, delta: number) {
+    const [row] = await db
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${delta}` })
+      .where(and(eq(products.id, id), sql`${products.stock} + ${delta} >= 0`))
+      .returning({ stock: products.stock })
+    return row ?? null
+  },
   async adjustStock(db: Executor, id: string, delta: number, at: Date) {
     const [row] = await db
       .update(products)

@@ -11,6 +11,8 @@ import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { findCustomer } from '../customers/index.ts'
 import { type CouponInput, createCoupon } from './coupons.ts'
 import { creditLedger, debitLedger, ledgerBalances } from './ledger.ts'
+import type { VersionedCache } from '../../lib/versioned-cache.ts'
+import { pricingScope, ZONES_SCOPE } from './service.ts'
 import { coupons, deliveryZones, type LedgerKind, partnerPricing, zonePincodes } from './schema.sql.ts'
 
 type Amount = string | number
@@ -80,7 +82,8 @@ export function couponOut(c: typeof coupons.$inferSelect) {
   }
 }
 
-export function createCheckoutAdminService({ database, clock }: Deps) {
+/** `settingsCache` is the checkout service's: zone and pricing writes drop what it holds. */
+export function createCheckoutAdminService({ database, clock }: Deps, settingsCache: VersionedCache) {
   const db = database.db
 
   async function zones(zoneId?: string) {
@@ -122,6 +125,7 @@ export function createCheckoutAdminService({ database, clock }: Deps) {
         })
         await mapPrefixes(tx, id, input.pincodes)
       })
+      await settingsCache.invalidate(ZONES_SCOPE)
       return (await zones(id))[0]!
     },
 
@@ -146,12 +150,14 @@ export function createCheckoutAdminService({ database, clock }: Deps) {
         return true
       })
       if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
+      await settingsCache.invalidate(ZONES_SCOPE)
       return (await zones(zoneId))[0]!
     },
 
     async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number }) {
       const values = { ...settings, updatedAt: clock.now() }
       await db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
+      await settingsCache.invalidate(pricingScope(partnerId))
       return settings
     },
 

@@ -14,6 +14,7 @@ import { ledgerBalances, ledgerPage } from './ledger.ts'
 import { priceCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
 import { partnerPricing } from './schema.sql.ts'
+import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
 
 export type DeliveryMethod = 'STANDARD' | 'EXPRESS'
 export interface QuoteInput {
@@ -49,8 +50,21 @@ function methodTerms(zone: DeliveryZone, method: DeliveryMethod) {
     : { available: zone.serviceable, slabs: zone.standardSlabs, min: zone.standardMinDays, max: zone.standardMaxDays, free: zone.freeShippingThreshold }
 }
 
-export function createCheckoutService({ database, clock }: Deps) {
+/**
+ * Delivery zones and partner pricing settings are read by every quote and order but change only in
+ * the back office, which drops them from this cache (on every node, through the Redis version) when
+ * it writes. Without Redis, a write from another process (the CLI seed) shows within the TTL.
+ */
+export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) => createVersionedCache(deps.redis, deps.config.redisPrefix, 'checkout', 5_000)
+export const ZONES_SCOPE = 'zones'
+export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
+
+export function createCheckoutService(deps: Deps, settingsCache: VersionedCache = createCheckoutSettingsCache(deps)) {
+  const { database, clock } = deps
   const db = database.db
+  const zoneForPincode = (pincode: string, executor: Executor = db) => settingsCache.get(ZONES_SCOPE, pincode, () => checkoutRepo.zoneForPincode(executor, pincode))
+  const pricingSettings = (partnerId: string, executor: Executor = db) =>
+    settingsCache.get(pricingScope(partnerId), '', async () => (await executor.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1))[0] ?? null)
 
   /** The cart's products, from the partner's catalogs; unknown ids and duplicate lines are refused. */
   async function loadCart(partnerId: string, items: CartItem[], db: Executor = database.db) {
@@ -98,7 +112,7 @@ export function createCheckoutService({ database, clock }: Deps) {
     let codFee = 0n
     let codLimit: bigint | null = null
     if (input.pincode) {
-      const found = await checkoutRepo.zoneForPincode(db, input.pincode)
+      const found = await zoneForPincode(input.pincode, db)
       if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
       const terms = methodTerms(found.zone, method)
       if (!terms.available) throw new AppError('BAD_REQUEST', `${method} delivery is not available for pincode ${input.pincode}`)
@@ -114,7 +128,7 @@ export function createCheckoutService({ database, clock }: Deps) {
     const coupon = input.couponCode
       ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: clock.now() })
       : null
-    const [settings] = await db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, customer.partnerId)).limit(1)
+    const settings = await pricingSettings(customer.partnerId, db)
     const readBalances = balances === 'always' || input.useRewardPoints === true || input.useWalletCash === true
     const current = readBalances ? await ledgerBalances(db, customer.userId) : { walletCash: 0n, rewardPoints: 0n }
     const priced = priceCart({
@@ -137,12 +151,13 @@ export function createCheckoutService({ database, clock }: Deps) {
   }
 
   return {
+    settingsCache,
     loadCart,
     priceForCustomer,
 
     async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
       const cart = await loadCart(partnerId, input.items)
-      const found = await checkoutRepo.zoneForPincode(db, input.pincode)
+      const found = await zoneForPincode(input.pincode)
       const serviceable = found?.zone.serviceable === true
       const cod = codReasons(found, cart.itemsTotal)
       return {
@@ -169,7 +184,7 @@ export function createCheckoutService({ database, clock }: Deps) {
       const cart = await loadCart(partnerId, input.items)
       const inactive = cart.lines.find((l) => !l.product.isActive)
       if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
-      const found = await checkoutRepo.zoneForPincode(db, input.pincode)
+      const found = await zoneForPincode(input.pincode)
       if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
       const quote = quoteMethod(found.zone, input.deliveryMethod, cart)
       if (!quote.available) throw new AppError('BAD_REQUEST', `${input.deliveryMethod} delivery is not available for pincode ${input.pincode}`)
@@ -220,7 +235,7 @@ export function createCheckoutService({ database, clock }: Deps) {
     },
 
     async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
-      const found = await checkoutRepo.zoneForPincode(db, input.pincode)
+      const found = await zoneForPincode(input.pincode)
       const reasons = codReasons(found, input.collectableAmount)
       const usable = found?.zone.serviceable === true && found.zone.codAvailable
       return {

@@ -54,7 +54,7 @@ export async function transition(tx: Executor, order: OrderRow, to: OrderStatus,
 /** Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once. */
 export async function releaseReservation(tx: Executor, order: OrderRow, at: Date) {
   if (order.releasedAt) return order
-  for (const item of await orderRepo.items(tx, order.id)) await releaseStock(tx, item.productId, item.quantity, at)
+  for (const item of await orderRepo.items(tx, order.id)) await releaseStock(tx, item.productId, item.quantity)
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
   const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }
   if (order.walletCashUsed > 0n) await creditLedger(tx, { ...back, kind: 'WALLET_CASH', amount: order.walletCashUsed })
@@ -155,7 +155,7 @@ export function newOrderNumber(): string {
  */
 export async function createReplacementOrder(tx: Executor, original: OrderRow, lines: { item: OrderItemRow; quantity: number }[], at: Date) {
   for (const { item, quantity } of [...lines].sort((a, b) => (a.item.productId < b.item.productId ? -1 : 1))) {
-    if ((await reserveStock(tx, item.productId, quantity, at)) === null) {
+    if ((await reserveStock(tx, item.productId, quantity)) === null) {
       throw new AppError('CONFLICT', `Not enough stock of product ${item.productId} for the replacement: ${quantity} needed, ${await currentStock(tx, item.productId)} available`)
     }
   }

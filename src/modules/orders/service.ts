@@ -210,7 +210,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
 
       // Stock first, in product id order so two orders never wait on each other's rows in a cycle.
       for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
-        const left = await reserveStock(tx, line.productId, line.quantity, now)
+        const left = await reserveStock(tx, line.productId, line.quantity)
         if (left === null) {
           const available = await currentStock(tx, line.productId)
           throw new AppError('CONFLICT', `Product ${line.productId} is out of stock: ${line.quantity} requested, ${available} available`)
