@@ -101,6 +101,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const [status, message] = known
     if (status >= 500) request.log.warn({ err: error }, 'service unavailable')
+    // The pool's wait (3 s) ran out or the database is restarting: a client may try again shortly.
+    if (status === 503) reply.header('retry-after', '1')
     return reply.status(status).send(errorBody(request, status, message))
   })
   app.setNotFoundHandler((request, reply) => {
