@@ -95,3 +95,62 @@ describe('rate limits with the Redis store', () => {
     await first.deps.redis!.del(...keys)
   })
 })
+
+// LD-04 and LD-05 of the reliability plan (7.3): the quota is per API key (RATE_LIMIT_MAX per
+// RATE_LIMIT_WINDOW_MS; every partner key has the same one, there is no per-partner setting), here
+// 100 in a 5 s window so the test can wait for the reset. Counters in Redis when TEST_REDIS_URL is
+// set, in process otherwise: the same figures hold for both stores.
+describe('LD-04 / LD-05: rate-limit accuracy under concurrency, and a noisy neighbour', () => {
+  const QUOTA = 100
+  const WINDOW_MS = 5000
+  let t: TestApp
+  before(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: String(QUOTA), RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) } })
+  })
+  after(() => t.close())
+  const catalogGet = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'x-api-key': key } })
+
+  test('LD-04: 150 concurrent requests on a quota of 100: exactly 100 x 200 and 50 x 429 with Retry-After and rate-limit headers; after the window, 200 again', async () => {
+    const partner = await givenPartner(t.deps, 'LD-04')
+    const started = Date.now()
+    const results = await Promise.all(Array.from({ length: 150 }, () => catalogGet(partner.apiKey)))
+    const elapsed = Date.now() - started
+    assert.ok(elapsed < WINDOW_MS, `the burst must fit one window to be counted exactly (took ${elapsed} ms)`)
+    const ok = results.filter((r) => r.statusCode === 200)
+    const limited = results.filter((r) => r.statusCode === 429)
+    console.log(`LD-04 rate-limit accuracy: ${ok.length} x 200, ${limited.length} x 429 of 150 on a quota of ${QUOTA} (burst ${elapsed} ms)`)
+    assert.equal(ok.length, QUOTA, `statuses: ${[...new Set(results.map((r) => r.statusCode))]}`)
+    assert.equal(limited.length, 50)
+    for (const r of ok) assert.equal(r.headers['x-ratelimit-limit'], String(QUOTA))
+    for (const r of limited) assert429(r, QUOTA)
+    const waitS = Math.max(...limited.map((r) => Number(r.headers['retry-after'])))
+    assert.ok(waitS <= WINDOW_MS / 1000, `Retry-After ${waitS} s is within the window`)
+    await new Promise((r) => setTimeout(r, waitS * 1000 + 100))
+    const again = await catalogGet(partner.apiKey)
+    assert.equal(again.statusCode, 200, `after Retry-After (${waitS} s): ${again.statusCode}`)
+    assert.equal(again.headers['x-ratelimit-remaining'], String(QUOTA - 1))
+  })
+
+  test('LD-05: partner A at 5x its quota while partner B runs at half of its own: every one of B\'s requests is a 200', async () => {
+    const a = await givenPartner(t.deps, 'LD-05 noisy')
+    const b = await givenPartner(t.deps, 'LD-05 quiet')
+    const timed = async (key: string) => {
+      const t0 = performance.now()
+      const res = await catalogGet(key)
+      return { status: res.statusCode, ms: performance.now() - t0 }
+    }
+    // B alone first (its own bucket: 25 of 100), then B's next 25 interleaved with A's 500.
+    const solo = await Promise.all(Array.from({ length: QUOTA / 4 }, () => timed(b.apiKey)))
+    const mixed = await Promise.all(Array.from({ length: QUOTA * 5 + QUOTA / 4 }, (_, i) => timed(i % 21 === 20 ? b.apiKey : a.apiKey)))
+    const bMixed = mixed.filter((_, i) => i % 21 === 20)
+    const aMixed = mixed.filter((_, i) => i % 21 !== 20)
+    const p99 = (xs: { ms: number }[]) => Math.round([...xs].sort((x, y) => x.ms - y.ms)[Math.ceil(0.99 * xs.length) - 1]!.ms)
+    const bOk = [...solo, ...bMixed].filter((r) => r.status === 200).length
+    console.log(
+      `LD-05 noisy neighbour: B ${bOk}/${solo.length + bMixed.length} x 200 (p99 ${p99(solo)} ms alone, ${p99(bMixed)} ms beside A); ` +
+        `A ${aMixed.filter((r) => r.status === 200).length} x 200, ${aMixed.filter((r) => r.status === 429).length} x 429 of ${aMixed.length}`,
+    )
+    assert.equal(bOk, solo.length + bMixed.length, 'B gets 100% 2xx')
+    assert.ok(aMixed.filter((r) => r.status === 200).length <= QUOTA, 'A is held to its quota')
+  })
+})
