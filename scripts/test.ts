@@ -21,8 +21,9 @@ function testFiles(dir: string): string[] {
 
 const filter = process.argv.slice(2)
 // Folders that measure PostgreSQL itself (concurrent connections, several server processes): the
-// embedded database serves one connection, so they run only with TEST_DATABASE_URL.
-const POSTGRES_ONLY = [join('test', 'load')]
+// embedded database serves one connection, so they run only with TEST_DATABASE_URL. test/faults
+// starts throwaway PostgreSQL clusters and Redis servers of its own, in the PostgreSQL run only.
+const POSTGRES_ONLY = [join('test', 'load'), join('test', 'faults')]
 const files = testFiles('test')
   .filter((f) => process.env.TEST_DATABASE_URL || !POSTGRES_ONLY.some((dir) => f.startsWith(dir + '/')))
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))

@@ -93,9 +93,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30_000,
     })
-    // An idle client that loses its server (restart, failover) emits here; without a listener the
-    // process would crash. The pool replaces the client on the next checkout.
-    pool.on('error', (err) => options.logger?.warn({ err }, 'idle PostgreSQL client failed'))
+    // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; with
+    // no listener the process exits. The pool listens on idle clients only, so every client also
+    // gets one of its own for the time it is checked out (mid-transaction): the query that uses it
+    // next fails (503) and the pool drops it. Only the message and code are logged (the error
+    // carries the whole client).
+    const lost = (what: string) => (err: Error) => options.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, what)
+    pool.on('error', lost('idle PostgreSQL client failed'))
+    pool.on('connect', (client) => client.on('error', lost('PostgreSQL connection lost')))
     const db = drizzlePg(pool, { schema }) as unknown as Db
     return {
       kind: 'postgres',

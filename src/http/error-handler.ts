@@ -55,7 +55,7 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
     if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true
-    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect/.test(e.message)) return true
+    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|is not queryable/.test(e.message)) return true
   }
   return false
 }

@@ -56,6 +56,21 @@ describe('PostgreSQL pool', () => {
     await app.close()
   })
 
+  test('when a connection checked out of the pool (mid-transaction) is killed, then the process stays up and the pool recovers', async () => {
+    // The pool listens for errors on idle clients only; a checked-out client that loses its server
+    // emits 'error' too, and with no listener of ours that is an uncaught exception (exit).
+    const client = await database.pool!.connect()
+    await client.query('begin')
+    const killer = new pg.Client({ connectionString: POSTGRES_URL })
+    await killer.connect()
+    await killer.query('select pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID])
+    await killer.end()
+    await new Promise((r) => setTimeout(r, 300))
+    await assert.rejects(client.query('select 1'))
+    client.release(true)
+    assert.equal(await database.ping(2000), true)
+  })
+
   test('when the database is unreachable, then requests fail fast with 503 in the error body and ready says down', async () => {
     const unreachable = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', pgliteDir: null, poolSize: 1 })
     const app = await appOn('postgres://postgres@127.0.0.1:1/none', unreachable)
