@@ -13,6 +13,17 @@ export function openRedis(url: string, logger: Logger): Redis {
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   })
+  // A command that times out means Redis holds the connection but does not answer (frozen,
+  // blackholed). Drop the connection then, so `status` leaves 'ready' and every caller falls back at
+  // once, instead of each Redis call of a request (rate limit, then each cache) waiting its own
+  // commandTimeout in turn; ioredis reconnects with retryStrategy and is 'ready' again once Redis answers.
+  const send = redis.sendCommand.bind(redis)
+  redis.sendCommand = (command, stream) => {
+    command.promise.catch((err: Error) => {
+      if (err.message === 'Command timed out' && redis.status === 'ready') redis.disconnect(true)
+    })
+    return send(command, stream)
+  }
   let reported = false
   redis.on('error', (err) => {
     if (!reported) logger.warn({ err: err.message }, 'Redis unavailable; falling back to in-process limits')
