@@ -3,7 +3,7 @@
 // of commerce-api.md. Anything unexpected is logged and answered 500 without details.
 import { STATUS_CODES } from 'node:http'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, type ErrorCode } from '../lib/errors.ts'
+import { AppError, databaseErrorOf, type ErrorCode } from '../lib/errors.ts'
 import { validationMessages } from './validation.ts'
 
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -29,6 +29,9 @@ const PG_ERRORS: Record<string, [number, string]> = {
   '22003': [400, 'Number out of range'],
   '22021': [400, 'Text must not contain NUL characters'],
   '22P05': [400, 'Text must not contain NUL characters'],
+  // lock_timeout (src/db/client.ts) or a cancelled statement: the data is busy, not wrong.
+  '55P03': [503, 'Service temporarily unavailable, please retry'],
+  '57014': [503, 'Service temporarily unavailable, please retry'],
 }
 
 export interface ErrorBody {
@@ -60,13 +63,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false
 }
 
-function pgCode(error: unknown): string | undefined {
-  // Drizzle wraps driver errors; the SQLSTATE sits on the error or on its cause.
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code
-  }
-  return undefined
-}
+const pgCode = (error: unknown) => databaseErrorOf(error).code
 
 function classify(error: FastifyError | AppError | Error): [number, string | string[]] | null {
   if (error instanceof AppError) return [STATUS_OF[error.code], error.details?.length ? error.details : error.message]

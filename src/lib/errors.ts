@@ -24,3 +24,17 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`)
+
+/** The SQLSTATE and constraint of a database error; Drizzle wraps driver errors, so they sit on the error or on its cause. */
+export function databaseErrorOf(error: unknown): { code?: string; constraint?: string } {
+  for (let e = error as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return { code: e.code, constraint: typeof e.constraint === 'string' ? e.constraint : undefined }
+  }
+  return {}
+}
+
+/** A unique violation of the named constraint (or index). */
+export const isUniqueViolation = (error: unknown, constraint: string) => {
+  const e = databaseErrorOf(error)
+  return e.code === '23505' && e.constraint === constraint
+}

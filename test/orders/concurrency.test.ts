@@ -119,6 +119,22 @@ describe('idempotency', () => {
     await db().execute(sql.raw('drop trigger if exists test_fault on outbox_events'))
   })
 
+  test('a replay answers the stored order even when the order could not be placed again (the product sold out)', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const body = { items: [item('atta', await stockOf(t, shop.ids.atta!))], shippingAddress: ADDRESS, paymentMode: 'COD' }
+    const first = await placeOrder(t, customer, body, 'sell-out')
+    assert.equal(first.statusCode, 201, first.body)
+    assert.equal(await stockOf(t, shop.ids.atta!), 0)
+    const replay = await placeOrder(t, customer, body, 'sell-out')
+    assert.equal(replay.statusCode, 201, replay.body)
+    assert.equal(replay.headers['idempotent-replayed'], 'true')
+    assert.equal(replay.body, first.body)
+    assert.equal(await ordersOf(customer.userId), 1)
+    // Give the stock back for the tests that follow.
+    const cancelled = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${first.json().data.id}/cancel`, headers: customerHeaders(customer), payload: { reason: 'test' } })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+  })
+
   test('keys are kept 24 hours; after that the key can be used again', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     assert.equal((await placeOrder(t, customer, { items: [item('atta')], shippingAddress: ADDRESS, paymentMode: 'COD' }, 'daily')).statusCode, 201)

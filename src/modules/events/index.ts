@@ -27,8 +27,18 @@ export interface NewEvent {
 
 /** Must run inside the transaction of the change it describes. */
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<string> {
+  const insert = eventInsert(tx, event)
+  await insert
+  return insert.id
+}
+
+/**
+ * The event's insert, not yet run: for a caller that writes it in the same statement as the change
+ * (order creation, see orders/repo.ts insertNewOrder). Same transaction rule as recordEvent.
+ */
+export function eventInsert(tx: Executor, event: NewEvent) {
   const id = newId('evt', event.at.getTime())
-  await tx.insert(outboxEvents).values({
+  const insert = tx.insert(outboxEvents).values({
     id,
     partnerId: event.partnerId,
     type: event.type,
@@ -37,5 +47,5 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<string
     nextAttemptAt: event.at,
     createdAt: event.at,
   })
-  return id
+  return Object.assign(insert, { id })
 }

@@ -6,13 +6,15 @@
 // requests with one key cannot both create: the second waits for the lock and then sees the first's
 // record. A rolled-back attempt leaves no record, so a failed request can be retried with its key.
 // Records live IDEMPOTENCY_TTL_HOURS (24 h); the background job deletes them after that.
-import { and, eq, lt } from 'drizzle-orm'
+import { and, eq, lt, lte } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/hashing.ts'
 import { idempotencyKeys } from './schema.sql.ts'
 
 export const IDEMPOTENCY_TTL_HOURS = 24
+/** The primary key of idempotency_keys, as drizzle-kit named it in the migration. */
+export const IDEMPOTENCY_KEY_CONSTRAINT = 'idempotency_keys_partner_id_user_id_route_key_pk'
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/
 export const DIFFERENT_PAYLOAD = 'Checkout idempotency key has already been used with a different payload'
 
@@ -61,14 +63,19 @@ export const idempotencyRepo = {
     const [row] = await db.select().from(idempotencyKeys).where(where(scope)).limit(1)
     if (!row) return null
     if (row.expiresAt <= now) {
-      await db.delete(idempotencyKeys).where(and(where(scope), lt(idempotencyKeys.expiresAt, now)))
+      await db.delete(idempotencyKeys).where(and(where(scope), lte(idempotencyKeys.expiresAt, now)))
       return null
     }
     return row
   },
-  /** Records the key in the effect's transaction; with `answer`, already DONE (no outside call follows). */
-  async begin(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date, answer?: { status: number; body: unknown }) {
-    await tx.insert(idempotencyKeys).values({
+  /**
+   * The insert that records the key in the effect's transaction (not yet run: order creation writes
+   * it in the same statement as the order); with `answer`, already DONE (no outside call follows).
+   * A key recorded meanwhile by another request makes the statement fail on the primary key, and
+   * the whole transaction with it: the caller then answers from that request's record.
+   */
+  beginInsert(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date, answer?: { status: number; body: unknown }) {
+    return tx.insert(idempotencyKeys).values({
       ...scope,
       fingerprint,
       state: answer ? 'DONE' : 'IN_PROGRESS',
@@ -78,6 +85,9 @@ export const idempotencyRepo = {
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_HOURS * 3_600_000),
     })
+  },
+  async begin(tx: Executor, scope: IdempotencyScope, fingerprint: string, resourceId: string, now: Date) {
+    await idempotencyRepo.beginInsert(tx, scope, fingerprint, resourceId, now)
   },
   async complete(db: Executor, scope: IdempotencyScope, status: number, body: unknown) {
     await db.update(idempotencyKeys).set({ state: 'DONE', responseStatus: status, responseBody: body }).where(where(scope))

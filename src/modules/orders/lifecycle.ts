@@ -14,7 +14,7 @@ import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
 import { releaseCoupon } from '../checkout/coupons.ts'
 import { creditLedger } from '../checkout/ledger.ts'
 import { partnerPricing } from '../checkout/schema.sql.ts'
-import { type EventType, recordEvent } from '../events/index.ts'
+import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 
@@ -36,8 +36,13 @@ export interface Actor {
   note?: string | null
 }
 
+/** An order's event: its id and number always in the data. */
+export function orderEvent(order: Pick<OrderRow, 'id' | 'partnerId' | 'orderNumber'>, type: EventType, data: Record<string, unknown>, at: Date): NewEvent {
+  return { partnerId: order.partnerId, type, subjectId: order.id, data: { orderId: order.id, orderNumber: order.orderNumber, ...data }, at }
+}
+
 export async function emit(tx: Executor, order: OrderRow, type: EventType, data: Record<string, unknown>, at: Date) {
-  await recordEvent(tx, { partnerId: order.partnerId, type, subjectId: order.id, data: { orderId: order.id, orderNumber: order.orderNumber, ...data }, at })
+  await recordEvent(tx, orderEvent(order, type, data, at))
 }
 
 /** Moves the order one step along the machine, with history and event. 409 for a move it does not allow. */

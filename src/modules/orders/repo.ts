@@ -1,5 +1,6 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
+import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import {
@@ -39,7 +40,27 @@ function filterWhere(filter: OrderFilter): SQL | undefined {
   return conditions.length ? and(...conditions) : undefined
 }
 
+/** An insert of another module's table, not yet run, written in the same statement as a new order. */
+type AlongsideInsert = TypedQueryBuilder<undefined>
+
 export const orderRepo = {
+  /**
+   * A new order with its lines, first history entry and payment (if any), and the inserts given in
+   * `alongside` (its outbox event and idempotency record): ONE statement, one round trip, all or
+   * nothing. The rows are complete as given (no column is left to a default), so the caller already
+   * holds what was written. A taken order number fails with `orders_order_number_uq` (see
+   * isOrderNumberTaken): the caller draws another and runs its transaction again.
+   */
+  async insertNewOrder(tx: Executor, rows: { order: OrderRow; items: OrderItemRow[]; history: HistoryRow[]; payment: PaymentRow | null }, alongside: AlongsideInsert[]) {
+    const ctes = [
+      tx.$with('new_order').as(tx.insert(orders).values(rows.order).returning({ id: orders.id })),
+      tx.$with('new_items').as(tx.insert(orderItems).values(rows.items).returning({ id: orderItems.id })),
+      tx.$with('new_history').as(tx.insert(orderStatusHistory).values(rows.history).returning({ id: orderStatusHistory.id })),
+      ...(rows.payment ? [tx.$with('new_payment').as(tx.insert(payments).values(rows.payment).returning({ id: payments.id }))] : []),
+      ...alongside.map((insert, i) => tx.$with(`alongside_${i}`).as(insert)),
+    ]
+    await tx.with(...ctes).select({ id: sql<string>`id` }).from(ctes[0]!)
+  },
   /** Inserts unless the order number is taken (then null: the caller draws another number). */
   async insertOrder(tx: Executor, row: typeof orders.$inferInsert) {
     const [created] = await tx.insert(orders).values(row).onConflictDoNothing({ target: orders.orderNumber }).returning()

@@ -7,7 +7,7 @@
 // provider session (a network call, so outside the transaction) and store the answer under the key.
 import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
-import { AppError, notFound } from '../../lib/errors.ts'
+import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
@@ -17,11 +17,12 @@ import { redeemCoupon } from '../checkout/coupons.ts'
 import { debitLedger } from '../checkout/ledger.ts'
 import type { CheckoutService, DeliveryMethod } from '../checkout/service.ts'
 import { findAddress, lockCustomer } from '../customers/index.ts'
+import { eventInsert } from '../events/index.ts'
 import { partnerReturnOrigins } from '../partners/index.ts'
-import { checkReuse, fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
-import { cancelOrder, emit, isOwnOrder, newOrderNumber } from './lifecycle.ts'
+import { checkReuse, fingerprintOf, IDEMPOTENCY_KEY_CONSTRAINT, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
+import { cancelOrder, emit, isOwnOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
-import { type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
+import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
 import { currentPayment, NO_CLIENT_ACTION, type OrderDetail, orderSummaryView, orderView, paymentView } from './views.ts'
 
@@ -82,8 +83,10 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
   }
 
   /**
-   * Runs `create` (which must call idempotencyRepo.begin in its transaction) once per key, or
-   * answers with what the key already produced. `finish` turns the created resource into the answer.
+   * Runs `create` once per key, or answers with what the key already produced. `create` records the
+   * key in its transaction (idempotencyRepo.beginInsert), so a key used before makes it fail: on any
+   * failure the key's record, if there is one, gives the answer. A fresh key costs no lookup; a
+   * replay costs a transaction that rolls back. `finish` turns the created resource into the answer.
    */
   async function once(
     scope: IdempotencyScope,
@@ -92,10 +95,38 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     finish: (resourceId: string, created?: Created) => Promise<{ status: number; body: unknown }>,
   ): Promise<StoredAnswer> {
     const fingerprint = fingerprintOf(body)
+    for (let attempt = 1; ; attempt++) {
+      let created: Created
+      try {
+        created = await create()
+      } catch (err) {
+        // A replay, or a request with the same key that committed first (this one then failed on
+        // the key's record, or on something the first one changed, such as the last unit of stock).
+        const previous = await previousAnswer(scope, fingerprint, finish)
+        if (previous) return previous
+        // Nothing recorded: an expired record was in the way (find() removed it), or the order number drawn was taken.
+        const retry = isUniqueViolation(err, IDEMPOTENCY_KEY_CONSTRAINT) || isUniqueViolation(err, 'orders_order_number_uq')
+        if (retry && attempt < 3) continue
+        throw err
+      }
+      // Stored with the effect itself: nothing was left to do outside the transaction.
+      if (created.answer) return { ...created.answer, replayed: false }
+      const answer = await finish(created.resourceId, created)
+      await idempotencyRepo.complete(db, scope, answer.status, answer.body)
+      return { ...answer, replayed: false }
+    }
+  }
+
+  /** What an earlier request with the key answered, waiting a moment while it is in progress; null when the key is unused. */
+  async function previousAnswer(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    finish: (resourceId: string) => Promise<{ status: number; body: unknown }>,
+  ): Promise<StoredAnswer | null> {
     const deadline = Date.now() + IN_PROGRESS_WAIT_MS
     for (;;) {
       const existing = await idempotencyRepo.find(db, scope, clock.now())
-      if (!existing) break
+      if (!existing) return null
       const stored = checkReuse(existing, fingerprint)
       if (stored) return { ...stored, replayed: true }
       // The first request committed its effect but has not stored its answer yet.
@@ -108,19 +139,6 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       if (Date.now() > deadline) throw new AppError('CONFLICT', 'A request with this x-idempotency-key is still in progress; retry in a moment')
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    let created: Created
-    try {
-      created = await create()
-    } catch (err) {
-      // Another request with the key committed while this one waited for the customer lock.
-      if (err instanceof KeyTaken) return once(scope, body, create, finish)
-      throw err
-    }
-    // Stored with the effect itself: nothing was left to do outside the transaction.
-    if (created.answer) return { ...created.answer, replayed: false }
-    const answer = await finish(created.resourceId, created)
-    await idempotencyRepo.complete(db, scope, answer.status, answer.body)
-    return { ...answer, replayed: false }
   }
 
   async function shippingAddressFor(tx: Executor, customer: CustomerRef, name: string, phone: string, input: CreateOrderInput['shippingAddress']): Promise<ShippingAddress> {
@@ -183,7 +201,6 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       // second request with the same key waits here, then finds the first one's record.
       const profile = await lockCustomer(tx, customer.userId)
       if (!profile) throw notFound('Customer')
-      if (await idempotencyRepo.find(tx, scope, now)) throw new KeyTaken()
       if (!profile.name.trim()) {
         throw new AppError('BAD_REQUEST', 'Customer profile name must not be empty: set it with PATCH /users/me before placing an order')
       }
@@ -218,82 +235,84 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
         if (left === 0) soldOut.add(line.product.catalogId)
       }
 
-      let order: OrderRow | null = null
-      while (!order) {
-        order = await orderRepo.insertOrder(tx, {
-          id: orderId,
-          orderNumber: newOrderNumber(),
-          partnerId: customer.partnerId,
-          userId: customer.userId,
-          status,
-          paymentStatus: nothingToPay ? 'PAID' : paymentMode === 'COD' ? 'COD_PENDING' : 'PENDING',
-          paymentMode,
-          deliveryMethod,
-          shippingAddress: address,
-          alternatePhone,
-          paymentReturnUrl: input.paymentReturnUrl ?? null,
-          couponId: priced.coupon?.id ?? null,
-          couponCode: priced.coupon?.code ?? null,
-          itemsTotal: priced.itemsTotal,
-          mrpTotal: priced.mrpTotal,
-          couponDiscount: priced.couponDiscount,
-          shippingCharge: priced.shippingCharge,
-          codFee: priced.codFee,
-          totalAmount: priced.totalAmount,
-          rewardPointsUsed: priced.rewardPointsUsed,
-          rewardPointsValue: priced.rewardPointsValue,
-          walletCashUsed: priced.walletCashUsed,
-          amountPayable: priced.remainingPayable,
-          reservationExpiresAt: prepaid ? new Date(now.getTime() + config.reservationMinutes * 60_000) : null,
-          createdAt: now,
-          updatedAt: now,
-        })
+      const order: OrderRow = {
+        id: orderId,
+        orderNumber: newOrderNumber(),
+        partnerId: customer.partnerId,
+        userId: customer.userId,
+        status,
+        paymentStatus: nothingToPay ? 'PAID' : paymentMode === 'COD' ? 'COD_PENDING' : 'PENDING',
+        paymentMode,
+        deliveryMethod,
+        shippingAddress: address,
+        alternatePhone,
+        paymentReturnUrl: input.paymentReturnUrl ?? null,
+        couponId: priced.coupon?.id ?? null,
+        couponCode: priced.coupon?.code ?? null,
+        itemsTotal: priced.itemsTotal,
+        mrpTotal: priced.mrpTotal,
+        couponDiscount: priced.couponDiscount,
+        shippingCharge: priced.shippingCharge,
+        codFee: priced.codFee,
+        totalAmount: priced.totalAmount,
+        rewardPointsUsed: priced.rewardPointsUsed,
+        rewardPointsValue: priced.rewardPointsValue,
+        walletCashUsed: priced.walletCashUsed,
+        amountPayable: priced.remainingPayable,
+        rewardPointsEarned: 0n,
+        reservationExpiresAt: prepaid ? new Date(now.getTime() + config.reservationMinutes * 60_000) : null,
+        releasedAt: null,
+        cancelReason: null,
+        deliveredAt: null,
+        createdAt: now,
+        updatedAt: now,
       }
       const products = new Map(priced.cart.lines.map((l) => [l.productId, l.product]))
-      const items = await orderRepo.insertItems(
-        tx,
-        priced.lines.map((l, position) => ({
-          id: newId('itm', now.getTime()),
-          orderId,
-          productId: l.productId,
-          name: products.get(l.productId)!.name,
-          sku: products.get(l.productId)!.sku,
-          imageUrl: products.get(l.productId)!.images[0] ?? null,
-          quantity: l.quantity,
-          unitPrice: l.unitPrice,
-          unitMrp: l.unitMrp,
-          lineTotal: l.lineTotal,
-          couponDiscount: l.couponDiscount,
-          rewardPointsDiscount: l.rewardPointsDiscount,
-          paidAmount: l.paidAmount,
-          position,
-        })),
-      )
-      const history = [await orderRepo.addHistory(tx, { orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now })]
+      const items: OrderItemRow[] = priced.lines.map((l, position) => ({
+        id: newId('itm', now.getTime()),
+        orderId,
+        productId: l.productId,
+        name: products.get(l.productId)!.name,
+        sku: products.get(l.productId)!.sku,
+        imageUrl: products.get(l.productId)!.images[0] ?? null,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        unitMrp: l.unitMrp,
+        lineTotal: l.lineTotal,
+        couponDiscount: l.couponDiscount,
+        rewardPointsDiscount: l.rewardPointsDiscount,
+        paidAmount: l.paidAmount,
+        position,
+      }))
+      const history: HistoryRow[] = [{ id: newId('osh', now.getTime()), orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now }]
+      const payment: PaymentRow | null = prepaid
+        ? {
+            id: newId('pay', now.getTime()),
+            orderId,
+            partnerId: customer.partnerId,
+            provider: payments.providerName,
+            providerSessionId: null,
+            providerPaymentId: null,
+            amount: priced.remainingPayable,
+            currency: 'INR',
+            status: 'CREATED',
+            clientAction: null,
+            failureReason: null,
+            createdAt: now,
+            updatedAt: now,
+          }
+        : null
 
       if (priced.coupon) await redeemCoupon(tx, { couponId: priced.coupon.id, userId: customer.userId, orderId, at: now })
       const debit = { userId: customer.userId, partnerId: customer.partnerId, reason: 'ORDER_PAYMENT', reference: orderId, at: now }
       if (priced.walletCashUsed > 0n) await debitLedger(tx, { ...debit, kind: 'WALLET_CASH', amount: priced.walletCashUsed })
       if (priced.rewardPointsUsed > 0n) await debitLedger(tx, { ...debit, kind: 'REWARD_POINTS', amount: priced.rewardPointsUsed })
 
-      let payment: PaymentRow | null = null
-      if (prepaid) {
-        payment = await orderRepo.insertPayment(tx, {
-          id: newId('pay', now.getTime()),
-          orderId,
-          partnerId: customer.partnerId,
-          provider: payments.providerName,
-          amount: priced.remainingPayable,
-          status: 'CREATED',
-          createdAt: now,
-          updatedAt: now,
-        })
-      }
-      await emit(tx, order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
       const rows = { order, items, history, payment }
       // Nothing to pay a provider: the answer is final now and is stored with the order.
       const answer = prepaid ? undefined : { status: 201, body: { ...orderView({ ...rows, refunds: [] }), paymentClientAction: NO_CLIENT_ACTION } }
-      await idempotencyRepo.begin(tx, scope, fingerprint, orderId, now, answer)
+      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
+      await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
     for (const catalogId of soldOut) await catalogCache.invalidate(catalogId)
@@ -349,7 +368,6 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
         db.transaction(async (tx) => {
           const now = clock.now()
           await lockCustomer(tx, customer.userId)
-          if (await idempotencyRepo.find(tx, scope, now)) throw new KeyTaken()
           const order = (await orderRepo.lockOrder(tx, orderId))!
           if (order.status !== 'PENDING_PAYMENT') throw new AppError('CONFLICT', `Order ${order.orderNumber} is ${order.status}, not waiting for payment`)
           if (!order.reservationExpiresAt || order.reservationExpiresAt <= now) {
@@ -398,8 +416,5 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     },
   }
 }
-
-/** Thrown inside the order transaction when the key was taken meanwhile: the caller replays. */
-class KeyTaken extends Error {}
 
 export type OrderService = ReturnType<typeof createOrderService>
