@@ -75,6 +75,9 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** PostgreSQL lock_timeout of every pooled connection (docs/reliability.md). */
+export const LOCK_TIMEOUT_MS = 5000
+
 export interface DatabaseOptions {
   databaseUrl: string | null
   /** Directory of the embedded database; null keeps it in memory (tests). */
@@ -92,6 +95,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.poolSize,
       connectionTimeoutMillis: 3000,
       idleTimeoutMillis: 30_000,
+      // A statement that waits this long for a lock (a table locked by a migration or by hand, a
+      // row held by a stuck transaction) fails with 55P03, answered 503, instead of hanging the
+      // request and its pooled connection for as long as the lock is held.
+      lock_timeout: LOCK_TIMEOUT_MS,
     })
     // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; with
     // no listener the process exits. The pool listens on idle clients only, so every client also

@@ -17,10 +17,14 @@ export async function migrateDatabase(database: Database): Promise<void> {
   }
   const client = await database.pool!.connect()
   try {
+    // Nodes starting together wait here for the first one's migrations, however long they take
+    // (the pool's lock_timeout is for requests).
+    await client.query('set lock_timeout = 0')
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
     await migratePg(drizzlePg(client), { migrationsFolder })
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
+    await client.query('reset lock_timeout').catch(() => {})
     client.release()
   }
 }
