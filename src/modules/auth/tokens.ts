@@ -1,5 +1,6 @@
 // Signed access tokens (JWT, HS256). The audience separates customer tokens from admin tokens, so
 // one can never be used as the other.
+import { webcrypto } from 'node:crypto'
 import { errors, jwtVerify, SignJWT } from 'jose'
 
 export type Audience = 'customer' | 'admin'
@@ -10,7 +11,10 @@ export interface TokenSigner {
 }
 
 export function createTokenSigner(secret: string): TokenSigner {
-  const key = new TextEncoder().encode(secret)
+  // Imported once: given raw bytes, jose would import the key again on every sign and verify.
+  let imported: Promise<webcrypto.CryptoKey> | undefined
+  const cryptoKey = () =>
+    (imported ??= webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']))
   return {
     async sign(claims, subject, audience, ttlSeconds, now) {
       const iat = Math.floor(now.getTime() / 1000)
@@ -21,11 +25,11 @@ export function createTokenSigner(secret: string): TokenSigner {
         .setIssuer('commerce-api')
         .setIssuedAt(iat)
         .setExpirationTime(iat + ttlSeconds)
-        .sign(key)
+        .sign(await cryptoKey())
     },
     async verify(token, audience, now) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await cryptoKey(), {
           algorithms: ['HS256'],
           audience,
           issuer: 'commerce-api',
