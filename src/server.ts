@@ -87,7 +87,15 @@ async function startServer(config: Config) {
     else logger.info({ signal }, 'shutting down')
     await jobs.stop()
     await dispatcher.stop()
-    await app.close()
+    // close() waits for every connection; a keep-alive connection whose request finishes during
+    // the drain stays open (clients and balancers hold them for a minute) and would keep the
+    // process alive until the 10 s grace ran out. Close connections as they fall idle.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100)
+    try {
+      await app.close()
+    } finally {
+      clearInterval(reaper)
+    }
     await runtime.close()
   })
   await app.listen({ port: config.port, host: config.host })
