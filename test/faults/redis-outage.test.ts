@@ -89,8 +89,8 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     const baseline = percentile(durations(readsOf(load.samples, 0, downAt)), 99)
     const down = percentile(durations(readsOf(load.samples, downAt, startAt)), 99)
     assert.ok(readsOf(load.samples, downAt, startAt).length > 20, 'reads were served while Redis was down')
-    // Without Redis the catalog cache is bypassed (reads go to PostgreSQL), so allow 2x plus 50 ms of noise on a loaded box.
-    assert.ok(down <= 2 * baseline + 50, `read p99 ${down} ms with Redis down vs ${baseline} ms baseline`)
+    // Without Redis the catalog cache is bypassed (reads go to PostgreSQL), so allow 2x plus 100 ms of noise on a loaded box.
+    assert.ok(down <= 2 * baseline + 100, `read p99 ${down} ms with Redis down vs ${baseline} ms baseline`)
     assert.ok(recovery <= 5000, `ready again ${recovery} ms after Redis was back (bound 5000 ms)`)
     console.log(
       `FT-03 Redis down ${((startAt - downAt) / 1000).toFixed(1)} s: read p99 ${down} ms vs ${baseline} ms baseline (${(down / Math.max(1, baseline)).toFixed(2)}x); ` +
