@@ -1,9 +1,10 @@
-// Data the order-creation bench needs, on top of `commerce bench-data`: delivery zones (pincode
-// 560001 must be serviceable with COD), and products that can be ordered for the whole run (stock
-// topped up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it
-// starts the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like
-// the server; prints {"productIds": [...]} on stdout.
-// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> [--count 2000]
+// Data the customer scenarios of the bench need, on top of `commerce bench-data`: delivery zones
+// (pincode 560001 must be serviceable with COD), 10,000 customers of the bench partner (the bench
+// signs in the first 200 of them), and products that can be ordered for the whole run (stock topped
+// up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it starts
+// the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like the
+// server; prints {"productIds": [...]} on stdout.
+// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000]
 import { parseArgs } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { openRuntime } from '../src/bootstrap.ts'
@@ -11,8 +12,9 @@ import { loadConfig } from '../src/config.ts'
 import { queryRows } from '../src/db/client.ts'
 import { seedDeliveryZones } from '../src/modules/checkout/seed-zones.ts'
 
-const { values } = parseArgs({ options: { catalog: { type: 'string' }, count: { type: 'string', default: '2000' } } })
-if (!values.catalog) throw new Error('--catalog is required')
+const { values } = parseArgs({ options: { catalog: { type: 'string' }, partner: { type: 'string' }, count: { type: 'string', default: '2000' } } })
+if (!values.catalog || !values.partner) throw new Error('--catalog and --partner are required')
+const CUSTOMERS = 10_000
 const count = Number(values.count)
 const STOCK = 1_000_000
 /** Paise. The metro zone's COD limit is ₹50,000, shipping and the COD fee included. */
@@ -22,6 +24,13 @@ const runtime = await openRuntime(loadConfig({ ...process.env, LOG_LEVEL: 'warn'
 try {
   const db = runtime.database.db
   const seeded = await seedDeliveryZones(db)
+  // Phones 9800000000 + n, as the bench's customer-token calls use them.
+  await db.execute(
+    sql`insert into users (id, partner_id, phone, name)
+        select 'usr_bench_' || ${values.partner} || '_' || n, ${values.partner}, '9' || (800000000 + n)::text, 'Bench ' || n
+        from generate_series(0, ${CUSTOMERS - 1}) as n
+        on conflict do nothing`,
+  )
   const rows = await queryRows<{ id: string }>(
     db,
     sql`update products set stock = ${STOCK}
@@ -32,7 +41,7 @@ try {
   )
   const productIds = rows.map((r) => r.id).sort()
   if (productIds.length === 0) throw new Error(`No orderable products in catalog ${values.catalog}`)
-  process.stderr.write(`orders bench data: zones ${seeded ? 'seeded' : 'present'}, ${productIds.length} products at stock ${STOCK}\n`)
+  process.stderr.write(`bench data: zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}\n`)
   process.stdout.write(`${JSON.stringify({ productIds })}\n`)
 } finally {
   await runtime.close()

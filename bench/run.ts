@@ -1,21 +1,31 @@
-// `npm run bench`: catalog read throughput and latency at N products (default 100,000), with
-// autocannon (50 connections) against the real server in its own process (one worker, embedded
-// database unless DATABASE_URL is set), beside a bare Fastify route (the ceiling) in the same run.
-// Order creation (POST /orders, COD, one item) is measured at C connections and at a fixed rate
-// (--rate, default 200 orders/s), over 200 customers and 3,000 products round-robin, each request
-// with its own idempotency key; bench/orders-data.ts prepares zones and stock first.
-// Options: --products N, --duration S, --connections C, --rate R, --only TEXT (scenarios whose name
-// contains it, e.g. `--only orders`). Results: printed, and bench/results/latest.json.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+// `npm run bench`: the service's throughput and latency at N products (default 100,000), with
+// autocannon (50 connections) in this process against the real server in its own process (one
+// worker unless BENCH_WORKERS), beside a bare Fastify route answering a body of the same size (the
+// ceiling), in the same run. Both backends by default, one after the other: PostgreSQL + Redis
+// (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/commerce_bench, created if
+// missing; BENCH_REDIS_URL, default redis://127.0.0.1:6379) and the embedded database.
+// Scenarios: categories; product lists (plain, a category with its descendants, sorted by name,
+// with `search`); product by slug; /search (exact, typo and prefix queries of the judged set);
+// profile read; wallet quote; support ticket list; order creation (COD, one item, its own
+// idempotency key per request) as fast as answered and at a fixed rate (--rate, default 200/s).
+// Data: `commerce bench-data` (N products in ~230 categories) and bench/orders-data.ts (zones,
+// 10,000 customers, orderable stock), made once per backend and kept in data/.
+// Options: --backend both|postgres|pglite, --products N, --duration S, --connections C, --rate R,
+// --only TEXT (scenarios whose name contains it, e.g. `--only orders`).
+// Prints a table (req/s, p50, p99, errors, share of the ceiling, server CPU per request, server RSS)
+// and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import pg from 'pg'
 
 const { values } = parseArgs({
   options: {
+    backend: { type: 'string', default: 'both' },
     products: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
@@ -23,42 +33,98 @@ const { values } = parseArgs({
     only: { type: 'string', description: 'Run only the scenarios whose name contains this' },
   },
 })
+if (values.backend === 'both') {
+  // One process per backend: each starts its own server and may generate its own data.
+  const rest = process.argv.slice(2).filter((a, i, all) => a !== '--backend' && all[i - 1] !== '--backend' && !a.startsWith('--backend='))
+  let status = 0
+  for (const backend of ['postgres', 'pglite']) {
+    console.log(`\n### ${backend === 'postgres' ? 'PostgreSQL + Redis' : 'Embedded PGlite'}\n`)
+    status ||= spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...rest, '--backend', backend], { stdio: 'inherit' }).status ?? 1
+  }
+  process.exit(status)
+}
+if (values.backend !== 'postgres' && values.backend !== 'pglite') throw new Error('--backend must be both, postgres or pglite')
+const backend = values.backend
 const products = Number(values.products)
 const duration = Number(values.duration)
 const connections = Number(values.connections)
 const rate = Number(values.rate)
 const root = new URL('../', import.meta.url).pathname
-const dataDir = join(root, 'data', `bench-${products}${process.env.DATABASE_URL ? '-postgres' : ''}`)
-const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', PAYMENT_SANDBOX_IN_PRODUCTION: 'true', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', WORKERS: process.env.BENCH_WORKERS ?? '1' }
+const databaseUrl = backend === 'postgres' ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/commerce_bench') : ''
+const redisUrl = backend === 'postgres' ? (process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') : ''
+if (databaseUrl) await createDatabaseIfMissing(databaseUrl)
+const dataDir = join(root, 'data', `bench-${products}${backend === 'postgres' ? '-postgres' : ''}`)
+const env = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: 'commerce-bench:',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  PAYMENT_SANDBOX_IN_PRODUCTION: 'true',
+  AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+  RATE_LIMIT_MAX: '1000000',
+  RATE_LIMIT_AUTH_MAX: '1000000',
+  WORKERS: process.env.BENCH_WORKERS ?? '1',
+}
+
+async function createDatabaseIfMissing(url: string) {
+  const target = new URL(url)
+  const name = decodeURIComponent(target.pathname.slice(1))
+  const admin = new URL(url)
+  admin.pathname = '/postgres'
+  const client = new pg.Client({ connectionString: admin.toString() })
+  await client.connect()
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name])
+    if (found.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`)
+  } finally {
+    await client.end()
+  }
+}
 
 interface BenchData {
   catalogId: string
   apiKey: string
   partnerId: string
   partnerSecret: string
+  databaseUrl?: string
 }
 const dataFile = join(dataDir, 'bench.json')
-if (!existsSync(dataFile)) {
+const known = existsSync(dataFile) ? (JSON.parse(readFileSync(dataFile, 'utf8')) as BenchData) : null
+if (!known || (known.databaseUrl ?? '') !== databaseUrl) {
   mkdirSync(dataDir, { recursive: true })
   console.log(`Generating ${products} products (once; kept in ${dataDir})...`)
   const out = execFileSync(process.execPath, ['bin/commerce.js', 'bench-data', '--products', String(products), '--json'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
-  writeFileSync(dataFile, out)
+  writeFileSync(dataFile, JSON.stringify({ ...(JSON.parse(out.toString()) as BenchData), databaseUrl }))
 }
 const data = JSON.parse(readFileSync(dataFile, 'utf8')) as BenchData
 
 const selected = (name: string) => !values.only || name.includes(values.only)
 const ORDER_SCENARIOS = { open: 'POST /orders (COD, 1 item)', fixed: `POST /orders at ${rate}/s (COD, 1 item)` }
+const CUSTOMER_SCENARIOS = ['GET /users/me', 'POST /wallet/quote', 'GET /support/tickets', ...Object.values(ORDER_SCENARIOS)]
 const ORDER_CUSTOMERS = 200
 const ORDER_PRODUCTS = 3000
 let orderProducts: string[] = []
-if (Object.values(ORDER_SCENARIOS).some(selected)) {
+if (CUSTOMER_SCENARIOS.some(selected)) {
   // Before the server starts: the embedded database serves one process.
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--count', String(ORDER_PRODUCTS)], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS)], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   orderProducts = (JSON.parse(out.toString()) as { productIds: string[] }).productIds
+}
+
+/** Resident memory of a process, in MB, from /proc (Linux). */
+function processRssMb(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+    return Math.round(Number(line?.split(/\s+/)[1]) / 1024)
+  } catch {
+    return Number.NaN
+  }
 }
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux), in ms; with WORKERS > 1 the primary's children are not counted. */
@@ -164,24 +230,61 @@ try {
     prepare: customerTokensFresh,
   }
 
+  // Customer scenarios: signed-in customers (tokens fetched before each scenario) with a few
+  // support tickets each, made once.
+  const customerGets = (path: string) => ({
+    base: API,
+    request: (i: number) => ({ path, headers: { authorization: `Bearer ${customerTokens[i % customerTokens.length]!}`, 'x-partner-id': data.partnerId } }),
+    warmup: 100,
+    prepare: customerTokensFresh,
+  })
+  const categories = (await (await fetch(`${API}/api/v1/categories`, { headers })).json()) as { data: { id: string; children: { id: string }[] }[] }
+  const topCategoryIds = categories.data.map((c) => c.id)
+  async function ticketsPresent() {
+    await customerTokensFresh()
+    const auth = (n: number) => ({ authorization: `Bearer ${customerTokens[n]!}`, 'x-partner-id': data.partnerId, 'content-type': 'application/json' })
+    const first = (await (await fetch(`${API}/api/v1/support/tickets`, { headers: auth(0) })).json()) as { meta?: { total: number } }
+    if ((first.meta?.total ?? 0) > 0) return
+    for (let n = 0; n < ORDER_CUSTOMERS; n++) {
+      for (let k = 0; k < 3; k++) {
+        const res = await fetch(`${API}/api/v1/support/tickets`, { method: 'POST', headers: auth(n), body: JSON.stringify({ topic: `Delivery question ${k + 1}`, detail: 'When will my order arrive? It was due yesterday.' }) })
+        if (!res.ok) throw new Error(`POST /support/tickets: ${res.status} ${await res.text()}`)
+      }
+    }
+  }
+  const searchPaths = (param: string) => queries.map((q) => `/api/v1/${param}${encodeURIComponent(q)}&limit=20`)
+
   const scenarios: Scenario[] = [
     { name: 'ceiling: bare Fastify, same body', base: 'http://127.0.0.1:3902', ...gets(['/ceiling']) },
+    { name: 'GET /categories', base: API, ...gets(['/api/v1/categories']), headers },
     { name: 'GET /products?limit=20', base: API, ...gets(['/api/v1/products?limit=20']), headers },
+    { name: 'GET /products?categoryId= (with descendants)', base: API, ...gets(topCategoryIds.map((id) => `/api/v1/products?categoryId=${id}&limit=20`)), headers },
+    { name: 'GET /products?sortBy=name', base: API, ...gets(['asc', 'desc'].map((o) => `/api/v1/products?sortBy=name&sortOrder=${o}&limit=20`)), headers },
     {
       name: 'GET /products filtered + sorted',
       base: API,
       ...gets(['Samsung', 'boAt', 'Prestige', 'Tata Sampann', 'Fabindia'].map((b) => `/api/v1/products?brand=${encodeURIComponent(b)}&sortBy=name&sortOrder=asc&limit=20`)),
       headers,
     },
+    { name: 'GET /products?search=', base: API, ...gets(searchPaths('products?search=')), headers },
     { name: 'GET /products/{slug}', base: API, ...gets(slugs.map((s) => `/api/v1/products/${s}`)), headers },
-    { name: 'GET /search?q=… (uncached)', base: API, ...gets(queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`)), headers },
+    { name: 'GET /search?q=… (uncached)', base: API, ...gets(searchPaths('search?q=')), headers },
+    { name: 'GET /search?q=… (uncached, 1 conn)', base: API, ...gets(searchPaths('search?q=')), headers, connections: 1 },
+    { name: 'GET /users/me', ...customerGets('/api/v1/users/me') },
     {
-      name: 'GET /search?q=… (uncached, 1 conn)',
+      name: 'POST /wallet/quote',
       base: API,
-      ...gets(queries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}&limit=20`)),
-      headers,
-      connections: 1,
+      method: 'POST',
+      request: (i: number) => ({
+        path: '/api/v1/wallet/quote',
+        headers: { authorization: `Bearer ${customerTokens[i % customerTokens.length]!}` },
+        body: JSON.stringify({ items: [{ productId: orderProducts[i % orderProducts.length]!, quantity: 1 + (i % 3) }], pincode: '560001', useRewardPoints: true, useWalletCash: true }),
+      }),
+      warmup: 100,
+      headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId },
+      prepare: customerTokensFresh,
     },
+    { name: 'GET /support/tickets', ...customerGets('/api/v1/support/tickets'), prepare: ticketsPresent },
     { name: ORDER_SCENARIOS.open, ...orders },
     { name: ORDER_SCENARIOS.fixed, ...orders, overallRate: rate },
   ]
@@ -218,6 +321,7 @@ try {
       ],
     })
     const serverCpuMs = processCpuMs(server.pid!) - cpuBefore
+    const serverRssMb = processRssMb(server.pid!)
     const row = {
       scenario: s.name,
       connections: s.connections ?? connections,
@@ -230,6 +334,8 @@ try {
       ofCeiling: s.ofCeiling === true,
       /** The server process's CPU time (user + system) per request answered, in ms. */
       serverCpuPerRequest: s.base === API && r.requests.total > 0 ? Math.round((serverCpuMs / r.requests.total) * 100) / 100 : null,
+      /** The server's resident memory at the end of the scenario, in MB. */
+      serverRssMb: s.base === API ? serverRssMb : null,
     }
     results.push(row)
     console.log(
@@ -238,20 +344,31 @@ try {
     for (const [status, body] of failures) console.log(`  ${status}: ${body}`)
   }
   const ceilingRps = results[0]!.requestsPerSecond
-  console.log('\n| Scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling |\n|---|---:|---:|---:|---:|---:|---:|')
-  for (const r of results) {
-    const share = r.ofCeiling ? `${Math.round((r.requestsPerSecond / ceilingRps) * 100)}%` : '—'
-    console.log(`| ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share} |`)
-  }
+  const at = new Date().toISOString()
+  const table = [
+    `${backend === 'postgres' ? 'PostgreSQL + Redis' : 'Embedded PGlite'}, ${products.toLocaleString('en-US')} products, ${connections} connections, ${duration} s per scenario, ${env.WORKERS} worker(s), ${at.slice(0, 16).replace('T', ' ')} UTC:`,
+    '',
+    '| Scenario | req/s | p50 ms | p99 ms | errors | non-2xx | of ceiling | server CPU ms/req | server RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...results.map((r) => {
+      const share = r.ofCeiling ? `${Math.round((r.requestsPerSecond / ceilingRps) * 100)}%` : '—'
+      return `| ${r.scenario} | ${r.requestsPerSecond} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} | ${share} | ${r.serverCpuPerRequest ?? '—'} | ${r.serverRssMb ?? '—'} |`
+    }),
+  ].join('\n')
+  console.log(`\n${table}`)
+  const record = { at, backend, products, connections, duration, workers: Number(env.WORKERS), cpus: availableParallelism(), cpu: cpus()[0]?.model, results }
   mkdirSync(join(root, 'bench', 'results'), { recursive: true })
-  writeFileSync(
-    join(root, 'bench', 'results', 'latest.json'),
-    JSON.stringify(
-      { at: new Date().toISOString(), products, connections, duration, cpus: availableParallelism(), cpu: cpus()[0]?.model, database: process.env.DATABASE_URL ? 'postgres' : 'pglite', results },
-      null,
-      2,
-    ),
-  )
+  writeFileSync(join(root, 'bench', 'results', `${at.slice(0, 10)}-${backend}.json`), `${JSON.stringify(record, null, 2)}\n`)
+  // A full run (every scenario) is the run of record: it replaces the backend's section of the docs.
+  if (!values.only) {
+    const docs = join(root, 'docs', 'benchmarks.md')
+    const begin = `<!-- bench:${backend} -->`
+    const end = `<!-- /bench:${backend} -->`
+    const text = readFileSync(docs, 'utf8')
+    const from = text.indexOf(begin)
+    const to = text.indexOf(end)
+    if (from >= 0 && to > from) writeFileSync(docs, `${text.slice(0, from + begin.length)}\n${table}\n${text.slice(to)}`)
+  }
 } finally {
   server.kill('SIGTERM')
   ceiling.kill('SIGTERM')

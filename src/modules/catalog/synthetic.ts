@@ -1,5 +1,6 @@
-// A synthetic but realistic catalog of any size for benchmarks: the demo catalog's category tree,
-// and products combining real Indian brands, product kinds and variants, with plausible prices.
+// A synthetic but realistic catalog of any size for benchmarks: the demo catalog's category tree
+// with a third level under each leaf (about 230 categories), and products combining real Indian
+// brands, product kinds and variants, with plausible prices.
 import { readFileSync } from 'node:fs'
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
 
@@ -10,6 +11,8 @@ interface Demo {
 
 const VARIANTS = ['Classic', 'Pro', 'Lite', 'Max', 'Plus', 'Neo', 'Prime', 'Ultra', 'Smart', 'Eco', 'Royal', 'Fresh', 'Active', 'Premium', 'Select']
 const SIZES = ['Small', 'Medium', 'Large', '250 g', '500 g', '1 kg', '2 kg', '5 kg', '1 L', '128GB', '256GB', 'Pack of 2', 'Pack of 4', 'Free Size', 'XL']
+/** Third-level categories made under each leaf of the demo tree. */
+const TIERS = ['Everyday', 'Premium', 'Value']
 const COLOURS = ['Black', 'White', 'Blue', 'Red', 'Green', 'Maroon', 'Mustard', 'Teal', 'Grey', 'Beige', 'Navy', 'Pink']
 
 /** A deterministic pseudo-random sequence (mulberry32), so a given N always makes the same catalog. */
@@ -27,6 +30,13 @@ export function syntheticCatalog(count: number): CatalogImport {
   const demo = JSON.parse(readFileSync(new URL('./demo/catalog.json', import.meta.url), 'utf8')) as Demo
   const rand = random(count)
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!
+  const parents = new Set(demo.categories.map((c) => c.parentSlug).filter(Boolean))
+  const leaves = demo.categories.filter((c) => !parents.has(c.slug))
+  const tiers = new Map(leaves.map((leaf) => [leaf.slug, TIERS.map((tier) => `${leaf.slug}-${tier.toLowerCase()}`)]))
+  const categories: CategoryImportRow[] = [
+    ...demo.categories,
+    ...leaves.flatMap((leaf) => TIERS.map((tier, i) => ({ slug: `${leaf.slug}-${tier.toLowerCase()}`, name: `${leaf.name} ${tier}`, parentSlug: leaf.slug, image: leaf.image, position: i + 1 }))),
+  ]
   const products: ProductImportRow[] = []
   for (let i = 0; i < count; i++) {
     const base = demo.products[i % demo.products.length]!
@@ -40,7 +50,7 @@ export function syntheticCatalog(count: number): CatalogImport {
       name: `${base.name.replace(/\s*\(.*\)$/, '')} ${variant} ${colour} ${size}`,
       brand: base.brand,
       sku: `SYN-${i.toString(36).toUpperCase()}`,
-      categorySlug: base.categorySlug,
+      categorySlug: tiers.has(base.categorySlug) ? pick(tiers.get(base.categorySlug)!) : base.categorySlug,
       sellingPrice: `${selling}.00`,
       mrp: `${mrp}.00`,
       stock: Math.floor(rand() * 500),
@@ -49,5 +59,5 @@ export function syntheticCatalog(count: number): CatalogImport {
       weightGrams: base.weightGrams ?? 500,
     })
   }
-  return { categories: demo.categories, products }
+  return { categories, products }
 }
