@@ -81,6 +81,8 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
     return { lines, itemsTotal, weightGrams }
   }
 
+  type Cart = Awaited<ReturnType<typeof loadCart>>
+
   function quoteMethod(zone: DeliveryZone, method: DeliveryMethod, cart: { itemsTotal: bigint; weightGrams: number }) {
     const terms = methodTerms(zone, method)
     const now = clock.now()
@@ -102,8 +104,15 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
 
   /** Cart, shipping, COD fee, coupon, settings and balances -> priceCart. Shared with order creation. */
   /** `balances: 'when-used'` skips reading the ledgers when neither Wallet Cash nor Reward Points is used (order creation). */
-  async function priceForCustomer(customer: { userId: string; partnerId: string }, input: QuoteInput, db: Executor = database.db, balances: 'always' | 'when-used' = 'always') {
-    const cart = await loadCart(customer.partnerId, input.items, db)
+  /** `cart`: the cart already loaded by the caller (order creation loads it before its transaction). */
+  async function priceForCustomer(
+    customer: { userId: string; partnerId: string },
+    input: QuoteInput,
+    db: Executor = database.db,
+    balances: 'always' | 'when-used' = 'always',
+    loaded?: Cart,
+  ) {
+    const cart = loaded ?? (await loadCart(customer.partnerId, input.items, db))
     const inactive = cart.lines.find((l) => !l.product.isActive)
     if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
     const method = input.deliveryMethod ?? 'STANDARD'

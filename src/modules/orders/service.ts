@@ -193,6 +193,13 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     const paymentMode = input.paymentMode ?? 'PREPAID'
     const deliveryMethod = input.deliveryMethod ?? 'STANDARD'
 
+    // The cart is read before the transaction: a product already sold out is refused without
+    // taking a connection for a transaction and the customer's lock (a flash sale's crowd), and
+    // the transaction is shorter. The stock itself is taken in the transaction, conditionally.
+    const cart = await checkout.loadCart(customer.partnerId, input.items)
+    const short = cart.lines.find((l) => l.product.isActive && l.product.stock < l.quantity)
+    if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
+
     const soldOut = new Set<string>()
     const created = await db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
@@ -219,6 +226,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
         },
         tx,
         'when-used',
+        cart,
       )
       const orderId = newId('ord', now.getTime())
       const nothingToPay = priced.remainingPayable === 0n
@@ -230,7 +238,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
         const left = await reserveStock(tx, line.productId, line.quantity)
         if (left === null) {
           const available = await currentStock(tx, line.productId)
-          throw new AppError('CONFLICT', `Product ${line.productId} is out of stock: ${line.quantity} requested, ${available} available`)
+          throw outOfStock(line.productId, line.quantity, available)
         }
         if (left === 0) soldOut.add(line.product.catalogId)
       }
@@ -416,5 +424,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     },
   }
 }
+
+const outOfStock = (productId: string, requested: number, available: number) =>
+  new AppError('CONFLICT', `Product ${productId} is out of stock: ${requested} requested, ${available} available`)
 
 export type OrderService = ReturnType<typeof createOrderService>
