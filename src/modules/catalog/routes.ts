@@ -1,5 +1,7 @@
 // Catalog endpoints for partners' apps (x-api-key): each answers from the key's catalog only.
+import { createHash } from 'node:crypto'
 import etag from '@fastify/etag'
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
@@ -58,13 +60,31 @@ const SearchResult = Type.Object({
 const JSON_TYPE = 'application/json; charset=utf-8'
 const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })
 
+const etagHash = (payload: string | Buffer) => createHash('sha1').update(payload).digest('base64url')
+
+/**
+ * The hottest reads answer from the cache as ready bytes with their ETag: no serialising, no UTF-8
+ * encoding and no hashing per request (together about a third of a cached read's CPU).
+ */
+interface CachedAnswer {
+  bytes: Buffer
+  etag: string
+}
+function cachedAnswer(json: string): CachedAnswer {
+  const bytes = Buffer.from(json)
+  return { bytes, etag: `W/"${etagHash(bytes)}"` }
+}
+function sendCached(reply: FastifyReply, answer: CachedAnswer) {
+  return reply.type(JSON_TYPE).header('etag', answer.etag).send(answer.bytes as never)
+}
+
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService; guards: Guards }> = async (app, { catalog, guards }) => {
   const tags = ['Catalog']
   const common = { preValidation: guards.apiKey }
   // Partners that poll send If-None-Match and get 304 with no body while nothing changed. The tag is
-  // a hash of the exact answer (fnv1a: cheap on bodies of a few kilobytes), so any change to what a
-  // key would see changes it; it applies to the catalog routes only.
-  await app.register(etag, { algorithm: 'fnv1a', weak: true })
+  // a hash of the exact answer, so any change to what a key would see changes it; it applies to the
+  // catalog routes only. Cached answers keep their tag beside their bytes (see `cached`).
+  await app.register(etag, { weak: true, hashFn: etagHash })
 
   app.get(
     '/categories',
@@ -103,11 +123,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
       // The hottest read: the serialized answer itself is cached, per catalog version.
-      const body = await catalog.cache.get(catalogId, `products:${JSON.stringify(request.query)}`, async () => {
+      const answer = await catalog.cache.get(catalogId, `products:${JSON.stringify(request.query)}`, async () => {
         const result = await catalog.listProducts(catalogId, request.query)
-        return reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string
+        return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
       })
-      return reply.type(JSON_TYPE).send(body as never)
+      return sendCached(reply, answer)
     },
   )
 
@@ -125,10 +145,10 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     },
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
-      const body = await catalog.cache.get(catalogId, `product:${request.params.slug}`, async () =>
-        reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string,
+      const answer = await catalog.cache.get(catalogId, `product:${request.params.slug}`, async () =>
+        cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),
       )
-      return reply.type(JSON_TYPE).send(body as never)
+      return sendCached(reply, answer)
     },
   )
 
