@@ -18,6 +18,7 @@ export function createLogger(config: Config, destination?: pino.DestinationStrea
 export async function openRuntime(config: Config, logger = createLogger(config)): Promise<Deps & { close(): Promise<void> }> {
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    readUrl: config.databaseReadUrl,
     pgliteDir: config.databaseUrl ? null : config.dataDir,
     poolSize: config.dbPoolSize,
     logger,

@@ -18,6 +18,8 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | null
+  /** A PostgreSQL read replica for catalog reads (docs/scaling.md). */
+  databaseReadUrl: string | null
   dbPoolSize: number
   redisUrl: string | null
   redisPrefix: string
@@ -185,6 +187,10 @@ export function loadConfig(env: Env = process.env): Config {
       ? availableParallelism()
       : integer(env, 'WORKERS', nodeEnv === 'production' ? availableParallelism() : 1, 1, 256)
 
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null
+  const databaseReadUrl = url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']) ?? null
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL: the embedded database has no replicas')
+
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'], 'local')
   const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['sandbox', 'razorpay'], 'sandbox')
   // The sandbox's checkout page lets whoever holds a session id mark the order paid: never by default
@@ -201,7 +207,8 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
+    databaseUrl,
+    databaseReadUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? null,
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'commerce:',

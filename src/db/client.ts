@@ -20,6 +20,11 @@ export type Executor = Db | Tx
 export interface Database {
   kind: 'postgres' | 'pglite'
   db: Db
+  /**
+   * Catalog reads (lists, product pages, categories, search): a read replica when DATABASE_READ_URL
+   * is set, otherwise `db` itself. Never for anything that writes or must see its own writes.
+   */
+  readDb: Db
   /** The raw driver, for the migrator and the health probe. */
   pool: pg.Pool | null
   pglite: PGlite | null
@@ -80,6 +85,8 @@ export const LOCK_TIMEOUT_MS = 5000
 
 export interface DatabaseOptions {
   databaseUrl: string | null
+  /** A read replica of databaseUrl for catalog reads (PostgreSQL only). */
+  readUrl?: string | null
   /** Directory of the embedded database; null keeps it in memory (tests). */
   pgliteDir: string | null
   poolSize: number
@@ -88,30 +95,37 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob
 }
 
+function openPool(connectionString: string, options: DatabaseOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+    // A statement that waits this long for a lock (a table locked by a migration or by hand, a
+    // row held by a stuck transaction) fails with 55P03, answered 503, instead of hanging the
+    // request and its pooled connection for as long as the lock is held.
+    lock_timeout: LOCK_TIMEOUT_MS,
+  })
+  // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; with
+  // no listener the process exits. The pool listens on idle clients only, so every client also
+  // gets one of its own for the time it is checked out (mid-transaction): the query that uses it
+  // next fails (503) and the pool drops it. Only the message and code are logged (the error
+  // carries the whole client).
+  const lost = (what: string) => (err: Error) => options.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, what)
+  pool.on('error', lost('idle PostgreSQL client failed'))
+  pool.on('connect', (client) => client.on('error', lost('PostgreSQL connection lost')))
+  return pool
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize,
-      connectionTimeoutMillis: 3000,
-      idleTimeoutMillis: 30_000,
-      // A statement that waits this long for a lock (a table locked by a migration or by hand, a
-      // row held by a stuck transaction) fails with 55P03, answered 503, instead of hanging the
-      // request and its pooled connection for as long as the lock is held.
-      lock_timeout: LOCK_TIMEOUT_MS,
-    })
-    // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; with
-    // no listener the process exits. The pool listens on idle clients only, so every client also
-    // gets one of its own for the time it is checked out (mid-transaction): the query that uses it
-    // next fails (503) and the pool drops it. Only the message and code are logged (the error
-    // carries the whole client).
-    const lost = (what: string) => (err: Error) => options.logger?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, what)
-    pool.on('error', lost('idle PostgreSQL client failed'))
-    pool.on('connect', (client) => client.on('error', lost('PostgreSQL connection lost')))
+    const pool = openPool(options.databaseUrl, options)
     const db = drizzlePg(pool, { schema }) as unknown as Db
+    const readPool = options.readUrl ? openPool(options.readUrl, options) : null
     return {
       kind: 'postgres',
       db,
+      readDb: readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db,
       pool,
       pglite: null,
       ping: async (ms) => {
@@ -122,7 +136,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
           return false
         }
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), readPool?.end()])
+      },
     }
   }
 
@@ -135,6 +151,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       kind: 'pglite',
       db,
+      readDb: db,
       pool: null,
       pglite: client,
       ping: async (ms) => {

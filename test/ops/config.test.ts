@@ -34,6 +34,8 @@ describe('configuration', () => {
       [{ STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: 'ftp://x' }, /S3_ENDPOINT/],
       [{ ORDER_RESERVATION_MINUTES: '0' }, /ORDER_RESERVATION_MINUTES/],
       [{ WEBHOOK_ALLOW_HTTP: 'maybe' }, /WEBHOOK_ALLOW_HTTP/],
+      [{ DATABASE_READ_URL: 'postgres://replica/db' }, /DATABASE_READ_URL needs DATABASE_URL: the embedded database has no replicas/],
+      [{ DATABASE_URL: 'postgres://primary/db', DATABASE_READ_URL: 'mysql://replica/db' }, /DATABASE_READ_URL/],
     ]
     for (const [env, pattern] of cases) {
       assert.throws(() => loadConfig({ ...base, ...env }), (err: Error) => err instanceof ConfigError && pattern.test(err.message))

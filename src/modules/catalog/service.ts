@@ -89,11 +89,16 @@ function createSearchLog(db: Db, logger: Deps['logger']) {
   }
 }
 
-export function createCatalogService({ database, redis, config, clock, logger }: Deps, cache: CatalogCache = createCatalogCache(redis, config.redisPrefix)) {
+export function createCatalogService(
+  { database, redis, config, clock, logger }: Deps,
+  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, database.readDb !== database.db),
+) {
   const db = database.db
+  // Partners' catalog reads go to the read replica when there is one; search analytics are written to `db`.
+  const reads = database.readDb
 
   const searchLog = createSearchLog(db, logger)
-  const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(db, catalogId))
+  const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(reads, catalogId))
 
   return {
     cache,
@@ -122,7 +127,7 @@ export function createCatalogService({ database, redis, config, clock, logger }:
           const all = await allCategories(catalogId)
           categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
         }
-        const { rows, total } = await catalogRepo.listProducts(db, {
+        const { rows, total } = await catalogRepo.listProducts(reads, {
           catalogId,
           search: query.search?.trim() || undefined,
           categoryIds,
@@ -137,7 +142,7 @@ export function createCatalogService({ database, redis, config, clock, logger }:
     },
 
     async productBySlug(catalogId: string, slug: string) {
-      const row = await catalogRepo.findProductBySlug(db, catalogId, slug)
+      const row = await catalogRepo.findProductBySlug(reads, catalogId, slug)
       if (!row) throw new AppError('NOT_FOUND', 'Product not found')
       return toProduct(row)
     },
@@ -148,7 +153,7 @@ export function createCatalogService({ database, redis, config, clock, logger }:
     ) {
       const q = input.q.trim()
       if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
-      const found = await searchCatalog(db, {
+      const found = await searchCatalog(reads, {
         catalogId: caller.catalogId,
         q,
         limit: input.limit,
