@@ -7,7 +7,8 @@
 // Scenarios: categories; product lists (plain, a category with its descendants, sorted by name,
 // with `search`); product by slug; /search (exact, typo and prefix queries of the judged set);
 // profile read; wallet quote; support ticket list; order creation (COD, one item, its own
-// idempotency key per request) as fast as answered and at a fixed rate (--rate, default 200/s).
+// idempotency key per request) as fast as answered (autocannon) and at a fixed rate (--rate,
+// default 200/s; evenly spaced by bench/open-model.ts, latency from the moment each was due).
 // Data: `commerce bench-data` (N products in ~230 categories) and bench/orders-data.ts (zones,
 // 10,000 customers, orderable stock), made once per backend and kept in data/.
 // Options: --backend both|postgres|pglite, --products N, --duration S, --connections C, --rate R,
@@ -22,6 +23,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { openModel } from './open-model.ts'
 
 const { values } = parseArgs({
   options: {
@@ -289,6 +291,24 @@ try {
     { name: ORDER_SCENARIOS.fixed, ...orders, overallRate: rate },
   ]
 
+  /** A fixed-rate scenario through the open-model generator (bench/open-model.ts), shaped like autocannon's result. */
+  async function fixedRate(s: Scenario, rate: number, failures: Map<number, string>) {
+    const started = performance.now()
+    const samples = (
+      await openModel(s.base, [{ name: s.name, rate, request: (n) => { const q = s.request(n); return { method: s.method ?? 'GET', path: q.path, headers: { ...s.headers, ...q.headers }, body: q.body } } }], duration)
+    )[s.name]!
+    const seconds = (performance.now() - started) / 1000
+    const sorted = samples.map((x) => x.ms).sort((a, b) => a - b)
+    const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0)
+    for (const x of samples) if (x.status >= 300 && !failures.has(x.status)) failures.set(x.status, `status ${x.status}`)
+    return {
+      requests: { average: samples.length / seconds, total: samples.length },
+      latency: { p50: at(0.5), p99: at(0.99) },
+      errors: samples.filter((x) => x.status === 0).length,
+      non2xx: samples.filter((x) => x.status >= 300).length,
+    }
+  }
+
   const results = []
   for (const s of scenarios.filter((x, i) => i === 0 || selected(x.name))) {
     await s.prepare?.()
@@ -302,10 +322,9 @@ try {
     let i = 0
     const failures = new Map<number, string>()
     const cpuBefore = processCpuMs(server.pid!)
-    const r = await autocannon({
+    const r = s.overallRate ? await fixedRate(s, s.overallRate, failures) : await autocannon({
       url: s.base,
       connections: s.connections ?? connections,
-      ...(s.overallRate ? { overallRate: s.overallRate } : {}),
       duration,
       headers: s.headers,
       requests: [
@@ -324,7 +343,7 @@ try {
     const serverRssMb = processRssMb(server.pid!)
     const row = {
       scenario: s.name,
-      connections: s.connections ?? connections,
+      connections: s.overallRate ? null : (s.connections ?? connections),
       rate: s.overallRate ?? null,
       requestsPerSecond: Math.round(r.requests.average),
       p50: r.latency.p50,

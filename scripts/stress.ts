@@ -29,6 +29,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
 import { freePort } from '../test/helpers/factories.ts'
 import { percentile, type ServerProcess, startServer } from '../test/load/load-support.ts'
@@ -65,56 +66,6 @@ function report(row: Row) {
 // ---------------------------------------------------------------------------------------------
 // The open-model load generator
 // ---------------------------------------------------------------------------------------------
-
-interface Request {
-  method: 'GET' | 'POST'
-  path: string
-  headers: Record<string, string>
-  body?: string
-}
-interface Sample {
-  /** From the moment the request was due to its answer (or its failure). */
-  ms: number
-  /** HTTP status; 0 when the request failed without one (connection error, 15 s timeout). */
-  status: number
-  dueAt: number
-}
-interface Stream {
-  name: string
-  rate: number
-  request: (i: number) => Request
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** Sends each stream's requests at its fixed rate for `seconds`, whatever the answers do. */
-async function openModel(base: string, streams: Stream[], seconds: number): Promise<Record<string, Sample[]>> {
-  const started = performance.now()
-  const out: Record<string, Sample[]> = {}
-  await Promise.all(
-    streams.map(async (s) => {
-      const samples: Sample[] = (out[s.name] = [])
-      const pending: Promise<void>[] = []
-      const total = Math.round(s.rate * seconds)
-      for (let i = 0; i < total; i++) {
-        const dueAt = started + (i * 1000) / s.rate
-        const wait = dueAt - performance.now()
-        if (wait > 1) await sleep(wait)
-        const q = s.request(i)
-        pending.push(
-          fetch(`${base}${q.path}`, { method: q.method, headers: q.headers, body: q.body, signal: AbortSignal.timeout(15_000) })
-            .then(async (res) => {
-              await res.arrayBuffer()
-              samples.push({ ms: performance.now() - dueAt, status: res.status, dueAt: dueAt - started })
-            })
-            .catch(() => void samples.push({ ms: performance.now() - dueAt, status: 0, dueAt: dueAt - started })),
-        )
-      }
-      await Promise.all(pending)
-    }),
-  )
-  return out
-}
 
 const ms = (n: number) => `${Math.round(n)} ms`
 const count = (samples: Sample[], test: (status: number) => boolean) => samples.filter((s) => test(s.status)).length
