@@ -97,7 +97,13 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         response: { 200: Envelope(Type.Array(TopCategory)), ...errorResponses(401, 429) },
       },
     },
-    async (request) => ok(await catalog.categoryTree(apiKeyOf(request).catalogId), 'Categories retrieved'),
+    async (request, reply) => {
+      const { catalogId } = apiKeyOf(request)
+      const answer = await catalog.cache.get(catalogId, 'categories:answer', async () =>
+        cachedAnswer(reply.serialize(ok(await catalog.categoryTree(catalogId), 'Categories retrieved')) as string),
+      )
+      return sendCached(reply, answer)
+    },
   )
 
   app.get(
