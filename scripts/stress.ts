@@ -11,7 +11,9 @@
 //                      grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
-//   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 2,000: ~15 min)
+//   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
+//   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 2,000: ~15 min;
+//                      its test app runs the sweep over its own database when it closes)
 //
 // Latencies of the open-model rows are measured from the moment each request was due, not when it
 // left (no coordinated omission). The server runs in its own process (src/server.ts, one worker).
@@ -30,7 +32,9 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
+import { openDatabase } from '../src/db/client.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
+import { invariantViolations } from '../test/helpers/invariants.ts'
 import { freePort } from '../test/helpers/factories.ts'
 import { percentile, type ServerProcess, startServer } from '../test/load/load-support.ts'
 
@@ -102,7 +106,7 @@ async function loadRows() {
     // The order bench's data: zones, and products with stock for the whole run (bench/orders-data.ts).
     const productIds = (
       JSON.parse(
-        execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--count', '2000'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
+        execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', '2000'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
       ) as { productIds: string[] }
     ).productIds
 
@@ -274,8 +278,25 @@ async function fuzzRow() {
   })
 }
 
+/** I1-I8 (test/helpers/invariants.ts) over everything the load rows wrote. */
+async function invariantRow() {
+  const db = await openDatabase({ databaseUrl: database.url, pgliteDir: null, poolSize: 1 })
+  try {
+    const violations = await invariantViolations(db.db)
+    report({
+      id: 'I1-I8',
+      name: 'invariant sweep over what the load rows wrote',
+      figure: violations.length ? `${violations.length} violation(s): ${violations.slice(0, 3).join('; ')}` : '0 violations',
+      pass: violations.length === 0,
+    })
+  } finally {
+    await db.close()
+  }
+}
+
 try {
   await loadRows()
+  await invariantRow()
   if (selected('BI-01')) await fuzzRow()
 } finally {
   await database.drop()
