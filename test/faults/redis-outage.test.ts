@@ -1,5 +1,5 @@
 // FT-03 and FT-04 (reliability plan 7.4): Redis shut down, then frozen with kill -STOP (TCP open,
-// no replies), under a steady load of catalog reads and orders against the real server process.
+// no replies), then paused with CLIENT PAUSE (the server answers connections but no command), under a steady load of catalog reads and orders against the real server process.
 // Reads stay 200 and fast (commands fail fast: no offline queue), rate limits count in process,
 // readiness reports Redis down, and service recovers without a restart once Redis is back.
 import assert from 'node:assert/strict'
@@ -38,7 +38,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     postgres = await startThrowawayPostgres()
     redis = await startThrowawayRedis()
     const url = await postgres.createDatabase('app')
-    fs = await prepareFaultShop(url, CLIENTS * 2)
+    fs = await prepareFaultShop(url, CLIENTS * 3)
     server = await startServerProcess(serverEnv(url, redis.url, { RATE_LIMIT_AUTH_MAX: String(AUTH_MAX) }))
     void server.exited.then(({ code, signal }) => (serverExit = `code ${code}, signal ${signal}`))
     await server.ready()
@@ -122,6 +122,36 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     console.log(
       `FT-04 Redis frozen 5 s: slowest request ${slowest} ms (command timeout ${COMMAND_TIMEOUT_MS} ms); ${slowRequests} of ${during.length} requests over 300 ms; ` +
         `p99 ${percentile(durations(during), 99)} ms; 0 errors; ready again ${(recovery / 1000).toFixed(2)} s after kill -CONT`,
+    )
+  })
+
+  test('FT-04: Redis paused (CLIENT PAUSE 3000 ALL): no request waits past the command timeout, service recovers when the pause ends', async () => {
+    const load = startLoad(server.base, fs, customers())
+    await sleep(3000)
+    const PAUSE_MS = 3000
+    const pausedAt = Date.now()
+    await redis.pause(PAUSE_MS)
+    await sleep(PAUSE_MS)
+    const resumedAt = Date.now()
+    const recovery = await readyAgain()
+    await sleep(1000)
+    await load.stop()
+
+    assert.equal(serverExit, null, `the server process exited: ${serverExit}`)
+    const work = load.samples.filter((s) => s.kind === 'read' || s.kind === 'order')
+    assert.deepEqual(work.filter((s) => s.status !== 200 && s.status !== 201).map((s) => `${s.kind} ${s.status}`), [], `every read 200, every order 201\n${server.output().slice(-3000)}`)
+    assert.deepEqual(load.unexpected, [])
+    const during = load.samples.filter((s) => s.kind !== 'ready' && s.start < resumedAt && s.end > pausedAt)
+    const slowest = Math.max(...durations(during))
+    const slowRequests = during.filter((s) => s.end - s.start > 300).length
+    assert.ok(during.length > 10, 'requests were served during the pause')
+    assert.ok(slowest <= COMMAND_TIMEOUT_MS + 300, `slowest request while Redis was paused: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + 300 ms)`)
+    assert.ok(recovery <= 5000, `ready again ${recovery} ms after the pause ended (bound 5000 ms)`)
+    const after = work.filter((s) => s.start >= resumedAt + recovery)
+    assert.ok(after.length > 0, 'requests were served after the pause')
+    console.log(
+      `FT-04 Redis CLIENT PAUSE ${PAUSE_MS} ALL: slowest request ${slowest} ms (command timeout ${COMMAND_TIMEOUT_MS} ms); ${slowRequests} of ${during.length} requests over 300 ms; ` +
+        `p99 ${percentile(durations(during), 99)} ms; 0 errors; ready again ${(recovery / 1000).toFixed(2)} s after the pause ended; p99 after ${percentile(durations(after), 99)} ms`,
     )
   })
 })

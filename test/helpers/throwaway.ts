@@ -142,6 +142,8 @@ export interface ThrowawayRedis {
   freeze(): void
   /** kill -CONT */
   thaw(): void
+  /** `CLIENT PAUSE ms ALL`: the server runs and accepts connections, but no client's command is answered for `ms`. */
+  pause(ms: number): Promise<void>
   cleanup(): Promise<void>
 }
 
@@ -186,6 +188,10 @@ export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
     start,
     freeze: () => child!.kill('SIGSTOP'),
     thaw: () => child!.kill('SIGCONT'),
+    async pause(ms) {
+      const { stdout } = await run('redis-cli', ['-p', String(port), 'client', 'pause', String(ms), 'all'])
+      if (stdout.trim() !== 'OK') throw new Error(`CLIENT PAUSE answered ${stdout}`)
+    },
     async cleanup() {
       kill()
       await exited
