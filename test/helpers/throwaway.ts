@@ -260,9 +260,12 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): void
 }
 
-/** `node --import tsx src/server.ts` (one process, no workers) with this environment on a free port. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort()
+/**
+ * `node --import tsx src/server.ts` (one process, no workers) with this environment, on a free port
+ * or on `options.port` (a restarted server in the place of a killed one, where clients expect it).
+ */
+export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort())
   const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), WORKERS: '1', LOG_LEVEL: 'warn', ...env }
   for (const name of ['NODE_OPTIONS', 'TEST_PGLITE_TEMPLATE']) delete fullEnv[name]
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] })
