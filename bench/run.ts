@@ -16,7 +16,6 @@
 // Prints a table (req/s, p50, p99, errors, share of the ceiling, server CPU per request, server RSS)
 // and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +23,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel } from './open-model.ts'
+import { codOrders, customerTokens } from './workload.ts'
 
 const { values } = parseArgs({
   options: {
@@ -194,35 +194,16 @@ try {
 
   // Orders: customers (the partner vouches for their phones) with tokens fetched just before each
   // order scenario (they last 15 minutes); keys unique per request across runs.
-  let customerTokens: string[] = []
+  let tokens: string[] = []
   let tokensAt = 0
   async function customerTokensFresh() {
-    if (customerTokens.length > 0 && Date.now() - tokensAt < 10 * 60_000) return
+    if (tokens.length > 0 && Date.now() - tokensAt < 10 * 60_000) return
     tokensAt = Date.now()
-    const issue = async (n: number) => {
-      const res = await fetch(`${API}/api/v1/auth/customer-token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, 'x-partner-secret': data.partnerSecret },
-        body: JSON.stringify({ phone: `9${String(800_000_000 + n)}`, name: 'Bench' }),
-      })
-      if (!res.ok) throw new Error(`customer-token: ${res.status} ${await res.text()}`)
-      return ((await res.json()) as { data: { accessToken: string } }).data.accessToken
-    }
-    const tokens: string[] = []
-    for (let n = 0; n < ORDER_CUSTOMERS; n += 20) tokens.push(...(await Promise.all(Array.from({ length: Math.min(20, ORDER_CUSTOMERS - n) }, (_, k) => issue(n + k)))))
-    customerTokens = tokens
+    tokens = await customerTokens(`${API}/api/v1`, data, ORDER_CUSTOMERS)
   }
-  const runId = randomUUID()
   let orderSeq = 0
-  const shippingAddress = { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', landmark: 'Near metro', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
-  const orderRequest = (): Request => {
-    const n = orderSeq++
-    return {
-      path: '/api/v1/orders',
-      headers: { authorization: `Bearer ${customerTokens[n % customerTokens.length]!}`, 'x-idempotency-key': `bench-${runId}-${n}` },
-      body: JSON.stringify({ items: [{ productId: orderProducts[n % orderProducts.length]!, quantity: 1 }], shippingAddress, paymentMode: 'COD' }),
-    }
-  }
+  const nextOrder = codOrders('bench')
+  const orderRequest = (): Request => nextOrder(orderSeq++, tokens, orderProducts)
   const orders = {
     base: API,
     method: 'POST' as const,
@@ -236,7 +217,7 @@ try {
   // support tickets each, made once.
   const customerGets = (path: string) => ({
     base: API,
-    request: (i: number) => ({ path, headers: { authorization: `Bearer ${customerTokens[i % customerTokens.length]!}`, 'x-partner-id': data.partnerId } }),
+    request: (i: number) => ({ path, headers: { authorization: `Bearer ${tokens[i % tokens.length]!}`, 'x-partner-id': data.partnerId } }),
     warmup: 100,
     prepare: customerTokensFresh,
   })
@@ -244,7 +225,7 @@ try {
   const topCategoryIds = categories.data.map((c) => c.id)
   async function ticketsPresent() {
     await customerTokensFresh()
-    const auth = (n: number) => ({ authorization: `Bearer ${customerTokens[n]!}`, 'x-partner-id': data.partnerId, 'content-type': 'application/json' })
+    const auth = (n: number) => ({ authorization: `Bearer ${tokens[n]!}`, 'x-partner-id': data.partnerId, 'content-type': 'application/json' })
     const first = (await (await fetch(`${API}/api/v1/support/tickets`, { headers: auth(0) })).json()) as { meta?: { total: number } }
     if ((first.meta?.total ?? 0) > 0) return
     for (let n = 0; n < ORDER_CUSTOMERS; n++) {
@@ -279,7 +260,7 @@ try {
       method: 'POST',
       request: (i: number) => ({
         path: '/api/v1/wallet/quote',
-        headers: { authorization: `Bearer ${customerTokens[i % customerTokens.length]!}` },
+        headers: { authorization: `Bearer ${tokens[i % tokens.length]!}` },
         body: JSON.stringify({ items: [{ productId: orderProducts[i % orderProducts.length]!, quantity: 1 + (i % 3) }], pincode: '560001', useRewardPoints: true, useWalletCash: true }),
       }),
       warmup: 100,

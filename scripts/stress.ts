@@ -24,7 +24,7 @@
 // A short check that everything works:
 //   npm run test:stress -- --duration 5 --soak-minutes 0.5 --step-seconds 3 --fuzz-runs 5
 import { execFileSync, spawn } from 'node:child_process'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
+import { codOrders, customerTokens } from '../bench/workload.ts'
 import { openDatabase } from '../src/db/client.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
 import { invariantViolations } from '../test/helpers/invariants.ts'
@@ -116,33 +117,12 @@ async function loadRows() {
     const list = (await (await fetch(`${api}/products?limit=100`, { headers: readHeaders })).json()) as { data: { slug: string }[] }
     const slugs = list.data.map((p) => p.slug)
 
-    const tokens: string[] = []
-    for (let n = 0; n < 200; n += 20) {
-      tokens.push(
-        ...(await Promise.all(
-          Array.from({ length: 20 }, async (_, k) => {
-            const res = await fetch(`${api}/auth/customer-token`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, 'x-partner-secret': data.partnerSecret },
-              body: JSON.stringify({ phone: `9${String(700_000_000 + n + k)}`, name: 'Stress' }),
-            })
-            if (!res.ok) throw new Error(`customer-token: ${res.status} ${await res.text()}`)
-            return ((await res.json()) as { data: { accessToken: string } }).data.accessToken
-          }),
-        )),
-      )
-    }
-    const runId = randomUUID()
+    const tokens = await customerTokens(api, data, 200)
     let orderSeq = 0
-    const shippingAddress = { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', landmark: 'Near metro', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
+    const nextOrder = codOrders('stress')
     const orderRequest = (): Request => {
-      const n = orderSeq++
-      return {
-        method: 'POST',
-        path: '/api/v1/orders',
-        headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, authorization: `Bearer ${tokens[n % tokens.length]!}`, 'x-idempotency-key': `stress-${runId}-${n}` },
-        body: JSON.stringify({ items: [{ productId: productIds[n % productIds.length]!, quantity: 1 }], shippingAddress, paymentMode: 'COD' }),
-      }
+      const q = nextOrder(orderSeq++, tokens, productIds)
+      return { method: 'POST', ...q, headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, ...q.headers } }
     }
     const readRequest = (i: number): Request => ({
       method: 'GET',
