@@ -7,11 +7,11 @@
 // answers the same order (once the first attempt counts as abandoned).
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { createServer, type Server, type ServerResponse } from 'node:http'
 import { after, before, describe, test } from 'node:test'
 import { type CustomerFixture, customerHeaders } from '../helpers/factories.ts'
 import { type FaultShop, orderBody, prepareFaultShop, serverEnv, timed } from '../helpers/fault-load.ts'
 import { invariantViolations } from '../helpers/invariants.ts'
+import { createRazorpayStandIn, type RazorpayRequest } from '../helpers/razorpay-standin.ts'
 import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway.ts'
 
 let postgres: ThrowawayPostgres
@@ -19,32 +19,11 @@ let fs: FaultShop
 let server: ServerProcess | null = null
 let env: Record<string, string>
 
-// ---- A Razorpay stand-in that can hang -----------------------------------------------------------
-let razorpay: Server
-let hang = false
-const hanging: ServerResponse[] = []
-let sessionsAsked = 0
-let onSessionAsked: (() => void) | null = null
-
-function startRazorpay(): Promise<number> {
-  razorpay = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (c) => (raw += c))
-    req.on('end', () => {
-      if (req.method === 'POST' && req.url === '/v1/orders') {
-        sessionsAsked++
-        onSessionAsked?.()
-        if (hang) return void hanging.push(res)
-        const body = JSON.parse(raw) as { amount: number; currency: string; receipt: string }
-        res.writeHead(200, { 'content-type': 'application/json' })
-        return void res.end(JSON.stringify({ id: `order_F${sessionsAsked}`, entity: 'order', amount: body.amount, currency: body.currency, receipt: body.receipt, status: 'created' }))
-      }
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end('{}')
-    })
-  })
-  return new Promise((resolve) => razorpay.listen(0, '127.0.0.1', () => resolve((razorpay.address() as { port: number }).port)))
-}
+// ---- The Razorpay stand-in (test/helpers/razorpay-standin.ts), made to hang on the session call ---
+const KEY_ID = 'rzp_test_Faults0001'
+const KEY_SECRET = 'faultsKeySecret0123456789'
+const razorpay = createRazorpayStandIn({ keyId: KEY_ID, keySecret: KEY_SECRET, idPrefix: 'F' })
+const sessionsAsked = () => razorpay.sent('POST', '/v1/orders').length
 
 async function restartServer() {
   server = await startServerProcess(env)
@@ -84,13 +63,13 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: 220_000 },
     postgres = await startThrowawayPostgres()
     const url = await postgres.createDatabase('app')
     fs = await prepareFaultShop(url, 6)
-    const port = await startRazorpay()
+    const apiBase = await razorpay.listen()
     env = serverEnv(url, null, {
       PAYMENT_PROVIDER: 'razorpay',
-      RAZORPAY_KEY_ID: 'rzp_test_Faults0001',
-      RAZORPAY_KEY_SECRET: 'faultsKeySecret0123456789',
+      RAZORPAY_KEY_ID: KEY_ID,
+      RAZORPAY_KEY_SECRET: KEY_SECRET,
       RAZORPAY_WEBHOOK_SECRET: 'faults-webhook-secret-42',
-      RAZORPAY_API_BASE: `http://127.0.0.1:${port}`,
+      RAZORPAY_API_BASE: apiBase,
       JOB_INTERVAL_MS: '600000',
     })
     await sql(`create function fault_pause() returns trigger language plpgsql as $$ begin perform pg_sleep(60); return new; end $$`)
@@ -98,8 +77,7 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: 220_000 },
   })
   after(async () => {
     server?.kill('SIGKILL')
-    for (const res of hanging) res.destroy()
-    razorpay?.close()
+    await razorpay.close()
     await fs?.close().catch(() => {})
     await postgres?.cleanup()
   })
@@ -152,14 +130,18 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: 220_000 },
   test('FT-06: killed after commit, while the payment provider is asked (prepaid): the same key answers the same order', async () => {
     const customer = fs.customers[5]!
     const key = randomUUID()
-    hang = true
-    const asked = new Promise<void>((resolve) => (onSessionAsked = resolve))
+    const hangOnSession = (request: RazorpayRequest) => (request.method === 'POST' && request.path === '/v1/orders' ? 'hang' : null)
+    razorpay.override = hangOnSession
+    const asked = new Promise<void>((resolve) => {
+      razorpay.onRequest = (request) => {
+        if (hangOnSession(request)) resolve()
+      }
+    })
     const attempt = order(customer, key, 'PREPAID')
     await asked
     await kill()
     assert.equal((await attempt).status, 0, 'the client never got its answer')
-    hang = false
-    onSessionAsked = null
+    razorpay.reset()
 
     const [committed] = await sql<{ id: string; status: string }>('select id, status from orders where user_id = $1', [customer.userId])
     assert.ok(committed, 'the order was committed before the provider call')
@@ -174,13 +156,13 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: 220_000 },
     assert.equal(early.status, 409, JSON.stringify(early.body))
     // A client that retries 30 s later (the record is aged rather than the test waiting) gets the order.
     await sql(`update idempotency_keys set created_at = created_at - interval '31 seconds' where key = $1`, [key])
-    const asksBefore = sessionsAsked
+    const asksBefore = sessionsAsked()
     const retry = await order(customer, key, 'PREPAID')
     assert.equal(retry.status, 201, JSON.stringify(retry.body))
     const data = (retry.body as { data: { id: string; paymentClientAction: { type: string } } }).data
     assert.equal(data.id, committed.id, 'the retry answers the committed order')
     assert.equal(data.paymentClientAction.type, 'RAZORPAY_CHECKOUT')
-    assert.equal(sessionsAsked, asksBefore + 1, 'the provider session was opened on the retry')
+    assert.equal(sessionsAsked(), asksBefore + 1, 'the provider session was opened on the retry')
     assert.equal(await count('orders where user_id = $1', [customer.userId]), 1, 'still one order')
     const again = await order(customer, key, 'PREPAID')
     assert.equal((again.body as { data: { id: string } }).data.id, committed.id)

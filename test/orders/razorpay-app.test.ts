@@ -5,12 +5,11 @@
 // session is opened, and the reservation sweeper asking Razorpay about a late callback.
 import assert from 'node:assert/strict'
 import { createHmac, randomUUID } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
+import { createRazorpayStandIn } from '../helpers/razorpay-standin.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop, stockOf } from '../helpers/shop.ts'
 
 const KEY_ID = 'rzp_test_AppLevel0001'
@@ -19,58 +18,10 @@ const WEBHOOK_SECRET = 'app-level-webhook-secret-42'
 const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
 const RESERVATION_MS = 30 * 60_000
 
-// ---- The stand-in of Razorpay's REST API ---------------------------------------------------------
+// ---- The stand-in of Razorpay's REST API (test/helpers/razorpay-standin.ts) --------------------
 
-interface Recorded {
-  method: string
-  path: string
-  headers: IncomingHttpHeaders
-  body: Record<string, unknown> | null
-}
-interface Reply {
-  status: number
-  body: unknown
-}
-type RazorpayPayment = { id: string; entity: 'payment'; order_id: string; amount: number; currency: string; status: string }
-
-const requests: Recorded[] = []
-/** Razorpay's payments per Razorpay order, as GET /v1/orders/:id/payments lists them. */
-const paymentsByOrder = new Map<string, RazorpayPayment[]>()
-let refundStatus = 'processed'
-/** When set and it answers, it replaces the Razorpay-like routes for that request. */
-let override: ((request: Recorded) => Reply | null) | null = null
-let server: Server
-let apiBase: string
-let counter = 0
-
-function razorpay(request: Recorded): Reply {
-  if (request.headers.authorization !== BASIC) {
-    return { status: 401, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed' } } }
-  }
-  const body = request.body ?? {}
-  if (request.method === 'POST' && request.path === '/v1/orders') {
-    return {
-      status: 200,
-      body: { id: `order_App${++counter}`, entity: 'order', amount: body.amount, amount_paid: 0, amount_due: body.amount, currency: body.currency, receipt: body.receipt, status: 'created', attempts: 0, notes: body.notes, created_at: 1_700_000_000 },
-    }
-  }
-  const payments = /^\/v1\/orders\/([^/]+)\/payments$/.exec(request.path)
-  if (request.method === 'GET' && payments) {
-    const items = paymentsByOrder.get(payments[1]!) ?? []
-    return { status: 200, body: { entity: 'collection', count: items.length, items } }
-  }
-  const refund = /^\/v1\/payments\/([^/]+)\/refund$/.exec(request.path)
-  if (request.method === 'POST' && refund) {
-    return {
-      status: 200,
-      body: { id: `rfnd_App${++counter}`, entity: 'refund', amount: body.amount, currency: 'INR', payment_id: refund[1], notes: body.notes, receipt: body.receipt, status: refundStatus, speed_processed: 'normal', speed_requested: 'normal' },
-    }
-  }
-  return { status: 404, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } } }
-}
-
-const sent = (method: string, path: string | RegExp) =>
-  requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path)))
+const standIn = createRazorpayStandIn({ keyId: KEY_ID, keySecret: KEY_SECRET, idPrefix: 'App' })
+const { requests, paymentsByOrder, sent } = standIn
 
 // ---- The app --------------------------------------------------------------------------------------
 
@@ -79,19 +30,7 @@ let t: TestApp
 let shop: Shop
 
 before(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const request: Recorded = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null }
-      requests.push(request)
-      const reply = override?.(request) ?? razorpay(request)
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify(reply.body))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const apiBase = await standIn.listen()
   t = await createTestApp({
     clock,
     env: {
@@ -106,15 +45,9 @@ before(async () => {
 })
 after(async () => {
   await t?.close()
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
+  await standIn.close()
 })
-beforeEach(() => {
-  requests.length = 0
-  paymentsByOrder.clear()
-  refundStatus = 'processed'
-  override = null
-})
+beforeEach(() => standIn.reset())
 
 const item = (slug: string, quantity = 1) => ({ productId: shop.ids[slug]!, quantity })
 const get = (customer: CustomerFixture, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: customerHeaders(customer) })
@@ -228,7 +161,7 @@ describe('POST /orders with Razorpay', () => {
     assert.match(action.payload.order_id, /^order_App\d+$/)
     // The id the stand-in answered, not one of ours.
     assert.equal(requests.length, 1)
-    assert.equal(action.payload.order_id, `order_App${counter}`)
+    assert.equal(action.payload.order_id, `order_App${standIn.counter}`)
     assert.equal(action.payload.amount, amount)
     assert.equal(action.payload.currency, 'INR')
     assert.equal(action.payload.key, KEY_ID)
@@ -318,7 +251,7 @@ describe('cancelling a paid Razorpay order', () => {
     const { order, rzpOrderId, rzpPaymentId, amount } = await paidOrder(customer)
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
     requests.length = 0
-    refundStatus = 'pending'
+    standIn.refundStatus = 'pending'
 
     const res = await post(customer, `/orders/${order.id}/cancel`, { reason: 'Ordered by mistake' })
     assert.equal(res.statusCode, 200, res.body)
@@ -341,7 +274,7 @@ describe('cancelling a paid Razorpay order', () => {
     assert.equal(refund.method, 'ORIGINAL_PAYMENT')
     assert.equal(refund.amount, order.amountPayable)
     const rzpRefundId: string = refund.providerRefundId
-    assert.equal(rzpRefundId, `rfnd_App${counter}`, 'the refund id Razorpay answered')
+    assert.equal(rzpRefundId, `rfnd_App${standIn.counter}`, 'the refund id Razorpay answered')
 
     // The background job does not send a refund that Razorpay already has.
     await t.app.payments.retryRefundsAndPurgeKeys()
@@ -368,7 +301,7 @@ describe('Razorpay unreachable when the order is placed', () => {
   test('the order stands with a FAILED payment; POST /orders/{id}/payments opens a new Razorpay checkout', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const stock = await stockOf(t, shop.ids.earbuds!)
-    override = (request) =>
+    standIn.override = (request) =>
       request.method === 'POST' && request.path === '/v1/orders'
         ? { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble completing your request at the moment.' } } }
         : null
@@ -383,7 +316,7 @@ describe('Razorpay unreachable when the order is placed', () => {
     assert.ok(!order.payment.failureReason.includes(KEY_SECRET))
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1, 'the stock stays held for a retry')
 
-    override = null
+    standIn.override = null
     clock.advance(1000)
     const retry = await post(customer, `/orders/${order.id}/payments`, undefined, randomUUID())
     assert.equal(retry.statusCode, 201, retry.body)
@@ -394,7 +327,7 @@ describe('Razorpay unreachable when the order is placed', () => {
     assert.equal(clientAction.type, 'RAZORPAY_CHECKOUT')
     const created = sent('POST', '/v1/orders')
     assert.equal(created.length, 2)
-    assert.equal(clientAction.payload.order_id, `order_App${counter}`)
+    assert.equal(clientAction.payload.order_id, `order_App${standIn.counter}`)
     assert.equal(clientAction.payload.amount, paiseOf(order.amountPayable))
     assert.deepEqual(created[1]!.body, { amount: paiseOf(order.amountPayable), currency: 'INR', receipt: order.orderNumber, notes: { paymentId: payment.id, orderId: order.id } })
 

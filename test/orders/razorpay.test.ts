@@ -2,99 +2,29 @@
 // answers and errors), and its webhook parsing against bodies signed here as Razorpay signs them.
 import assert from 'node:assert/strict'
 import { createHash, createHmac } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { createRazorpayProvider, type RazorpayOptions } from '../../src/modules/orders/providers/razorpay.ts'
 import { type PaymentProvider, ProviderError, type SessionRequest, WebhookSignatureError } from '../../src/modules/orders/providers/types.ts'
+import { createRazorpayStandIn, type RazorpayPayment as Payment } from '../helpers/razorpay-standin.ts'
 
 const KEY_ID = 'rzp_test_1DP5mmOlF5G5ag'
 const KEY_SECRET = 'thisIsTheKeySecret0123456789'
 const WEBHOOK_SECRET = 'webhook-secret-9876543210'
 const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
 
-// ---- The stand-in -------------------------------------------------------------------------------
+// ---- The stand-in (test/helpers/razorpay-standin.ts) -------------------------------------------
 
-interface Recorded {
-  method: string
-  path: string
-  headers: IncomingHttpHeaders
-  body: Record<string, unknown> | null
-}
-interface Reply {
-  status: number
-  /** A string is sent as it is; anything else as JSON. */
-  body: unknown
-}
-type Payment = { id: string; order_id: string; amount: number; currency: string; status: string }
-
-const requests: Recorded[] = []
-/** Razorpay's payments per order, as GET /v1/orders/:id/payments lists them. */
-const paymentsByOrder = new Map<string, Payment[]>()
-let refundStatus = 'processed'
-/** When set, answers every request instead of the Razorpay-like routes; 'hang' never answers. */
-let override: ((request: Recorded) => Reply | 'hang') | null = null
-const hanging: ServerResponse[] = []
-let server: Server
+const standIn = createRazorpayStandIn({ keyId: KEY_ID, keySecret: KEY_SECRET })
+const { requests, paymentsByOrder } = standIn
 let apiBase: string
-let counter = 0
-
-function razorpay(request: Recorded): Reply {
-  if (request.headers.authorization !== BASIC) {
-    return { status: 401, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'Authentication failed', source: 'NA', step: 'NA', reason: 'NA', metadata: {} } } }
-  }
-  const body = request.body ?? {}
-  if (request.method === 'POST' && request.path === '/v1/orders') {
-    return {
-      status: 200,
-      body: { id: `order_${++counter}`, entity: 'order', amount: body.amount, amount_paid: 0, amount_due: body.amount, currency: body.currency, receipt: body.receipt, status: 'created', attempts: 0, notes: body.notes, created_at: 1_700_000_000 },
-    }
-  }
-  const payments = /^\/v1\/orders\/([^/]+)\/payments$/.exec(request.path)
-  if (request.method === 'GET' && payments) {
-    const items = paymentsByOrder.get(payments[1]!) ?? []
-    return { status: 200, body: { entity: 'collection', count: items.length, items } }
-  }
-  const refund = /^\/v1\/payments\/([^/]+)\/refund$/.exec(request.path)
-  if (request.method === 'POST' && refund) {
-    return {
-      status: 200,
-      body: { id: `rfnd_${++counter}`, entity: 'refund', amount: body.amount, currency: 'INR', payment_id: refund[1], notes: body.notes, receipt: body.receipt, status: refundStatus, speed_processed: 'normal', speed_requested: 'normal' },
-    }
-  }
-  return { status: 404, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } } }
-}
 
 before(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8')
-      const request: Recorded = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null }
-      requests.push(request)
-      const reply = override ? override(request) : razorpay(request)
-      if (reply === 'hang') {
-        hanging.push(res)
-        return
-      }
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  apiBase = await standIn.listen()
 })
-after(async () => {
-  for (const res of hanging) res.destroy()
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-})
-beforeEach(() => {
-  requests.length = 0
-  paymentsByOrder.clear()
-  refundStatus = 'processed'
-  override = null
-})
+after(() => standIn.close())
+beforeEach(() => standIn.reset())
 
 const provider = (options: Partial<RazorpayOptions> = {}): PaymentProvider =>
   createRazorpayProvider({ keyId: KEY_ID, keySecret: KEY_SECRET, webhookSecret: WEBHOOK_SECRET, apiBase, ...options })
@@ -179,7 +109,7 @@ describe('createSession', () => {
   })
 
   test('a 500 is a ProviderError, even when the error body echoes the credentials', async () => {
-    override = (request) => ({
+    standIn.override = (request) => ({
       status: 500,
       body: { error: { code: 'SERVER_ERROR', description: `Internal error; request had ${request.headers.authorization} for ${KEY_ID}:${KEY_SECRET}` } },
     })
@@ -195,7 +125,7 @@ describe('createSession', () => {
   })
 
   test('a stand-in that never answers is cut off by timeoutMs', async () => {
-    override = () => 'hang'
+    standIn.override = () => 'hang'
     const started = performance.now()
     await assert.rejects(provider({ timeoutMs: 200 }).createSession(sessionRequest()), isSafeProviderError(/timed out after 200 ms/))
     const elapsed = performance.now() - started
@@ -204,7 +134,7 @@ describe('createSession', () => {
   })
 
   test('a 2xx answer that is not JSON is a ProviderError', async () => {
-    override = () => ({ status: 200, body: '<html>Service Unavailable</html>' })
+    standIn.override = () => ({ status: 200, body: '<html>Service Unavailable</html>' })
     await assert.rejects(provider().createSession(sessionRequest()), isSafeProviderError(/not JSON/))
   })
 })
@@ -237,7 +167,7 @@ describe('fetchStatus', () => {
   })
 
   test('an error answer is a ProviderError, not PENDING', async () => {
-    override = () => ({ status: 502, body: { error: { code: 'GATEWAY_ERROR', description: 'Bad gateway' } } })
+    standIn.override = () => ({ status: 502, body: { error: { code: 'GATEWAY_ERROR', description: 'Bad gateway' } } })
     await assert.rejects(provider().fetchStatus('order_S'), isSafeProviderError(/502/))
   })
 })
@@ -259,19 +189,19 @@ describe('refund', () => {
   })
 
   test('pending: PENDING', async () => {
-    refundStatus = 'pending'
+    standIn.refundStatus = 'pending'
     const refund = await provider().refund(request)
     assert.equal(refund.status, 'PENDING')
     assert.match(refund.providerRefundId, /^rfnd_\d+$/)
   })
 
   test('failed: FAILED', async () => {
-    refundStatus = 'failed'
+    standIn.refundStatus = 'failed'
     assert.equal((await provider().refund(request)).status, 'FAILED')
   })
 
   test('a refused refund is a ProviderError', async () => {
-    override = () => ({ status: 400, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount provided is greater than amount captured' } } })
+    standIn.override = () => ({ status: 400, body: { error: { code: 'BAD_REQUEST_ERROR', description: 'The refund amount provided is greater than amount captured' } } })
     await assert.rejects(provider().refund(request), isSafeProviderError(/400.*greater than amount captured/))
   })
 })
