@@ -111,6 +111,8 @@ export interface PlacedOrder {
   /** Statuses of the attempts before the 201, e.g. [503, 0, 201]. */
   attempts: number[]
   replayed: boolean
+  /** The 201's `data` (the order, with its payment and paymentClientAction). */
+  answer: Record<string, unknown>
 }
 
 export interface Load {
@@ -130,7 +132,7 @@ export function startLoad(
   base: string,
   fs: FaultShop,
   customers: CustomerFixture[],
-  options: { pauseMs?: number; reads?: boolean; orders?: boolean; apiKey?: string } = {},
+  options: { pauseMs?: number; reads?: boolean; orders?: boolean; apiKey?: string; paymentMode?: 'COD' | 'PREPAID' } = {},
 ): Load {
   const samples: Sample[] = []
   const placed: PlacedOrder[] = []
@@ -153,13 +155,13 @@ export function startLoad(
           const res = await timed('order', `${base}/orders`, {
             method: 'POST',
             headers: { ...customerHeaders(customer), 'x-idempotency-key': key, 'content-type': 'application/json' },
-            body: JSON.stringify(orderBody(fs.shop)),
+            body: JSON.stringify(orderBody(fs.shop, options.paymentMode)),
           })
           samples.push(res)
           attempts.push(res.status)
           if (res.status === 201) {
             const data = (res.body as { data: { id: string } }).data
-            placed.push({ key, customer, orderId: data.id, attempts, replayed: attempts.length > 1 })
+            placed.push({ key, customer, orderId: data.id, attempts, replayed: attempts.length > 1, answer: data })
             break
           }
           const retryable = res.status <= 0 || res.status >= 500 || res.status === 409 || res.status === 429
