@@ -12,6 +12,12 @@ const CLIENTS = 4
 const AUTH_MAX = 20
 /** src/db/redis.ts: commandTimeout. */
 const COMMAND_TIMEOUT_MS = 1000
+/**
+ * What a request may wait beyond one command timeout: the box's own scheduling delay under load
+ * (measured up to 370 ms at a load average of 9 in CI-like runs). What is tested is that a frozen
+ * Redis costs one command timeout at most, not one per Redis call (3 s before the fix).
+ */
+const MARGIN_MS = 700
 let postgres: ThrowawayPostgres
 let redis: ThrowawayRedis
 let fs: FaultShop
@@ -117,7 +123,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     const during = load.samples.filter((s) => s.kind !== 'ready' && s.start < thawAt && s.end > frozenAt)
     const slowest = Math.max(...durations(during))
     const slowRequests = during.filter((s) => s.end - s.start > 300).length
-    assert.ok(slowest <= COMMAND_TIMEOUT_MS + 300, `slowest request while Redis was frozen: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + 300 ms)`)
+    assert.ok(slowest <= COMMAND_TIMEOUT_MS + MARGIN_MS, `slowest request while Redis was frozen: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + ${MARGIN_MS} ms)`)
     assert.ok(recovery <= 5000, `ready again ${recovery} ms after kill -CONT (bound 5000 ms)`)
     console.log(
       `FT-04 Redis frozen 5 s: slowest request ${slowest} ms (command timeout ${COMMAND_TIMEOUT_MS} ms); ${slowRequests} of ${during.length} requests over 300 ms; ` +
@@ -145,7 +151,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     const slowest = Math.max(...durations(during))
     const slowRequests = during.filter((s) => s.end - s.start > 300).length
     assert.ok(during.length > 10, 'requests were served during the pause')
-    assert.ok(slowest <= COMMAND_TIMEOUT_MS + 300, `slowest request while Redis was paused: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + 300 ms)`)
+    assert.ok(slowest <= COMMAND_TIMEOUT_MS + MARGIN_MS, `slowest request while Redis was paused: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + ${MARGIN_MS} ms)`)
     assert.ok(recovery <= 5000, `ready again ${recovery} ms after the pause ended (bound 5000 ms)`)
     const after = work.filter((s) => s.start >= resumedAt + recovery)
     assert.ok(after.length > 0, 'requests were served after the pause')
