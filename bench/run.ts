@@ -14,7 +14,8 @@
 // Options: --backend both|postgres|pglite, --products N, --duration S, --connections C, --rate R,
 // --only TEXT (scenarios whose name contains it, e.g. `--only orders`).
 // Prints a table (req/s, p50, p99, errors, share of the ceiling, server CPU per request, server RSS)
-// and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md.
+// and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md
+// (a run with --only: bench/results/partial-<backend>.json only).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
@@ -358,7 +359,9 @@ try {
   console.log(`\n${table}`)
   const record = { at, backend, products, connections, duration, workers: Number(env.WORKERS), cpus: availableParallelism(), cpu: cpus()[0]?.model, results }
   mkdirSync(join(root, 'bench', 'results'), { recursive: true })
-  writeFileSync(join(root, 'bench', 'results', `${at.slice(0, 10)}-${backend}.json`), `${JSON.stringify(record, null, 2)}\n`)
+  // A full run is a record (dated, committed); a partial one (--only) goes to an ignored file.
+  const resultFile = values.only ? `partial-${backend}.json` : `${at.slice(0, 10)}-${backend}.json`
+  writeFileSync(join(root, 'bench', 'results', resultFile), `${JSON.stringify(record, null, 2)}\n`)
   // A full run (every scenario) is the run of record: it replaces the backend's section of the docs.
   if (!values.only) {
     const docs = join(root, 'docs', 'benchmarks.md')
