@@ -172,13 +172,26 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
     const matching = patternArbitrary(schema.pattern)
     if (matching) return withNasty(matching.filter(fits), 20)
   }
-  return withNasty(
-    fc.oneof(
-      { arbitrary: fc.string({ minLength: min, maxLength: cap }), weight: 6 },
-      { arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: cap }), weight: 2 },
-      { arbitrary: fc.string({ unit: 'binary', minLength: min, maxLength: cap }), weight: 1 },
-    ),
-  )
+  return withNasty(plainStrings(min, cap))
+}
+
+/**
+ * Built once per length range: building fc.string with the grapheme and binary units maps every
+ * code point (about 30 ms each time), which the per-route arbitraries used to do hundreds of times.
+ */
+const plainStringCache = new Map<string, fc.Arbitrary<string>>()
+function plainStrings(min: number, max: number): fc.Arbitrary<string> {
+  const key = `${min}:${max}`
+  let arbitrary = plainStringCache.get(key)
+  if (!arbitrary) {
+    arbitrary = fc.oneof(
+      { arbitrary: fc.string({ minLength: min, maxLength: max }), weight: 6 },
+      { arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: max }), weight: 2 },
+      { arbitrary: fc.string({ unit: 'binary', minLength: min, maxLength: max }), weight: 1 },
+    )
+    plainStringCache.set(key, arbitrary)
+  }
+  return arbitrary
 }
 
 function integerArbitrary(schema: JsonSchema): fc.Arbitrary<number> {

@@ -1,0 +1,3 @@
+// Shard 3 of 6 of the CI fuzz: see test/security/fuzz-ci.ts.
+process.env.FUZZ_SHARD ??= '3/6'
+await import('./fuzz-ci.ts')

@@ -1,0 +1,3 @@
+// Shard 4 of 6 of the CI fuzz: see test/security/fuzz-ci.ts.
+process.env.FUZZ_SHARD ??= '4/6'
+await import('./fuzz-ci.ts')

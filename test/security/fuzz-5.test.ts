@@ -1,0 +1,3 @@
+// Shard 5 of 6 of the CI fuzz: see test/security/fuzz-ci.ts.
+process.env.FUZZ_SHARD ??= '5/6'
+await import('./fuzz-ci.ts')
