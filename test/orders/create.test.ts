@@ -190,6 +190,61 @@ describe('POST /orders body rules', () => {
     assert.equal((await placeOrder(t, customer, base(), 'k'.repeat(255))).statusCode, 201)
   })
 
+  test('DI-03: the same product on two lines is a 400 and reserves nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.atta!)
+    for (const items of [[item('atta', 30), item('atta', 30)], [item('atta', 1), item('earbuds', 1), item('atta', 1)]]) {
+      const res = await placeOrder(t, customer, { ...base(), items })
+      assert.equal(res.statusCode, 400, res.body)
+      assert.equal(res.json().message, `items must not list product ${shop.ids.atta} twice`)
+    }
+    assert.equal(await stockOf(t, shop.ids.atta!), stock)
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/orders', headers: customerHeaders(customer) })).json()
+    assert.equal(list.meta.total, 0)
+  })
+
+  test('DI-09: an empty, non-ASCII or repeated x-idempotency-key is a 400 and creates no order', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.atta!)
+    const send = (key: string | string[]) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/orders', headers: { ...customerHeaders(customer), 'x-idempotency-key': key }, payload: base() })
+    const cases: [string | string[], string][] = [
+      ['', 'x-idempotency-key header is required'],
+      [Buffer.from('clé-ü', 'utf8').toString('latin1'), 'x-idempotency-key must be 1 to 255 printable characters'],
+      [['first-key', 'second-key'], 'x-idempotency-key must be sent once'],
+      [['same-key', 'same-key'], 'x-idempotency-key must be sent once'],
+    ]
+    for (const [key, message] of cases) {
+      const res = await send(key)
+      assert.equal(res.statusCode, 400, `${JSON.stringify(key)} -> ${res.body}`)
+      assert.equal(res.json().message, message, JSON.stringify(key))
+    }
+    assert.equal(await stockOf(t, shop.ids.atta!), stock)
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/orders', headers: customerHeaders(customer) })).json()
+    assert.equal(list.meta.total, 0)
+  })
+
+  test('BI-03: quantity is never coerced: true, "", "1e3", " 5 ", -1 and 2^53 are each a 400', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.atta!)
+    const cases: [unknown, string][] = [
+      [true, 'items.0.quantity must be an integer number'],
+      ['', 'items.0.quantity must be an integer number'],
+      ['1e3', 'items.0.quantity must be an integer number'],
+      [' 5 ', 'items.0.quantity must be an integer number'],
+      [-1, 'items.0.quantity must not be less than 1'],
+      [2 ** 53, 'items.0.quantity must not be greater than 9999'],
+    ]
+    for (const [quantity, message] of cases) {
+      const res = await placeOrder(t, customer, { ...base(), items: [{ productId: shop.ids.atta, quantity }] })
+      assert.equal(res.statusCode, 400, `${JSON.stringify(quantity)} -> ${res.body}`)
+      assert.deepEqual(res.json().message, [message], JSON.stringify(quantity))
+    }
+    assert.equal(await stockOf(t, shop.ids.atta!), stock)
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/orders', headers: customerHeaders(customer) })).json()
+    assert.equal(list.meta.total, 0)
+  })
+
   test('x-partner-id is required; a coupon of another partner does not exist here', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/orders', headers: { authorization: `Bearer ${customer.accessToken}`, 'x-idempotency-key': 'a' }, payload: base() })

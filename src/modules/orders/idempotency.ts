@@ -41,9 +41,15 @@ export function canonicalJson(value: unknown): string {
 
 export const fingerprintOf = (body: unknown) => sha256(canonicalJson(body ?? {}))
 
-/** The header's value, checked: 1-255 printable ASCII characters. */
-export function idempotencyKeyOf(header: string | string[] | undefined): string {
-  const value = Array.isArray(header) ? header[0] : header
+/**
+ * The header's value, checked: sent once, 1-255 printable ASCII characters. Read from the raw
+ * header list (name, value, name, value…): Node joins a repeated header into "a, b", which would
+ * otherwise pass as one key.
+ */
+export function idempotencyKeyOf(rawHeaders: string[]): string {
+  const values = rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]!.toLowerCase() === 'x-idempotency-key')
+  if (values.length > 1) throw new AppError('BAD_REQUEST', 'x-idempotency-key must be sent once')
+  const value = values[0]
   if (value === undefined || value === '') throw new AppError('BAD_REQUEST', 'x-idempotency-key header is required')
   if (!IDEMPOTENCY_KEY_PATTERN.test(value)) throw new AppError('BAD_REQUEST', 'x-idempotency-key must be 1 to 255 printable characters')
   return value

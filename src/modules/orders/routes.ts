@@ -39,7 +39,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
       },
     },
     async (request, reply) => {
-      const key = idempotencyKeyOf(request.headers['x-idempotency-key'])
+      const key = idempotencyKeyOf(request.raw.rawHeaders)
       return answer(reply, await orders.createOrder(customerOf(request), request.body, key), 'Order created')
     },
   )
@@ -112,7 +112,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
       },
     },
     async (request, reply) => {
-      const key = idempotencyKeyOf(request.headers['x-idempotency-key'])
+      const key = idempotencyKeyOf(request.raw.rawHeaders)
       return answer(reply, await orders.initiatePayment(customerOf(request), request.params.orderId, key), 'Payment initiated')
     },
   )
