@@ -41,7 +41,8 @@
 //   - six files, so the test runner's two file slots fuzz in parallel.
 // Measured on the shared 2-core box (others' CI and a soak test running, load average 2-3), all six
 // files through `npm test -- test/security/fuzz`, 83 routes + unknown routes:
-//   1,500 runs a route (126,000 requests)   PGlite 3 min 44 s; PostgreSQL + Redis 3 min 30 s
+//   1,500 runs a route (126,000 requests)   PGlite 3 min 44 s, 3 min 50 s; PostgreSQL + Redis 3 min 30 s,
+//                                           and 5 min 19 s once the load average rose to 6
 //   1,000 runs a route, four files           PGlite 2 min 33 s; PostgreSQL + Redis 2 min 23 s
 //   100 runs a route, before these changes   50-56 s (one file; load average 10-13)
 // 2,000 runs a route would be about 5 min on either backend, over the 4-minute share of CI this file
