@@ -12,7 +12,7 @@
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
-//   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 2,000; one process, so about 1.5x the 4 min CI shards take for 1,500;
+//   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 2,000, in one process: not re-timed since the speed-ups that put 1,500 in CI at ~4 min;
 //                      its test app runs the sweep over its own database when it closes)
 //
 // Latencies of the open-model rows are measured from the moment each request was due, not when it
