@@ -315,4 +315,52 @@ describe('review and refunds', () => {
     const refused = await t.deps.database.db.query.refunds.findMany({ where: (f, { eq }) => eq(f.orderId, o.id) })
     assert.equal(refused.reduce((sum, f) => sum + Number(f.amount), 0), paid)
   })
+
+  test('DI-17: with one paisa of headroom, two concurrent refunds that each fit alone: exactly one lands; 20 of a tenth: exactly 10', async () => {
+    const db = t.deps.database.db
+    const refundsOf = async (orderId: string) => (await db.query.refunds.findMany({ where: (f, { eq }) => eq(f.orderId, orderId) })).map((f) => Number(f.amount))
+    // Each insert is its own transaction on its own pool connection (PostgreSQL), so the trigger's
+    // checks really run side by side.
+    const insert = (orderId: string, id: string, paise: number) =>
+      db.execute(sql`insert into refunds (id, order_id, amount, method, status, reason, created_at, updated_at) values (${id}, ${orderId}, ${paise}, 'WALLET_CREDIT', 'SUCCEEDED', 'race', now(), now())`)
+    const refusedForPaid = (r: PromiseSettledResult<unknown>) =>
+      r.status === 'rejected' && /exceed what was paid/.test(String(((r.reason as Error).cause as Error | undefined)?.message ?? (r.reason as Error).message))
+
+    for (let round = 0; round < 5; round++) {
+      const { order: o } = await order({ items: [{ productId: ids.sock, quantity: 1 }] })
+      const paid = Math.round(Number(o.amountPayable) * 100)
+      await insert(o.id, `ref_h${round}_0`, paid - 1)
+      const results = await Promise.allSettled([insert(o.id, `ref_h${round}_a`, 1), insert(o.id, `ref_h${round}_b`, 1)])
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1, `round ${round}: ${results.map((r) => r.status).join(', ')}`)
+      assert.ok(results.filter((r) => r.status === 'rejected').every(refusedForPaid))
+      const total = (await refundsOf(o.id)).reduce((a, b) => a + b, 0)
+      assert.equal(total, paid, 'Σ refunds = paid, never above')
+    }
+
+    const { order: o } = await order({ items: [{ productId: ids.sneaker, quantity: 1 }] })
+    const paid = Math.round(Number(o.amountPayable) * 100)
+    const tenth = Math.floor(paid / 10)
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => insert(o.id, `ref_tenth_${i}`, tenth)))
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 10)
+    assert.ok(results.filter((r) => r.status === 'rejected').every(refusedForPaid))
+    const amounts = await refundsOf(o.id)
+    assert.equal(amounts.length, 10)
+    assert.ok(amounts.reduce((a, b) => a + b, 0) <= paid)
+  })
+
+  test('DI-17: two concurrent back-office moves of one approved return to REFUND_PENDING: one refund, one 409', async () => {
+    const { customer, order: o } = await order({ items: [{ productId: ids.sneaker, quantity: 1 }] })
+    const r = (await ret(customer, { orderId: o.id, reason: 'r', detail: 'd', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: o.items[0].id, quantity: 1, reason: 'x' }] })).json().data
+    await moveReturn(r.id, 'UNDER_REVIEW')
+    assert.equal((await moveReturn(r.id, 'APPROVED')).statusCode, 200)
+    const before = await ledgerBalances(t.deps.database.db, customer.userId)
+    const results = await Promise.all([moveReturn(r.id, 'REFUND_PENDING'), moveReturn(r.id, 'REFUND_PENDING')])
+    assert.deepEqual(results.map((x) => x.statusCode).sort(), [200, 409], results.map((x) => x.body).join('\n'))
+    assert.equal(results.find((x) => x.statusCode === 409)!.json().message, 'Return request cannot move from REFUNDED to REFUND_PENDING')
+    const rows = await t.deps.database.db.query.refunds.findMany({ where: (f, { eq }) => eq(f.returnRequestId, r.id) })
+    assert.equal(rows.length, 1)
+    assert.equal(rows[0]!.amount, BigInt(Math.round(Number(r.requestedAmount) * 100)))
+    const after = await ledgerBalances(t.deps.database.db, customer.userId)
+    assert.equal(after.walletCash - before.walletCash, rows[0]!.amount, 'Wallet Cash credited once')
+  })
 })
