@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { createCoupon } from '../../src/modules/checkout/coupons.ts'
 import { ledgerBalances } from '../../src/modules/checkout/ledger.ts'
+import { createPaymentProvider } from '../../src/modules/orders/providers/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
@@ -196,6 +197,74 @@ describe('reservation expiry', () => {
     assert.deepEqual(history.map((h) => [h.toStatus, h.actor]), [['PENDING_PAYMENT', 'CUSTOMER'], ['CANCELLED', 'SYSTEM']])
     const payment = await db().query.payments.findFirst({ where: (p, { eq }) => eq(p.orderId, orders[0]!.id) })
     assert.equal(payment!.status, 'EXPIRED')
+  })
+})
+
+describe('DI-13: cancel, sweeper and a late success at the same moment', () => {
+  test('20 expired prepaid orders: stock back exactly once, one terminal state, a success that lost is refunded once', async () => {
+    // A shop of its own, so the stock counted here is only these orders'.
+    const own = await givenShop(t)
+    const sandbox = createPaymentProvider(t.deps.config).sandbox!
+    const start = await stockOf(t, own.ids.earbuds!)
+    const placed: { customer: CustomerFixture; order: { id: string; paymentClientAction: { payload: { sessionId: string } } } }[] = []
+    // One minute apart, so each round below has exactly one of them past its reservation.
+    for (let i = 0; i < 20; i++) {
+      const customer = await givenCustomer(t.app, own.partner)
+      const res = await placeOrder(t, customer, { items: [{ productId: own.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS })
+      assert.equal(res.statusCode, 201, res.body)
+      placed.push({ customer, order: res.json().data })
+      clock.advance(60_000)
+    }
+    assert.equal(await stockOf(t, own.ids.earbuds!), start - 20)
+    clock.advance(10 * 60_000 + 30_000)
+    for (const [i, { customer, order }] of placed.entries()) {
+      // Signed in again: the first token has expired by now.
+      const headers = customerHeaders(await givenCustomer(t.app, own.partner, { phone: customer.phone }))
+      // The provider's signed success, as the sandbox checkout page sends it, made before the race.
+      const paid = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+      const racers = [
+        async () => {
+          const r = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${order.id}/cancel`, headers, payload: { reason: 'race' } })
+          assert.ok([200, 409].includes(r.statusCode), `cancel: ${r.body}`)
+        },
+        async () => {
+          await t.app.payments.sweepExpiredReservations()
+        },
+        async () => {
+          const r = await t.app.inject({ method: 'POST', url: '/api/v1/payments/webhooks/sandbox', headers: paid.headers as Record<string, string>, payload: paid.rawBody })
+          assert.equal(r.statusCode, 200, r.body)
+        },
+      ]
+      // Each of the three goes first in turn.
+      await Promise.all([0, 1, 2].map((k) => racers[(i + k) % 3]!()))
+      clock.advance(60_000)
+    }
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0)
+
+    let confirmed = 0
+    for (const { order } of placed) {
+      const row = (await db().query.orders.findFirst({ where: (o, { eq }) => eq(o.id, order.id) }))!
+      assert.ok(['CONFIRMED', 'CANCELLED'].includes(row.status), `${order.id}: ${row.status}`)
+      const history = await db().query.orderStatusHistory.findMany({ where: (h, { eq }) => eq(h.orderId, order.id) })
+      assert.ok(history.filter((h) => h.toStatus === 'CANCELLED').length <= 1, `${order.id} cancelled twice`)
+      assert.ok(history.filter((h) => h.toStatus === 'CONFIRMED').length <= 1, `${order.id} confirmed twice`)
+      assert.equal(history.some((h) => h.toStatus === 'CANCELLED'), row.status === 'CANCELLED', `${order.id}: history and status disagree`)
+      const payments = await db().query.payments.findMany({ where: (p, { eq }) => eq(p.orderId, order.id) })
+      assert.deepEqual(payments.map((p) => p.status), ['SUCCEEDED'], 'the success is always recorded')
+      const refunds = await db().query.refunds.findMany({ where: (r, { eq }) => eq(r.orderId, order.id) })
+      if (row.status === 'CONFIRMED') {
+        confirmed++
+        assert.equal(refunds.length, 0)
+        assert.equal(row.paymentStatus, 'PAID')
+      } else {
+        // Lost the race to the cancel or the sweeper (or cancelled after it was paid): refunded once.
+        assert.equal(refunds.length, 1, `${order.id}: ${refunds.length} refunds`)
+        assert.equal(refunds[0]!.status, 'SUCCEEDED')
+        assert.equal(refunds[0]!.amount, 100_000n)
+        assert.equal(row.paymentStatus, 'REFUNDED')
+      }
+    }
+    assert.equal(await stockOf(t, own.ids.earbuds!), start - confirmed)
   })
 })
 

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
+import { sql } from 'drizzle-orm'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { createCoupon } from '../../src/modules/checkout/coupons.ts'
 import { ledgerBalances } from '../../src/modules/checkout/ledger.ts'
 import { createPaymentProvider } from '../../src/modules/orders/providers/index.ts'
-import type { SandboxProvider } from '../../src/modules/orders/providers/sandbox.ts'
+import { SANDBOX_SIGNATURE_HEADER, type SandboxProvider } from '../../src/modules/orders/providers/sandbox.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
@@ -99,6 +101,91 @@ describe('provider webhooks', () => {
     assert.match(fetched.payment.failureReason, /expected INR 1000.00/)
   })
 
+  test('WH-03: a valid signature 299 s old is accepted; 301 s old or 301 s ahead is refused with 401', async () => {
+    // The sandbox checks the signature timestamp against Date.now() (not the injected clock), with a
+    // 300-second tolerance. Rounding is chosen so the accepted case stays inside and the refused ones outside.
+    const secret = createHmac('sha256', t.deps.config.authSecret).update('sandbox-webhook').digest('hex')
+    const signedAt = (raw: Buffer, timestamp: number) => ({
+      'content-type': 'application/json',
+      [SANDBOX_SIGNATURE_HEADER]: `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${raw.toString('utf8')}`).digest('hex')}`,
+    })
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const event = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+    for (const timestamp of [Math.floor(Date.now() / 1000) - 301, Math.ceil(Date.now() / 1000) + 301]) {
+      const res = await webhook(event.rawBody, signedAt(event.rawBody, timestamp))
+      assert.equal(res.statusCode, 401, `t=${timestamp}: ${res.body}`)
+      assert.equal(res.json().message, 'Invalid webhook signature')
+    }
+    const unchanged = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(unchanged.status, 'PENDING_PAYMENT')
+    assert.equal(unchanged.payment.status, 'PENDING')
+    const recorded = await t.deps.database.db.query.paymentWebhookEvents.findMany({ where: (e, { eq }) => eq(e.eventId, JSON.parse(event.rawBody.toString()).id) })
+    assert.equal(recorded.length, 0)
+    const accepted = await webhook(event.rawBody, signedAt(event.rawBody, Math.ceil(Date.now() / 1000) - 299))
+    assert.equal(accepted.statusCode, 200, accepted.body)
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'CONFIRMED')
+  })
+
+  test('WH-07: a success with the right amount but another currency is not marked paid', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const order = await prepaidOrder(customer)
+    const e = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'USD' }))
+    assert.equal((await webhook(e.rawBody, e.headers)).statusCode, 200)
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'PENDING_PAYMENT')
+    assert.notEqual(fetched.paymentStatus, 'PAID')
+    assert.equal(fetched.payment.status, 'FAILED')
+    assert.match(fetched.payment.failureReason, /Provider reported USD 1000.00, expected INR 1000.00/)
+    assert.equal((await events(order.id, 'payment.succeeded')).length, 0)
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1, 'the reservation stays, nothing more is committed')
+  })
+
+  test("WH-08: a fault inside the webhook's transaction answers 5xx and records nothing; the redelivery applies once", async () => {
+    const db = t.deps.database.db
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const e = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+    const eventId = JSON.parse(e.rawBody.toString()).id as string
+    // A real database fault on the success's last write (its outbox event), for this order only.
+    for (const statement of [
+      'create table if not exists test_webhook_faults (order_id text primary key)',
+      `create or replace function test_webhook_fault() returns trigger language plpgsql as $$
+       begin
+         if exists (select 1 from test_webhook_faults f where f.order_id = new.subject_id) then
+           raise exception 'injected webhook fault';
+         end if;
+         return new;
+       end $$`,
+      'drop trigger if exists test_webhook_fault on outbox_events',
+      'create trigger test_webhook_fault before insert on outbox_events for each row execute function test_webhook_fault()',
+      `insert into test_webhook_faults values ('${order.id}')`,
+    ]) await db.execute(sql.raw(statement))
+    try {
+      const failed = await webhook(e.rawBody, e.headers)
+      assert.ok(failed.statusCode >= 500, `${failed.statusCode} ${failed.body}`)
+      assert.equal((await db.query.paymentWebhookEvents.findMany({ where: (w, { eq }) => eq(w.eventId, eventId) })).length, 0, 'event id not stored')
+      const unchanged = (await get(customer, `/orders/${order.id}`)).json().data
+      assert.equal(unchanged.status, 'PENDING_PAYMENT')
+      assert.equal(unchanged.payment.status, 'PENDING')
+      assert.equal(unchanged.statusHistory.length, 1)
+    } finally {
+      await db.execute(sql.raw(`delete from test_webhook_faults where order_id = '${order.id}'`))
+    }
+    const redelivered = await webhook(e.rawBody, e.headers)
+    assert.equal(redelivered.statusCode, 200, redelivered.body)
+    assert.equal(redelivered.json().data.duplicate, false)
+    assert.equal((await webhook(e.rawBody, e.headers)).json().data.duplicate, true)
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'CONFIRMED')
+    assert.equal(fetched.payment.status, 'SUCCEEDED')
+    assert.equal(fetched.statusHistory.length, 2)
+    assert.equal((await events(order.id, 'payment.succeeded')).length, 1)
+    assert.equal((await db.query.paymentWebhookEvents.findMany({ where: (w, { eq }) => eq(w.eventId, eventId) })).length, 1)
+    await db.execute(sql.raw('drop trigger if exists test_webhook_fault on outbox_events'))
+  })
+
   test('an unknown provider name answers 404', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/payments/webhooks/stripe', payload: {} })
     assert.equal(res.statusCode, 404)
@@ -161,6 +248,32 @@ describe('payments of an order', () => {
     assert.equal(fetched.refunds[0].status, 'SUCCEEDED')
     assert.equal(fetched.refunds[0].amount, '1000.00')
     assert.equal(fetched.refunds[0].method, 'ORIGINAL_PAYMENT')
+  })
+  test('DI-14(b): expired and swept, then the same success delivered twice: exactly one refund, order stays cancelled', async () => {
+    // A shop of its own: the sweeper also releases other tests' unpaid orders.
+    const own = await givenShop(t)
+    let customer = await givenCustomer(t.app, own.partner)
+    const stock = await stockOf(t, own.ids.earbuds!)
+    const placed = await placeOrder(t, customer, { items: [{ productId: own.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data
+    assert.equal(await stockOf(t, own.ids.earbuds!), stock - 1)
+    clock.advance(31 * 60_000)
+    customer = await givenCustomer(t.app, own.partner, { phone: customer.phone })
+    assert.ok((await t.app.payments.sweepExpiredReservations()) >= 1)
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'CANCELLED')
+    assert.equal(await stockOf(t, own.ids.earbuds!), stock)
+    const e = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+    const answers = [await webhook(e.rawBody, e.headers), await webhook(e.rawBody, e.headers)]
+    assert.deepEqual(answers.map((a) => [a.statusCode, a.json().data.duplicate]), [[200, false], [200, true]])
+    const fetched = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.equal(fetched.status, 'CANCELLED')
+    assert.equal(fetched.paymentStatus, 'REFUNDED')
+    assert.equal(fetched.refunds.length, 1)
+    assert.deepEqual([fetched.refunds[0].status, fetched.refunds[0].amount], ['SUCCEEDED', '1000.00'])
+    const refunds = await t.deps.database.db.query.refunds.findMany({ where: (r, { eq }) => eq(r.orderId, order.id) })
+    assert.equal(refunds.length, 1)
+    assert.equal(await stockOf(t, own.ids.earbuds!), stock, 'no stock taken for the late payment')
   })
 })
 
