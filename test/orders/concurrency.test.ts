@@ -9,7 +9,7 @@ import { createCoupon } from '../../src/modules/checkout/coupons.ts'
 import { ledgerBalances } from '../../src/modules/checkout/ledger.ts'
 import { createPaymentProvider } from '../../src/modules/orders/providers/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
+import { type CustomerFixture, customerHeaders, givenCustomer, givenPartner } from '../helpers/factories.ts'
 import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
@@ -65,6 +65,31 @@ describe('idempotency', () => {
     const someoneElse = await givenCustomer(t.app, shop.partner)
     assert.equal((await placeOrder(t, someoneElse, { items: [item('atta', 2)], shippingAddress: ADDRESS }, 'shared')).statusCode, 201)
     assert.equal(await ordersOf(customer.userId), 1)
+  })
+
+  test('DI-08: one key and one body from A1, A2 of one partner and B1 of another: three orders, each its own stored answer', async () => {
+    // Partner B sells the same catalog, so the very same body is valid for all three.
+    const partnerB = await givenPartner(t.deps, `Partner B ${randomUUID()}`, shop.catalogId)
+    const customers = [await givenCustomer(t.app, shop.partner), await givenCustomer(t.app, shop.partner), await givenCustomer(t.app, partnerB)]
+    const body = { items: [item('atta')], shippingAddress: ADDRESS, paymentMode: 'COD' }
+    const key = `di08-${randomUUID()}`
+    const first = await Promise.all(customers.map((c) => placeOrder(t, c, body, key)))
+    for (const r of first) {
+      assert.equal(r.statusCode, 201, r.body)
+      assert.equal(r.headers['idempotent-replayed'], undefined)
+    }
+    const ids = first.map((r) => r.json().data.id as string)
+    assert.equal(new Set(ids).size, 3)
+    for (const [i, c] of customers.entries()) {
+      const row = (await db().query.orders.findFirst({ where: (o, { eq }) => eq(o.id, ids[i]!) }))!
+      assert.deepEqual([row.userId, row.partnerId], [c.userId, c.partnerId])
+      assert.equal(first[i]!.json().data.partnerId, c.partnerId)
+      const replay = await placeOrder(t, c, body, key)
+      assert.equal(replay.statusCode, 201, replay.body)
+      assert.equal(replay.headers['idempotent-replayed'], 'true')
+      assert.equal(replay.body, first[i]!.body, 'each principal gets back only its own stored answer')
+      assert.equal(await ordersOf(c.userId), 1)
+    }
   })
 
   test('50 concurrent identical requests with one key: one order, one reservation, one ledger debit', async () => {
