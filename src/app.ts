@@ -84,6 +84,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain')
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
+    // Answers to a bearer token or a partner secret (tokens, profiles, orders, back office) are
+    // never kept by a browser or a shared cache.
+    if ((request.headers.authorization || request.headers['x-partner-secret']) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store')
   })
   registerErrorHandling(app)
 
