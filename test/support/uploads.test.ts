@@ -102,6 +102,25 @@ describe('PUT to the signed address (local driver)', () => {
     assert.deepEqual(served.rawPayload, png(300))
   })
 
+  test('SE-09 replay: a second PUT with the same signed URL after a successful upload is refused, the stored file unchanged', async () => {
+    const s = await slot(300)
+    const first = png(300)
+    assert.equal((await put(t, s.uploadUrl, first, 'image/png')).statusCode, 201)
+    const other = Buffer.from(first)
+    other[299] = 0x41
+    const again = await put(t, s.uploadUrl, other, 'image/png')
+    assert.ok([403, 409].includes(again.statusCode), `second PUT: ${again.statusCode} ${again.body}`)
+    assert.deepEqual(Object.keys(again.json()).sort(), ['error', 'message', 'path', 'statusCode', 'timestamp'])
+    const served = await t.app.inject({ method: 'GET', url: pathOf(s.publicUrl) })
+    assert.equal(served.statusCode, 200)
+    assert.deepEqual(served.rawPayload, first, 'the first upload is what is served')
+    const concurrent = await slot(300)
+    const both = await Promise.all([put(t, concurrent.uploadUrl, first, 'image/png'), put(t, concurrent.uploadUrl, other, 'image/png')])
+    assert.deepEqual(both.map((r) => r.statusCode).sort(), [201, 409], 'two PUTs at once: one wins')
+    const kept = (await t.app.inject({ method: 'GET', url: pathOf(concurrent.publicUrl) })).rawPayload
+    assert.deepEqual(kept, both[0]!.statusCode === 201 ? first : other)
+  })
+
   test('a tampered signature or a PUT after expiry: 403; another Content-Type: 400', async () => {
     const s = await slot(300)
     const tampered = s.uploadUrl.replace(/signature=([0-9a-f])/, (_m: string, c: string) => `signature=${c === '0' ? '1' : '0'}`)

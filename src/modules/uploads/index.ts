@@ -67,6 +67,8 @@ export function createUploadService(db: Db, clock: Clock, storage: Storage) {
       if (!target) throw new AppError('FORBIDDEN', 'Invalid or expired upload signature')
       const [slot] = await db.select().from(uploads).where(eq(uploads.objectName, objectName)).limit(1)
       if (!slot) throw notFound('Upload slot')
+      // One-shot: a signed address stays valid until it expires, so a replay must not replace the file.
+      if (slot.status === 'UPLOADED') throw new AppError('CONFLICT', 'This upload address has already been used')
       const sent = (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase()
       if (sent !== target.contentType) throw new AppError('BAD_REQUEST', `Content-Type must be ${target.contentType}, as signed`)
       const limit = Math.min(target.sizeBytes, MAX_FILE_BYTES)
@@ -76,6 +78,7 @@ export function createUploadService(db: Db, clock: Clock, storage: Storage) {
         written = await local.write(objectName, body, limit)
       } catch (err) {
         if (err instanceof TooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${limit} bytes declared for this slot`)
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', 'This upload address has already been used')
         throw err
       }
       const refuse = async (message: string) => {

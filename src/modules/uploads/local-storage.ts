@@ -1,6 +1,6 @@
 // The local storage driver: files under DATA_DIR/uploads, PUT and GET through the service itself.
-import { createHmac } from 'node:crypto'
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
+import { createHmac, randomBytes } from 'node:crypto'
+import { createReadStream, createWriteStream, existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve, sep } from 'node:path'
 import { safeEqual } from '../../lib/hashing.ts'
 import { type LocalStorage, TooLargeError, type UploadTarget } from './storage.ts'
@@ -46,7 +46,7 @@ export function createLocalStorage(options: { dir: string; secret: string; publi
       const path = pathOf(objectName)
       if (!path) throw new Error('Bad object name')
       mkdirSync(dirname(path), { recursive: true })
-      const partial = `${path}.part-${process.pid}-${Date.now()}`
+      const partial = `${path}.part-${process.pid}-${randomBytes(6).toString('hex')}`
       const out = createWriteStream(partial, { mode: 0o600 })
       let size = 0
       const chunks: Buffer[] = []
@@ -62,12 +62,14 @@ export function createLocalStorage(options: { dir: string; secret: string; publi
           if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()))
         }
         await new Promise<void>((resolveEnd, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolveEnd())))
-        renameSync(partial, path)
+        // link, not rename: fails with EEXIST when the file is there, so of two PUTs at once only one lands.
+        linkSync(partial, path)
         return { size, head: Buffer.concat(chunks).subarray(0, 64) }
       } catch (err) {
         out.destroy()
-        rmSync(partial, { force: true })
         throw err
+      } finally {
+        rmSync(partial, { force: true })
       }
     },
     read(objectName) {

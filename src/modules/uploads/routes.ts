@@ -71,7 +71,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
           tags: ['Evidence uploads'],
           summary: 'The signed upload address (local storage driver): PUT the file bytes with the signed Content-Type',
           querystring: Type.Object({ expires: Type.Optional(Type.String()), size: Type.Optional(Type.String()), type: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
-          response: { 201: Envelope(Type.Object({ objectName: Type.String(), size: Type.Integer(), contentType: Type.String() })), ...errorResponses(400, 403, 404, 413) },
+          response: { 201: Envelope(Type.Object({ objectName: Type.String(), size: Type.Integer(), contentType: Type.String() })), ...errorResponses(400, 403, 404, 409, 413) },
         },
       },
       async (request, reply) => {
