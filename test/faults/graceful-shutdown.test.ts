@@ -69,13 +69,17 @@ describe('Graceful shutdown (FT-08)', { timeout: 120_000 }, () => {
 
     assert.deepEqual(finished.map((r) => r.status), [...PRODUCTS.map(() => 201), ...Array(SIGN_UPS).fill(200)], 'every in-flight request completed')
     assert.ok(late.every((r) => r.status === 503 || r.status === 0), `after SIGTERM: ${late.map((r) => r.status).join(', ')} (503 or refused)`)
+    // Readiness drops at once, while the in-flight requests are still being served (not after the drain).
+    const ready = late[2]!
+    const firstDone = Math.min(...finished.map((r) => r.end))
+    assert.ok(ready.end < firstDone, `ready answered ${ready.status} at +${ready.end - signalledAt} ms; the first in-flight request completed at +${firstDone - signalledAt} ms`)
     assert.equal(code, 0, `exit code ${code}, signal ${signal}\n${server.output()}`)
     assert.ok(exitMs <= 10_000, `exited ${exitMs} ms after SIGTERM (bound 10 s)`)
     assert.doesNotMatch(server.output(), /Connection terminated|unhandled error/, 'pools closed without errors')
     const rows = await postgres.query<{ n: number }>('select count(*)::int as n from orders', [], 'app')
     assert.equal(rows[0]!.n, PRODUCTS.length)
     console.log(
-      `FT-08 SIGTERM with ${IN_FLIGHT} requests in flight (~2 s each; ${PRODUCTS.length} orders, ${SIGN_UPS} sign-ups): ${IN_FLIGHT}/${IN_FLIGHT} completed 2xx; requests after the signal: ${late.map((r) => r.status || 'refused').join(', ')}; ` +
+      `FT-08 SIGTERM with ${IN_FLIGHT} requests in flight (~2 s each; ${PRODUCTS.length} orders, ${SIGN_UPS} sign-ups): ${IN_FLIGHT}/${IN_FLIGHT} completed 2xx; requests after the signal: ${late.map((r) => r.status || 'refused').join(', ')} (ready at +${ready.end - signalledAt} ms, first in-flight done at +${firstDone - signalledAt} ms); ` +
         `exit 0 ${(exitMs / 1000).toFixed(2)} s after SIGTERM`,
     )
   })
