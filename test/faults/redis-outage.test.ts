@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { type CustomerFixture } from '../helpers/factories.ts'
-import { durations, type FaultShop, percentile, prepareFaultShop, type Sample, serverEnv, startLoad, timed } from '../helpers/fault-load.ts'
+import { durations, type FaultShop, type Load, percentile, prepareFaultShop, type Sample, serverEnv, startLoad, timed } from '../helpers/fault-load.ts'
 import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, startThrowawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../helpers/throwaway.ts'
 
 const CLIENTS = 4
@@ -25,6 +25,21 @@ let server: ServerProcess
 let serverExit: string | null = null
 let nextCustomer = 0
 const customers = (): CustomerFixture[] => fs.customers.slice(nextCustomer, (nextCustomer += CLIENTS))
+
+/**
+ * While Redis misbehaved (from `from` to `to`): the server stayed up, every read answered 200 and
+ * every order 201, and no request waited past one command timeout (+ MARGIN_MS).
+ */
+function servedThrough(load: Load, from: number, to: number, what: string) {
+  assert.equal(serverExit, null, `the server process exited: ${serverExit}`)
+  const work = load.samples.filter((s) => s.kind === 'read' || s.kind === 'order')
+  assert.deepEqual(work.filter((s) => s.status !== 200 && s.status !== 201).map((s) => `${s.kind} ${s.status}`), [], `every read 200, every order 201\n${server.output().slice(-3000)}`)
+  assert.deepEqual(load.unexpected, [])
+  const during = load.samples.filter((s) => s.kind !== 'ready' && s.start < to && s.end > from)
+  const slowest = Math.max(...durations(during))
+  assert.ok(slowest <= COMMAND_TIMEOUT_MS + MARGIN_MS, `slowest request while Redis was ${what}: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + ${MARGIN_MS} ms)`)
+  return { work, during, slowest, slowRequests: during.filter((s) => s.end - s.start > 300).length }
+}
 
 const readsOf = (samples: Sample[], from: number, to: number) => samples.filter((s) => s.kind === 'read' && s.start >= from && s.start < to)
 
@@ -116,14 +131,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     await sleep(1000)
     await load.stop()
 
-    assert.equal(serverExit, null, `the server process exited: ${serverExit}`)
-    const work = load.samples.filter((s) => s.kind === 'read' || s.kind === 'order')
-    assert.deepEqual(work.filter((s) => s.status !== 200 && s.status !== 201).map((s) => `${s.kind} ${s.status}`), [], `every read 200, every order 201\n${server.output().slice(-3000)}`)
-    assert.deepEqual(load.unexpected, [])
-    const during = load.samples.filter((s) => s.kind !== 'ready' && s.start < thawAt && s.end > frozenAt)
-    const slowest = Math.max(...durations(during))
-    const slowRequests = during.filter((s) => s.end - s.start > 300).length
-    assert.ok(slowest <= COMMAND_TIMEOUT_MS + MARGIN_MS, `slowest request while Redis was frozen: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + ${MARGIN_MS} ms)`)
+    const { during, slowest, slowRequests } = servedThrough(load, frozenAt, thawAt, 'frozen')
     assert.ok(recovery <= 5000, `ready again ${recovery} ms after kill -CONT (bound 5000 ms)`)
     console.log(
       `FT-04 Redis frozen 5 s: slowest request ${slowest} ms (command timeout ${COMMAND_TIMEOUT_MS} ms); ${slowRequests} of ${during.length} requests over 300 ms; ` +
@@ -143,15 +151,8 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     await sleep(1000)
     await load.stop()
 
-    assert.equal(serverExit, null, `the server process exited: ${serverExit}`)
-    const work = load.samples.filter((s) => s.kind === 'read' || s.kind === 'order')
-    assert.deepEqual(work.filter((s) => s.status !== 200 && s.status !== 201).map((s) => `${s.kind} ${s.status}`), [], `every read 200, every order 201\n${server.output().slice(-3000)}`)
-    assert.deepEqual(load.unexpected, [])
-    const during = load.samples.filter((s) => s.kind !== 'ready' && s.start < resumedAt && s.end > pausedAt)
-    const slowest = Math.max(...durations(during))
-    const slowRequests = during.filter((s) => s.end - s.start > 300).length
+    const { work, during, slowest, slowRequests } = servedThrough(load, pausedAt, resumedAt, 'paused')
     assert.ok(during.length > 10, 'requests were served during the pause')
-    assert.ok(slowest <= COMMAND_TIMEOUT_MS + MARGIN_MS, `slowest request while Redis was paused: ${slowest} ms (bound ${COMMAND_TIMEOUT_MS} + ${MARGIN_MS} ms)`)
     assert.ok(recovery <= 5000, `ready again ${recovery} ms after the pause ended (bound 5000 ms)`)
     const after = work.filter((s) => s.start >= resumedAt + recovery)
     assert.ok(after.length > 0, 'requests were served after the pause')
