@@ -89,6 +89,10 @@ describe('coupons and pricing settings', () => {
   test('the redeem cap is a partner setting', async () => {
     const rich = await givenCustomer(t.app, partner)
     await admin('POST', `/customers/${rich.userId}/ledger`, { kind: 'REWARD_POINTS', amount: '1000', reason: 'welcome bonus' }, supportToken)
+    const usePoints = () => t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(rich), payload: { items: [{ productId, quantity: 1 }], useRewardPoints: true } })
+    // Read once with the current cap, so a cached setting would be stale after the write below.
+    const capBefore = Number((await usePoints()).json().data.rewardPointsUsed)
+    assert.notEqual(capBefore, 250)
     await admin('PUT', `/partners/${partner.partnerId}/pricing`, { rewardEarnPercent: 2, rewardRedeemCapPercent: 25, paisePerPoint: 100 })
     const data = (await t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(rich), payload: { items: [{ productId, quantity: 1 }], useRewardPoints: true } })).json().data
     assert.equal(data.rewardPointsUsed, 250)

@@ -270,6 +270,18 @@ describe('POST /orders body rules', () => {
 })
 
 describe('catalog answers after orders', () => {
+  test("an order moves the product's stock but not its updatedAt (the merchant's last edit)", async () => {
+    const db = t.deps.database.db
+    const before = await db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, shop.ids.earbuds!) })
+    const customer = await givenCustomer(t.app, shop.partner)
+    clock.advance(60_000)
+    assert.equal((await placeOrder(t, customer, { items: [item('earbuds')], shippingAddress: ADDRESS, paymentMode: 'COD' })).statusCode, 201)
+    const after = await db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, shop.ids.earbuds!) })
+    assert.equal(after!.stock, before!.stock - 1)
+    assert.equal(after!.updatedAt.toISOString(), before!.updatedAt.toISOString())
+  })
+
+
   test('an order that sells a product out drops the cached catalog answers at once', async () => {
     const db = t.deps.database.db
     const { reserveStock } = await import('../../src/modules/catalog/index.ts')
