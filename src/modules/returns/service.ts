@@ -130,7 +130,11 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     let providerPart = 0n
     if (row.requestedResolution === 'ORIGINAL_PAYMENT_REFUND' && paid) {
       const providerRefunded = refunds.filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n)
-      const share = paid.amount + order.walletCashUsed > 0n ? (amount * paid.amount) / (paid.amount + order.walletCashUsed) : 0n
+      // The card's share rounds up and the wallet's down: rounded the other way, partial returns
+      // that together give back everything would credit the wallet a few paise more than it paid
+      // (and the card that much less). The card's part is capped at what is left of its payment.
+      const both = paid.amount + order.walletCashUsed
+      const share = both > 0n ? (amount * paid.amount + both - 1n) / both : 0n
       providerPart = share < paid.amount - providerRefunded ? share : paid.amount - providerRefunded
     }
     // Wallet Cash: the resolution asked for it, or the wallet part of the payment, or cash collected on delivery.
@@ -195,6 +199,11 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
         const orderItems = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
         const returned = await returnRepo.returnedQuantities(tx, order.id)
         const pointValue = locked.rewardPointsUsed > 0n ? locked.rewardPointsValue / locked.rewardPointsUsed : 0n
+        // Points come back whole, counted over the value of all the units returned so far (every
+        // line, earlier returns included): rounded per line or per return, returning every unit
+        // would give back fewer points than were spent.
+        const pointsFor = (value: bigint) => (pointValue > 0n ? value / pointValue : 0n)
+        let pointsValueBack = [...orderItems.values()].reduce((s, i) => s + unitShare(i.rewardPointsDiscount, i.quantity, 0, returned.get(i.id) ?? 0), 0n)
         const id = newId('ret', now.getTime())
         const items: (ReturnItemRow & { returnRequestId: string })[] = []
         for (const wanted of input.items) {
@@ -213,8 +222,9 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
             quantity: wanted.quantity,
             reason: wanted.reason.trim(),
             requestedAmount: unitShare(item.paidAmount, item.quantity, already, wanted.quantity),
-            rewardPoints: pointValue > 0n ? pointsValue / pointValue : 0n,
+            rewardPoints: pointsFor(pointsValueBack + pointsValue) - pointsFor(pointsValueBack),
           })
+          pointsValueBack += pointsValue
         }
         const created = await returnRepo.insert(
           tx,
