@@ -6,7 +6,7 @@
 // requests with one key cannot both create: the second waits for the lock and then sees the first's
 // record. A rolled-back attempt leaves no record, so a failed request can be retried with its key.
 // Records live IDEMPOTENCY_TTL_HOURS (24 h); the background job deletes them after that.
-import { and, eq, lt, lte } from 'drizzle-orm'
+import { and, eq, lte } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/hashing.ts'
@@ -98,8 +98,9 @@ export const idempotencyRepo = {
   async complete(db: Executor, scope: IdempotencyScope, status: number, body: unknown) {
     await db.update(idempotencyKeys).set({ state: 'DONE', responseStatus: status, responseBody: body }).where(where(scope))
   },
+  /** Deletes the keys that find() already treats as gone (expiresAt <= now), the boundary included. */
   async purgeExpired(db: Executor, now: Date) {
-    const deleted = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ key: idempotencyKeys.key })
+    const deleted = await db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, now)).returning({ key: idempotencyKeys.key })
     return deleted.length
   },
 }
