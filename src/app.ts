@@ -74,6 +74,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`
     },
     bodyLimit: config.bodyLimitBytes,
+    // Fastify turns Node's 5-minute request timeout off; a client trickling its headers or body a
+    // byte at a time would hold a connection for ever. Node checks the timeouts every
+    // connectionsCheckingInterval (30 s by default, which would let them run 30 s late).
+    requestTimeout: config.timeouts.requestMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: 1000 },
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },

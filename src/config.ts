@@ -52,6 +52,11 @@ export interface Config {
   corsOrigins: string[] | '*' | null
   rateLimit: RateLimitConfig
   bodyLimitBytes: number
+  /**
+   * Slow clients: how long one may take to send a request's headers, and its whole request (a
+   * client that trickles them a byte at a time would otherwise hold its connection for good).
+   */
+  timeouts: { headersMs: number; requestMs: number }
   workers: number
   trustProxy: boolean
 }
@@ -202,6 +207,10 @@ export function loadConfig(env: Env = process.env): Config {
     )
   }
 
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 500, 300_000)
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 300_000, 1000, 3_600_000)
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+
   return {
     env: nodeEnv,
     port,
@@ -237,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),
+    timeouts: { headersMs: headersTimeoutMs, requestMs: requestTimeoutMs },
     workers,
     trustProxy: boolean(env, 'TRUST_PROXY', false),
   }

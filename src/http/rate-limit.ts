@@ -12,6 +12,7 @@ import { AppError } from '../lib/errors.ts'
 type StoreCallback = (err: Error | null, res?: { current: number; ttl: number }) => void
 interface Store {
   incr(key: string, cb: StoreCallback, timeWindow: number, max: number): void
+  read(key: string, cb: StoreCallback, timeWindow: number, max: number): void
   child(routeOptions: unknown): Store
 }
 type StoreClass = new (...args: unknown[]) => Store
@@ -50,8 +51,23 @@ function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogg
         max,
       )
     }
-    child(routeOptions: { routeInfo: { method: string; url: string }; continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      return new FallbackStore(routeOptions, `${routeOptions.routeInfo.method}${routeOptions.routeInfo.url}-`)
+    // A limiter made with app.createRateLimit (a route's own extra limit) has no routeInfo: its keys carry their own prefix.
+    /** The count so far without adding to it (a limiter called with { increment: false }). */
+    read(key: string, cb: StoreCallback, timeWindow: number, max: number) {
+      if (!this.remote || redis?.status !== 'ready') return this.local.read(key, cb, timeWindow, max)
+      this.remote.read(
+        key,
+        (err, res) => {
+          if (!err) return cb(null, res)
+          warnFallback(err)
+          this.local.read(key, cb, timeWindow, max)
+        },
+        timeWindow,
+        max,
+      )
+    }
+    child(routeOptions: { routeInfo: { method?: string; url?: string }; continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      return new FallbackStore(routeOptions, `${routeOptions.routeInfo.method ?? ''}${routeOptions.routeInfo.url ?? ''}-`)
     }
   }
 }
