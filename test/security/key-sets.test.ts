@@ -1,0 +1,594 @@
+// Mass assignment and leaked fields (reliability plan API3; BI-04 and SE-03).
+//
+// BI-04, static: every route Fastify registers is read from the route table (the
+// `fastify.initialization` diagnostics channel, as test/security/fixtures.ts does), and the body
+// schema each one is validated with, as compiled by the app's own validator compiler, must close
+// every object (additionalProperties: false) at every depth. A write route with no body schema must
+// be listed below with the reason. BI-04, dynamic: unknown fields on a few write routes are refused
+// 400 and change no row.
+//
+// SE-03: the exact key set of every object in the answers about orders, payments, refunds,
+// returns, wallet, tickets and the back office, recursively, against whitelists written here from
+// commerce-api.md and contract.md. A field the spec does not name (a hash, an internal id, a
+// secret) fails the test; so does a whitelisted field that went missing. Nested objects that can be
+// null or empty must have been seen filled at least once, so a leak cannot hide behind a null.
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import diagnostics from 'node:diagnostics_channel'
+import { createServer, type Server } from 'node:http'
+import { after, before, describe, test } from 'node:test'
+import type { FastifyInstance, FastifySchemaCompiler, RouteOptions } from 'fastify'
+import { count, eq } from 'drizzle-orm'
+import { coupons } from '../../src/modules/checkout/schema.sql.ts'
+import { users } from '../../src/modules/customers/schema.sql.ts'
+import { orders } from '../../src/modules/orders/schema.sql.ts'
+import { returnRequests } from '../../src/modules/returns/schema.sql.ts'
+import { supportTickets } from '../../src/modules/support/schema.sql.ts'
+import { customerHeaders, randomPhone } from '../helpers/factories.ts'
+import { ADDRESS } from '../helpers/shop.ts'
+import { uploadedImage } from '../helpers/uploads.ts'
+import { buildFixtures, type Fixtures, PREFIX } from './fixtures.ts'
+
+interface SeenRoute {
+  method: string
+  url: string
+  body: unknown
+  /** The compiler this route's schemas are compiled with: its own, else its plugin's (the app's). */
+  compiler: FastifySchemaCompiler<unknown> | undefined
+  ownCompiler: boolean
+}
+
+let f: Fixtures
+const routes: SeenRoute[] = []
+let hookServer: Server | undefined
+before(async () => {
+  const onInit = (message: unknown) => {
+    const { fastify } = message as { fastify: FastifyInstance }
+    fastify.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
+      for (const method of [route.method].flat()) {
+        routes.push({ method, url: route.url, body: route.schema?.body, compiler: (route.validatorCompiler ?? this.validatorCompiler) as never, ownCompiler: route.validatorCompiler !== undefined })
+      }
+    })
+  }
+  diagnostics.subscribe('fastify.initialization', onInit)
+  try {
+    f = await buildFixtures()
+  } finally {
+    diagnostics.unsubscribe('fastify.initialization', onInit)
+  }
+})
+after(async () => {
+  hookServer?.close()
+  await f?.t.close()
+})
+
+// ---------------------------------------------------------------------------------------------
+// BI-04: every body schema closes its objects
+
+/** Write routes that take no JSON body, and why none is declared. Their handlers never read a body. */
+const NO_BODY_SCHEMA: Record<string, string> = {
+  'POST /payments/webhooks/:provider': "the provider's own event, kept as raw bytes: its signature is over them (an unknown field from the provider must not break payments)",
+  'PUT /uploads/*': 'the file bytes of a signed upload, checked against the slot (type, size, magic bytes)',
+  'POST /orders/:orderId/payments': 'no body: the order in the path and the idempotency key are the whole request',
+  'POST /orders/:orderId/payments/:paymentId/abandon': 'no body',
+  'POST /sandbox/checkout/:sessionId/:action': 'no body: the sandbox page buttons',
+  'DELETE /users/me/addresses/:addressId': 'no body',
+  'DELETE /admin/partners/:partnerId/webhook': 'no body',
+  'POST /admin/partners/:partnerId/webhook/rotate-secret': 'no body',
+  'POST /admin/partners/:partnerId/webhook/test': 'no body',
+  'POST /admin/events/:eventId/replay': 'no body',
+  // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
+  // field by field into the insert; the dynamic test below proves an unknown field has no effect.
+  'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',
+}
+/** Objects inside body schemas that may carry keys of their own choosing: none. */
+const OPEN_OBJECTS: Record<string, string> = {}
+
+type JsonSchema = Record<string, unknown>
+const isObjectSchema = (s: JsonSchema) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object')) || 'properties' in s || 'patternProperties' in s
+
+/** Paths inside a schema where an object accepts properties nobody declared. */
+function openObjects(schema: unknown, path: string, out: string[]): string[] {
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => openObjects(s, `${path}[${i}]`, out))
+    return out
+  }
+  if (schema === null || typeof schema !== 'object') return out
+  const s = schema as JsonSchema
+  if (isObjectSchema(s) && (s.additionalProperties !== false || 'patternProperties' in s) && !OPEN_OBJECTS[path]) {
+    out.push(`${path || '(body)'}: additionalProperties ${JSON.stringify(s.additionalProperties)}${'patternProperties' in s ? ' with patternProperties' : ''}`)
+  }
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'properties' || key === '$defs' || key === 'definitions') {
+      for (const [name, sub] of Object.entries(value as JsonSchema)) openObjects(sub, path ? `${path}.${name}` : name, out)
+    } else if (key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf' || key === 'not' || key === 'additionalProperties' || key === 'then' || key === 'else' || key === 'if') {
+      openObjects(value, `${path}${key === 'items' ? '[]' : `<${key}>`}`, out)
+    }
+  }
+  return out
+}
+
+describe('BI-04: mass assignment', () => {
+  test('BI-04: every body schema, as the app compiles it, closes every object (additionalProperties: false) at every depth', () => {
+    const api = routes.filter((r) => r.url.startsWith(`${PREFIX}/`) && r.method !== 'HEAD')
+    assert.ok(api.length > 50, `only ${api.length} routes seen: is the onRoute hook still attached?`)
+    const problems: string[] = []
+    let checked = 0
+    for (const route of api) {
+      const key = `${route.method} ${route.url.slice(PREFIX.length)}`
+      const writes = !['GET', 'OPTIONS'].includes(route.method)
+      if (route.body === undefined) {
+        if (writes && !NO_BODY_SCHEMA[key]) problems.push(`${key}: a write route with no body schema (list it in NO_BODY_SCHEMA with the reason, or declare its body)`)
+        continue
+      }
+      if (NO_BODY_SCHEMA[key]) problems.push(`${key}: listed in NO_BODY_SCHEMA but declares a body schema`)
+      if (route.ownCompiler) problems.push(`${key}: has a validator compiler of its own`)
+      if (!route.compiler) {
+        problems.push(`${key}: no validator compiler`)
+        continue
+      }
+      // A body schema per content type ({content: {'application/json': {schema}}}) or one schema.
+      const declared = route.body as JsonSchema
+      const perType = declared.content ? Object.entries(declared.content as Record<string, { schema: unknown }>).map(([type, c]) => [type, c.schema] as const) : [['', declared] as const]
+      for (const [type, schema] of perType) {
+        const validate = route.compiler({ schema: schema as never, method: route.method, url: route.url, httpPart: 'body' }) as { schema?: unknown }
+        if (!validate.schema || typeof validate.schema !== 'object') {
+          problems.push(`${key}${type ? ` (${type})` : ''}: the compiled validator does not expose the schema it enforces`)
+          continue
+        }
+        checked++
+        for (const open of openObjects(validate.schema, '', [])) problems.push(`${key}${type ? ` (${type})` : ''}: ${open}`)
+      }
+    }
+    assert.ok(checked > 30, `only ${checked} body schemas checked`)
+    assert.deepEqual(problems, [])
+  })
+
+  test('BI-04: unknown fields on write routes are refused 400 and change no row', async () => {
+    const db = f.t.deps.database.db
+    const a1 = f.objects.A1
+    const headers = customerHeaders(a1.customer)
+    const admin = { authorization: `Bearer ${f.adminTokens.ADMIN}` }
+    const rows = async () => ({
+      orders: (await db.select({ n: count() }).from(orders))[0]!.n,
+      returns: (await db.select({ n: count() }).from(returnRequests))[0]!.n,
+      tickets: (await db.select({ n: count() }).from(supportTickets))[0]!.n,
+      user: await db.query.users.findFirst({ where: eq(users.id, a1.customer.userId) }),
+      coupon: await db.query.coupons.findFirst({ where: eq(coupons.id, f.admin.couponId) }),
+    })
+    const before = await rows()
+    const cases: { name: string; method: 'POST' | 'PATCH'; url: string; headers: Record<string, string>; payload: object; expect: string[] }[] = [
+      {
+        name: 'POST /orders with a status, prices, totals and another tenant and customer',
+        method: 'POST',
+        url: '/orders',
+        headers: { ...headers, 'x-idempotency-key': randomUUID() },
+        payload: {
+          items: [{ productId: a1.productId, quantity: 1, unitPrice: '0.01' }],
+          shippingAddress: { ...ADDRESS, isVerified: true },
+          paymentMode: 'COD',
+          status: 'PAID',
+          totalAmount: 1,
+          discount: 100,
+          tenantId: f.partners.B.partnerId,
+          customerId: f.objects.A2.customer.userId,
+        },
+        expect: ['property status should not exist', 'property totalAmount should not exist', 'property discount should not exist', 'property tenantId should not exist', 'property customerId should not exist', 'items.0.property unitPrice should not exist', 'shippingAddress.property isVerified should not exist'],
+      },
+      {
+        name: 'PATCH /users/me with a role, a wallet balance and points',
+        method: 'PATCH',
+        url: '/users/me',
+        headers,
+        payload: { name: 'Mallory', role: 'admin', walletBalance: 1e6, points: 1e6 },
+        expect: ['property role should not exist', 'property walletBalance should not exist', 'property points should not exist'],
+      },
+      {
+        name: 'POST /returns with an approved amount and a status',
+        method: 'POST',
+        url: '/returns',
+        headers,
+        payload: {
+          orderId: a1.deliveredOrder.id,
+          reason: 'Damaged',
+          detail: 'Torn',
+          requestedResolution: 'WALLET_CREDIT',
+          items: [{ orderItemId: a1.deliveredOrder.itemId, quantity: 1, reason: 'Torn', requestedAmount: '99999.00' }],
+          approvedAmount: '99999.00',
+          status: 'APPROVED',
+        },
+        expect: ['property approvedAmount should not exist', 'property status should not exist', 'items.0.property requestedAmount should not exist'],
+      },
+      {
+        name: 'POST /support/tickets with a status and another partner',
+        method: 'POST',
+        url: '/support/tickets',
+        headers,
+        payload: { topic: 'Late', detail: 'Where is it?', status: 'RESOLVED', partnerId: f.partners.B.partnerId },
+        expect: ['property status should not exist', 'property partnerId should not exist'],
+      },
+      {
+        name: 'PATCH /admin/coupons/:couponId with its use count',
+        method: 'PATCH',
+        url: `/admin/coupons/${f.admin.couponId}`,
+        headers: admin,
+        payload: { isActive: true, usedCount: 0, partnerId: f.partners.A.partnerId },
+        expect: ['property usedCount should not exist', 'property partnerId should not exist'],
+      },
+    ]
+    for (const c of cases) {
+      const res = await f.t.app.inject({ method: c.method, url: `${PREFIX}${c.url}`, headers: c.headers, payload: c.payload })
+      assert.equal(res.statusCode, 400, `${c.name}: ${res.body}`)
+      const message = res.json().message as string[]
+      assert.deepEqual([...message].sort(), [...c.expect].sort(), c.name)
+    }
+    assert.deepEqual(await rows(), before, 'a refused write changed a row')
+  })
+
+  test('BI-04: the catalog import (no body schema) ignores unknown fields: an id, another catalog and a hidden flag have no effect', async () => {
+    const db = f.t.deps.database.db
+    const slug = `bi04-${randomUUID().slice(0, 8)}`
+    const foreignCatalog = f.partners.A.catalogId
+    const res = await f.t.app.inject({
+      method: 'POST',
+      url: `${PREFIX}/admin/catalogs/${f.admin.catalogId}/import`,
+      headers: { authorization: `Bearer ${f.adminTokens.CATALOG}` },
+      payload: {
+        products: [{ slug, name: 'Mass assigned', brand: 'C', sku: `S-${slug}`, categorySlug: 'c-misc', sellingPrice: '10.00', mrp: '12.00', stock: 3, id: 'prd_chosen_by_client', catalogId: foreignCatalog, searchText: 'hidden', createdAt: '2000-01-01T00:00:00Z' }],
+        partnerId: f.partners.B.partnerId,
+      },
+    })
+    assert.equal(res.statusCode, 200, res.body)
+    const rows = await db.query.products.findMany({ where: (p, { eq }) => eq(p.slug, slug) })
+    assert.equal(rows.length, 1)
+    const [row] = rows
+    assert.equal(row!.catalogId, f.admin.catalogId, 'stays in the catalog of the path')
+    assert.notEqual(row!.id, 'prd_chosen_by_client')
+    assert.match(row!.id, /^prd_/)
+    assert.notEqual(row!.searchText, 'hidden')
+    assert.ok(row!.createdAt.getTime() > Date.parse('2020-01-01'), 'createdAt is the server clock')
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// SE-03: key sets of the answers
+
+/** A scalar: string, number, boolean or null, never an object or array. */
+const V = 'scalar' as const
+class Nullable {
+  constructor(readonly shape: Shape) {}
+}
+/** An object whose keys are drawn from a fixed list, each holding a scalar (event payloads, which differ per event type). */
+class KeysFrom {
+  constructor(readonly keys: readonly string[]) {}
+}
+class ListOf {
+  constructor(readonly item: Shape) {}
+}
+type Shape = typeof V | Nullable | KeysFrom | ListOf | { [key: string]: Shape }
+const nullable = (shape: Shape) => new Nullable(shape)
+const list = (item: Shape) => new ListOf(item)
+
+/** The problems of one value against its shape; `seen` collects the nested paths found filled. */
+function check(value: unknown, shape: Shape, path: string, problems: string[], seen: Set<string>) {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+  if (shape === V) {
+    if (value !== null && typeof value === 'object') problems.push(`${path}: a scalar was whitelisted, got ${Array.isArray(value) ? 'an array' : `an object with keys ${Object.keys(value)}`}`)
+    return
+  }
+  if (shape instanceof Nullable) {
+    if (value === null) return
+    seen.add(path)
+    return check(value, shape.shape, path, problems, seen)
+  }
+  if (shape instanceof KeysFrom) {
+    if (!isObject(value)) return void problems.push(`${path}: expected an object`)
+    for (const [key, v] of Object.entries(value)) {
+      if (!shape.keys.includes(key)) problems.push(`${path}.${key}: not whitelisted`)
+      else if (v !== null && typeof v === 'object') problems.push(`${path}.${key}: a scalar was whitelisted`)
+    }
+    return
+  }
+  if (shape instanceof ListOf) {
+    if (!Array.isArray(value)) return void problems.push(`${path}: expected an array`)
+    if (value.length > 0) seen.add(`${path}[]`)
+    value.forEach((item) => check(item, shape.item, `${path}[]`, problems, seen))
+    return
+  }
+  if (!isObject(value)) return void problems.push(`${path}: expected an object, got ${JSON.stringify(value)?.slice(0, 60)}`)
+  const fields = shape as { [key: string]: Shape }
+  for (const key of Object.keys(value)) if (!(key in fields)) problems.push(`${path}.${key}: not whitelisted (leaked field?)`)
+  for (const key of Object.keys(fields)) if (!(key in value)) problems.push(`${path}.${key}: whitelisted but missing`)
+  for (const key of Object.keys(fields)) if (key in value) check(value[key], fields[key]!, `${path}.${key}`, problems, seen)
+}
+
+/** The nested paths of a shape that hold objects and may be null or empty: each must be seen filled once. */
+function fillable(shape: Shape, path: string, out: string[] = []): string[] {
+  if (shape === V || shape instanceof KeysFrom) return out
+  if (shape instanceof Nullable) {
+    if (shape.shape !== V) out.push(path)
+    return fillable(shape.shape, path, out)
+  }
+  if (shape instanceof ListOf) {
+    if (shape.item !== V && !(shape.item instanceof KeysFrom)) out.push(`${path}[]`)
+    return fillable(shape.item, `${path}[]`, out)
+  }
+  for (const [key, sub] of Object.entries(shape as { [key: string]: Shape })) fillable(sub, `${path}.${key}`, out)
+  return out
+}
+
+// The whitelists. Field names from commerce-api.md (Resources, Endpoints) and contract.md (orders,
+// payments, refund record, returns, tickets, wallet, back office).
+const PAYMENT = { id: V, orderId: V, provider: V, status: V, amount: V, currency: V, failureReason: V, createdAt: V, updatedAt: V }
+const REFUND = { id: V, returnRequestId: V, orderId: V, amount: V, method: V, status: V, providerRefundId: V, createdAt: V }
+/** The sandbox provider's session: what the partner app opens (contract.md, providers). */
+const CLIENT_ACTION = { type: V, payload: nullable({ url: V, amount: V, currency: V, provider: V, sessionId: V }) }
+const ORDER = {
+  id: V,
+  orderNumber: V,
+  partnerId: V,
+  userId: V,
+  status: V,
+  paymentStatus: V,
+  paymentMode: V,
+  deliveryMethod: V,
+  items: list({ id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V }),
+  shippingAddress: { name: V, phone: V, line1: V, line2: V, landmark: V, city: V, state: V, pincode: V },
+  alternatePhone: V,
+  couponCode: V,
+  itemsTotal: V,
+  mrpTotal: V,
+  couponDiscount: V,
+  shippingCharge: V,
+  codFee: V,
+  totalAmount: V,
+  rewardPointsUsed: V,
+  rewardPointsValue: V,
+  walletCashUsed: V,
+  amountPayable: V,
+  rewardPointsEarned: V,
+  reservationExpiresAt: V,
+  cancelReason: V,
+  statusHistory: list({ fromStatus: V, status: V, note: V, actor: V, at: V }),
+  payment: nullable(PAYMENT),
+  refunds: list(REFUND),
+  deliveredAt: V,
+  createdAt: V,
+  updatedAt: V,
+}
+const ORDER_SUMMARY = { id: V, orderNumber: V, partnerId: V, status: V, paymentStatus: V, paymentMode: V, totalAmount: V, amountPayable: V, itemCount: V, createdAt: V }
+const RETURN = {
+  id: V,
+  partnerId: V,
+  orderId: V,
+  status: V,
+  reason: V,
+  detail: V,
+  requestedResolution: V,
+  requestedAmount: V,
+  approvedAmount: V,
+  imageUrls: list(V),
+  items: list({ id: V, orderItemId: V, quantity: V, reason: V, requestedAmount: V }),
+  refunds: list(REFUND),
+  replacementOrderId: V,
+  createdAt: V,
+  updatedAt: V,
+}
+const RETURN_SUMMARY = { id: V, orderId: V, status: V, reason: V, requestedResolution: V, requestedAmount: V }
+const TICKET = {
+  id: V,
+  partnerId: V,
+  orderId: V,
+  topic: V,
+  detail: V,
+  imageUrls: list(V),
+  status: V,
+  order: nullable({ id: V, orderNumber: V, status: V, totalAmount: V }),
+  createdAt: V,
+  updatedAt: V,
+}
+const MESSAGE = { id: V, ticketId: V, author: V, body: V, imageUrls: list(V), createdAt: V }
+const BALANCES = { walletCash: V, rewardPoints: V }
+const COUPON = {
+  id: V,
+  partnerId: V,
+  code: V,
+  kind: V,
+  value: V,
+  maxDiscount: V,
+  minOrderValue: V,
+  validFrom: V,
+  validUntil: V,
+  totalUsageLimit: V,
+  perCustomerLimit: V,
+  usedCount: V,
+  categoryIds: nullable(list(V)),
+  isActive: V,
+}
+const WEBHOOK = { partnerId: V, url: V, hasSecret: V }
+/** Every key an event's data holds, over all event types (src/modules/*: emit, recordEvent). */
+const EVENT_DATA = new KeysFrom([
+  'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
+  'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
+])
+const EVENT = { id: V, partnerId: V, type: V, subjectId: V, data: EVENT_DATA, status: V, attempts: V, nextAttemptAt: V, lastError: V, deliveredAt: V, createdAt: V }
+const ZONE_SLABS = list({ upToGrams: V, charge: V })
+const ZONE = {
+  id: V,
+  name: V,
+  serviceable: V,
+  standardSlabs: ZONE_SLABS,
+  standardMinDays: V,
+  standardMaxDays: V,
+  expressAvailable: V,
+  expressSlabs: ZONE_SLABS,
+  expressMinDays: V,
+  expressMaxDays: V,
+  freeShippingThreshold: V,
+  cutoffHour: V,
+  codAvailable: V,
+  codLimit: V,
+  codFee: V,
+  updatedAt: V,
+  pincodes: list({ prefix: V, city: V, state: V }),
+}
+/** A list that is always empty in this answer: an item of any key fails. */
+const ALWAYS_EMPTY = list(new KeysFrom([]))
+const META = { total: V, page: V, limit: V, totalPages: V }
+
+const SHAPES = {
+  // A new order has no refunds yet: an empty list here (the refund keys are checked on 'order').
+  'order (create)': { ...ORDER, refunds: ALWAYS_EMPTY, paymentClientAction: CLIENT_ACTION },
+  'order': ORDER,
+  'orders (list)': list(ORDER_SUMMARY),
+  'payment (initiate)': { payment: PAYMENT, clientAction: CLIENT_ACTION },
+  'payment (abandon)': PAYMENT,
+  'return': RETURN,
+  'returns (list)': list(RETURN_SUMMARY),
+  'wallet': { balances: BALANCES, entries: list({ id: V, kind: V, amount: V, reason: V, reference: V, createdAt: V }) },
+  'wallet quote': {
+    itemsTotal: V, mrpTotal: V, couponDiscount: V, shippingCharge: V, codFee: V, totalAmount: V,
+    rewardPointsUsed: V, rewardPointsValue: V, walletCashUsed: V, remainingPayable: V, balances: BALANCES,
+  },
+  'ticket': TICKET,
+  'tickets (list)': list(TICKET),
+  'ticket message': MESSAGE,
+  'ticket messages': list(MESSAGE),
+  'customer token': { accessToken: V, tokenType: V, expiresIn: V, refreshToken: V, user: { id: V, partnerId: V, phone: V, name: V, email: V, role: V } },
+  'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V } },
+  'admin orders (list)': list(ORDER_SUMMARY),
+  'admin order': { ...ORDER, payments: list(PAYMENT) },
+  'admin returns (list)': list(RETURN_SUMMARY),
+  'admin return': { ...RETURN, userId: V, history: list({ fromStatus: V, status: V, actor: V, note: V, at: V }) },
+  'admin tickets (list)': list(TICKET),
+  'admin ticket': { ...TICKET, userId: V, messages: list(MESSAGE) },
+  'admin coupon': COUPON,
+  'admin coupons (list)': list(COUPON),
+  'admin ledger adjustment': BALANCES,
+  'admin pricing': { rewardEarnPercent: V, rewardRedeemCapPercent: V, paisePerPoint: V, returnWindowDays: V },
+  'admin delivery zone': ZONE,
+  'admin delivery zones (list)': list(ZONE),
+  'admin webhook': WEBHOOK,
+  'admin webhook (secret shown once)': { ...WEBHOOK, secret: V },
+  'admin events (list)': list(EVENT),
+  'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
+} satisfies Record<string, Shape>
+type Kind = keyof typeof SHAPES
+
+/** The answers collected per kind: [what was called, body]. */
+const samples = new Map<Kind, { call: string; body: Record<string, unknown> }[]>()
+
+describe('SE-03: answers carry only whitelisted keys', () => {
+  const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
+    const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
+    assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    const body = res.json() as Record<string, unknown>
+    const list = samples.get(kind) ?? []
+    list.push({ call: `${method} ${url}`, body })
+    samples.set(kind, list)
+    return body.data as Record<string, unknown> & { id: string }
+  }
+
+  before(async () => {
+    const t = f.t
+    const a1 = f.objects.A1.customer
+    const me = customerHeaders(a1)
+    const admin = { authorization: `Bearer ${f.adminTokens.ADMIN}` }
+    const key = () => ({ ...me, 'x-idempotency-key': randomUUID() })
+    const productId = f.objects.A1.productId
+
+    // Partner A's webhook goes to a local listener, so events get deliveries.
+    hookServer = createServer((_req, res) => res.end('ok'))
+    await new Promise<void>((resolve) => hookServer!.listen(0, '127.0.0.1', resolve))
+    const hookUrl = `http://127.0.0.1:${(hookServer.address() as { port: number }).port}/hooks`
+    await call('admin webhook (secret shown once)', 'PUT', `/admin/partners/${f.partners.A.partnerId}/webhook`, admin, { url: hookUrl })
+    await call('admin webhook (secret shown once)', 'POST', `/admin/partners/${f.partners.A.partnerId}/webhook/rotate-secret`, admin)
+    await call('admin webhook', 'GET', `/admin/partners/${f.partners.A.partnerId}/webhook`, admin)
+
+    // Coupons, pricing, zones, a ledger credit (so the wallet has entries).
+    const coupon = await call('admin coupon', 'POST', `/admin/partners/${f.partners.A.partnerId}/coupons`, admin, {
+      code: `KEYS${randomUUID().slice(0, 6)}`, kind: 'PERCENT', value: 10, maxDiscount: '50.00', totalUsageLimit: 100, perCustomerLimit: 5, categoryIds: [],
+    })
+    await call('admin coupon', 'PATCH', `/admin/coupons/${coupon.id}`, admin, { validUntil: new Date(Date.now() + 86_400_000).toISOString() })
+    await call('admin coupons (list)', 'GET', `/admin/partners/${f.partners.A.partnerId}/coupons`, admin)
+    await call('admin pricing', 'PUT', `/admin/partners/${f.partners.C.partnerId}/pricing`, admin, { rewardEarnPercent: 1, rewardRedeemCapPercent: 10, paisePerPoint: 100, returnWindowDays: 7 })
+    await call('admin delivery zone', 'PATCH', `/admin/delivery-zones/${f.admin.zoneId}`, admin, { cutoffHour: 13, expressSlabs: [{ upToGrams: 500, charge: '60.00' }], pincodes: [{ prefix: '194', city: 'Leh', state: 'Ladakh' }] })
+    await call('admin delivery zones (list)', 'GET', '/admin/delivery-zones', admin)
+    await call('admin ledger adjustment', 'POST', `/admin/customers/${a1.userId}/ledger`, admin, { kind: 'WALLET_CASH', amount: '20.00', reason: 'Goodwill' })
+    await call('admin ledger adjustment', 'POST', `/admin/customers/${a1.userId}/ledger`, admin, { kind: 'REWARD_POINTS', amount: 40, reason: 'Goodwill' })
+
+    // Orders: COD with the coupon, points and wallet; prepaid paid then cancelled (a refund); one more for the payment calls.
+    await call('order (create)', 'POST', '/orders', key(), {
+      items: [{ productId, quantity: 2 }], shippingAddress: ADDRESS, alternatePhone: '9876500000', paymentMode: 'COD', couponCode: String(coupon.code), useRewardPoints: true, useWalletCash: true,
+    })
+    const paid = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
+    const session = (paid.paymentClientAction as { payload: { sessionId: string } }).payload.sessionId
+    assert.equal((await t.app.inject({ method: 'POST', url: `${PREFIX}/sandbox/checkout/${session}/pay` })).statusCode, 200)
+    await call('order', 'POST', `/orders/${paid.id}/cancel`, me, { reason: 'Changed my mind' })
+    await call('order', 'GET', `/orders/${paid.id}`, me)
+    await call('order', 'GET', `/orders/${f.objects.A1.deliveredOrder.id}`, me)
+    await call('orders (list)', 'GET', '/orders', me)
+    const pending = await f.fresh.prepaidOrder(a1)
+    const initiated = await call('payment (initiate)', 'POST', `/orders/${pending.id}/payments`, key())
+    await call('payment (abandon)', 'POST', `/orders/${pending.id}/payments/${(initiated.payment as { id: string }).id}/abandon`, me)
+    await call('admin order', 'GET', `/admin/orders/${paid.id}`, admin)
+    await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)
+
+    // A return with evidence, approved and refunded to the wallet.
+    const evidence = await uploadedImage(t, a1, 'returns')
+    const ret = await call('return', 'POST', '/returns', me, {
+      orderId: f.objects.A1.deliveredOrder.id, reason: 'Damaged', detail: 'Torn', requestedResolution: 'WALLET_CREDIT', imageUrls: [evidence],
+      items: [{ orderItemId: f.objects.A1.deliveredOrder.itemId, quantity: 1, reason: 'Torn' }],
+    })
+    for (const status of ['UNDER_REVIEW', 'APPROVED', 'REFUND_PENDING']) await call('admin return', 'POST', `/admin/returns/${ret.id}/status`, admin, { status, note: 'Checked' })
+    await call('return', 'GET', `/returns/${ret.id}`, me)
+    await call('returns (list)', 'GET', '/returns', me)
+    await call('admin return', 'GET', `/admin/returns/${ret.id}`, admin)
+    await call('admin returns (list)', 'GET', '/admin/returns?limit=5', admin)
+    await call('wallet', 'GET', '/wallet', me)
+    await call('wallet quote', 'POST', '/wallet/quote', me, { items: [{ productId, quantity: 1 }], pincode: '560001', useRewardPoints: true, useWalletCash: true })
+
+    // A ticket about an order, with images, and a conversation.
+    const photo = await uploadedImage(t, a1, 'support')
+    const ticket = await call('ticket', 'POST', '/support/tickets', me, { topic: 'Damaged item', detail: 'Crushed box', orderId: paid.id, imageUrls: [photo] })
+    await call('ticket message', 'POST', `/support/tickets/${ticket.id}/messages`, me, { body: 'Another photo', imageUrls: [await uploadedImage(t, a1, 'support')] })
+    await call('ticket message', 'POST', `/admin/support/tickets/${ticket.id}/messages`, admin, { body: 'Looking into it' })
+    await call('ticket', 'GET', `/support/tickets/${ticket.id}`, me)
+    await call('tickets (list)', 'GET', '/support/tickets', me)
+    await call('ticket messages', 'GET', `/support/tickets/${ticket.id}/messages`, me)
+    await call('admin ticket', 'GET', `/admin/support/tickets/${ticket.id}`, admin)
+    await call('admin tickets (list)', 'GET', '/admin/support/tickets?limit=5', admin)
+
+    // Credentials: a customer token and an admin login.
+    await call('customer token', 'POST', '/auth/customer-token', { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { phone: randomPhone(), name: 'Key Sets', email: 'keys@example.com' })
+    await call('admin login', 'POST', '/admin/auth/login', {}, { email: f.adminEmail, password: 'long-enough-password' })
+
+    // Events, once delivered to the listener.
+    while ((await t.app.dispatcher.dispatchOnce()) > 0) {
+      /* drain */
+    }
+    const events = await call('admin events (list)', 'GET', `/admin/events?partnerId=${f.partners.A.partnerId}&limit=100`, admin)
+    const delivered = (events as unknown as { id: string; status: string }[]).find((e) => e.status === 'DELIVERED')
+    assert.ok(delivered, 'an event was delivered to the listener')
+    await call('admin event', 'GET', `/admin/events/${delivered.id}`, admin)
+  })
+
+  for (const [kind, shape] of Object.entries(SHAPES) as [Kind, Shape][]) {
+    test(`SE-03: ${kind}`, () => {
+      const got = samples.get(kind) ?? []
+      assert.ok(got.length > 0, `no ${kind} answer was collected`)
+      const problems: string[] = []
+      const seen = new Set<string>()
+      for (const { call, body } of got) {
+        const envelope = { statusCode: V, message: V, data: V, ...('meta' in body ? { meta: META } : {}) }
+        const local: string[] = []
+        check({ ...body, data: null }, envelope, '', local, seen)
+        check(body.data, shape, 'data', local, seen)
+        problems.push(...local.map((p) => `${call}: ${p}`))
+      }
+      assert.deepEqual(problems, [])
+      const unseen = fillable(shape, 'data').filter((path) => !seen.has(path))
+      assert.deepEqual(unseen, [], `nested objects never seen filled in ${got.length} answer(s): their keys went unchecked`)
+    })
+  }
+})
