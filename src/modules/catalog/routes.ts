@@ -74,6 +74,8 @@ function cachedAnswer(json: string): CachedAnswer {
   const bytes = Buffer.from(json)
   return { bytes, etag: `W/"${etagHash(bytes)}"` }
 }
+const EMPTY_PRODUCTS = '"products":[]'
+
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
   return reply.type(JSON_TYPE).header('etag', answer.etag).send(answer.bytes as never)
 }
@@ -175,9 +177,17 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         response: { 200: Envelope(SearchResult), ...errorResponses(400, 401, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { partnerId, catalogId } = apiKeyOf(request)
-      return ok(await catalog.search({ partnerId, catalogId }, request.query), 'Search results')
+      const found = await catalog.search({ partnerId, catalogId }, request.query)
+      // The envelope is serialized by the route's schema with no products; the products, kept as
+      // their JSON by the search index (declared fields only), are written into its array.
+      const envelope = reply.serialize(ok({ ...found, products: [] }, 'Search results')) as string
+      const at = envelope.indexOf(EMPTY_PRODUCTS) + EMPTY_PRODUCTS.length - 1
+      const parts: Uint8Array[] = [Buffer.from(envelope.slice(0, at))]
+      found.products.forEach((hit, i) => parts.push(Buffer.from(`${i === 0 ? '' : ','}`), hit.json, Buffer.from(`${hit.score}}`)))
+      parts.push(Buffer.from(envelope.slice(at)))
+      return reply.type(JSON_TYPE).send(Buffer.concat(parts) as never)
     },
   )
 }

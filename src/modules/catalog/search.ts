@@ -1,28 +1,34 @@
-// Relevance search over one catalog: PostgreSQL full-text search (weighted name > brand > category
-// path > description, prefix-matched so "iph" finds "iPhone") combined with pg_trgm word
-// similarity (so "samsng" and "headphnes" still find their products).
+// Relevance search over one catalog, answered from the catalog's in-process index
+// (search-index.ts; decision 0011): PostgreSQL's weighted full-text lexemes (name > brand >
+// category path > description), every query word a prefix ("iph" finds iPhone), misspelt words
+// corrected against the catalog's own words ("samsng" -> samsung), and pg_trgm-style trigram
+// similarity to order the best candidates.
 //
-// score = 0.6 * fts + 0.4 * trigram, both in [0, 1]:
-//   fts     = rank / (rank + 0.1), rank = ts_rank with weights {D 0.1, C 0.3, B 0.6, A 1.0}
-//   trigram = greatest(word_similarity(q, name + brand + category path), similarity(q, name))
-// So scores lie in [0, 1), higher is better; results are sorted by score, then id.
-import { sql } from 'drizzle-orm'
-import { type Db, queryRows } from '../../db/client.ts'
-import { corrections, type Vocabulary } from './spelling.ts'
+// score = 0.6 * rank / (rank + 0.1) + 0.4 * trigram, in [0, 1):
+//   rank    = mean over the query's words of the best field weight a product matches it with
+//             (name 1.0, brand 0.6, category path 0.3, description 0.1)
+//   trigram = the best trigram similarity (|shared| / |union|) between the query and the name or
+//             any run of consecutive words of name + brand + category path
+// Results are sorted by score, then id.
+import type { Db } from '../../db/client.ts'
+import { buildIndex, type CatalogIndex, levelsOf, type Posting, stemVocabulary, syncIndex, trigramsOfWord } from './search-index.ts'
+import { corrections } from './spelling.ts'
 
 export const TRIGRAM_THRESHOLD = 0.35
 const MAX_TOKENS = 12
 
+/** A product found: its id, score, and its JSON up to the score (see productJson in search-index.ts). */
 export interface ProductHit {
   id: string
-  slug: string
-  name: string
-  brand: string
-  sellingPrice: bigint
-  images: string[]
-  categoryId: string
   score: number
+  json: Uint8Array
 }
+
+/** A hit as the answer's item: its JSON completed with the score. */
+export const hitJson = (hit: ProductHit) => `${Buffer.from(hit.json.buffer, hit.json.byteOffset, hit.json.byteLength).toString()}${hit.score}}`
+export const hitProduct = (hit: ProductHit) =>
+  JSON.parse(hitJson(hit)) as { id: string; slug: string; name: string; brand: string; sellingPrice: string; images: string[]; categoryId: string; score: number }
+
 export interface CategoryHit {
   id: string
   slug: string
@@ -31,129 +37,397 @@ export interface CategoryHit {
   score: number
 }
 
-/** Lower-cased words of the query: letters and digits only, so no input can be a tsquery operator. */
+/** Lower-cased words of the query: letters and digits only. */
 export function queryTokens(q: string): string[] {
   return (q.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TOKENS)
 }
 
-/** Every word as a prefix, any of them may match; ranking rewards documents that match more. */
-export function toPrefixQuery(tokens: string[]): string {
-  return tokens.map(term).join(' | ')
-}
-
 const round = (n: number) => Math.round(n * 10_000) / 10_000
-/** How many candidates each stage hands to the final scoring. */
-const CANDIDATES = 100
+/** How many of the best-ranked matches are scored with trigram similarity. */
+const CANDIDATES = 50
 
-/**
- * One query: the best `k` full-text matches by ts_rank (GIN index on the weighted tsvector), how
- * many match in all, and the final score of those candidates, best first.
- */
-async function rankedProducts(db: Db, catalogId: string, tsq: string, rankTsq: string, text: string, k: number, limit: number) {
-  const rows = await queryRows<{
-    id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string; score: number; total: string
-  }>(db, sql`
-    with candidates as (
-      select id, count(*) over () as total from products
-      where catalog_id = ${catalogId} and is_active and search_vector @@ to_tsquery('english', ${tsq})
-      order by ts_rank('{0.1, 0.3, 0.6, 1.0}', search_vector, to_tsquery('english', ${tsq})) desc, id
-      limit ${k}
-    )
-    select p.id, p.slug, p.name, p.brand, p.selling_price, p.images, p.category_id, c.total,
-      (0.6 * (r.rank / (r.rank + 0.1)) +
-       0.4 * greatest(word_similarity(${text}, p.search_text), similarity(${text}, lower(p.name))))::float8 as score
-    from candidates c
-    join products p on p.id = c.id
-    cross join lateral (select ts_rank('{0.1, 0.3, 0.6, 1.0}', p.search_vector, to_tsquery('english', ${rankTsq})) as rank) r
-    order by score desc, p.id
-    limit ${limit}`)
-  const hits: ProductHit[] = rows.map((r) => ({
-    id: r.id,
-    slug: r.slug,
-    name: r.name,
-    brand: r.brand,
-    sellingPrice: BigInt(r.selling_price),
-    images: r.images,
-    categoryId: r.category_id,
-    score: round(Number(r.score)),
-  }))
-  return { hits, total: Number(rows[0]?.total ?? 0) }
+/** A word as a prefix, except numbers and single letters, which must match whole. */
+const isWhole = (token: string) => token.length < 2 || /^\d+$/.test(token)
+
+// Per-document scratch space, reused by every search (a search's scoring runs without awaiting).
+let stamp = new Int32Array(0)
+let hits = new Uint8Array(0)
+let rankSum = new Float32Array(0)
+let best = new Float32Array(0)
+/** Docs taken in by the current scan, in the order first seen: `touched[0..touchedCount)`. */
+let touched = new Int32Array(0)
+let touchedCount = 0
+let query = 0
+function scratch(size: number) {
+  if (stamp.length >= size) return
+  const n = Math.max(size, stamp.length * 2, 1024)
+  stamp = new Int32Array(n)
+  hits = new Uint8Array(n)
+  rankSum = new Float32Array(n)
+  best = new Float32Array(n)
+  touched = new Int32Array(n)
+  query = 0
 }
 
-async function searchProducts(db: Db, catalogId: string, tokens: string[], limit: number) {
-  const expanded = await expandedQuery(db, catalogId, tokens)
-  const text = tokens.join(' ')
-  const k = Math.max(CANDIDATES, limit * 4)
+/** The best weight with which a doc matches one of a group's postings, or 0 (binary search in each). */
+function weightIn(postings: Posting[], d: number): number {
+  let found = 0
+  for (const posting of postings) {
+    const docs = posting.docs.data
+    let lo = 0
+    let hi = posting.docs.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (docs[mid]! < d) lo = mid + 1
+      else hi = mid
+    }
+    if (lo < posting.docs.length && docs[lo] === d) found = Math.max(found, posting.weights.data[lo]!)
+  }
+  return found
+}
+
+/**
+ * Scans a group's postings into the scratch arrays: a doc whose hit count is `group` gets the
+ * group's best weight added to its rank and one more hit. With `takeIn`, docs not yet seen in this
+ * query are taken in (and listed there); without, only docs already seen count.
+ */
+function scanGroup(index: CatalogIndex, postings: Posting[], q: number, group: number, takeIn: boolean) {
+  const dead = index.dead.data
+  for (const posting of postings) {
+    const docs = posting.docs.data
+    const weights = posting.weights.data
+    for (let i = 0, n = posting.docs.length; i < n; i++) {
+      const d = docs[i]!
+      if (dead[d] === 1) continue
+      if (stamp[d] !== q) {
+        if (!takeIn) continue
+        stamp[d] = q
+        hits[d] = group
+        rankSum[d] = 0
+        touched[touchedCount++] = d
+      }
+      const w = weights[i]!
+      if (hits[d] === group) {
+        hits[d] = group + 1
+        rankSum[d]! += w
+        best[d] = w
+      } else if (hits[d] === group + 1 && w > best[d]!) {
+        // Another lexeme of the same group: only its best weight counts.
+        rankSum[d]! += w - best[d]!
+        best[d] = w
+      }
+    }
+  }
+}
+
+/** The lexemes each query word stands for: its stem as a prefix (or whole), and its corrections' stems. */
+async function queryGroups(db: Db, index: CatalogIndex, tokens: string[]): Promise<string[][]> {
+  const words = [...new Set(tokens)]
+  const fixes = new Map(words.map((t) => [t, index.correctionsOf(t, corrections)]))
+  const stems = await stemVocabulary(db, index, [...words, ...[...fixes.values()].flat()])
+  const groups: string[][] = []
+  for (const t of words) {
+    const stem = stems.get(t)
+    const lexemes = new Set<string>()
+    if (stem) for (const l of isWhole(t) ? (index.postings.has(stem) ? [stem] : []) : index.lexemesWithPrefix(stem)) lexemes.add(l)
+    for (const fix of fixes.get(t)!) {
+      const l = stems.get(fix)
+      if (l && index.postings.has(l)) lexemes.add(l)
+    }
+    // A stop word ("for", "under") asks nothing of the products; PostgreSQL drops it likewise.
+    if (stem || lexemes.size > 0) groups.push([...lexemes])
+  }
+  return groups
+}
+
+/**
+ * One query's trigram view of the catalog's words: for each word, how many of its trigrams the
+ * query shares and how many it has; a word that starts with a one-word query's word counts as
+ * that word's start only (pg_trgm's best extent).
+ */
+class QueryTrigrams {
+  readonly size: number
+  private readonly trigrams = new Set<number>()
+  private readonly prefix: { word: string; trigrams: number } | null
+  private readonly q = ++memoQuery
+
+  constructor(private readonly index: CatalogIndex, readonly tokens: string[]) {
+    let unknown = -1
+    for (const word of tokens) for (const t of trigramsOfWord(word)) this.trigrams.add(index.trigramId.get(t) ?? unknown--)
+    this.size = this.trigrams.size
+    this.prefix = tokens.length === 1 && !isWhole(tokens[0]!) ? { word: tokens[0]!, trigrams: trigramsOfWord(tokens[0]!).length - 1 } : null
+    if (memoStamp.length < index.words.length) {
+      memoStamp = new Int32Array(index.words.length * 2)
+      memoValue = new Int32Array(index.words.length * 2)
+    }
+  }
+
+  /** Shared trigrams in the low 16 bits, the word's trigram count above. */
+  of(w: number): number {
+    if (memoStamp[w] === this.q) return memoValue[w]!
+    const word = this.index.words[w]!
+    let packed: number
+    if (this.prefix && word !== this.prefix.word && word.startsWith(this.prefix.word)) packed = this.prefix.trigrams * 65_537
+    else {
+      let shared = 0
+      const own = this.index.wordTrigrams[w]!
+      for (const t of own) if (this.trigrams.has(t)) shared++
+      packed = own.length * 65_536 + shared
+    }
+    memoStamp[w] = this.q
+    memoValue[w] = packed
+    return packed
+  }
+
+  /** The best |shared| / |union| of the query with the name or any run of consecutive words. */
+  score(words: ArrayLike<number>, from: number, count: number, nameWords: number): number {
+    if (this.size === 0) return 0
+    if (sharedSums.length <= count) {
+      sharedSums = new Int32Array(count * 2 + 1)
+      totalSums = new Int32Array(count * 2 + 1)
+    }
+    for (let i = 0; i < count; i++) {
+      const packed = this.of(words[from + i]!)
+      sharedSums[i + 1] = sharedSums[i]! + (packed & 0xffff)
+      totalSums[i + 1] = totalSums[i]! + (packed >>> 16)
+    }
+    let best = nameWords > 0 ? this.jaccard(0, nameWords) : 0
+    const span = this.tokens.length + 1
+    for (let a = 0; a < count; a++) {
+      if (sharedSums[a + 1] === sharedSums[a]) continue
+      for (let b = a + 1; b <= Math.min(count, a + span); b++) best = Math.max(best, this.jaccard(a, b))
+    }
+    return best
+  }
+
+  private jaccard(a: number, b: number): number {
+    const total = totalSums[b]! - totalSums[a]!
+    const shared = Math.min(sharedSums[b]! - sharedSums[a]!, this.size, total)
+    return shared / (this.size + total - shared)
+  }
+}
+let memoQuery = 0
+let memoStamp = new Int32Array(0)
+let memoValue = new Int32Array(0)
+let sharedSums = new Int32Array(64)
+let totalSums = new Int32Array(64)
+
+const postingsSize = (group: Posting[]) => group.reduce((n, p) => n + p.docs.length, 0)
+
+/** Docs matching every group, their ranks summed in `rankSum`: driven by the rarest group, probing the others. */
+function matchAll(index: CatalogIndex, postings: Posting[][]): Int32Array {
+  const order = postings.map((g) => [postingsSize(g), g] as const).sort((a, b) => a[0] - b[0])
+  const q = ++query
+  touchedCount = 0
+  scanGroup(index, order[0]![1], q, 0, true)
+  let matches = touched.slice(0, touchedCount)
+  for (let g = 1; g < order.length && matches.length > 0; g++) {
+    const [size, group] = order[g]!
+    if (matches.length * 20 < size) {
+      for (const d of matches) {
+        const w = weightIn(group, d)
+        if (w > 0) {
+          hits[d] = g + 1
+          rankSum[d]! += w
+        }
+      }
+    } else scanGroup(index, group, q, g, false)
+    let kept = 0
+    for (const d of matches) if (hits[d] === g + 1) matches[kept++] = d
+    matches = matches.subarray(0, kept)
+  }
+  return matches
+}
+
+/** Docs matching any group, their ranks summed in `rankSum`. */
+function matchAny(index: CatalogIndex, postings: Posting[][]): Int32Array {
+  const q = ++query
+  touchedCount = 0
+  for (let g = 0; g < postings.length; g++) {
+    for (let i = 0; i < touchedCount; i++) hits[touched[i]!] = g
+    scanGroup(index, postings[g]!, q, g, true)
+  }
+  return touched.slice(0, touchedCount)
+}
+
+/** The k best of `matches` (in doc order) by rank, then id. */
+function bestCandidates(index: CatalogIndex, matches: Int32Array, k: number): number[] {
+  const candidates: number[] = []
+  if (matches.length <= k) {
+    for (const d of matches) candidates.push(d)
+    return candidates
+  }
+  // All above the k-th rank, and the first of those tied with it. Ranks are sums of a few field
+  // weights, so they take few values: count each (a short list beats a Map of float keys), then
+  // walk them down.
+  const levels: number[] = []
+  const counts: number[] = []
+  for (const d of matches) {
+    const r = rankSum[d]!
+    let i = 0
+    while (i < levels.length && levels[i] !== r) i++
+    if (i === levels.length) {
+      levels.push(r)
+      counts.push(0)
+    }
+    counts[i]!++
+  }
+  const order = levels.map((_, i) => i).sort((a, b) => levels[b]! - levels[a]!)
+  let threshold = levels[order[0]!]!
+  for (let i = 0, seen = 0; i < order.length && seen < k; i++) {
+    threshold = levels[order[i]!]!
+    seen += counts[order[i]!]!
+  }
+  const ties: number[] = []
+  for (const d of matches) {
+    if (rankSum[d]! > threshold) candidates.push(d)
+    else if (rankSum[d] === threshold) ties.push(d)
+  }
+  // Doc order is id order until an existing product is re-added at the end.
+  if (!index.idOrdered) ties.sort((a, b) => compareIds(index, a, b))
+  for (let i = 0; candidates.length < k; i++) candidates.push(ties[i]!)
+  return candidates
+}
+
+function searchProducts(index: CatalogIndex, groups: string[][], trigrams: QueryTrigrams, limit: number) {
+  if (groups.length === 0) return { hits: [], total: 0 }
+  scratch(index.ids.length)
+  const postings = groups.map((lexemes) => lexemes.map((l) => index.postings.get(l)!))
+  const k = Math.max(CANDIDATES, limit * 2)
+  const single = postings.length === 1 && postings[0]!.length === 1 && index.idOrdered ? oneLexeme(index, postings[0]![0]!, k) : null
+  if (single) return scoreCandidates(index, single.candidates, single.total, 1, trigrams, limit)
   // Products with every word first; only when they are too few, products with any word.
-  const all = await rankedProducts(db, catalogId, expanded.all, expanded.any, text, k, limit)
-  if (all.total >= limit || expanded.all === expanded.any) return all
-  return rankedProducts(db, catalogId, expanded.any, expanded.any, text, k, limit)
+  let matches = matchAll(index, postings)
+  if (matches.length < limit && groups.length > 1) matches = matchAny(index, postings)
+  const total = matches.length
+  return scoreCandidates(index, bestCandidates(index, matches.slice().sort(), k), total, groups.length, trigrams, limit)
 }
-
-async function searchCategories(db: Db, catalogId: string, tokens: string[], limit: number) {
-  const text = tokens.join(' ')
-  const tsq = toPrefixQuery(tokens)
-  const rows = await queryRows<{ id: string; slug: string; name: string; image: string | null; score: number; total: string }>(db, sql`
-    select id, slug, name, image, score, count(*) over () as total
-    from (
-      select c.id, c.slug, c.name, c.image,
-        (0.6 * (r.rank / (r.rank + 0.1)) + 0.4 * word_similarity(${text}, lower(c.name)))::float8 as score
-      from categories c
-      cross join lateral (select ts_rank(setweight(to_tsvector('english', c.name), 'A'), to_tsquery('english', ${tsq})) as rank) r
-      where c.catalog_id = ${catalogId} and c.is_active
-        and (to_tsvector('english', c.name) @@ to_tsquery('english', ${tsq}) or word_similarity(${text}, lower(c.name)) >= ${TRIGRAM_THRESHOLD})
-    ) matches
-    order by score desc, id
-    limit ${limit}`)
-  const hits: CategoryHit[] = rows.map((r) => ({ id: r.id, slug: r.slug, name: r.name, image: r.image, score: round(Number(r.score)) }))
-  return { hits, total: Number(rows[0]?.total ?? 0) }
-}
-
-const VOCABULARY_MAX_AGE_MS = 60_000
-const vocabularies = new Map<string, { vocabulary: Promise<Vocabulary>; builtAt: number }>()
 
 /**
- * The catalog's words, rebuilt at most once a minute (a slightly stale vocabulary only makes a
- * correction less likely; results always come from the live products).
+ * A one-lexeme query (most searches): its best k candidates are the front of the posting's weight
+ * levels (doc order is id order), and its total is the posting's length less removed docs.
  */
-function vocabularyOf(db: Db, catalogId: string): Promise<Vocabulary> {
-  const cached = vocabularies.get(catalogId)
-  const now = Date.now()
-  if (cached && now - cached.builtAt < VOCABULARY_MAX_AGE_MS) return cached.vocabulary
-  const fresh = queryRows<{ word: string; n: number }>(db, sql`
-    select word, count(*)::int as n
-    from (select regexp_split_to_table(search_text, '[^[:alnum:]]+') as word from products where catalog_id = ${catalogId} and is_active) w
-    where length(word) >= 2
-    group by word`).then((rows) => ({ words: rows.map((r) => r.word), frequency: new Map(rows.map((r) => [r.word, r.n])) }))
-  fresh.catch(() => vocabularies.delete(catalogId))
-  vocabularies.set(catalogId, { vocabulary: fresh, builtAt: now })
-  // While a rebuild runs, keep answering from the previous vocabulary.
-  return cached ? cached.vocabulary : fresh
+function oneLexeme(index: CatalogIndex, posting: Posting, k: number) {
+  const dead = index.dead.data
+  const candidates: number[] = []
+  for (const level of levelsOf(posting)) {
+    for (const d of level.docs) {
+      if (candidates.length === k) break
+      if (dead[d] === 1) continue
+      rankSum[d] = level.weight
+      candidates.push(d)
+    }
+  }
+  let total = posting.docs.length
+  if (index.live < index.ids.length) for (let i = 0; i < posting.docs.length; i++) total -= dead[posting.docs.data[i]!]!
+  return { candidates, total }
 }
 
-/** A word as a tsquery term: a prefix, except numbers and single letters, which must match whole. */
-const term = (token: string) => (token.length < 2 || /^\d+$/.test(token) ? token : `${token}:*`)
+function scoreCandidates(index: CatalogIndex, candidates: number[], total: number, groups: number, trigrams: QueryTrigrams, limit: number) {
+  const pool = index.wordPool.data
+  const scored = candidates.map((d) => {
+    const rank = rankSum[d]! / groups
+    const trigram = trigrams.score(pool, index.wordStart.data[d]!, index.wordCount.data[d]!, index.nameWords.data[d]!)
+    return { d, id: index.ids[d]!, score: round(0.6 * (rank / (rank + 0.1)) + 0.4 * trigram) }
+  })
+  scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => ({
+    id,
+    score,
+    json: index.jsonOf(d),
+  }))
+  return { hits: found, total }
+}
+
+function compareIds(index: CatalogIndex, a: number, b: number) {
+  const x = index.ids[a]!
+  const y = index.ids[b]!
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+function searchCategories(index: CatalogIndex, groups: string[][], trigrams: QueryTrigrams, limit: number) {
+  const found: CategoryHit[] = []
+  for (const c of index.categories) {
+    let matched = 0
+    for (const lexemes of groups) if (lexemes.some((l) => c.lexemes.includes(l))) matched++
+    const trigram = trigrams.score(c.words, 0, c.words.length, c.words.length)
+    if (matched === 0 && trigram < TRIGRAM_THRESHOLD) continue
+    const rank = groups.length > 0 ? matched / groups.length : 0
+    found.push({ id: c.id, slug: c.slug, name: c.name, image: c.image, score: round(0.6 * (rank / (rank + 0.1)) + 0.4 * trigram) })
+  }
+  found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return { hits: found.slice(0, limit), total: found.length }
+}
+
+interface Holder {
+  index: CatalogIndex | null
+  running: Promise<CatalogIndex> | null
+  queued: Promise<CatalogIndex> | null
+}
+const holders = new WeakMap<Db, Map<string, Holder>>()
+
+function holderOf(db: Db, catalogId: string): Holder {
+  let byCatalog = holders.get(db)
+  if (!byCatalog) holders.set(db, (byCatalog = new Map()))
+  let holder = byCatalog.get(catalogId)
+  if (!holder) byCatalog.set(catalogId, (holder = { index: null, running: null, queued: null }))
+  return holder
+}
 
 /**
- * The full-text queries: one group per word (the word, plus close catalog words when it looks
- * misspelt); `all` requires every group, `any` at least one.
+ * The catalog's index after a sync that started after this call: a sync already running may have
+ * read the database before the caller's write, so callers arriving meanwhile share the next one.
  */
-async function expandedQuery(db: Db, catalogId: string, tokens: string[]): Promise<{ all: string; any: string }> {
-  const vocabulary = await vocabularyOf(db, catalogId)
-  const groups = [...new Set(tokens)].map((t) => [term(t), ...corrections(t, vocabulary)].join(' | '))
-  return { all: groups.map((g) => `(${g})`).join(' & '), any: groups.join(' | ') }
+export function syncedIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+  const holder = holderOf(db, catalogId)
+  const run = (): Promise<CatalogIndex> => {
+    holder.queued = null
+    const sync = (holder.index ? syncIndex(db, holder.index) : buildIndex(db, catalogId)).then((index) => {
+      holder.index = index
+      return index
+    })
+    holder.running = sync
+    void sync.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => {
+      if (holder.running === sync) holder.running = null
+    })
+    return sync
+  }
+  if (!holder.running) return run()
+  if (!holder.queued) {
+    holder.queued = holder.running.then(run, run)
+  }
+  return holder.queued
 }
 
+/**
+ * The index as of its last sync, for callers that know no write happened since (the catalog
+ * cache's version is unchanged); synced first when there is none yet.
+ */
+export function currentIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+  const index = holderOf(db, catalogId).index
+  return index ? Promise.resolve(index) : syncedIndex(db, catalogId)
+}
+
+/**
+ * Searches a catalog. `indexOf` answers the catalog's index in step with the database; by default
+ * it syncs first (the service syncs only when the catalog's version changed: see service.ts).
+ */
 export async function searchCatalog(
   db: Db,
   input: { catalogId: string; q: string; limit: number; products: boolean; categories: boolean },
+  indexOf: (catalogId: string) => Promise<CatalogIndex> = (id) => syncedIndex(db, id),
 ): Promise<{ products: ProductHit[]; categories: CategoryHit[]; totalProducts: number; totalCategories: number }> {
   const tokens = queryTokens(input.q)
   if (tokens.length === 0) return { products: [], categories: [], totalProducts: 0, totalCategories: 0 }
+  const index = await indexOf(input.catalogId)
+  const groups = await queryGroups(db, index, tokens)
+  // From here on nothing awaits: the scoring uses shared scratch space.
   const none = { hits: [], total: 0 }
-  const [products, categories] = await Promise.all([
-    input.products ? searchProducts(db, input.catalogId, tokens, input.limit) : none,
-    input.categories ? searchCategories(db, input.catalogId, tokens, input.limit) : none,
-  ])
+  const trigrams = new QueryTrigrams(index, tokens)
+  const products = input.products ? searchProducts(index, groups, trigrams, input.limit) : none
+  const categories = input.categories ? searchCategories(index, groups, trigrams, input.limit) : none
   return { products: products.hits, categories: categories.hits, totalProducts: products.total, totalCategories: categories.total }
 }

@@ -9,7 +9,7 @@ import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
 import type { searchQueries } from './schema.sql.ts'
-import { queryTokens, searchCatalog } from './search.ts'
+import { currentIndex, queryTokens, searchCatalog, syncedIndex } from './search.ts'
 
 export interface ProductQuery {
   page: number
@@ -153,23 +153,17 @@ export function createCatalogService(
     ) {
       const q = input.q.trim()
       if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
-      const found = await searchCatalog(reads, {
-        catalogId: caller.catalogId,
-        q,
-        limit: input.limit,
-        products: input.type !== 'categories',
-        categories: input.type !== 'products',
-      })
-      const products = found.products.map((p) => ({
-        id: p.id,
-        slug: p.slug,
-        name: p.name,
-        brand: p.brand,
-        sellingPrice: formatPaise(p.sellingPrice),
-        images: p.images,
-        categoryId: p.categoryId,
-        score: p.score,
-      }))
+      const found = await searchCatalog(
+        reads,
+        { catalogId: caller.catalogId, q, limit: input.limit, products: input.type !== 'categories', categories: input.type !== 'products' },
+        // The index syncs when the catalog's version changes (a back-office write) or its entry expires.
+        async (catalogId) => {
+          await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId), true))
+          return currentIndex(reads, catalogId)
+        },
+      )
+      // Products stay as their indexed JSON (ProductHit): the route writes them into the answer.
+      const products = found.products
       const categories = found.categories
       const topScore = Math.max(0, products[0]?.score ?? 0, categories[0]?.score ?? 0)
       const totalResults = found.totalProducts + found.totalCategories

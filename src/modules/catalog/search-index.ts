@@ -1,0 +1,484 @@
+// The in-process search index of one catalog (decision 0011). PostgreSQL stays the source of
+// truth and does the language work: each product's weighted `search_vector` (English stemming,
+// stop words) and `search_text` are read from it, and query words are stemmed by it
+// (`ts_lexize('english_stem', …)`). Matching, ranking, trigram similarity and counting run here,
+// on postings held in memory, so a search costs no database work once the index is in step.
+//
+// Keeping in step: `sync` reads the products written by every transaction the last sync could not
+// see (their `xmin` is not older than that sync's snapshot xmin, however long they ran) and
+// applies those whose `updated_at` moved; a category renamed or moved (which rewrites its
+// products' search columns without touching their `updated_at`), or a change touching more than a
+// fifth of the index, rebuilds it whole. Callers sync when the catalog's version changes (every
+// back-office write bumps it) and at least every few minutes.
+import { sql } from 'drizzle-orm'
+import { type Db, queryRows } from '../../db/client.ts'
+import { formatPaise } from '../../lib/money.ts'
+import type { Vocabulary } from './spelling.ts'
+
+/** Field weights of the tsvector's labels, as ts_rank's default {D 0.1, C 0.2→0.3, B 0.4→0.6, A 1}. */
+const WEIGHT = { A: 1, B: 0.6, C: 0.3, D: 0.1 } as const
+
+/**
+ * What a search answers of a product is kept as its JSON, up to the score: `{"id":…,"slug":…,
+ * "name":…,"brand":…,"sellingPrice":…,"images":[…],"categoryId":…,"score":` (the search item's
+ * declared fields, nothing else), in byte chunks (one per page of products). That keeps 100,000 products' strings off the
+ * JS heap (less memory, less GC marking) and lets the answer be written without serializing them.
+ */
+export function productJson(row: { id: string; slug: string; name: string; brand: string; selling_price: string; images: string[]; category_id: string }): string {
+  const item = JSON.stringify({
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    brand: row.brand,
+    sellingPrice: formatPaise(BigInt(row.selling_price)),
+    images: row.images,
+    categoryId: row.category_id,
+  })
+  return `${item.slice(0, -1)},"score":`
+}
+
+export interface IndexedCategory {
+  id: string
+  slug: string
+  name: string
+  image: string | null
+  lexemes: string[]
+  words: number[]
+}
+
+/** A growable typed array: the index's bulk data stays off the JS object heap. */
+export class Vec<T extends Int32Array | Float32Array | Float64Array | Uint8Array> {
+  length = 0
+  constructor(public data: T) {}
+  push(value: number) {
+    if (this.length === this.data.length) this.grow(this.length + 1)
+    this.data[this.length++] = value
+  }
+  append(values: ArrayLike<number>) {
+    if (this.length + values.length > this.data.length) this.grow(this.length + values.length)
+    this.data.set(values as never, this.length)
+    this.length += values.length
+  }
+  /** Drops the spare capacity (after a build). */
+  trim() {
+    this.data = this.data.slice(0, this.length) as T
+  }
+  private grow(atLeast: number) {
+    const grown = new (this.data.constructor as new (n: number) => T)(Math.max(8, this.data.length * 2, atLeast))
+    grown.set(this.data)
+    this.data = grown
+  }
+}
+const ints = (n = 4) => new Vec(new Int32Array(n))
+
+/** The products whose field text has a lexeme (ascending doc numbers) and the best field weight. */
+export interface Posting {
+  docs: Vec<Int32Array>
+  weights: Vec<Float32Array>
+  /** The same docs split by weight, best first (each in doc order): made on a one-word search, dropped on add. */
+  levels?: { weight: number; docs: Int32Array }[]
+}
+
+/** A posting's docs by weight, best first: a one-word search takes its best candidates from the front. */
+export function levelsOf(posting: Posting): { weight: number; docs: Int32Array }[] {
+  if (!posting.levels) {
+    const weights = [...new Set(posting.weights.data.subarray(0, posting.weights.length))].sort((a, b) => b - a)
+    posting.levels = weights.map((weight) => {
+      const docs = new Vec(new Int32Array(16))
+      for (let i = 0; i < posting.docs.length; i++) if (posting.weights.data[i] === weight) docs.push(posting.docs.data[i]!)
+      return { weight, docs: docs.data.subarray(0, docs.length) }
+    })
+  }
+  return posting.levels
+}
+
+interface ProductRow {
+  id: string
+  slug: string
+  name: string
+  brand: string
+  selling_price: string
+  images: string[]
+  category_id: string
+  is_active: boolean
+  search_text: string
+  vector: string | null
+  updated_ms: number
+}
+interface CategoryRow {
+  id: string
+  slug: string
+  name: string
+  image: string | null
+  parent_id: string | null
+  is_active: boolean
+  vector: string
+}
+
+/** Words as pg_trgm sees them: runs of letters and digits, lower-cased. */
+export const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** pg_trgm's trigrams of one word: padded with two spaces before and one after. */
+export function trigramsOfWord(word: string): string[] {
+  const chars = [' ', ' ', ...word, ' ']
+  const out = new Set<string>()
+  for (let i = 0; i + 2 < chars.length; i++) out.add(chars[i]! + chars[i + 1]! + chars[i + 2]!)
+  return [...out]
+}
+
+/** Parses PostgreSQL's text form of a tsvector: `'lexeme':1A,3 'other':2B`. */
+export function parseTsvector(text: string): Map<string, number> {
+  const out = new Map<string, number>()
+  let i = 0
+  while (i < text.length) {
+    if (text[i] !== "'") {
+      i++
+      continue
+    }
+    let lexeme = ''
+    i++
+    while (i < text.length) {
+      const c = text[i]!
+      if (c === '\\') {
+        lexeme += text[i + 1] ?? ''
+        i += 2
+      } else if (c === "'") {
+        if (text[i + 1] === "'") {
+          lexeme += "'"
+          i += 2
+        } else {
+          i++
+          break
+        }
+      } else {
+        lexeme += c
+        i++
+      }
+    }
+    let weight: number = text[i] === ':' ? 0 : WEIGHT.D
+    if (text[i] === ':') {
+      i++
+      while (i < text.length && text[i] !== ' ') {
+        const c = text[i]!
+        if (c === 'A' || c === 'B' || c === 'C') weight = Math.max(weight, WEIGHT[c])
+        else if (c === ',') weight = Math.max(weight, WEIGHT.D)
+        i++
+      }
+      weight = Math.max(weight, WEIGHT.D)
+    }
+    out.set(lexeme, Math.max(out.get(lexeme) ?? 0, weight))
+  }
+  return out
+}
+
+export class CatalogIndex {
+  /** Per doc: the product id ('' once removed). */
+  readonly ids: string[] = []
+  /** Per doc: its JSON (see productJson): which of `chunks`, and where in it. */
+  readonly jsonChunk = ints(1024)
+  readonly jsonStart = ints(1024)
+  readonly jsonLength = ints(1024)
+  readonly chunks: Uint8Array[] = []
+  /** 1 for a doc removed (its postings stay until the next rebuild). */
+  readonly dead = new Vec(new Uint8Array(1024))
+  /** Per doc: updated_at (ms), and where its words (search_text) start in `wordPool`, how many, how many are the name's. */
+  readonly updatedAt = new Vec(new Float64Array(1024))
+  readonly wordStart = ints(1024)
+  readonly wordCount = ints(1024)
+  readonly nameWords = ints(1024)
+  readonly wordPool = ints(16_384)
+  readonly docOf = new Map<string, number>()
+  live = 0
+  /** Whether doc order is id order (true until an existing product is re-added at the end). */
+  idOrdered = true
+  readonly postings = new Map<string, Posting>()
+  private sortedLexemes: string[] | null = null
+  // Words (of search_text and category names) with their trigram ids and product counts.
+  readonly words: string[] = []
+  readonly wordId = new Map<string, number>()
+  readonly wordTrigrams: number[][] = []
+  readonly wordDocs: number[] = []
+  readonly trigramId = new Map<string, number>()
+  /** Query word -> its lexeme ('' for a stop word), from PostgreSQL's stemmer. */
+  readonly stems = new Map<string, string>()
+  categories: IndexedCategory[] = []
+  categoryShape = ''
+  /** The xmin (32-bit xid, as text) of the snapshot the index was last synced with. */
+  syncedXmin = '0'
+  private correctionMemo = new Map<string, string[]>()
+  private vocabulary: Vocabulary | null = null
+
+  constructor(readonly catalogId: string) {}
+
+  wordIdOf(word: string): number {
+    let id = this.wordId.get(word)
+    if (id === undefined) {
+      id = this.words.length
+      this.words.push(word)
+      this.wordId.set(word, id)
+      this.wordDocs.push(0)
+      this.wordTrigrams.push(trigramsOfWord(word).map((t) => this.trigramIdOf(t)).sort((a, b) => a - b))
+      this.vocabulary = null
+    }
+    return id
+  }
+
+  private trigramIdOf(trigram: string): number {
+    let id = this.trigramId.get(trigram)
+    if (id === undefined) {
+      id = this.trigramId.size
+      this.trigramId.set(trigram, id)
+    }
+    return id
+  }
+
+  /** Lexemes starting with `prefix` (binary search over the sorted lexemes). */
+  lexemesWithPrefix(prefix: string): string[] {
+    if (!this.sortedLexemes) this.sortedLexemes = [...this.postings.keys()].sort()
+    const all = this.sortedLexemes
+    let lo = 0
+    let hi = all.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (all[mid]! < prefix) lo = mid + 1
+      else hi = mid
+    }
+    const out: string[] = []
+    for (let i = lo; i < all.length && all[i]!.startsWith(prefix); i++) out.push(all[i]!)
+    return out
+  }
+
+  /** Adds products (none of them in the index), their JSON in one new chunk. */
+  addAll(rows: ProductRow[]) {
+    if (rows.length === 0) return
+    const json = rows.map(productJson)
+    const chunk = Buffer.allocUnsafe(json.reduce((n, j) => n + Buffer.byteLength(j), 0))
+    let offset = 0
+    rows.forEach((row, i) => {
+      const written = chunk.write(json[i]!, offset)
+      this.jsonChunk.push(this.chunks.length)
+      this.jsonStart.push(offset)
+      this.jsonLength.push(written)
+      offset += written
+      this.add(row)
+    })
+    this.chunks.push(chunk)
+  }
+
+  /** The product's JSON up to its score. */
+  jsonOf(doc: number): Uint8Array {
+    const start = this.jsonStart.data[doc]!
+    return this.chunks[this.jsonChunk.data[doc]!]!.subarray(start, start + this.jsonLength.data[doc]!)
+  }
+
+  /**
+   * Lays out every posting in one array sized from PostgreSQL's count of each lexeme, before a
+   * build adds its products: growing thousands of arrays one doubling at a time left the process
+   * ~50 MB larger than its data (buffers freed to the allocator and kept). A posting that outgrows
+   * its place (a write between the count and the read) moves to an array of its own.
+   */
+  reservePostings(counts: { lexeme: string; n: number }[]) {
+    const total = counts.reduce((n, c) => n + c.n, 0)
+    const docs = new Int32Array(total)
+    const weights = new Float32Array(total)
+    let at = 0
+    for (const { lexeme, n } of counts) {
+      this.postings.set(lexeme, { docs: new Vec(docs.subarray(at, at + n)), weights: new Vec(weights.subarray(at, at + n)) })
+      at += n
+    }
+    this.sortedLexemes = null
+  }
+
+  private add(row: ProductRow) {
+    const doc = this.ids.length
+    const words = wordsOf(row.search_text).map((w) => this.wordIdOf(w))
+    const last = this.lastId()
+    if (last !== null && row.id < last) this.idOrdered = false
+    this.ids.push(row.id)
+    this.dead.push(0)
+    this.updatedAt.push(Number(row.updated_ms))
+    this.wordStart.push(this.wordPool.length)
+    this.wordCount.push(words.length)
+    this.nameWords.push(wordsOf(row.name).length)
+    for (const w of words) this.wordPool.push(w)
+    this.docOf.set(row.id, doc)
+    this.live++
+    for (const w of new Set(words)) this.wordDocs[w]!++
+    for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
+      let posting = this.postings.get(lexeme)
+      if (!posting) {
+        posting = { docs: ints(), weights: new Vec(new Float32Array(4)) }
+        this.postings.set(lexeme, posting)
+        this.sortedLexemes = null
+      }
+      posting.docs.push(doc)
+      posting.weights.push(weight)
+      posting.levels = undefined
+    }
+    this.vocabulary = null
+    this.correctionMemo.clear()
+  }
+
+  private lastId(): string | null {
+    for (let i = this.ids.length - 1; i >= 0; i--) if (this.ids[i]) return this.ids[i]!
+    return null
+  }
+
+  remove(id: string) {
+    const doc = this.docOf.get(id)
+    if (doc === undefined) return
+    const start = this.wordStart.data[doc]!
+    for (const w of new Set(this.wordPool.data.subarray(start, start + this.wordCount.data[doc]!))) this.wordDocs[w]!--
+    this.ids[doc] = ''
+    this.dead.data[doc] = 1
+    this.docOf.delete(id)
+    this.live--
+    this.vocabulary = null
+    this.correctionMemo.clear()
+  }
+
+  /** Drops the spare capacity of the per-product arrays (after a build). */
+  trim() {
+    for (const vec of [this.dead, this.updatedAt, this.wordStart, this.wordCount, this.nameWords, this.wordPool, this.jsonChunk, this.jsonStart, this.jsonLength]) vec.trim()
+  }
+
+  /** The catalog's words and how many products use each: the typo corrector's dictionary. */
+  vocabularyNow(): Vocabulary {
+    if (!this.vocabulary) {
+      const words = this.words.filter((w, i) => this.wordDocs[i]! > 0 && w.length >= 2)
+      this.vocabulary = { words, frequency: new Map(words.map((w) => [w, this.wordDocs[this.wordId.get(w)!]!])) }
+    }
+    return this.vocabulary
+  }
+
+  correctionsOf(token: string, correct: (token: string, vocabulary: Vocabulary) => string[]): string[] {
+    let found = this.correctionMemo.get(token)
+    if (!found) {
+      found = correct(token, this.vocabularyNow())
+      if (this.correctionMemo.size < 10_000) this.correctionMemo.set(token, found)
+    }
+    return found
+  }
+
+  setCategories(rows: CategoryRow[]) {
+    this.categories = rows
+      .filter((c) => c.is_active)
+      .map((c) => ({
+        id: c.id,
+        slug: c.slug,
+        name: c.name,
+        image: c.image,
+        lexemes: [...parseTsvector(c.vector).keys()],
+        words: wordsOf(c.name).map((w) => this.wordIdOf(w)),
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+}
+
+/** What decides the products' search columns: a category's name and parent, per category. */
+const shapeOf = (rows: CategoryRow[]) =>
+  rows
+    .map((c) => `${c.id}\u0000${c.name}\u0000${c.parent_id ?? ''}`)
+    .sort()
+    .join('\u0001')
+
+const productColumns = sql`id, slug, name, brand, selling_price, images, category_id, is_active, search_text,
+  search_vector::text as vector, (extract(epoch from updated_at) * 1000)::float8 as updated_ms`
+
+async function readCategories(db: Db, catalogId: string) {
+  return queryRows<CategoryRow>(db, sql`
+    select id, slug, name, image, parent_id, is_active, to_tsvector('english', name)::text as vector
+    from categories where catalog_id = ${catalogId}`)
+}
+
+/**
+ * The oldest transaction still running for this statement's snapshot (as a 32-bit xid): every
+ * row a later sync must read was written by it or a newer one.
+ */
+async function snapshotXmin(db: Db): Promise<string> {
+  const [row] = await queryRows<{ xmin: string }>(db, sql`select (pg_snapshot_xmin(pg_current_snapshot())::text::bigint % 4294967296)::text as xmin`)
+  return row!.xmin
+}
+
+/** Products read per statement while building: bounds the memory a build needs beside the index. */
+const BUILD_PAGE = 1_000
+
+/** A whole index, built from the catalog's active products (in id order, a page at a time). */
+export async function buildIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+  const index = new CatalogIndex(catalogId)
+  const xmin = await snapshotXmin(db)
+  const categories = await readCategories(db, catalogId)
+  index.reservePostings(
+    await queryRows<{ lexeme: string; n: number }>(db, sql`
+      select lexeme, count(*)::int as n from products, unnest(search_vector)
+      where catalog_id = ${catalogId} and is_active group by lexeme`),
+  )
+  for (let after = ''; ; ) {
+    const rows = await queryRows<ProductRow>(db, sql`
+      select ${productColumns} from products
+      where catalog_id = ${catalogId} and is_active and id > ${after} order by id limit ${BUILD_PAGE}`)
+    index.addAll(rows)
+    if (rows.length < BUILD_PAGE) break
+    after = rows[rows.length - 1]!.id
+  }
+  index.trim()
+  index.setCategories(categories)
+  index.categoryShape = shapeOf(categories)
+  index.syncedXmin = xmin
+  await stemVocabulary(db, index, index.words)
+  return index
+}
+
+/**
+ * Brings the index in step with the database: applies the products changed since the last sync,
+ * or answers a fresh index when a category's name or place changed or the change is large.
+ */
+export async function syncIndex(db: Db, index: CatalogIndex): Promise<CatalogIndex> {
+  const xmin = await snapshotXmin(db)
+  // Rows touched since the last sync (orders move stock too: those keep their updated_at).
+  const [categories, touched] = await Promise.all([
+    readCategories(db, index.catalogId),
+    queryRows<{ id: string; is_active: boolean; updated_ms: number }>(db, sql`
+      select id, is_active, (extract(epoch from updated_at) * 1000)::float8 as updated_ms from products
+      where catalog_id = ${index.catalogId} and age(xmin) <= age(${index.syncedXmin}::xid)`),
+  ])
+  const changed = touched.filter((r) => {
+    const doc = index.docOf.get(r.id)
+    return doc !== undefined ? !r.is_active || index.updatedAt.data[doc] !== Number(r.updated_ms) : r.is_active
+  })
+  if (shapeOf(categories) !== index.categoryShape || changed.length > Math.max(1_000, index.live / 5)) {
+    return buildIndex(db, index.catalogId)
+  }
+  const ids = changed.map((r) => r.id)
+  const rows = ids.length === 0 ? [] : await queryRows<ProductRow>(db, sql`
+    select ${productColumns} from products where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)
+  for (const id of ids) index.remove(id)
+  const before = index.words.length
+  index.addAll(rows.filter((r) => r.is_active))
+  const fresh = index.words.slice(before)
+  index.setCategories(categories)
+  index.syncedXmin = xmin
+  await stemVocabulary(db, index, fresh)
+  return index
+}
+
+/** PostgreSQL's English stems of words (a stop word stems to ''), remembered by the index. */
+export async function stemVocabulary(db: Db, index: CatalogIndex, words: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const unknown: string[] = []
+  for (const w of new Set(words)) {
+    const known = index.stems.get(w)
+    if (known === undefined) unknown.push(w)
+    else out.set(w, known)
+  }
+  if (unknown.length === 0) return out
+  const rows = await queryRows<{ word: string; lexeme: string | null }>(db, sql`
+    select w as word, (ts_lexize('english_stem', w))[1] as lexeme
+    from unnest(${`{${unknown.map((w) => `"${w}"`).join(',')}}`}::text[]) w`)
+  // Queries bring words the catalog does not have: remember a bounded number of them.
+  for (const r of rows) {
+    out.set(r.word, r.lexeme ?? '')
+    if (index.stems.size < index.words.length + 50_000) index.stems.set(r.word, r.lexeme ?? '')
+  }
+  return out
+}

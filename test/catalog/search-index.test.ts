@@ -1,0 +1,147 @@
+// The in-process search index (decision 0011) against PostgreSQL itself: the same matches as
+// PostgreSQL's full-text search, pg_trgm's trigrams, tsvector parsing, and an index that stays in
+// step with writes, including a write whose transaction began before the index last synced.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../src/db/client.ts'
+import { createCatalog, importDemoCatalog } from '../../src/modules/catalog/index.ts'
+import { parseTsvector, trigramsOfWord } from '../../src/modules/catalog/search-index.ts'
+import { hitProduct, queryTokens, searchCatalog } from '../../src/modules/catalog/search.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+
+let t: TestApp
+let demoCatalogId: string
+let token: string
+let catalogId: string
+let partner: PartnerFixture
+
+const admin = (method: 'POST' | 'PATCH', url: string, payload: unknown) =>
+  t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${token}` }, payload: payload as string })
+const search = async (q: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/search?q=${encodeURIComponent(q)}&type=products&limit=50`, headers: { 'x-api-key': partner.apiKey } })
+  assert.equal(res.statusCode, 200, res.body)
+  return res.json().data as { products: { slug: string; score: number }[]; totalResults: number }
+}
+
+before(async () => {
+  t = await createTestApp()
+  const db = t.deps.database.db
+  demoCatalogId = (await createCatalog(db, 'Index demo')).id
+  await importDemoCatalog(db, demoCatalogId)
+  token = await givenAdminToken(t.app, t.deps, 'index@example.com', 'CATALOG')
+  catalogId = (await admin('POST', '/catalogs', { name: 'Index writes' })).json().data.id
+  partner = await givenPartner(t.deps, 'Index partner', catalogId)
+})
+after(() => t.close())
+
+describe('the index matches what PostgreSQL matches', () => {
+  // Words the catalog has (no typo correction), single and several, prefixes, numbers, stop words.
+  const queries = ['samsung', 'boat airdopes 141', 'pressure cooker', 'atta 5 kg', 'iph', 'sams', 'kurta', 'silk saree for wedding', 'tata', 'headphones', 'rice', 'ghee 1 l', 'mens cotton kurta']
+
+  test('each query finds exactly the products PostgreSQL full-text search finds, and no others', async () => {
+    const db = t.deps.database.db
+    for (const q of queries) {
+      const tokens = queryTokens(q)
+      const term = (w: string) => (w.length < 2 || /^\d+$/.test(w) ? w : `${w}:*`)
+      const matching = async (operator: string) =>
+        (await queryRows<{ id: string }>(db, sql`
+          select id from products where catalog_id = ${demoCatalogId} and is_active
+            and search_vector @@ to_tsquery('english', ${tokens.map(term).join(operator)})`)).map((r) => r.id)
+      const all = await matching(' & ')
+      const expected = new Set(all.length >= 50 || tokens.length === 1 ? all : await matching(' | '))
+      const found = await searchCatalog(db, { catalogId: demoCatalogId, q, limit: 50, products: true, categories: false })
+      assert.ok(expected.size > 0, `${q}: the demo catalog has matches`)
+      assert.equal(found.totalProducts, expected.size, `${q}: total`)
+      assert.equal(found.products.length, Math.min(50, expected.size), `${q}: page`)
+      for (const p of found.products) assert.ok(expected.has(p.id), `${q}: ${hitProduct(p).slug} is not a PostgreSQL match`)
+      const scores = found.products.map((p) => p.score)
+      assert.deepEqual(scores, [...scores].sort((a, b) => b - a), `${q}: sorted by score`)
+      for (const s of scores) assert.ok(s > 0 && s < 1, `${q}: score ${s} in (0, 1)`)
+    }
+  })
+
+  test("trigrams are pg_trgm's, and tsvector text parses to PostgreSQL's own lexemes and weights", async () => {
+    const db = t.deps.database.db
+    for (const word of ['samsung', 'a', 'iphone15', 'ghee', 'aashirvaad']) {
+      const [row] = await queryRows<{ t: string[] }>(db, sql`select show_trgm(${word}) as t`)
+      assert.deepEqual(trigramsOfWord(word).sort(), [...row!.t].sort(), word)
+    }
+    // pg_trgm shows a trigram of multi-byte letters as a hash: the count is what can be compared.
+    const [hindi] = await queryRows<{ n: number }>(db, sql`select cardinality(show_trgm('आटा')) as n`)
+    assert.equal(trigramsOfWord('आटा').length, hindi!.n)
+    const [row] = await queryRows<{ v: string; lexemes: { lexeme: string; weights: string[] }[] }>(db, sql`
+      with v as (select setweight(to_tsvector('english', ${"O'Brien's back\\slash"}), 'A') || setweight(to_tsvector('english', 'brien kettle'), 'C') || to_tsvector('simple', 'x''y z') as v)
+      select v::text as v, (select json_agg(json_build_object('lexeme', lexeme, 'weights', weights)) from unnest((select v from v))) as lexemes from v`)
+    const parsed = parseTsvector(row!.v)
+    const rank = { A: 1, B: 0.6, C: 0.3, D: 0.1 } as const
+    assert.deepEqual(
+      [...parsed].sort(),
+      row!.lexemes.map((l) => [l.lexeme, Math.max(...l.weights.map((w) => rank[w as keyof typeof rank]))] as [string, number]).sort(),
+    )
+  })
+})
+
+describe('the index follows writes', () => {
+  let audioId: string
+  const ids: Record<string, string> = {}
+  const product = (slug: string, name: string) => ({ name, slug, brand: 'Acme', sku: slug.toUpperCase(), categoryId: audioId, sellingPrice: '100', mrp: '100', stock: 1 })
+
+  test('equal scores are ordered by id, also after a product leaves and comes back', async () => {
+    audioId = (await admin('POST', `/catalogs/${catalogId}/categories`, { name: 'Audio', slug: 'audio' })).json().data.id
+    for (const slug of ['zither-one', 'zither-two', 'zither-three']) {
+      const res = await admin('POST', `/catalogs/${catalogId}/products`, product(slug, 'Zither'))
+      assert.equal(res.statusCode, 201, res.body)
+      ids[slug] = res.json().data.id
+    }
+    const byId = ['zither-one', 'zither-two', 'zither-three'].sort((a, b) => (ids[a]! < ids[b]! ? -1 : 1))
+    assert.deepEqual((await search('zither')).products.map((p) => p.slug), byId)
+    // The first product leaves and comes back: the index adds it again at its end.
+    await admin('PATCH', `/products/${ids[byId[0]!]}`, { isActive: false })
+    assert.deepEqual((await search('zither')).products.map((p) => p.slug), byId.slice(1))
+    await admin('PATCH', `/products/${ids[byId[0]!]}`, { isActive: true })
+    const back = await search('zither')
+    assert.deepEqual(back.products.map((p) => p.slug), byId)
+    assert.equal(back.totalResults, 3)
+  })
+
+  test('past the candidates scored, equal ranks still go by id, also for a product that came back', async () => {
+    const products = Array.from({ length: 130 }, (_, i) => ({ ...product(`kazoo-${i}`, `Kazoo ${i}`), categorySlug: 'audio', categoryId: undefined }))
+    const imported = await admin('POST', `/catalogs/${catalogId}/import`, { products })
+    assert.equal(imported.statusCode, 200, imported.body)
+    const rows = await queryRows<{ id: string; slug: string }>(t.deps.database.db, sql`select id, slug from products where catalog_id = ${catalogId} and slug like 'kazoo-%' order by id`)
+    const page = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/search?q=kazoo&type=products&limit=20', headers: { 'x-api-key': partner.apiKey } })
+      return res.json().data as { products: { slug: string; score: number }[]; totalResults: number }
+    }
+    const first = await page()
+    assert.equal(first.totalResults, 130)
+    assert.equal(new Set(first.products.map((p) => p.score)).size, 1, 'one score for all')
+    assert.deepEqual(first.products.map((p) => p.slug), rows.slice(0, 20).map((r) => r.slug))
+    await admin('PATCH', `/products/${rows[0]!.id}`, { isActive: false })
+    assert.deepEqual((await page()).products.map((p) => p.slug), rows.slice(1, 21).map((r) => r.slug))
+    await admin('PATCH', `/products/${rows[0]!.id}`, { isActive: true })
+    const back = await page()
+    assert.deepEqual(back.products.map((p) => p.slug), rows.slice(0, 20).map((r) => r.slug))
+    assert.equal(back.totalResults, 130)
+  })
+
+  test('a renamed product is found by its new name only', async () => {
+    await admin('PATCH', `/products/${ids['zither-two']}`, { name: 'Ukulele Deluxe' })
+    assert.deepEqual((await search('ukulele')).products.map((p) => p.slug), ['zither-two'])
+    assert.equal((await search('zither')).totalResults, 2)
+  })
+
+  test('a write whose transaction began before the last sync is still picked up', async () => {
+    assert.equal((await search('harmonium')).totalResults, 0)
+    // As a long transaction would leave it: its updated_at older than the index's last sync.
+    await t.deps.database.db.execute(sql`
+      update products set name = 'Harmonium', updated_at = now() - interval '1 hour',
+        search_vector = to_tsvector('english', 'Harmonium'), search_text = 'harmonium acme audio'
+      where id = ${ids['zither-three']!}`)
+    // Any later back-office write bumps the catalog's version, and the next search syncs.
+    assert.equal((await admin('POST', `/products/${ids['zither-one']}/stock`, { delta: 1 })).statusCode, 200)
+    assert.deepEqual((await search('harmonium')).products.map((p) => p.slug), ['zither-three'])
+  })
+})
