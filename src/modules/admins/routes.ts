@@ -48,6 +48,8 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; 
       schema: {
         tags: ['Admin'],
         summary: 'Log in to the back office',
+        description:
+          'Limited per client address (RATE_LIMIT_AUTH_MAX a minute) and per account: after RATE_LIMIT_AUTH_MAX / 6 failed logins (5 by default) in a minute every attempt on that account is 429 with retry-after, whatever the address.',
         body: Type.Object({ email: Email(), password: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: {
           200: Envelope(

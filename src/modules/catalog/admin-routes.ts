@@ -7,7 +7,7 @@ import type { Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { CatalogAdminService } from './admin-service.ts'
-import { type CatalogImport, parseProductsCsv } from './import.ts'
+import { type CatalogImport, parseProductsCsv, unknownImportFields } from './import.ts'
 
 const Slug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', 'x-message': 'must be lower-case words joined by hyphens' })
 const Money = Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
@@ -255,7 +255,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'Bulk import, all or nothing: JSON {categories, products} or a CSV of products (content-type text/csv)',
         description:
           'Rows are matched by slug (existing ones are updated). CSV columns: slug,name,brand,sku,categorySlug,sellingPrice,mrp,stock,images (separated by |),description,weightGrams,isActive. ' +
-          'On any bad row nothing is imported and the error message lists every bad row.',
+          'On any bad row nothing is imported and the error message lists every bad row. Unknown fields, of the body or of a row, are refused like on every write.',
         params: CatalogParams,
         response: { 200: Envelope(ImportReport), ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
@@ -266,6 +266,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
       if (typeof body === 'string') input = { products: parseProductsCsv(body) }
       else if (body && typeof body === 'object' && !Array.isArray(body)) input = body as CatalogImport
       else throw new AppError('BAD_REQUEST', 'Send a JSON object {categories, products} or a CSV of products')
+      const unknown = typeof body === 'string' ? [] : unknownImportFields(input)
+      if (unknown.length > 0) throw new AppError('BAD_REQUEST', 'Import refused', unknown)
       if (input.categories !== undefined && !Array.isArray(input.categories)) throw new AppError('BAD_REQUEST', 'categories must be an array')
       if (input.products !== undefined && !Array.isArray(input.products)) throw new AppError('BAD_REQUEST', 'products must be an array')
       return ok(await admin.importCatalog(request.params.catalogId, input), 'Catalog imported')

@@ -104,12 +104,24 @@ export function parseProductsCsv(text: string): ProductImportRow[] {
 
 const isRow = (row: unknown) => row !== null && typeof row === 'object' && !Array.isArray(row)
 
+const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive'])
+const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive'])
+const IMPORT_FIELDS = new Set(['categories', 'products'])
+
+/** Fields the import does not know, as the schema-validated routes name them: `property x should not exist`. */
+const unknownFields = (row: object, known: Set<string>) => Object.keys(row).filter((k) => !known.has(k)).map((k) => `property ${k} should not exist`)
+
+/** An import body's own fields: like every write, unknown ones are refused rather than ignored. */
+export function unknownImportFields(input: object): string[] {
+  return unknownFields(input, IMPORT_FIELDS)
+}
+
 function validate(input: CatalogImport, existing: { slug: string; parentSlug: string | null }[]): string[] {
   const errors: string[] = []
   const add = (message: string) => errors.length < MAX_REPORTED_ERRORS && errors.push(message)
   const badRows = [
-    ...(input.categories ?? []).flatMap((c, i) => (isRow(c) ? [] : [`categories[${i}]: must be an object`])),
-    ...(input.products ?? []).flatMap((p, i) => (isRow(p) ? [] : [`products[${i}]: must be an object`])),
+    ...(input.categories ?? []).flatMap((c, i) => (isRow(c) ? unknownFields(c, CATEGORY_FIELDS).map((m) => `categories[${i}]: ${m}`) : [`categories[${i}]: must be an object`])),
+    ...(input.products ?? []).flatMap((p, i) => (isRow(p) ? unknownFields(p, PRODUCT_FIELDS).map((m) => `products[${i}]: ${m}`) : [`products[${i}]: must be an object`])),
   ]
   if (badRows.length) return badRows.slice(0, MAX_REPORTED_ERRORS)
   const existingCategorySlugs = new Set(existing.map((c) => c.slug))
