@@ -15,7 +15,7 @@ import { type Db, queryRows } from '../../db/client.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Vocabulary } from './spelling.ts'
 
-/** Field weights of the tsvector's labels, as ts_rank's default {D 0.1, C 0.2→0.3, B 0.4→0.6, A 1}. */
+/** Field weights of the tsvector's labels: name (A) over brand (B) over category path (C) over description (D). */
 const WEIGHT = { A: 1, B: 0.6, C: 0.3, D: 0.1 } as const
 
 /**
@@ -72,9 +72,13 @@ export class Vec<T extends Int32Array | Float32Array | Float64Array | Uint8Array
 const ints = (n = 4) => new Vec(new Int32Array(n))
 
 /** The products whose field text has a lexeme (ascending doc numbers) and the best field weight. */
+/** Postings keep a weight as its code, 1 (D) to 4 (A): one byte each; `FIELD_WEIGHT[code]` is the weight. */
+export const FIELD_WEIGHT = Float32Array.of(0, WEIGHT.D, WEIGHT.C, WEIGHT.B, WEIGHT.A)
+const codeOf = (weight: number) => FIELD_WEIGHT.indexOf(Math.fround(weight))
+
 export interface Posting {
   docs: Vec<Int32Array>
-  weights: Vec<Float32Array>
+  weights: Vec<Uint8Array>
   /** The same docs split by weight, best first (each in doc order): made on a one-word search, dropped on add. */
   levels?: { weight: number; docs: Int32Array }[]
 }
@@ -82,11 +86,11 @@ export interface Posting {
 /** A posting's docs by weight, best first: a one-word search takes its best candidates from the front. */
 export function levelsOf(posting: Posting): { weight: number; docs: Int32Array }[] {
   if (!posting.levels) {
-    const weights = [...new Set(posting.weights.data.subarray(0, posting.weights.length))].sort((a, b) => b - a)
-    posting.levels = weights.map((weight) => {
+    const codes = [...new Set(posting.weights.data.subarray(0, posting.weights.length))].sort((a, b) => b - a)
+    posting.levels = codes.map((code) => {
       const docs = new Vec(new Int32Array(16))
-      for (let i = 0; i < posting.docs.length; i++) if (posting.weights.data[i] === weight) docs.push(posting.docs.data[i]!)
-      return { weight, docs: docs.data.subarray(0, docs.length) }
+      for (let i = 0; i < posting.docs.length; i++) if (posting.weights.data[i] === code) docs.push(posting.docs.data[i]!)
+      return { weight: FIELD_WEIGHT[code]!, docs: docs.data.subarray(0, docs.length) }
     })
   }
   return posting.levels
@@ -280,7 +284,7 @@ export class CatalogIndex {
   reservePostings(counts: { lexeme: string; n: number }[]) {
     const total = counts.reduce((n, c) => n + c.n, 0)
     const docs = new Int32Array(total)
-    const weights = new Float32Array(total)
+    const weights = new Uint8Array(total)
     let at = 0
     for (const { lexeme, n } of counts) {
       this.postings.set(lexeme, { docs: new Vec(docs.subarray(at, at + n)), weights: new Vec(weights.subarray(at, at + n)) })
@@ -307,12 +311,12 @@ export class CatalogIndex {
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
       let posting = this.postings.get(lexeme)
       if (!posting) {
-        posting = { docs: ints(), weights: new Vec(new Float32Array(4)) }
+        posting = { docs: ints(), weights: new Vec(new Uint8Array(4)) }
         this.postings.set(lexeme, posting)
         this.sortedLexemes = null
       }
       posting.docs.push(doc)
-      posting.weights.push(weight)
+      posting.weights.push(codeOf(weight))
       posting.levels = undefined
     }
     this.vocabulary = null
@@ -401,7 +405,7 @@ async function snapshotXmin(db: Db): Promise<string> {
 }
 
 /** Products read per statement while building: bounds the memory a build needs beside the index. */
-const BUILD_PAGE = 1_000
+const BUILD_PAGE = 500
 
 /** A whole index, built from the catalog's active products (in id order, a page at a time). */
 export async function buildIndex(db: Db, catalogId: string): Promise<CatalogIndex> {

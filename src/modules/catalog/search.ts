@@ -11,7 +11,7 @@
 //             any run of consecutive words of name + brand + category path
 // Results are sorted by score, then id.
 import type { Db } from '../../db/client.ts'
-import { buildIndex, type CatalogIndex, levelsOf, type Posting, stemVocabulary, syncIndex, trigramsOfWord } from './search-index.ts'
+import { buildIndex, type CatalogIndex, FIELD_WEIGHT, levelsOf, type Posting, stemVocabulary, syncIndex, trigramsOfWord } from './search-index.ts'
 import { corrections } from './spelling.ts'
 
 export const TRIGRAM_THRESHOLD = 0.35
@@ -81,7 +81,7 @@ function weightIn(postings: Posting[], d: number): number {
       if (docs[mid]! < d) lo = mid + 1
       else hi = mid
     }
-    if (lo < posting.docs.length && docs[lo] === d) found = Math.max(found, posting.weights.data[lo]!)
+    if (lo < posting.docs.length && docs[lo] === d) found = Math.max(found, FIELD_WEIGHT[posting.weights.data[lo]!]!)
   }
   return found
 }
@@ -106,7 +106,7 @@ function scanGroup(index: CatalogIndex, postings: Posting[], q: number, group: n
         rankSum[d] = 0
         touched[touchedCount++] = d
       }
-      const w = weights[i]!
+      const w = FIELD_WEIGHT[weights[i]!]!
       if (hits[d] === group) {
         hits[d] = group + 1
         rankSum[d]! += w
@@ -347,9 +347,17 @@ function compareIds(index: CatalogIndex, a: number, b: number) {
 
 function searchCategories(index: CatalogIndex, groups: string[][], trigrams: QueryTrigrams, limit: number) {
   const found: CategoryHit[] = []
+  const groupSets = groups.map((lexemes) => new Set(lexemes))
   for (const c of index.categories) {
     let matched = 0
-    for (const lexemes of groups) if (lexemes.some((l) => c.lexemes.includes(l))) matched++
+    for (const set of groupSets) {
+      for (const l of c.lexemes) {
+        if (set.has(l)) {
+          matched++
+          break
+        }
+      }
+    }
     const trigram = trigrams.score(c.words, 0, c.words.length, c.words.length)
     if (matched === 0 && trigram < TRIGRAM_THRESHOLD) continue
     const rank = groups.length > 0 ? matched / groups.length : 0
