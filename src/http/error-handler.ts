@@ -52,8 +52,12 @@ export function errorBody(request: FastifyRequest, statusCode: number, message: 
   }
 }
 
-/** The database is unreachable or restarting: answer 503 at once rather than 500, so clients retry. */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+/**
+ * The database is unreachable, restarting or out of connections: answer 503 at once rather than 500,
+ * so clients retry. 53300 (too_many_connections) is PostgreSQL refusing a new pooled connection
+ * because max_connections is used up, by this pool, other instances or anyone else (FT-10).
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
 
 function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
