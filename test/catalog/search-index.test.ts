@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/db/client.ts'
 import { createCatalog, importDemoCatalog } from '../../src/modules/catalog/index.ts'
+import { importCatalog } from '../../src/modules/catalog/import.ts'
 import { parseTsvector, trigramsOfWord } from '../../src/modules/catalog/search-index.ts'
 import { hitProduct, queryTokens, searchCatalog } from '../../src/modules/catalog/search.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -143,5 +144,30 @@ describe('the index follows writes', () => {
     // Any later back-office write bumps the catalog's version, and the next search syncs.
     assert.equal((await admin('POST', `/products/${ids['zither-one']}/stock`, { delta: 1 })).statusCode, 200)
     assert.deepEqual((await search('harmonium')).products.map((p) => p.slug), ['zither-three'])
+  })
+})
+
+describe('while Redis cannot be asked', () => {
+  test('a search syncs the index at most once a second: a write shows within a second, not at every search', async () => {
+    const down = await createTestApp({ redisUrl: 'redis://127.0.0.1:1' })
+    try {
+      const db = down.deps.database.db
+      const catalog = await createCatalog(db, 'Redis down')
+      const shop = await givenPartner(down.deps, 'Redis down partner', catalog.id)
+      await importCatalog(db, catalog.id, {
+        categories: [{ slug: 'audio', name: 'Audio' }],
+        products: [{ slug: 'ocarina', name: 'Ocarina', brand: 'Acme', sku: 'OC-1', categorySlug: 'audio', sellingPrice: '10', mrp: '10' }],
+      })
+      const found = async (q: string) =>
+        (await down.app.inject({ method: 'GET', url: `/api/v1/search?q=${q}&type=products`, headers: { 'x-api-key': shop.apiKey } })).json().data.totalResults as number
+      assert.notEqual(down.deps.redis?.status, 'ready')
+      assert.equal(await found('ocarina'), 1)
+      await db.execute(sql`update products set name = 'Theremin', search_vector = to_tsvector('english', 'Theremin'), search_text = 'theremin acme audio', updated_at = now() where slug = 'ocarina'`)
+      assert.equal(await found('theremin'), 0, 'no sync at every search')
+      await new Promise((r) => setTimeout(r, 1100))
+      assert.equal(await found('theremin'), 1, 'synced after a second')
+    } finally {
+      await down.close()
+    }
   })
 })

@@ -369,6 +369,8 @@ function searchCategories(index: CatalogIndex, groups: string[][], trigrams: Que
 
 interface Holder {
   index: CatalogIndex | null
+  /** When the last sync that succeeded started (ms). */
+  syncedAt: number
   running: Promise<CatalogIndex> | null
   queued: Promise<CatalogIndex> | null
 }
@@ -378,7 +380,7 @@ function holderOf(db: Db, catalogId: string): Holder {
   let byCatalog = holders.get(db)
   if (!byCatalog) holders.set(db, (byCatalog = new Map()))
   let holder = byCatalog.get(catalogId)
-  if (!holder) byCatalog.set(catalogId, (holder = { index: null, running: null, queued: null }))
+  if (!holder) byCatalog.set(catalogId, (holder = { index: null, syncedAt: 0, running: null, queued: null }))
   return holder
 }
 
@@ -390,8 +392,10 @@ export function syncedIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
   const holder = holderOf(db, catalogId)
   const run = (): Promise<CatalogIndex> => {
     holder.queued = null
+    const startedAt = Date.now()
     const sync = (holder.index ? syncIndex(db, holder.index) : buildIndex(db, catalogId)).then((index) => {
       holder.index = index
+      holder.syncedAt = startedAt
       return index
     })
     holder.running = sync
@@ -408,6 +412,12 @@ export function syncedIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
     holder.queued = holder.running.then(run, run)
   }
   return holder.queued
+}
+
+/** How long ago (ms) the catalog's index last synced; Infinity if it never did. */
+export function sinceLastSync(db: Db, catalogId: string): number {
+  const holder = holderOf(db, catalogId)
+  return holder.index ? Date.now() - holder.syncedAt : Number.POSITIVE_INFINITY
 }
 
 /**

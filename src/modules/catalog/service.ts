@@ -9,7 +9,9 @@ import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
 import type { searchQueries } from './schema.sql.ts'
-import { currentIndex, queryTokens, searchCatalog, syncedIndex } from './search.ts'
+import { currentIndex, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
+
+const DEGRADED_SYNC_INTERVAL_MS = 1000
 
 export interface ProductQuery {
   page: number
@@ -156,8 +158,11 @@ export function createCatalogService(
       const found = await searchCatalog(
         reads,
         { catalogId: caller.catalogId, q, limit: input.limit, products: input.type !== 'categories', categories: input.type !== 'products' },
-        // The index syncs when the catalog's version changes (a back-office write) or its entry expires.
+        // The index syncs when the catalog's version changes (a back-office write) or its entry
+        // expires. While Redis cannot be asked there is no version: then at most once a second
+        // (each sync scans the catalog's rows), so a write shows within a second.
         async (catalogId) => {
+          if (redis && redis.status !== 'ready' && sinceLastSync(reads, catalogId) < DEGRADED_SYNC_INTERVAL_MS) return currentIndex(reads, catalogId)
           await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId), true))
           return currentIndex(reads, catalogId)
         },
