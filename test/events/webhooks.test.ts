@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/lib/clock.ts'
 import { recordEvent } from '../../src/modules/events/index.ts'
 import { createDispatcher } from '../../src/modules/events/dispatcher.ts'
 import { verifySignature } from '../../src/modules/events/signing.ts'
+import { setPartnerWebhook } from '../../src/modules/partners/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
@@ -261,7 +262,7 @@ describe('delivery', () => {
 })
 
 describe('outbound guard', () => {
-  test('private and loopback addresses are refused when not allowed; https only when http is not allowed', async () => {
+  test('private and loopback addresses are refused when set and when sent, when not allowed; https only when http is not allowed', async () => {
     const guarded = await createTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_TIMEOUT_MS: '500' } })
     try {
       const token = await givenAdminToken(guarded.app, guarded.deps, 'guard@admin.test', 'ADMIN')
@@ -270,8 +271,13 @@ describe('outbound guard', () => {
       const http = await put(receiverUrl)
       assert.equal(http.statusCode, 400)
       assert.deepEqual(http.json().message, ['url must use https'])
+      // Refused when set; one stored anyway (before the rule, or by hand) is refused again when sent.
+      assert.equal((await put('https://partner.example/hooks')).statusCode, 200)
       for (const url of ['https://127.0.0.1:9/x', 'https://localhost:9/x', 'https://[::1]:9/x', 'https://169.254.169.254/latest']) {
-        assert.equal((await put(url)).statusCode, 200)
+        const refused = await put(url)
+        assert.equal(refused.statusCode, 400, url)
+        assert.deepEqual(refused.json().message, ['url must not point to a private or loopback address'])
+        await setPartnerWebhook(guarded.deps.database.db, partner.partnerId, { url })
         await guarded.deps.database.db.transaction((tx) => recordEvent(tx, { partnerId: partner.partnerId, type: 'webhook.test', subjectId: partner.partnerId, data: {}, at: clock.now() }))
         await guarded.app.dispatcher.dispatchOnce()
         const events = await guarded.deps.database.db.query.outboxEvents.findMany({ where: (e, { eq }) => eq(e.partnerId, partner.partnerId), orderBy: (e, { desc }) => [desc(e.createdAt), desc(e.id)] })
