@@ -184,10 +184,19 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       // their JSON by the search index (declared fields only), are written into its array.
       const envelope = reply.serialize(ok({ ...found, products: [] }, 'Search results')) as string
       const at = envelope.indexOf(EMPTY_PRODUCTS) + EMPTY_PRODUCTS.length - 1
-      const parts: Uint8Array[] = [Buffer.from(envelope.slice(0, at))]
-      found.products.forEach((hit, i) => parts.push(Buffer.from(`${i === 0 ? '' : ','}`), hit.json, Buffer.from(`${hit.score}}`)))
-      parts.push(Buffer.from(envelope.slice(at)))
-      return reply.type(JSON_TYPE).send(Buffer.concat(parts) as never)
+      // One buffer, written in place: the envelope around the items, each item's bytes and score.
+      const scores = found.products.map((hit, i) => `${hit.score}}${i === found.products.length - 1 ? '' : ','}`)
+      let size = Buffer.byteLength(envelope)
+      for (const [i, hit] of found.products.entries()) size += hit.json.length + scores[i]!.length
+      const body = Buffer.allocUnsafe(size)
+      let offset = body.write(envelope.slice(0, at))
+      for (const [i, hit] of found.products.entries()) {
+        body.set(hit.json, offset)
+        offset += hit.json.length
+        offset += body.write(scores[i]!, offset, 'latin1')
+      }
+      body.write(envelope.slice(at), offset)
+      return reply.type(JSON_TYPE).send(body as never)
     },
   )
 }

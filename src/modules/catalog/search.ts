@@ -44,7 +44,7 @@ export function queryTokens(q: string): string[] {
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000
 /** How many of the best-ranked matches are scored with trigram similarity. */
-const CANDIDATES = 50
+const CANDIDATES = 30
 
 /** A word as a prefix, except numbers and single letters, which must match whole. */
 const isWhole = (token: string) => token.length < 2 || /^\d+$/.test(token)
@@ -293,7 +293,7 @@ function searchProducts(index: CatalogIndex, groups: string[][], trigrams: Query
   if (groups.length === 0) return { hits: [], total: 0 }
   scratch(index.ids.length)
   const postings = groups.map((lexemes) => lexemes.map((l) => index.postings.get(l)!))
-  const k = Math.max(CANDIDATES, limit * 2)
+  const k = Math.max(CANDIDATES, limit + 10)
   const single = postings.length === 1 && postings[0]!.length === 1 && index.idOrdered ? oneLexeme(index, postings[0]![0]!, k) : null
   if (single) return scoreCandidates(index, single.candidates, single.total, 1, trigrams, limit)
   // Products with every word first; only when they are too few, products with any word.
