@@ -36,6 +36,8 @@ export interface Config {
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiBase: string } | null
   /** How long a PENDING_PAYMENT order holds its stock before the sweeper cancels it. */
   reservationMinutes: number
+  /** How many PENDING_PAYMENT orders one customer may hold at once (each holds stock): the next prepaid order is 409. */
+  maxUnpaidOrdersPerCustomer: number
   /** How often background jobs (reservation sweeper, refund retries, key expiry) run. */
   jobIntervalMs: number
   webhooks: {
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentProvider,
     razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
+    maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),

@@ -28,7 +28,8 @@ const WH05_PARALLEL = 20
 const RZP = { keyId: 'rzp_test_WebhookPlan1', keySecret: 'webhookPlanKeySecret0123456789', webhookSecret: 'webhook-plan-secret-7' }
 const standIn = createRazorpayStandIn({ keyId: RZP.keyId, keySecret: RZP.keySecret, idPrefix: 'Plan' })
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
-const LIMITS = { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' }
+// One customer holds every WH-05 order unpaid until its events arrive: above the default cap of 5.
+const LIMITS = { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', MAX_UNPAID_ORDERS_PER_CUSTOMER: '1000' }
 
 let sbx: TestApp
 let sbxShop: Shop

@@ -118,6 +118,11 @@ export const orderRepo = {
       .groupBy(orderItems.orderId)
     return new Map(rows.map((r) => [r.orderId, r.n]))
   },
+  /** How many of the customer's orders wait for payment, each holding its stock (expired ones until the sweeper cancels them). */
+  async countUnpaid(tx: Executor, userId: string): Promise<number> {
+    const [row] = await tx.select({ n: count() }).from(orders).where(and(eq(orders.userId, userId), eq(orders.status, 'PENDING_PAYMENT')))
+    return row?.n ?? 0
+  },
   /** Unpaid orders past their reservation, locked; rows another sweeper holds are skipped. */
   expiredReservations(tx: Executor, now: Date, limit: number) {
     return tx

@@ -232,6 +232,18 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       const nothingToPay = priced.remainingPayable === 0n
       const prepaid = paymentMode === 'PREPAID' && !nothingToPay
       const status: OrderStatus = prepaid ? 'PENDING_PAYMENT' : 'CONFIRMED'
+      // Stock hoarding: every unpaid order holds its stock for the reservation window, so one
+      // customer may hold only so many at once. Counted under the customer's lock taken above, so
+      // concurrent orders of one customer cannot pass the cap together.
+      if (prepaid) {
+        const unpaid = await orderRepo.countUnpaid(tx, customer.userId)
+        if (unpaid >= config.maxUnpaidOrdersPerCustomer) {
+          throw new AppError(
+            'CONFLICT',
+            `Customer already has ${unpaid} orders waiting for payment, the most allowed: pay or cancel one before placing another prepaid order`,
+          )
+        }
+      }
 
       // Stock first, in product id order so two orders never wait on each other's rows in a cycle.
       for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {

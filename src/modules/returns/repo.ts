@@ -1,6 +1,6 @@
 // Data access of return requests, their items and history.
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm'
-import type { Executor } from '../../db/client.ts'
+import { type Executor, queryRows } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { ordersTable } from '../orders/index.ts'
 import { type Resolution, returnHistory, returnItems, returnRequests, type ReturnStatus } from './schema.sql.ts'
@@ -37,6 +37,16 @@ function filterWhere(f: ReturnFilter): SQL | undefined {
 }
 
 export const returnRepo = {
+  /** What the order's other returns that were refunded (reached REFUND_PENDING, whatever came after) asked for. */
+  async refundedBefore(tx: Executor, orderId: string, exceptId: string): Promise<bigint> {
+    const rows = await queryRows<{ total: string }>(
+      tx,
+      sql`select coalesce(sum(rr.requested_amount), 0)::text as total from return_requests rr
+          where rr.order_id = ${orderId} and rr.id <> ${exceptId}
+            and exists (select 1 from return_history h where h.return_request_id = rr.id and h.to_status = 'REFUND_PENDING')`,
+    )
+    return BigInt(rows[0]?.total ?? '0')
+  },
   async insert(tx: Executor, row: typeof returnRequests.$inferInsert, items: (typeof returnItems.$inferInsert)[]) {
     const [created] = await tx.insert(returnRequests).values(row).returning()
     await tx.insert(returnItems).values(items)

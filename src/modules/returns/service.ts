@@ -151,8 +151,13 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     const items = await returnRepo.items(tx, [row.id])
     const pointsBack = items.reduce((s, i) => s + i.rewardPoints, 0n)
     if (pointsBack > 0n) await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: pointsBack, reason: 'RETURN_POINTS_BACK', reference: row.id, at })
+    // Points earned on the order go back in proportion to what is refunded, counted over every
+    // refunded return of the order so far: rounded down per return, an order returned a unit at a
+    // time kept up to a point a return (points farming).
     const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
-    const earnedBack = itemsPaid > 0n ? (order.rewardPointsEarned * row.requestedAmount) / itemsPaid : 0n
+    const earnedOn = (value: bigint) => (itemsPaid > 0n ? (order.rewardPointsEarned * value) / itemsPaid : 0n)
+    const before = await returnRepo.refundedBefore(tx, order.id, row.id)
+    const earnedBack = earnedOn(before + row.requestedAmount) - earnedOn(before)
     if (earnedBack > 0n) {
       const balance = (await ledgerBalances(tx, row.userId)).rewardPoints
       const take = earnedBack < balance ? earnedBack : balance
