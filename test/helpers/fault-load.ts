@@ -54,7 +54,10 @@ export async function prepareFaultShop(url: string, n: number): Promise<FaultSho
   }
 }
 
-/** The environment of a server process on this database (and Redis): the suite's secret, no limits in the way. */
+/**
+ * The environment of a server process on this database (and Redis): the suite's secret, no limits
+ * in the way (the load's few customers hold many unpaid prepaid orders at once).
+ */
 export function serverEnv(databaseUrl: string, redisUrl: string | null, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
@@ -62,6 +65,7 @@ export function serverEnv(databaseUrl: string, redisUrl: string | null, extra: R
     AUTH_SECRET: TEST_AUTH_SECRET,
     DATA_DIR: join(tmpdir(), `commerce-faults-server-${process.pid}`),
     RATE_LIMIT_MAX: '1000000',
+    MAX_UNPAID_ORDERS_PER_CUSTOMER: '1000',
     REDIS_PREFIX: `faults:${randomUUID()}:`,
     ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
     ...extra,
