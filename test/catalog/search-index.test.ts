@@ -128,6 +128,18 @@ describe('the index follows writes', () => {
     assert.equal(back.totalResults, 130)
   })
 
+  test('a name with quotes, a backslash, a tab and non-Latin letters comes back from the indexed JSON as it was', async () => {
+    const name = 'Sitar "Raga" O\'Neil \\ Edition\tसितार'
+    const res = await admin('POST', `/catalogs/${catalogId}/products`, { ...product('sitar-raga', name), images: ['https://cdn.example.com/sitar.jpg?v=1&x=2'] })
+    assert.equal(res.statusCode, 201, res.body)
+    const answer = await t.app.inject({ method: 'GET', url: '/api/v1/search?q=sitar&limit=5', headers: { 'x-api-key': partner.apiKey } })
+    const [hit] = answer.json().data.products
+    assert.deepEqual(Object.keys(hit).sort(), ['brand', 'categoryId', 'id', 'images', 'name', 'score', 'sellingPrice', 'slug'])
+    assert.equal(hit.name, name)
+    assert.deepEqual(hit.images, ['https://cdn.example.com/sitar.jpg?v=1&x=2'])
+    assert.equal(hit.sellingPrice, '100.00')
+  })
+
   test('a renamed product is found by its new name only', async () => {
     await admin('PATCH', `/products/${ids['zither-two']}`, { name: 'Ukulele Deluxe' })
     assert.deepEqual((await search('ukulele')).products.map((p) => p.slug), ['zither-two'])

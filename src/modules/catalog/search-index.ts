@@ -54,11 +54,6 @@ export class Vec<T extends Int32Array | Float32Array | Float64Array | Uint8Array
     if (this.length === this.data.length) this.grow(this.length + 1)
     this.data[this.length++] = value
   }
-  append(values: ArrayLike<number>) {
-    if (this.length + values.length > this.data.length) this.grow(this.length + values.length)
-    this.data.set(values as never, this.length)
-    this.length += values.length
-  }
   /** Drops the spare capacity (after a build). */
   trim() {
     this.data = this.data.slice(0, this.length) as T

@@ -14,7 +14,7 @@ import type { Db } from '../../db/client.ts'
 import { buildIndex, type CatalogIndex, FIELD_WEIGHT, levelsOf, type Posting, stemVocabulary, syncIndex, trigramsOfWord } from './search-index.ts'
 import { corrections } from './spelling.ts'
 
-export const TRIGRAM_THRESHOLD = 0.35
+const TRIGRAM_THRESHOLD = 0.35
 const MAX_TOKENS = 12
 
 /** A product found: its id, score, and its JSON up to the score (see productJson in search-index.ts). */
@@ -24,10 +24,9 @@ export interface ProductHit {
   json: Uint8Array
 }
 
-/** A hit as the answer's item: its JSON completed with the score. */
-export const hitJson = (hit: ProductHit) => `${Buffer.from(hit.json.buffer, hit.json.byteOffset, hit.json.byteLength).toString()}${hit.score}}`
+/** A hit as the answer's item: its JSON completed with the score (for scripts and tests; the route writes the bytes). */
 export const hitProduct = (hit: ProductHit) =>
-  JSON.parse(hitJson(hit)) as { id: string; slug: string; name: string; brand: string; sellingPrice: string; images: string[]; categoryId: string; score: number }
+  JSON.parse(`${Buffer.from(hit.json.buffer, hit.json.byteOffset, hit.json.byteLength).toString()}${hit.score}}`) as { id: string; slug: string; name: string; brand: string; sellingPrice: string; images: string[]; categoryId: string; score: number }
 
 export interface CategoryHit {
   id: string
