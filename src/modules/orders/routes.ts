@@ -32,6 +32,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
       schema: {
         tags,
         summary: 'Create an order (idempotent with x-idempotency-key); reserves stock, coupon, Wallet Cash and Reward Points',
+        description:
+          '409 when a product is short, the key was used with another payload or is still in progress, or the customer already holds MAX_UNPAID_ORDERS_PER_CUSTOMER (default 5) prepaid orders waiting for payment (docs/orders.md).',
         security: security.customer,
         headers: IdempotencyHeaders,
         body: CreateOrderBody,
