@@ -142,8 +142,7 @@ function processCpuMs(pid: number): number {
 }
 
 function start(args: string[], port: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
-  return child
+  return spawn(process.execPath, args, { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 async function waitFor(url: string) {
   for (let i = 0; i < 300; i++) {
@@ -158,8 +157,10 @@ async function waitFor(url: string) {
 }
 
 const API = 'http://127.0.0.1:3901'
-const server = start([...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'src/server.ts'], 3901)
-const ceiling = start(['bench/ceiling.ts'], 3902)
+// The server runs as `npm start` runs it: the bundle of scripts/build.mjs, plain JavaScript.
+execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+const server = start([...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), 'dist/server.js'], 3901)
+const ceiling = start(['--import', 'tsx', 'bench/ceiling.ts'], 3902)
 try {
   await waitFor(`${API}/api/v1/health/live`)
   await waitFor('http://127.0.0.1:3902/ceiling')

@@ -1,13 +1,13 @@
 // Applies the committed SQL migrations in drizzle/. On PostgreSQL, several nodes may start at once:
 // an advisory lock makes them take turns, and the later ones find nothing left to do.
-import { fileURLToPath } from 'node:url'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { projectFile } from '../lib/paths.ts'
 import type { Database } from './client.ts'
 
-const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url))
+const migrationsFolder = projectFile('drizzle')
 const MIGRATION_LOCK = 72_616_001
 
 export async function migrateDatabase(database: Database): Promise<void> {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { and, eq, inArray, type SQLWrapper } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
+import { projectFile } from '../../lib/paths.ts'
 import { type CatalogImport, importCatalog } from './import.ts'
 import { catalogRepo } from './repo.ts'
 import { products } from './schema.sql.ts'
@@ -20,7 +21,7 @@ export const findDefaultCatalog = (db: Executor) => catalogRepo.findOldest(db)
 export async function importDemoCatalog(db: Db, catalogId: string): Promise<boolean> {
   const [existing] = await db.select({ id: products.id }).from(products).where(eq(products.catalogId, catalogId)).limit(1)
   if (existing) return false
-  const file = new URL('./demo/catalog.json', import.meta.url)
+  const file = projectFile('src/modules/catalog/demo/catalog.json')
   await importCatalog(db, catalogId, JSON.parse(readFileSync(file, 'utf8')) as CatalogImport)
   return true
 }

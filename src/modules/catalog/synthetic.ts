@@ -2,6 +2,7 @@
 // with a third level under each leaf (about 230 categories), and products combining real Indian
 // brands, product kinds and variants, with plausible prices.
 import { readFileSync } from 'node:fs'
+import { projectFile } from '../../lib/paths.ts'
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
 
 interface Demo {
@@ -27,7 +28,7 @@ function random(seed: number): () => number {
 }
 
 export function syntheticCatalog(count: number): CatalogImport {
-  const demo = JSON.parse(readFileSync(new URL('./demo/catalog.json', import.meta.url), 'utf8')) as Demo
+  const demo = JSON.parse(readFileSync(projectFile('src/modules/catalog/demo/catalog.json'), 'utf8')) as Demo
   const rand = random(count)
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!
   const parents = new Set(demo.categories.map((c) => c.parentSlug).filter(Boolean))

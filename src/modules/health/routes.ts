@@ -5,9 +5,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope } from '../../http/envelope.ts'
 import type { Deps } from '../../deps.ts'
+import { projectFile } from '../../lib/paths.ts'
 
 const PROBE_TIMEOUT_MS = 1000
-const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string })
+const version = (JSON.parse(readFileSync(projectFile('package.json'), 'utf8')) as { version: string })
   .version
 
 const DependencyState = Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('disabled')])
