@@ -7,6 +7,10 @@
 //                      (and >= 70% of --baseline req/s when given)
 //   LD-02 order SLO    open model: 50 orders/s + 200 reads/s: orders p95 < 250 ms, p99 < 500 ms,
 //                      reads p99 < 100 ms, 0 5xx, achieved >= 98% of the target rate
+//   LD-03 flash sale   1,000 customers check out one SKU with stock 100 at the same instant, over HTTP
+//                      from this process to the server process: exactly 100 x 201, the rest 409,
+//                      p99 < 2 s, 0 5xx, 0 deadlocks (CI's test/load/flash-sale.test.ts holds the
+//                      counts in process, where the server and the clients share one event loop)
 //   LD-07 soak         the LD-02 mix at half its rate for --soak-minutes: server RSS after warm-up
 //                      grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
@@ -32,7 +36,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
-import { codOrders, customerTokens } from '../bench/workload.ts'
+import { BENCH_ADDRESS, codOrders, customerTokens } from '../bench/workload.ts'
 import { openDatabase } from '../src/db/client.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
 import { invariantViolations } from '../test/helpers/invariants.ts'
@@ -96,7 +100,7 @@ const env: Record<string, string> = {
 const childEnv = { ...process.env, ...env }
 
 async function loadRows() {
-  if (!['LD-01', 'LD-02', 'LD-07', 'LD-08'].some(selected)) return
+  if (!['LD-01', 'LD-02', 'LD-03', 'LD-07', 'LD-08'].some(selected)) return
   let server: ServerProcess | null = null
   try {
     execFileSync(process.execPath, ['bin/commerce.js', 'migrate'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] })
@@ -161,6 +165,55 @@ async function loadRows() {
         figure: `orders p95 ${ms(lat(orders, 95))}, p99 ${ms(lat(orders, 99))}; reads p99 ${ms(lat(reads, 99))}; 5xx/failed ${fivexx}; achieved ${(achieved * 100).toFixed(1)}%`,
         pass,
       })
+    }
+
+    if (selected('LD-03')) {
+      const CHECKOUTS = 1000
+      const STOCK = 100
+      const admin = new pg.Client({ connectionString: database.url })
+      await admin.connect()
+      try {
+        // A product of the catalog that the other rows never order, with 100 in stock.
+        const [hot] = (await admin.query<{ id: string }>('select id from products where is_active and id <> all($1) order by id limit 1', [productIds])).rows
+        await admin.query('update products set stock = $2 where id = $1', [hot!.id, STOCK])
+        const flashTokens = await customerTokens(api, data, CHECKOUTS)
+        const deadlocks = async () => (await admin.query<{ n: number }>('select deadlocks::int as n from pg_stat_database where datname = current_database()')).rows[0]!.n
+        const deadlocksBefore = await deadlocks()
+        const body = JSON.stringify({ items: [{ productId: hot!.id, quantity: 1 }], shippingAddress: BENCH_ADDRESS, paymentMode: 'COD' })
+        const runId = randomBytes(4).toString('hex')
+        const started = performance.now()
+        const results = await Promise.all(
+          flashTokens.map(async (token, n) => {
+            const t0 = performance.now()
+            try {
+              const res = await fetch(`${api}/orders`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-idempotency-key': `flash-${runId}-${n}` },
+                body,
+              })
+              await res.arrayBuffer()
+              return { status: res.status, ms: performance.now() - t0 }
+            } catch {
+              return { status: 0, ms: performance.now() - t0 }
+            }
+          }),
+        )
+        const allMs = performance.now() - started
+        const created = results.filter((r) => r.status === 201).length
+        const soldOut = results.filter((r) => r.status === 409).length
+        const fivexx = results.filter((r) => r.status >= 500 || r.status === 0).length
+        const newDeadlocks = (await deadlocks()) - deadlocksBefore
+        const stockLeft = (await admin.query<{ stock: number }>('select stock from products where id = $1', [hot!.id])).rows[0]!.stock
+        const p99 = percentile(results.map((r) => r.ms), 99)
+        report({
+          id: 'LD-03',
+          name: `flash sale (${CHECKOUTS} checkouts at once, one SKU, stock ${STOCK}, over HTTP)`,
+          figure: `${created} x 201, ${soldOut} x 409, ${fivexx} 5xx/failed; p50 ${ms(percentile(results.map((r) => r.ms), 50))}, p99 ${ms(p99)}, all settled in ${ms(allMs)}; deadlocks ${newDeadlocks}; stock left ${stockLeft}`,
+          pass: created === STOCK && soldOut === CHECKOUTS - STOCK && fivexx === 0 && p99 < 2000 && allMs < 10_000 && newDeadlocks === 0 && stockLeft === 0,
+        })
+      } finally {
+        await admin.end()
+      }
     }
 
     if (selected('LD-07')) {

@@ -186,6 +186,90 @@ describe('SE-05: resource limits', () => {
     }
   })
 
+  /** Every answer of a refusal: the status, the error body, within 1 s. */
+  async function refused(status: number, path: string, send: () => Promise<{ statusCode: number; body: string; json(): unknown }>) {
+    const [res, ms] = await timed(send)
+    assert.equal(res.statusCode, status, `${path}: ${res.body.slice(0, 300)}`)
+    assertErrorBody(res, status, path)
+    assert.ok(ms <= 1000, `${path}: answered in ${ms.toFixed(0)} ms`)
+    return res
+  }
+
+  test('SE-05: ?limit=100000 on every list is 400 within 1 s (the maximum is 100, which is served)', async () => {
+    const c = await customer()
+    const partner = { 'x-api-key': shop.partner.apiKey }
+    const lists = [
+      [`${PREFIX}/products`, partner],
+      [`${PREFIX}/support/tickets`, customerHeaders(c)],
+      [`${PREFIX}/returns`, customerHeaders(c)],
+      [`${PREFIX}/admin/orders`, { authorization: `Bearer ${adminToken}` }],
+    ] as const
+    for (const [path, headers] of lists) {
+      const res = await refused(400, path, () => t.app.inject({ method: 'GET', url: `${path}?limit=100000`, headers }))
+      assert.deepEqual((res.json() as { message: unknown }).message, ['limit must not be greater than 100'])
+      const max = await t.app.inject({ method: 'GET', url: `${path}?limit=100`, headers })
+      assert.equal(max.statusCode, 200, `${path}?limit=100: ${max.body.slice(0, 200)}`)
+    }
+  })
+
+  test('SE-05: too many evidence images, over-long strings, 6 upload slots and a 15 MiB + 1 file are 400 within 1 s, and nothing is stored', async () => {
+    const c = await customer()
+    const headers = customerHeaders(c)
+    const image = 'https://example.com/x.png'
+    const ticket = (payload: object) => () => t.app.inject({ method: 'POST', url: `${PREFIX}/support/tickets`, headers, payload })
+    await refused(400, `${PREFIX}/support/tickets`, ticket({ topic: 'Late', detail: 'Where is it', imageUrls: Array(11).fill(image) }))
+    await refused(400, `${PREFIX}/support/tickets`, ticket({ topic: 'Late', detail: 'x'.repeat(5001) }))
+    await refused(400, `${PREFIX}/support/tickets`, ticket({ topic: 'x'.repeat(201), detail: 'Where is it' }))
+    const tickets = await t.app.inject({ method: 'GET', url: `${PREFIX}/support/tickets`, headers })
+    assert.equal(tickets.json().data.length, 0, 'no ticket from a refused body')
+
+    const slots = (files: object[]) => () => t.app.inject({ method: 'POST', url: `${PREFIX}/support/uploads/signed-urls`, headers, payload: { files } })
+    const file = (sizeBytes: number) => ({ fileName: 'evidence.png', contentType: 'image/png', sizeBytes })
+    await refused(400, `${PREFIX}/support/uploads/signed-urls`, slots(Array(6).fill(file(1000))))
+    await refused(400, `${PREFIX}/support/uploads/signed-urls`, slots([file(15 * 1024 * 1024 + 1)]))
+    const five = await slots([...Array(4).fill(file(1000)), file(15 * 1024 * 1024)])()
+    assert.equal(five.statusCode, 201, five.body.slice(0, 300))
+    assert.equal(five.json().data.length, 5, '5 slots, the largest exactly 15 MiB, are the most one request gets')
+  })
+
+  test('SE-05: JSON nested 10,000 deep is 400 within 1 s; a search made of regex and wildcard characters is answered within 1 s', async () => {
+    const c = await customer()
+    const deep = `{"items":${'['.repeat(10_000)}${']'.repeat(10_000)},"shippingAddress":{},"paymentMode":"COD"}`
+    await refused(400, `${PREFIX}/orders`, () =>
+      t.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: { ...customerHeaders(c), 'x-idempotency-key': randomUUID(), 'content-type': 'application/json' }, payload: deep }),
+    )
+    const partner = { 'x-api-key': shop.partner.apiKey }
+    for (const q of ['(a+)+$'.repeat(33), '%_'.repeat(100), '.*'.repeat(100), 'a'.repeat(200), Array(66).fill('ab').join(' ')]) {
+      for (const url of [`${PREFIX}/search?q=${encodeURIComponent(q)}`, `${PREFIX}/products?search=${encodeURIComponent(q)}`]) {
+        const [res, ms] = await timed(() => t.app.inject({ method: 'GET', url, headers: partner }))
+        assert.equal(res.statusCode, 200, `${url}: ${res.body.slice(0, 200)}`)
+        assert.ok(ms <= 1000, `${url.slice(0, 60)}: ${ms.toFixed(0)} ms`)
+      }
+    }
+  })
+
+  test('SE-05: 1,000 bodies of 1 MiB + 1 in a row are each 413 (or 429 once the rate limit is spent), and resident memory grows less than 50 MB', async () => {
+    const c = await customer()
+    const headers = { ...customerHeaders(c), 'content-type': 'application/json' }
+    const oversized = JSON.stringify({ shippingAddress: { line2: 'x'.repeat(1_048_577) } })
+    const rssBefore = process.memoryUsage().rss
+    let slowest = 0
+    const statuses = { 413: 0, 429: 0 }
+    for (let i = 0; i < 1000; i++) {
+      const [res, ms] = await timed(() => t.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: { ...headers, 'x-idempotency-key': randomUUID() }, payload: oversized }))
+      assert.ok(res.statusCode === 413 || res.statusCode === 429, `answer ${i}: ${res.statusCode}`)
+      if (res.statusCode === 429) assert.ok(Number(res.headers['retry-after']) > 0, 'a 429 says when to retry')
+      statuses[res.statusCode]++
+      slowest = Math.max(slowest, ms)
+    }
+    const grownMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024
+    console.log(`SE-05 flood: ${statuses[413]} x 413, ${statuses[429]} x 429, slowest ${slowest.toFixed(0)} ms, RSS grew ${grownMb.toFixed(1)} MB`)
+    assert.ok(statuses[413] >= 100, 'the body limit answered before the rate limit did')
+    assert.ok(slowest <= 1000, `slowest ${slowest.toFixed(0)} ms`)
+    assert.ok(grownMb < 50, `RSS grew ${grownMb.toFixed(1)} MB`)
+    assert.equal((await t.deps.database.db.select({ n: count() }).from(orders).where(eq(orders.userId, c.userId)))[0]!.n, 0)
+  })
+
   describe('slow clients on a real socket', () => {
     let port: number
     before(async () => {
