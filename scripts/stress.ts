@@ -11,6 +11,10 @@
 //                      from this process to the server process: exactly 100 x 201, the rest 409,
 //                      p99 < 2 s, 0 5xx, 0 deadlocks (CI's test/load/flash-sale.test.ts holds the
 //                      counts in process, where the server and the clients share one event loop)
+//   LD-05 noisy        a second server with a quota of 500 per 10 s (50/s) per key: key B reads at
+//   neighbour          25/s alone for --duration/2 s, then again while key A sends 250/s (5x its
+//                      quota): B 100% 200 and B's p99 beside A within 20% of B's alone (or 2 ms,
+//                      below which the difference is timer noise)
 //   LD-07 soak         the LD-02 mix at half its rate for --soak-minutes: server RSS after warm-up
 //                      grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
@@ -23,7 +27,7 @@
 // left (no coordinated omission). The server runs in its own process (src/server.ts, one worker).
 //
 // Options: --only LD-01,LD-08 (rows whose id is listed), --duration S (LD-01 and LD-02, default 30
-// and 60), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N,
+// and 60; LD-05 runs each half of it, default 20), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N,
 // --products N (catalog size, default 10,000), --baseline R (LD-01 req/s of record).
 // A short check that everything works:
 //   npm run test:stress -- --duration 5 --soak-minutes 0.5 --step-seconds 3 --fuzz-runs 5
@@ -100,7 +104,7 @@ const env: Record<string, string> = {
 const childEnv = { ...process.env, ...env }
 
 async function loadRows() {
-  if (!['LD-01', 'LD-02', 'LD-03', 'LD-07', 'LD-08'].some(selected)) return
+  if (!['LD-01', 'LD-02', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) return
   let server: ServerProcess | null = null
   try {
     execFileSync(process.execPath, ['bin/commerce.js', 'migrate'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] })
@@ -216,6 +220,34 @@ async function loadRows() {
         })
       } finally {
         await admin.end()
+      }
+    }
+
+    if (selected('LD-05')) {
+      // Its own server: the quota must be low enough for A to exceed it, which the others' is not.
+      const seconds = Math.max(10, Math.round(Number(values.duration ?? 40) / 2))
+      const keyOf = () =>
+        (JSON.parse(execFileSync(process.execPath, ['bin/commerce.js', 'apikey', 'create', '--partner', data.partnerId, '--json'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] }).toString()) as { apiKey: string }).apiKey
+      const [keyA, keyB] = [keyOf(), keyOf()]
+      const limited = await startServer(await freePort(), { ...env, RATE_LIMIT_MAX: '500', RATE_LIMIT_WINDOW_MS: '10000', REDIS_PREFIX: `${env.REDIS_PREFIX}ld05:` }, 120_000)
+      try {
+        const read = (key: string) => (i: number): Request => ({ method: 'GET', path: i % 2 === 0 ? '/api/v1/products?limit=20' : `/api/v1/products/${slugs[i % slugs.length]}`, headers: { 'x-api-key': key } })
+        await openModel(limited.url, [{ name: 'warm', rate: 25, request: read(keyB) }], 3)
+        const alone = (await openModel(limited.url, [{ name: 'b', rate: 25, request: read(keyB) }], seconds)).b!
+        const together = await openModel(limited.url, [{ name: 'b', rate: 25, request: read(keyB) }, { name: 'a', rate: 250, request: read(keyA) }], seconds)
+        const p99 = (s: Sample[]) => percentile(s.map((x) => x.ms), 99)
+        const bOk = count(together.b!, (s) => s === 200)
+        const aOk = count(together.a!, (s) => s === 200)
+        const aLimited = count(together.a!, (s) => s === 429)
+        const rise = p99(together.b!) / p99(alone) - 1
+        report({
+          id: 'LD-05',
+          name: `noisy neighbour (B at 25/s, half its 50/s quota; A at 250/s, 5x; ${seconds} s each)`,
+          figure: `B ${bOk}/${together.b!.length} x 200; A ${aOk} x 200, ${aLimited} x 429; B p99 alone ${p99(alone).toFixed(1)} ms, beside A ${p99(together.b!).toFixed(1)} ms (${(rise * 100).toFixed(0)}%)`,
+          pass: bOk === together.b!.length && count(alone, (s) => s === 200) === alone.length && aLimited > 0 && (rise <= 0.2 || p99(together.b!) - p99(alone) <= 2),
+        })
+      } finally {
+        await limited.stop()
       }
     }
 
