@@ -15,8 +15,8 @@
 //   neighbour          25/s alone for --duration/2 s, then again while key A sends 250/s (5x its
 //                      quota): B 100% 200 and B's p99 beside A within 20% of B's alone (or 2 ms,
 //                      below which the difference is timer noise)
-//   LD-07 soak         the LD-02 mix at half its rate for --soak-minutes: server RSS after warm-up
-//                      grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
+//   LD-07 soak         the LD-02 mix at half its rate, plus 25 uncached searches/s, for --soak-minutes:
+//                      server RSS peak < 300 MiB (issue 11) and after warm-up grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
@@ -137,6 +137,9 @@ async function loadRows() {
       path: i % 2 === 0 ? '/api/v1/products?limit=20' : `/api/v1/products/${slugs[i % slugs.length]}`,
       headers: readHeaders,
     })
+    // Uncached searches of the judged queries (the search index is the largest thing a worker holds).
+    const queries = (JSON.parse(readFileSync(join(root, 'bench', 'search-judgments.json'), 'utf8')) as { query: string }[]).map((j) => j.query)
+    const searchRequest = (i: number): Request => ({ method: 'GET', path: `/api/v1/search?q=${encodeURIComponent(queries[i % queries.length]!)}&page=${1 + (i % 3)}`, headers: readHeaders })
     // Warm-up: caches, JIT, pool.
     await openModel(server.url, [{ name: 'orders', rate: 20, request: orderRequest }, { name: 'reads', rate: 50, request: readRequest }], 3)
 
@@ -269,7 +272,7 @@ async function loadRows() {
           await sleep(Math.min(5000, (seconds * 1000) / 20))
         }
       })()
-      const out = await openModel(server.url, [{ name: 'orders', rate: 25, request: orderRequest }, { name: 'reads', rate: 100, request: readRequest }], seconds)
+      const out = await openModel(server.url, [{ name: 'orders', rate: 25, request: orderRequest }, { name: 'reads', rate: 100, request: readRequest }, { name: 'searches', rate: 25, request: searchRequest }], seconds)
       sampling = false
       await sampler
       await admin.end()
@@ -277,12 +280,13 @@ async function loadRows() {
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
       const window = (from: number, to: number) => mean(rss.filter((s) => s.at >= from * seconds * 1000 && s.at < to * seconds * 1000).map((s) => s.kb))
       const growth = window(0.8, 1.01) / window(0.2, 0.4) - 1
-      const fivexx = count([...out.orders!, ...out.reads!], (s) => s >= 500 || s === 0)
-      const pass = growth < 0.1 && Math.max(...connections) <= 12 && fivexx === 0
+      const fivexx = count([...out.orders!, ...out.reads!, ...out.searches!], (s) => s >= 500 || s === 0)
+      const peakMb = Math.max(...rss.map((s) => s.kb)) / 1024
+      const pass = peakMb < 300 && growth < 0.1 && Math.max(...connections) <= 12 && fivexx === 0
       report({
         id: 'LD-07',
-        name: `soak (25 orders/s + 100 reads/s, ${minutes} min)`,
-        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), PG connections ${Math.min(...connections)}-${Math.max(...connections)}, 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
+        name: `soak (25 orders/s + 100 reads/s + 25 searches/s, ${minutes} min, ${values.products} products)`,
+        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(peakMb)} MiB, PG connections ${Math.min(...connections)}-${Math.max(...connections)}, 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
         pass,
       })
     }
