@@ -45,9 +45,9 @@
 //
 // Runs: the plan's 500 take longer than this file's share of CI on the shared 2-core box, so CI runs
 // 400 on PostgreSQL and 250 on PGlite; PROPERTY_RUNS=500 runs the plan's figure. Measured (load
-// average 2-6, others' suites running): PGlite 250 runs 24-35 s (the file 26-39 s), 500 runs
-// 55-74 s; PostgreSQL + Redis 400 runs 35 s (the file 38 s), 500 runs 42-45 s (71 s once at load
-// 6). A run costs ~0.14 s of
+// average 1-6, others' suites running): PGlite 250 runs 23-35 s (the file 26-39 s), 500 runs
+// 55-74 s; PostgreSQL + Redis 400 runs 30-35 s (the file 31-38 s), 500 runs 39-45 s (71 s once at
+// load 6). A run costs ~0.14 s of
 // CPU on PGlite: about 60% answering the requests (PGlite's WebAssembly and driver most of it), 15%
 // making the run's product and customers, 15% the invariant sweep, the rest the checks. DI20_SEED
 // replays a seed (printed with the result, and by fast-check on a failure with the scheduler's task
@@ -202,6 +202,9 @@ interface RunState {
 
 type Injected = Awaited<ReturnType<TestApp['app']['inject']>>
 
+/** The calls a run has started. */
+let inFlight: Promise<unknown>[] = []
+
 /**
  * Waits for the scheduler to start the call, and hands its answer back when the scheduler says.
  * The scheduler's report (printed with a counterexample) shows each answer as `summary` gives it.
@@ -209,13 +212,14 @@ type Injected = Awaited<ReturnType<TestApp['app']['inject']>>
 async function step<T>(s: fc.Scheduler, label: string, call: () => Promise<T>, summary: (value: T) => string): Promise<T> {
   await s.schedule(Promise.resolve(), `start ${label}`)
   let value: T | undefined
-  await s.schedule(
-    call().then((v) => {
-      value = v
-      return summary(v)
-    }),
-    `answer ${label}`,
-  )
+  const answered = call().then((v) => {
+    value = v
+    return summary(v)
+  })
+  // Once a run has failed, the scheduler hands back no more answers: the calls still going are
+  // awaited before the database is read again, and their errors were already the run's failure.
+  inFlight.push(answered.catch(() => {}))
+  await s.schedule(answered, `answer ${label}`)
   return value as T
 }
 
@@ -487,6 +491,7 @@ try {
         customers.set(o.customer, customer)
       }
 
+      inFlight = []
       const state: RunState = { answers: [], placed: [], cancelled: new Set(), delivered: new Set(), refundPending: new Set() }
       const actors = [
         ...plan.orders.map((o, k) => orderActor(s, state, k, o, productId, customers.get(o.customer)!)),
@@ -507,6 +512,7 @@ try {
       } catch (err) {
         // What this run broke is its own failure: the runs fast-check tries next (shrinking) are
         // judged by the sweep only on what they add.
+        await Promise.all(inFlight)
         for (const v of await invariantViolations(db, { now: clock.now() })) knownViolations.add(v)
         throw err
       }
