@@ -20,6 +20,8 @@
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
+//   DI-19, DI-20,      test files of the CI suite at the plan's size: the ledger model (and DI-22) at
+//   FT-06              1,000 runs, the interleavings at 500, the kill points 10 times each
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
 //                      its test app runs the sweep over its own database when it closes)
 //
@@ -104,7 +106,6 @@ const env: Record<string, string> = {
 const childEnv = { ...process.env, ...env }
 
 async function loadRows() {
-  if (!['LD-01', 'LD-02', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) return
   let server: ServerProcess | null = null
   try {
     execFileSync(process.execPath, ['bin/commerce.js', 'migrate'], { cwd: root, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] })
@@ -323,13 +324,15 @@ async function loadRows() {
   }
 }
 
-async function fuzzRow() {
-  // The fuzzer builds its own app in process, on its own fresh database of the same server.
-  const runs = values['fuzz-runs']!
+/**
+ * Runs one test file of the suite at the plan's nightly size (its size knob in `env`), on its own
+ * fresh database of the same server as CI's PostgreSQL run; answers its exit code, output and seconds.
+ */
+async function runTestFile(file: string, env: Record<string, string>): Promise<{ code: number; output: string; seconds: number }> {
   const started = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/security/fuzz.stress.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
     cwd: root,
-    env: { ...process.env, FUZZ_RUNS: runs, TEST_DATABASE_URL: baseUrl, TEST_REDIS_URL: redisUrl },
+    env: { ...process.env, ...env, TEST_DATABASE_URL: baseUrl, TEST_REDIS_URL: redisUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''
@@ -338,6 +341,29 @@ async function fuzzRow() {
     process.stdout.write(c)
   })
   const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)))
+  return { code, output, seconds: Math.round((Date.now() - started) / 1000) }
+}
+
+/** Rows whose CI test runs a smaller size than the plan's: the same file at the plan's size. */
+const PLAN_SIZE_ROWS: { id: string; name: string; file: string; env: Record<string, string> }[] = [
+  { id: 'DI-19', name: 'ledger model, 1,000 runs (and DI-22 points sequences)', file: 'test/orders/ledger-model.test.ts', env: { PROPERTY_RUNS: '1000' } },
+  { id: 'DI-20', name: 'scheduler interleavings, 500 runs', file: 'test/orders/interleavings.test.ts', env: { PROPERTY_RUNS: '500' } },
+  { id: 'FT-06', name: 'SIGKILL at each step of order creation, 10 times each', file: 'test/faults/crash-order-steps.test.ts', env: { FT06_REPEATS: '10' } },
+]
+
+async function planSizeRows() {
+  for (const row of PLAN_SIZE_ROWS.filter((r) => selected(r.id))) {
+    const { code, output, seconds } = await runTestFile(row.file, row.env)
+    const passed = /ℹ pass (\d+)/.exec(output)?.[1] ?? '?'
+    const failed = /ℹ fail (\d+)/.exec(output)?.[1] ?? '?'
+    report({ id: row.id, name: row.name, figure: `${row.file}: ${passed} passed, ${failed} failed in ${seconds} s`, pass: code === 0 })
+  }
+}
+
+async function fuzzRow() {
+  // The fuzzer builds its own app in process, on its own fresh database of the same server.
+  const runs = values['fuzz-runs']!
+  const { code, output, seconds } = await runTestFile('test/security/fuzz.stress.ts', { FUZZ_RUNS: runs })
   const requests = /fuzz: (\d+) requests in/.exec(output)?.[1]
   const failed = /ℹ fail (\d+)/.exec(output)?.[1]
   const slowest = /fuzz: slowest answer (\d+) ms/.exec(output)?.[1]
@@ -345,7 +371,7 @@ async function fuzzRow() {
   report({
     id: 'BI-01',
     name: `schema fuzz, every route (${runs} runs a route)`,
-    figure: `${requests ?? '?'} requests in ${Math.round((Date.now() - started) / 1000)} s, ${failed ?? '?'} routes failed, slowest ${slowest ?? '?'} ms (large bodies ${slowestLarge ?? '?'} ms)`,
+    figure: `${requests ?? '?'} requests in ${seconds} s, ${failed ?? '?'} routes failed, slowest ${slowest ?? '?'} ms (large bodies ${slowestLarge ?? '?'} ms)`,
     pass: code === 0,
   })
 }
@@ -367,8 +393,12 @@ async function invariantRow() {
 }
 
 try {
-  await loadRows()
-  await invariantRow()
+  // The load rows share one server and database; the sweep checks what they wrote.
+  if (['LD-01', 'LD-02', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) {
+    await loadRows()
+    await invariantRow()
+  }
+  await planSizeRows()
   if (selected('BI-01')) await fuzzRow()
 } finally {
   await database.drop()
