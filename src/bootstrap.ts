@@ -9,9 +9,53 @@ import { closeRedis, openRedis } from './db/redis.ts'
 import type { Deps } from './deps.ts'
 import { systemClock } from './lib/clock.ts'
 
+// Query parameters that carry a credential: the local upload URL is signed in its query
+// (`?expires=…&signature=<hex>`), an S3 presigned URL too, and a request log carries the URL.
+const CREDENTIAL_QUERY_PARAMS = new Set(['signature', 'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'token', 'access_token', 'refresh_token', 'api_key', 'apikey', 'secret', 'password'])
+
+/** `url` with the values of credential-carrying query parameters replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?')
+  if (query === -1) return url
+  const pairs = url.slice(query + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=')
+    if (eq === -1) return pair
+    let name = pair.slice(0, eq)
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '))
+    } catch {
+      // a malformed escape: judged as written
+    }
+    return CREDENTIAL_QUERY_PARAMS.has(name.toLowerCase()) ? `${pair.slice(0, eq)}=[redacted]` : pair
+  })
+  return `${url.slice(0, query + 1)}${pairs.join('&')}`
+}
+
+interface LoggedRequest {
+  method?: string
+  url?: unknown
+  host?: string
+  ip?: string
+  headers?: Record<string, unknown>
+  socket?: { remotePort?: number }
+}
+
+/** Fastify's request serializer (method, URL, host, address), with the URL's credentials censored. */
+function requestForLog(req: LoggedRequest): object {
+  if (!req || typeof req !== 'object') return req
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  }
+}
+
 /** The service's logger: pino with credentials redacted. `destination` defaults to stdout (tests capture it). */
 export function createLogger(config: Config, destination?: pino.DestinationStream): FastifyBaseLogger {
-  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { req: requestForLog } }
   return destination ? pino(options, destination) : pino(options)
 }
 

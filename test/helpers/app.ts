@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
-import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
@@ -18,6 +17,7 @@ import { closeRedis, openRedis } from '../../src/db/redis.ts'
 import type { Deps } from '../../src/deps.ts'
 import { type Clock, systemClock } from '../../src/lib/clock.ts'
 import { invariantViolations } from './invariants.ts'
+import { testLogger } from './log-capture.ts'
 
 export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
@@ -104,7 +104,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   })
   const { database, drop } = await openTestDatabase()
-  const logger = pino({ level: 'silent' })
+  // Silent, or with TEST_LOG_DIR the service's logger into the run's capture (SE-11, log-capture.ts).
+  const logger = testLogger(config)
   const redis = config.redisUrl ? openRedis(config.redisUrl, logger) : null
   if (redis) await new Promise<void>((resolve) => {
     if (redis.status === 'ready') return resolve()

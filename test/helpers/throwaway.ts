@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { freePort } from './factories.ts'
+import { captureProcessLogs, serverLogEnv } from './log-capture.ts'
 
 const run = promisify(execFile)
 const PG_BIN = '/usr/lib/postgresql/15/bin'
@@ -266,9 +267,10 @@ export interface ServerProcess {
  */
 export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort())
-  const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), WORKERS: '1', LOG_LEVEL: 'warn', ...env }
+  const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), WORKERS: '1', ...serverLogEnv('warn'), ...env }
   for (const name of ['NODE_OPTIONS', 'TEST_PGLITE_TEMPLATE']) delete fullEnv[name]
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  captureProcessLogs(child)
   let out = ''
   child.stdout!.on('data', (c) => (out += c))
   child.stderr!.on('data', (c) => (out += c))

@@ -1,6 +1,7 @@
 // Small pieces shared by the load checks (test/load/*.test.ts) and the nightly rows (scripts/stress.ts):
 // percentiles, and a real server process on a given database and Redis.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { captureProcessLogs, serverLogEnv } from '../helpers/log-capture.ts'
 
 /** The p-th percentile (nearest rank) of a list of numbers; 0 for an empty list. */
 export function percentile(values: number[], p: number): number {
@@ -24,9 +25,10 @@ export interface ServerProcess {
  * current environment; resolves once /health/ready answers 200.
  */
 export async function startServer(port: number, env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', WORKERS: '1', ...env }
+  const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), ...serverLogEnv('warn'), WORKERS: '1', ...env }
   delete fullEnv.NODE_OPTIONS
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  captureProcessLogs(child)
   let output = ''
   child.stdout!.on('data', (c) => (output += c))
   child.stderr!.on('data', (c) => (output += c))

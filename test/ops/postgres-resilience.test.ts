@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import pg from 'pg'
-import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
@@ -12,10 +11,11 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
+import { testLogger } from '../helpers/log-capture.ts'
 
 async function appOn(databaseUrl: string, database: Database) {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '/tmp/commerce-pgres' })
-  return buildApp({ config, database, redis: null, clock: systemClock, logger: pino({ level: 'silent' }) })
+  return buildApp({ config, database, redis: null, clock: systemClock, logger: testLogger(config) })
 }
 
 describe('PostgreSQL pool', () => {

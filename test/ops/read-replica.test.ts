@@ -5,7 +5,6 @@
 // machine's PostgreSQL (the embedded database has no replicas).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
@@ -17,6 +16,7 @@ import { importCatalog } from '../../src/modules/catalog/import.ts'
 import { catalogs, categories, products } from '../../src/modules/catalog/schema.sql.ts'
 import { createPartner } from '../../src/modules/partners/index.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
+import { testLogger } from '../helpers/log-capture.ts'
 
 let primary: Awaited<ReturnType<typeof freshPostgres>>
 let replica: Awaited<ReturnType<typeof freshPostgres>>
@@ -45,7 +45,7 @@ before(async () => {
   await database.readDb.insert(categories).values(await database.db.select().from(categories))
   const rows = await database.db.select().from(products)
   await database.readDb.insert(products).values(rows.map((p) => ({ ...p, name: 'Widget replica' })))
-  const deps: Deps = { config, database, redis: null, clock: systemClock, logger: pino({ level: 'silent' }) }
+  const deps: Deps = { config, database, redis: null, clock: systemClock, logger: testLogger(config) }
   app = await buildApp(deps)
   await app.ready()
 })

@@ -7,15 +7,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { freePort } from '../helpers/factories.ts'
+import { captureProcessLogs, serverLogEnv } from '../helpers/log-capture.ts'
 
 const root = new URL('../../', import.meta.url).pathname
 const dataDir = mkdtempSync(join(tmpdir(), 'commerce-start-'))
 after(() => rmSync(dataDir, { recursive: true, force: true }))
 
 function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), ...serverLogEnv('warn') }
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'NODE_ENV', 'NODE_OPTIONS', 'TEST_PGLITE_TEMPLATE']) delete env[name]
   const child = spawn('npm', ['start', '--silent'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  captureProcessLogs(child)
   let out = ''
   child.stdout!.on('data', (chunk) => (out += chunk))
   child.stderr!.on('data', (chunk) => (out += chunk))

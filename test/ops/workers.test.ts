@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { after, before, test } from 'node:test'
 import { freshPostgres } from '../helpers/app.ts'
 import { freePort } from '../helpers/factories.ts'
+import { captureProcessLogs, serverLogEnv } from '../helpers/log-capture.ts'
 
 const root = new URL('../../', import.meta.url).pathname
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
@@ -22,12 +23,13 @@ test('two workers on PostgreSQL + Redis share the port and replace a worker that
     REDIS_URL: redisUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
+    ...serverLogEnv('warn'),
     AUTH_SECRET: 'w'.repeat(40),
     DATA_DIR: `/tmp/commerce-workers-${process.pid}`,
   }
   delete env.NODE_OPTIONS
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', '--workers', '2'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  captureProcessLogs(child)
   let output = ''
   child.stdout!.on('data', (c) => (output += c))
   child.stderr!.on('data', (c) => (output += c))

@@ -15,7 +15,9 @@ import { createPaymentProvider } from '../../src/modules/orders/providers/index.
 import { revokeApiKey } from '../../src/modules/partners/index.ts'
 import { openTestDatabase, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
+import { findSecrets } from '../helpers/secret-scan.ts'
 import { ADDRESS, givenShop, placeOrder } from '../helpers/shop.ts'
+import { png, put, requestSlots } from '../helpers/uploads.ts'
 
 const lines: string[] = []
 const capture = new Writable({
@@ -79,6 +81,13 @@ test('no API key, partner secret, token, password, webhook secret or signature a
   secrets.webhookSecret = hook.json().data.secret
   await t.app.dispatcher.dispatchOnce()
 
+  // An evidence upload: its URL is signed in the query string, and request logs carry the URL.
+  const slots = await requestSlots(t, customer, 'support', [{ fileName: 'a.png', contentType: 'image/png', sizeBytes: 120 }])
+  assert.equal(slots.statusCode, 201, slots.body)
+  const uploadUrl = new URL(slots.json().data[0].uploadUrl)
+  secrets.uploadSignature = uploadUrl.searchParams.get('signature')!
+  assert.equal((await put(t, uploadUrl.toString(), png(120), 'image/png')).statusCode, 201)
+
   // A reused refresh token (revokes the family), then a revoked API key.
   await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: customer.refreshToken } })
   await revokeApiKey(t.deps.database.db, systemClock, shop.partner.apiKeyId)
@@ -93,4 +102,6 @@ test('no API key, partner secret, token, password, webhook secret or signature a
     assert.equal(log.includes(value), false, `${name} appears in the logs`)
   }
   assert.equal(/psk_wrong|wrong-password-123/.test(log), false, 'rejected credentials are not logged either')
+  // And the suite-wide scan (SE-11, scripts/test.ts) finds nothing in these lines either.
+  assert.deepEqual(lines.flatMap((line) => findSecrets(line, Object.values(secrets))), [])
 })
