@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pino from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
@@ -17,6 +16,7 @@ import { TEST_AUTH_SECRET, type TestApp } from './app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer, givenPartner, type PartnerFixture } from './factories.ts'
 import { ADDRESS, givenShop, type Shop } from './shop.ts'
 import { sleep } from './throwaway.ts'
+import { testLogger } from './log-capture.ts'
 
 export interface FaultShop {
   database: Database
@@ -30,10 +30,11 @@ export interface FaultShop {
 /** Migrates the database at `url` and builds a shop (hot product stock 1,000,000) and `n` customers. */
 export async function prepareFaultShop(url: string, n: number): Promise<FaultShop> {
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-faults-'))
-  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir })
+  // Many customers are signed in from one address: the per-address auth limit would stop at 30.
+  const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, RATE_LIMIT_AUTH_MAX: '1000000' })
   const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 4 })
   await migrateDatabase(database)
-  const deps = { config, database, redis: null, clock: systemClock, logger: pino({ level: 'silent' }) }
+  const deps = { config, database, redis: null, clock: systemClock, logger: testLogger(config) }
   const app = await buildApp(deps)
   await app.ready()
   const t = { app, deps, close: async () => {} } as TestApp

@@ -18,8 +18,9 @@
 // were there before it started (left by an earlier failing run), so shrinking stays meaningful.
 //
 // Size: PROPERTY_RUNS=N runs N sequences of each property (the plan's figure is 1,000, nightly).
-// Without it the CI size below. A failure prints fast-check's seed and path; replay with
-// PROPERTY_SEED=<seed> PROPERTY_PATH=<path>.
+// Without it the CI size below. A failure prints fast-check's seed, path and the commands' replayPath;
+// replay one row with PROPERTY_SEED=<seed> PROPERTY_PATH=<path> PROPERTY_REPLAY_PATH=<replayPath>
+// node --import tsx --test --test-reporter spec --test-name-pattern 'DI-19:' test/orders/ledger-model.test.ts
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
@@ -43,6 +44,7 @@ function envInteger(name: string): number | undefined {
 const PROPERTY_RUNS = envInteger('PROPERTY_RUNS')
 const SEED = process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : undefined
 const PATH = process.env.PROPERTY_PATH || undefined
+const REPLAY_PATH = process.env.PROPERTY_REPLAY_PATH || undefined
 // CI: what fits in about a minute for the whole file on the shared 2-core box, per backend.
 const SIZE = {
   di19: { runs: PROPERTY_RUNS ?? 20, maxCommands: 50 },
@@ -199,11 +201,15 @@ interface ModelOrder {
   walletUsed: bigint
   payable: bigint
   earned: bigint
-  /** Captured by the sandbox provider. */
+  /** The provider sessions opened for the order, oldest first, and what became of each. */
+  sessions: ('open' | 'failed' | 'captured')[]
+  /** The capture that paid the order (its first), and what returns refunded of it. */
   providerPaid: bigint
   providerRefunded: bigint
-  /** Σ of every refund of the order's returns, and Σ of the requested amounts of returns that reached REFUND_PENDING. */
+  /** Every capture (a late one on another session is refunded) and every refund that succeeded. */
+  captured: bigint
   refunded: bigint
+  /** Σ of the requested amounts of returns that reached REFUND_PENDING. */
   refundedRequested: bigint
 }
 interface Model {
@@ -216,6 +222,9 @@ interface RealOrder {
   id: string
   /** Order item id of each model line. */
   itemIds: string[]
+  /** Every provider session of the order, oldest first (the model's `sessions`). */
+  sessions: string[]
+  /** The session the customer would pay on now; null once it failed. */
   sessionId: string | null
 }
 interface Real {
@@ -290,6 +299,16 @@ const unitShare = (total: bigint, quantity: number, from: number, count: number)
 
 /** The value of the points spent on the units returned so far, over every line. */
 const returnedPointsValue = (o: ModelOrder) => o.lines.reduce((s, l) => s + unitShare(l.pointsShare, l.quantity, 0, l.returned), 0n)
+
+/** refreshRefundStatus (docs/orders.md, docs/returns.md): REFUNDED once refunds cover what was paid, PARTIALLY_REFUNDED before. */
+function refreshRefundStatus(o: ModelOrder) {
+  if (o.refunded === 0n) return
+  const paid = o.status === 'CANCELLED' ? o.captured : o.captured + o.walletUsed + (o.mode === 'COD' && o.paymentStatus !== 'COD_PENDING' ? o.payable : 0n)
+  o.paymentStatus = o.refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED'
+}
+
+/** The sandbox refuses the first refund of ₹x.13 of each captured payment (the background job would retry it). */
+const sandboxRefunds = (amount: bigint) => amount % 100n !== 13n
 
 const unpaidOrders = (m: Model, customer: number) => m.orders.filter((o) => o.customer === customer && o.status === 'PENDING_PAYMENT').length
 const returnable = (o: ModelOrder) =>
@@ -450,12 +469,15 @@ class PlaceOrder implements Cmd {
       walletUsed: priced.walletUsed,
       payable: priced.payable,
       earned: 0n,
+      sessions: prepaid ? ['open'] : [],
       providerPaid: 0n,
       providerRefunded: 0n,
+      captured: 0n,
       refunded: 0n,
       refundedRequested: 0n,
     })
-    r.orders.push({ id: order.id, itemIds, sessionId: prepaid ? order.paymentClientAction.payload.sessionId : null })
+    const sessionId: string | null = prepaid ? order.paymentClientAction.payload.sessionId : null
+    r.orders.push({ id: order.id, itemIds, sessions: sessionId ? [sessionId] : [], sessionId })
     await verify(m, r, String(this))
   }
   toString = () =>
@@ -476,9 +498,7 @@ class Pay implements Cmd {
     const customer = r.customers[o.customer]!
     if (!real.sessionId) {
       // The last session failed: a new one, as the client would ask for it.
-      const res = await customerCall(customer, 'POST', `/orders/${real.id}/payments`, {}, randomUUID())
-      expectStatus(res, 201, `${this}: new session`)
-      real.sessionId = res.json().data.clientAction.payload.sessionId as string
+      await openSession(o, real, customer, String(this))
     }
     const res = await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/checkout/${real.sessionId}/${this.outcome}` })
     expectStatus(res, 200, String(this))
@@ -486,7 +506,10 @@ class Pay implements Cmd {
       o.status = 'CONFIRMED'
       o.paymentStatus = 'PAID'
       o.providerPaid = o.payable
+      o.captured += o.payable
+      o.sessions[o.sessions.length - 1] = 'captured'
     } else {
+      o.sessions[o.sessions.length - 1] = 'failed'
       real.sessionId = null
     }
     const view = await customerCall(customer, 'GET', `/orders/${real.id}`)
@@ -494,6 +517,64 @@ class Pay implements Cmd {
     await verify(m, r, `${this} (order ${index})`)
   }
   toString = () => `${this.outcome}(pending order #${this.pick})`
+}
+
+/** POST /orders/{id}/payments: a new session; the open one before it expires. */
+async function openSession(o: ModelOrder, real: RealOrder, customer: CustomerFixture, what: string) {
+  const res = await customerCall(customer, 'POST', `/orders/${real.id}/payments`, {}, randomUUID())
+  expectStatus(res, 201, `${what}: new session`)
+  real.sessionId = res.json().data.clientAction.payload.sessionId as string
+  real.sessions.push(real.sessionId)
+  o.sessions.push('open')
+}
+
+class NewSession implements Cmd {
+  constructor(readonly pick: number) {}
+  check = (m: Readonly<Model>) => m.orders.some((o) => o.status === 'PENDING_PAYMENT')
+  async run(m: Model, r: Real) {
+    const index = choose(m.orders.map((o, i) => (o.status === 'PENDING_PAYMENT' ? i : -1)).filter((i) => i >= 0), this.pick)
+    await openSession(m.orders[index]!, r.orders[index]!, r.customers[m.orders[index]!.customer]!, String(this))
+    await verify(m, r, `${this} (order ${index})`)
+  }
+  toString = () => `session(pending order #${this.pick})`
+}
+
+/**
+ * A success on any session the order ever had, the current one or an older one (expired, failed or
+ * already paid): it pays a PENDING_PAYMENT order; on an order paid or cancelled meanwhile it is a
+ * second charge, refunded to where it came from. Neither touches a ledger.
+ */
+class LatePay implements Cmd {
+  constructor(
+    readonly pick: number,
+    readonly session: number,
+  ) {}
+  check = (m: Readonly<Model>) => m.orders.some((o) => o.sessions.length > 0)
+  async run(m: Model, r: Real) {
+    const index = choose(m.orders.map((o, i) => (o.sessions.length > 0 ? i : -1)).filter((i) => i >= 0), this.pick)
+    const o = m.orders[index]!
+    const real = r.orders[index]!
+    const s = this.session % o.sessions.length
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/checkout/${real.sessions[s]}/pay` })
+    expectStatus(res, 200, String(this))
+    if (o.sessions[s] !== 'captured') {
+      o.sessions[s] = 'captured'
+      o.captured += o.payable
+      if (o.status === 'PENDING_PAYMENT') {
+        o.status = 'CONFIRMED'
+        o.paymentStatus = 'PAID'
+        o.providerPaid = o.payable
+      } else if (sandboxRefunds(o.payable)) {
+        o.refunded += o.payable
+        refreshRefundStatus(o)
+      }
+    }
+    const view = (await customerCall(r.customers[o.customer]!, 'GET', `/orders/${real.id}`)).json().data
+    assert.equal(view.status, o.status, String(this))
+    if (o.status !== 'CANCELLED') assert.equal(view.paymentStatus, o.paymentStatus, `${this}: payment status`)
+    await verify(m, r, `${this} (order ${index}, session ${s} of ${o.sessions.length})`)
+  }
+  toString = () => `latePay(order with a session #${this.pick}, session #${this.session})`
 }
 
 class Cancel implements Cmd {
@@ -669,8 +750,7 @@ class Return implements Cmd {
     o.refundedRequested += requested
     o.providerRefunded += providerPart
     o.refunded += approved
-    const paid = o.providerPaid + o.walletUsed + (o.mode === 'COD' ? o.payable : 0n)
-    if (o.refunded > 0n) o.paymentStatus = o.refunded >= paid ? 'REFUNDED' : 'PARTIALLY_REFUNDED'
+    refreshRefundStatus(o)
 
     const view = (await customerCall(r.customers[o.customer]!, 'GET', `/orders/${real.id}`)).json().data
     assert.equal(view.paymentStatus, o.paymentStatus, `${what}: order payment status`)
@@ -710,6 +790,8 @@ function commandArbs(focus: 'ledgers' | 'points') {
     )
     .map(([c, lines, mode, wallet, points]) => new PlaceOrder(c, lines, mode, wallet, points))
   const pay = fc.tuple(pickArb, fc.constantFrom('pay' as const, 'pay' as const, 'fail' as const)).map(([p, outcome]) => new Pay(p, outcome))
+  const session = pickArb.map((p) => new NewSession(p))
+  const latePay = fc.tuple(pickArb, pickArb).map(([p, s]) => new LatePay(p, s))
   const cancel = fc.tuple(pickArb, fc.constantFrom('customer' as const, 'admin' as const)).map(([p, by]) => new Cancel(p, by))
   const advance = fc.tuple(pickArb, fc.constantFrom(1, 2, 4, 4)).map(([p, steps]) => new Advance(p, steps))
   const kinds: ReturnKind[] = ['WALLET_CREDIT', 'KEEP_ITEM_WALLET_CREDIT', 'ORIGINAL_PAYMENT_REFUND', 'ORIGINAL_PAYMENT_REFUND', 'LOWERED_ORIGINAL_PAYMENT_REFUND', 'LOWERED_WALLET_CREDIT', 'REJECTED', 'REPLACEMENT']
@@ -717,7 +799,7 @@ function commandArbs(focus: 'ledgers' | 'points') {
   // Repeats weight the choice.
   return focus === 'points'
     ? [pointsAdjust, order, order, order, pay, cancel, advance, advance, advance, ret, ret, ret]
-    : [walletAdjust, walletAdjust, pointsAdjust, order, order, order, pay, pay, cancel, advance, advance, advance, ret, ret]
+    : [walletAdjust, walletAdjust, pointsAdjust, order, order, order, pay, pay, session, latePay, cancel, advance, advance, advance, ret, ret]
 }
 
 async function setup(partnerIndex: number): Promise<{ model: Model; real: Real }> {
@@ -736,7 +818,7 @@ async function runProperty(name: string, partnerIndexes: number[], focus: 'ledge
   executed.clear()
   await fc.assert(
     // The first value of a counterexample is the partner: an index into RULES.
-    fc.asyncProperty(fc.constantFrom(...partnerIndexes), fc.commands(commandArbs(focus), { maxCommands: size.maxCommands, size: 'max' }), async (partner, cmds) => {
+    fc.asyncProperty(fc.constantFrom(...partnerIndexes), fc.commands(commandArbs(focus), { maxCommands: size.maxCommands, size: 'max', ...(REPLAY_PATH ? { replayPath: REPLAY_PATH } : {}) }), async (partner, cmds) => {
       await fc.asyncModelRun(() => setup(partner), cmds)
     }),
     { numRuns: size.runs, ...(SEED !== undefined ? { seed: SEED } : {}), ...(PATH ? { path: PATH } : {}) },

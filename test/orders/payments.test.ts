@@ -305,6 +305,33 @@ describe('cancellation', () => {
     assert.equal(twice.json().message, `Order ${order.orderNumber} cannot be cancelled once it is CANCELLED`)
     assert.deepEqual(await ledgerBalances(t.deps.database.db, customer.userId), { walletCash: 10_000n, rewardPoints: 50n })
   })
+
+  test('DI-19 regression: a paid order whose second capture (a late success on its older session) was refunded can still be cancelled; each capture is refunded once', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    await credit(t, clock, customer, 'WALLET_CASH', 10_000n)
+    const order = await prepaidOrder(customer, { useWalletCash: true })
+    const second = await post(customer, `/orders/${order.id}/payments`, {}, `second-session-${order.id}`)
+    assert.equal(second.statusCode, 201, second.body)
+    assert.equal((await sandboxAction(t, second.json().data.clientAction, 'pay')).statusCode, 200)
+    // The first session's success arrives after the order was paid through the second: refunded at once.
+    assert.equal((await sandboxAction(t, order.paymentClientAction, 'pay')).statusCode, 200)
+    const paidTwice = (await get(customer, `/orders/${order.id}`)).json().data
+    assert.deepEqual(paidTwice.refunds.map((r: { amount: string; status: string }) => [r.amount, r.status]), [[order.amountPayable, 'SUCCEEDED']])
+    // Cancelling queued a refund of every capture, the refunded one too: the refund limit refused it (409).
+    const res = await post(customer, `/orders/${order.id}/cancel`, {})
+    assert.equal(res.statusCode, 200, res.body)
+    const cancelled = res.json().data
+    assert.equal(cancelled.status, 'CANCELLED')
+    assert.equal(cancelled.paymentStatus, 'REFUNDED')
+    const captures = (await t.deps.database.db.query.payments.findMany({ where: (p, { eq }) => eq(p.orderId, order.id) })).filter((p) => p.status === 'SUCCEEDED')
+    assert.equal(captures.length, 2)
+    const refunds = await t.deps.database.db.query.refunds.findMany({ where: (r, { eq }) => eq(r.orderId, order.id) })
+    for (const capture of captures) {
+      const back = refunds.filter((r) => r.paymentId === capture.id && r.status === 'SUCCEEDED')
+      assert.deepEqual(back.map((r) => r.amount), [capture.amount], `capture ${capture.id} refunded exactly once, in full`)
+    }
+    assert.deepEqual(await ledgerBalances(t.deps.database.db, customer.userId), { walletCash: 10_000n, rewardPoints: 0n })
+  })
 })
 
 describe('GET /orders', () => {

@@ -67,13 +67,13 @@ export async function releaseReservation(tx: Executor, order: OrderRow, at: Date
   return orderRepo.updateOrder(tx, order.id, { releasedAt: at })
 }
 
-/** A provider refund of a captured payment, sent after the transaction commits (see sendRefunds). */
-export async function queueProviderRefund(tx: Executor, order: OrderRow, payment: PaymentRow, reason: string, at: Date) {
+/** A provider refund of a captured payment (all of it unless told), sent after the transaction commits (see sendRefunds). */
+export async function queueProviderRefund(tx: Executor, order: OrderRow, payment: PaymentRow, reason: string, at: Date, amount: bigint = payment.amount) {
   return orderRepo.insertRefund(tx, {
     id: newId('ref', at.getTime()),
     orderId: order.id,
     paymentId: payment.id,
-    amount: payment.amount,
+    amount,
     method: 'ORIGINAL_PAYMENT',
     status: 'PENDING',
     reason,
@@ -93,8 +93,15 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
   const released = await releaseReservation(tx, order, at)
   await orderRepo.expireActivePayments(tx, order.id, at)
   const captured = (await orderRepo.paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
+  // Only what is left of each capture: a second capture (a late success on an older session) was
+  // refunded when it arrived, and refunding it again would exceed what was paid (the refund limit
+  // trigger then refused the whole cancellation).
+  const earlier = await orderRepo.refundsOf(tx, order.id)
   const refunds = []
-  for (const payment of captured) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at))
+  for (const payment of captured) {
+    const refunded = earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n)
+    if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at, payment.amount - refunded))
+  }
   const cancelled = await transition(tx, released, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
   return { order: cancelled, refunds }
 }
