@@ -19,9 +19,11 @@ import { hostname } from 'node:os'
 import { after, before, describe, mock, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { isPrivateAddress } from '../../src/modules/events/outbound.ts'
-import { setPartnerWebhook } from '../../src/modules/partners/index.ts'
+import { setPartnerReturnOrigins, setPartnerWebhook } from '../../src/modules/partners/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { givenAdminToken, givenPartner } from '../helpers/factories.ts'
+import { customerHeaders, givenAdminToken, givenCustomer, givenPartner } from '../helpers/factories.ts'
+import { ADDRESS, givenShop, placeOrder, sandboxAction } from '../helpers/shop.ts'
+import { uploadedImage } from '../helpers/uploads.ts'
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
 const PRIVATE_REFUSAL = 'url must not point to a private or loopback address'
@@ -321,6 +323,70 @@ describe('SE-07: redirects are never followed', () => {
         assert.equal(trapConnections, 0, `${status} to ${to}`)
       }
     }
+  })
+})
+
+describe('SE-07: evidence imageUrls and paymentReturnUrl are never fetched (plan 5.1 API7)', () => {
+  test("SE-07: the plan's imageUrls list is 400 on a ticket (only the customer's own uploads are evidence), nothing stored, 0 connections", async () => {
+    const shop = await givenShop(prod)
+    const customer = await givenCustomer(prod.app, shop.partner)
+    answers.set('hosts-file.rebind.test', [v4('127.0.0.1')])
+    const redirectsBefore = redirectorRequests
+    const urls = [
+      `http://127.0.0.1:${trapPort}`,
+      'http://169.254.169.254/latest/meta-data/',
+      `http://[::1]:${trapPort}/x.png`,
+      `http://2130706433:${trapPort}/x.png`,
+      `http://0x7f.1:${trapPort}/x.png`,
+      `http://[::ffff:127.0.0.1]:${trapPort}/x.png`,
+      'file:///etc/passwd',
+      `gopher://127.0.0.1:${trapPort}/_x`,
+      `http://127.0.0.1:${redirectorPort}/x.png?status=302`,
+      `http://hosts-file.rebind.test:${trapPort}/x.png`,
+    ]
+    const ticket = (imageUrls: string[]) =>
+      prod.app.inject({ method: 'POST', url: '/api/v1/support/tickets', headers: customerHeaders(customer), payload: { topic: 'Damaged', detail: 'Torn pack', imageUrls } })
+    for (const url of urls) {
+      const res = await ticket([url])
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`)
+      assert.equal(res.json().message, `imageUrls: ${url} is not an upload of this customer for support`)
+    }
+    // Beside a real upload of the customer's, a foreign URL still refuses the whole ticket.
+    const own = await uploadedImage(prod, customer, 'support')
+    assert.equal((await ticket([own, urls[1]!])).statusCode, 400)
+    const list = await prod.app.inject({ method: 'GET', url: '/api/v1/support/tickets', headers: customerHeaders(customer) })
+    assert.equal(list.json().meta.total, 0, 'no ticket was stored')
+    assert.equal(lookups.get('hosts-file.rebind.test') ?? 0, 0, 'the name was not even resolved')
+    assert.equal(redirectorRequests, redirectsBefore, 'the redirecting URL was not requested')
+    assert.equal(trapConnections, 0)
+  })
+
+  test('SE-07: paymentReturnUrl: javascript: and data: are 400; an origin the partner did not register is 400; an accepted one is only handed to the browser', async () => {
+    const shop = await givenShop(prod)
+    const customer = await givenCustomer(prod.app, shop.partner)
+    const order = (paymentReturnUrl: string) =>
+      placeOrder(prod, customer, { items: [{ productId: shop.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID', paymentReturnUrl })
+    const orders = async () => (await prod.app.inject({ method: 'GET', url: '/api/v1/orders', headers: customerHeaders(customer) })).json().meta.total as number
+    for (const url of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', `file:///etc/passwd`, `gopher://127.0.0.1:${trapPort}/`]) {
+      const res = await order(url)
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`)
+      assert.deepEqual(res.json().message, ['paymentReturnUrl must be an absolute http or https URL'], url)
+    }
+    await setPartnerReturnOrigins(prod.deps.database.db, shop.partner.partnerId, ['https://shop.partner.example'])
+    for (const url of ['https://evil.example/back', `http://127.0.0.1:${trapPort}/back`, 'https://shop.partner.example.evil.example/back', 'http://shop.partner.example/back']) {
+      const res = await order(url)
+      assert.equal(res.statusCode, 400, `${url}: ${res.body}`)
+      assert.equal(res.json().message, `paymentReturnUrl origin ${new URL(url).origin} is not registered for this partner`)
+    }
+    assert.equal(await orders(), 0, 'no order was created')
+    // A partner with no registered origins may send any http(s) address, the trap's too: it is a
+    // redirect for the customer's browser, and the server never requests it, not even once paid.
+    await setPartnerReturnOrigins(prod.deps.database.db, shop.partner.partnerId, [])
+    const res = await order(`http://127.0.0.1:${trapPort}/back`)
+    assert.equal(res.statusCode, 201, res.body)
+    assert.equal((await sandboxAction(prod, res.json().data.paymentClientAction, 'pay')).statusCode, 200)
+    await prod.app.dispatcher.dispatchOnce()
+    assert.equal(trapConnections, 0)
   })
 })
 
