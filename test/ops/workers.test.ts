@@ -54,7 +54,8 @@ test('two workers on PostgreSQL + Redis share the port and replace a worker that
     assert.ok(statuses.every((s) => s === 200))
 
     // Kill one worker: the primary starts another and the service keeps answering.
-    const workers = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(child.pid)]).toString().trim().split('\n').map(Number)
+    // The primary's children that run the server (tsx's esbuild service may be a child of it too).
+    const workers = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(child.pid), '-f', 'src/server.ts']).toString().trim().split('\n').map(Number)
     assert.equal(workers.length, 2, `two workers expected, got ${workers}`)
     process.kill(workers[0]!, 'SIGKILL')
     await new Promise((r) => setTimeout(r, 500))
