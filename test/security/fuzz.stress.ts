@@ -861,6 +861,8 @@ const LARGE_BODY_BYTES = 16 * 1024
 const LARGE_SLOW_MS = Number(process.env.FUZZ_LARGE_SLOW_MS) || 2000
 const isLarge = (c: Case) => (c.payload === undefined ? 0 : Buffer.byteLength(c.payload)) >= LARGE_BODY_BYTES
 const slowest = { normal: { ms: 0, note: '' }, large: { ms: 0, note: '' } }
+/** Answers over their bound that were fast when sent again (printed at the end). */
+const retimed: string[] = []
 /** Where the time goes (FUZZ_PROFILE=1): generating cases, answering them, checking answers, the side-effect checks. */
 const phases = { generate: 0, inject: 0, check: 0, marker: 0, snapshot: 0, snapshots: 0, markers: 0, skipped: 0 }
 const kinds = new Map<string, { n: number; ms: number }>()
@@ -928,7 +930,17 @@ async function fuzz(op: Operation, arbitrary: fc.Arbitrary<Case>, seed: number, 
       const limit = large ? LARGE_SLOW_MS : SLOW_MS
       const kind = large ? slowest.large : slowest.normal
       if (ms > kind.ms) Object.assign(kind, { ms, note: `${op.key}: ${c.mode}: ${c.note}`.slice(0, 140) })
-      if (ms > limit) problem ??= `${res.statusCode} took ${Math.round(ms)} ms (limit ${limit} ms${large ? ` for a body of ${LARGE_BODY_BYTES / 1024} KiB or more` : ''})`
+      if (ms > limit && !problem) {
+        // A stall of the shared box (another test file's burst, a checkpoint) is not this input's
+        // cost, and an input that is costly to answer is costly every time: the same request is
+        // sent once more, and only a second slow answer counts. (A 4xx sent again must write
+        // nothing either: the side-effect check below sees both.)
+        const t1 = performance.now()
+        await t.app.inject({ method: c.method as 'GET', url: c.url, headers: c.headers, payload: c.payload })
+        const again = performance.now() - t1
+        retimed.push(`${op.key} ${Math.round(ms)} -> ${Math.round(again)} ms`)
+        if (again > limit) problem = `${res.statusCode} took ${Math.round(ms)} ms, then ${Math.round(again)} ms sent again (limit ${limit} ms${large ? ` for a body of ${LARGE_BODY_BYTES / 1024} KiB or more` : ''})`
+      }
       const polluted = prototypePollution()
       if (polluted) problem = `Object.prototype polluted (${polluted}) by this request; the rest of this process is suspect`
 
@@ -988,6 +1000,7 @@ async function finish() {
     console.log(`fuzz-profile: ${Object.entries(ms).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}; ${markers} write markers read, ${skipped} skipped (only SELECTs since the last), ${snapshots} snapshots`)
   }
   console.log(`fuzz: slowest answer to a body of ${LARGE_BODY_BYTES / 1024} KiB or more ${Math.round(slowest.large.ms)} ms (limit ${LARGE_SLOW_MS} ms; ${slowest.large.note})`)
+  if (retimed.length > 0) console.log(`fuzz: ${retimed.length} answer(s) over the bound were within it when sent again: ${retimed.slice(0, 10).join('; ')}${retimed.length > 10 ? '; …' : ''}`)
   await t?.close()
 }
 
