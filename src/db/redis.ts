@@ -1,6 +1,8 @@
 // Redis, when REDIS_URL is set: rate-limit counters, caches and locks shared by every node.
 // No offline queue and short timeouts, so an outage makes callers fall back at once instead of
-// queueing commands and hanging requests.
+// queueing commands and hanging requests. Commands issued in the same tick go out as one write
+// (auto-pipelining): a cached read's rate-limit and version commands cost one system call between
+// all the requests of that tick, not one each (decision 0010).
 import { Redis } from 'ioredis'
 import type { FastifyBaseLogger as Logger } from 'fastify'
 
@@ -11,6 +13,7 @@ export function openRedis(url: string, logger: Logger): Redis {
     commandTimeout: 1000,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
+    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   })
   // A command that times out means Redis holds the connection but does not answer (frozen,
