@@ -21,12 +21,13 @@
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
 //   DI-19, DI-20,      test files of the CI suite at the plan's size: the ledger model (and DI-22) at
-//   FT-06              1,000 runs, the interleavings at 500, the kill points 10 times each
+//   FT-06, FT-07       1,000 runs, the interleavings at 500, the kill points 10 times each, 20 random
+//                      kills under the order load of 16 clients
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
 //                      its test app runs the sweep over its own database when it closes)
 //
 // Latencies of the open-model rows are measured from the moment each request was due, not when it
-// left (no coordinated omission). The server runs in its own process (src/server.ts, one worker).
+// left (no coordinated omission). The server runs in its own process (the bundle `npm start` runs, dist/server.js, one worker).
 //
 // Options: --only LD-01,LD-08 (rows whose id is listed), --duration S (LD-01 and LD-02, default 30
 // and 60; LD-05 runs each half of it, default 20), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N,
@@ -120,7 +121,9 @@ async function loadRows() {
       ) as { productIds: string[] }
     ).productIds
 
-    server = await startServer(await freePort(), env, 120_000)
+    // The server as `npm start` runs it (the bundle): what LD-07 measures is production's memory.
+    execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
+    server = await startServer(await freePort(), env, 120_000, { bundle: true })
     const api = `${server.url}/api/v1`
     const readHeaders = { 'x-api-key': data.apiKey }
     const list = (await (await fetch(`${api}/products?limit=100`, { headers: readHeaders })).json()) as { data: { slug: string }[] }
@@ -233,7 +236,7 @@ async function loadRows() {
       const keyOf = () =>
         (JSON.parse(execFileSync(process.execPath, ['bin/commerce.js', 'apikey', 'create', '--partner', data.partnerId, '--json'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] }).toString()) as { apiKey: string }).apiKey
       const [keyA, keyB] = [keyOf(), keyOf()]
-      const limited = await startServer(await freePort(), { ...env, RATE_LIMIT_MAX: '500', RATE_LIMIT_WINDOW_MS: '10000', REDIS_PREFIX: `${env.REDIS_PREFIX}ld05:` }, 120_000)
+      const limited = await startServer(await freePort(), { ...env, RATE_LIMIT_MAX: '500', RATE_LIMIT_WINDOW_MS: '10000', REDIS_PREFIX: `${env.REDIS_PREFIX}ld05:` }, 120_000, { bundle: true })
       try {
         const read = (key: string) => (i: number): Request => ({ method: 'GET', path: i % 2 === 0 ? '/api/v1/products?limit=20' : `/api/v1/products/${slugs[i % slugs.length]}`, headers: { 'x-api-key': key } })
         await openModel(limited.url, [{ name: 'warm', rate: 25, request: read(keyB) }], 3)
@@ -270,7 +273,7 @@ async function loadRows() {
           rss.push({ at: Date.now() - started, kb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
           const res = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
           connections.push(res.rows[0]!.n)
-          await sleep(Math.min(5000, (seconds * 1000) / 20))
+          await sleep(Math.min(1000, (seconds * 1000) / 20))
         }
       })()
       const out = await openModel(server.url, [{ name: 'orders', rate: 25, request: orderRequest }, { name: 'reads', rate: 100, request: readRequest }, { name: 'searches', rate: 25, request: searchRequest }], seconds)
@@ -283,11 +286,14 @@ async function loadRows() {
       const growth = window(0.8, 1.01) / window(0.2, 0.4) - 1
       const fivexx = count([...out.orders!, ...out.reads!, ...out.searches!], (s) => s >= 500 || s === 0)
       const peakMb = Math.max(...rss.map((s) => s.kb)) / 1024
+      const peakAt = rss.find((s) => s.kb / 1024 === peakMb)!.at / 1000
+      // The RSS over the run, a figure every 5 s (MiB), to tell a build's spike from growth.
+      console.log(`LD-07 RSS every 5 s: ${rss.filter((_, i) => i % 5 === 0).map((s) => Math.round(s.kb / 1024)).join(' ')}`)
       const pass = peakMb < 300 && growth < 0.1 && Math.max(...connections) <= 12 && fivexx === 0
       report({
         id: 'LD-07',
         name: `soak (25 orders/s + 100 reads/s + 25 searches/s, ${minutes} min, ${values.products} products)`,
-        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(peakMb)} MiB, PG connections ${Math.min(...connections)}-${Math.max(...connections)}, 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
+        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(peakMb)} MiB (${Math.round(peakAt)} s in), PG connections ${Math.min(...connections)}-${Math.max(...connections)}, 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
         pass,
       })
     }
@@ -349,6 +355,7 @@ const PLAN_SIZE_ROWS: { id: string; name: string; file: string; env: Record<stri
   { id: 'DI-19', name: 'ledger model, 1,000 runs (and DI-22 points sequences)', file: 'test/orders/ledger-model.test.ts', env: { PROPERTY_RUNS: '1000' } },
   { id: 'DI-20', name: 'scheduler interleavings, 500 runs', file: 'test/orders/interleavings.test.ts', env: { PROPERTY_RUNS: '500' } },
   { id: 'FT-06', name: 'SIGKILL at each step of order creation, 10 times each', file: 'test/faults/crash-order-steps.test.ts', env: { FT06_REPEATS: '10' } },
+  { id: 'FT-07', name: '20 x SIGKILL at random moments under an order load (16 clients)', file: 'test/faults/random-kill.test.ts', env: { FT07_KILLS: '20', FT07_CLIENTS: '16' } },
 ]
 
 async function planSizeRows() {

@@ -22,12 +22,15 @@ export interface ServerProcess {
 
 /**
  * `src/server.ts` in a process of its own (one worker) on this port, with these variables over the
- * current environment; resolves once /health/ready answers 200.
+ * current environment; resolves once /health/ready answers 200. `bundle`: run `dist/server.js`, the
+ * bundle `npm start` runs (built by the caller with scripts/build.mjs), as the nightly rows that
+ * measure memory and latency do.
  */
-export async function startServer(port: number, env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServer(port: number, env: Record<string, string>, timeoutMs = 60_000, options: { bundle?: boolean } = {}): Promise<ServerProcess> {
   const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), ...serverLogEnv('warn'), WORKERS: '1', ...env }
   delete fullEnv.NODE_OPTIONS
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const args = options.bundle ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts']
+  const child = spawn(process.execPath, args, { cwd: root, env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   captureProcessLogs(child)
   let output = ''
   child.stdout!.on('data', (c) => (output += c))
