@@ -117,15 +117,24 @@ function openPool(connectionString: string, options: DatabaseOptions): pg.Pool {
   return pool
 }
 
+/** The PostgreSQL address each pooled Db connects to, for work done on a connection of its own (a worker thread). */
+const connectionStrings = new WeakMap<Db, string>()
+
+/** Where `db` connects, when it is a PostgreSQL pool; null for the embedded database (in this process only). */
+export const connectionStringOf = (db: Db): string | null => connectionStrings.get(db) ?? null
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = openPool(options.databaseUrl, options)
     const db = drizzlePg(pool, { schema }) as unknown as Db
     const readPool = options.readUrl ? openPool(options.readUrl, options) : null
+    const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db
+    connectionStrings.set(db, options.databaseUrl)
+    if (readPool) connectionStrings.set(readDb, options.readUrl!)
     return {
       kind: 'postgres',
       db,
-      readDb: readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db,
+      readDb,
       pool,
       pglite: null,
       ping: async (ms) => {

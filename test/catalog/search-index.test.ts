@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'drizzle-orm'
-import { queryRows } from '../../src/db/client.ts'
+import { connectionStringOf, queryRows } from '../../src/db/client.ts'
 import { createCatalog, importDemoCatalog } from '../../src/modules/catalog/index.ts'
 import { importCatalog } from '../../src/modules/catalog/import.ts'
-import { parseTsvector, trigramsOfWord } from '../../src/modules/catalog/search-index.ts'
-import { hitProduct, queryTokens, searchCatalog } from '../../src/modules/catalog/search.ts'
+import { buildIndex, type CatalogIndex, packIndex, parseTsvector, syncIndex, trigramsOfWord, unpackIndex } from '../../src/modules/catalog/search-index.ts'
+import { buildIndexInWorker, hitProduct, queryTokens, searchCatalog } from '../../src/modules/catalog/search.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
@@ -181,5 +181,57 @@ describe('while Redis cannot be asked', () => {
     } finally {
       await down.close()
     }
+  })
+})
+
+describe('an index built in a worker thread (large catalogs on PostgreSQL)', () => {
+  const queries = ['samsung', 'boat airdopes 141', 'pressure cooker', 'iph', 'silk saree for wedding', 'samsng', 'kurta', 'ghee 1 l', 'xyzzy']
+  /** Every answer of every query, bytes included, from one index. */
+  async function answers(index: CatalogIndex) {
+    const db = t.deps.database.db
+    const out = []
+    for (const q of queries) {
+      const found = await searchCatalog(db, { catalogId: index.catalogId, q, limit: 50, products: true, categories: true }, async () => index)
+      out.push({ ...found, products: found.products.map((p) => ({ ...p, json: Buffer.from(p.json).toString() })) })
+    }
+    return out
+  }
+
+  test('packed, sent with its buffers transferred and unpacked, the index answers exactly as built, and keeps in step with writes', async () => {
+    const db = t.deps.database.db
+    const expected = await answers(await buildIndex(db, demoCatalogId))
+    const sent = await buildIndex(db, demoCatalogId)
+    const { packed, transfer } = packIndex(sent)
+    assert.ok(transfer.length > 0, 'typed arrays are moved, not copied')
+    const received = unpackIndex(structuredClone(packed, { transfer }))
+    assert.equal(sent.wordPool.data.byteLength, 0, "the sender's buffers were moved")
+    assert.equal(received.live, sent.live)
+    assert.deepEqual(await answers(received), expected)
+
+    // The unpacked index syncs like any other: a new product is found, a removed one is not.
+    const res = await admin('POST', `/catalogs/${demoCatalogId}/import`, {
+      products: [{ slug: 'worker-zanzibar-kettle', name: 'Zanzibar kettle', brand: 'Prestige', sku: 'WZK-1', categorySlug: 'home-kitchen', sellingPrice: '999.00', mrp: '1299.00', stock: 3 }],
+    })
+    assert.equal(res.statusCode, 200, res.body)
+    const synced = await syncIndex(db, received)
+    const found = await searchCatalog(db, { catalogId: demoCatalogId, q: 'zanzibar', limit: 5, products: true, categories: false }, async () => synced)
+    assert.deepEqual(found.products.map((p) => hitProduct(p).slug), ['worker-zanzibar-kettle'])
+  })
+
+  test('on PostgreSQL a worker thread builds the same index on a connection of its own; the embedded database has none to give it', async () => {
+    const db = t.deps.database.db
+    const url = connectionStringOf(db)
+    if (t.deps.database.kind === 'pglite') {
+      // The embedded database lives in this thread: every build stays here.
+      assert.equal(url, null)
+      return
+    }
+    assert.ok(url, 'a PostgreSQL pool knows where it connects')
+    const built = await buildIndex(db, demoCatalogId)
+    const fromWorker = await buildIndexInWorker(url, demoCatalogId)
+    assert.equal(fromWorker.live, built.live)
+    assert.deepEqual(await answers(fromWorker), await answers(built))
+    // A worker that cannot build answers its error (here: no such database, 3D000) instead of hanging.
+    await assert.rejects(buildIndexInWorker(url.replace(/\/[^/]*$/, '/no_such_database'), demoCatalogId), (err: Error & { cause?: { code?: string } }) => err.cause?.code === '3D000')
   })
 })

@@ -432,7 +432,7 @@ export async function buildIndex(db: Db, catalogId: string): Promise<CatalogInde
  * Brings the index in step with the database: applies the products changed since the last sync,
  * or answers a fresh index when a category's name or place changed or the change is large.
  */
-export async function syncIndex(db: Db, index: CatalogIndex): Promise<CatalogIndex> {
+export async function syncIndex(db: Db, index: CatalogIndex, rebuild: (db: Db, catalogId: string) => Promise<CatalogIndex> = buildIndex): Promise<CatalogIndex> {
   const xmin = await snapshotXmin(db)
   // Rows touched since the last sync (orders move stock too: those keep their updated_at).
   const [categories, touched] = await Promise.all([
@@ -446,7 +446,7 @@ export async function syncIndex(db: Db, index: CatalogIndex): Promise<CatalogInd
     return doc !== undefined ? !r.is_active || index.updatedAt.data[doc] !== Number(r.updated_ms) : r.is_active
   })
   if (shapeOf(categories) !== index.categoryShape || changed.length > Math.max(1_000, index.live / 5)) {
-    return buildIndex(db, index.catalogId)
+    return rebuild(db, index.catalogId)
   }
   const ids = changed.map((r) => r.id)
   const rows = ids.length === 0 ? [] : await queryRows<ProductRow>(db, sql`
@@ -480,4 +480,91 @@ export async function stemVocabulary(db: Db, index: CatalogIndex, words: string[
     if (index.stems.size < index.words.length + 50_000) index.stems.set(r.word, r.lexeme ?? '')
   }
   return out
+}
+
+type Typed = Int32Array | Float64Array | Uint8Array
+/** The per-product arrays of an index, by field name. */
+const VEC_FIELDS = ['jsonChunk', 'jsonStart', 'jsonLength', 'dead', 'updatedAt', 'wordStart', 'wordCount', 'nameWords', 'wordPool'] as const
+
+/** An index as a structured-cloneable message (see packIndex), for a build made in a worker thread. */
+export interface PackedIndex {
+  catalogId: string
+  ids: string[]
+  vecs: Record<(typeof VEC_FIELDS)[number], { data: Typed; length: number }>
+  chunks: Uint8Array[]
+  live: number
+  idOrdered: boolean
+  /** lexeme, its docs and weights (views, often of one shared array) and how many of each are used. */
+  postings: [string, Int32Array, Uint8Array, number][]
+  words: string[]
+  wordTrigrams: number[][]
+  wordDocs: number[]
+  trigramId: Map<string, number>
+  stems: Map<string, string>
+  categories: IndexedCategory[]
+  categoryShape: string
+  syncedXmin: string
+}
+
+/**
+ * The index as a message, and the array buffers to transfer with it (moved, not copied). A buffer
+ * Node's Buffer pool shares with other Buffers (a small JSON chunk) is copied instead.
+ */
+export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer: ArrayBuffer[] } {
+  const vecs = Object.fromEntries(VEC_FIELDS.map((f) => [f, { data: index[f].data, length: index[f].length }])) as PackedIndex['vecs']
+  const postings: PackedIndex['postings'] = [...index.postings].map(([lexeme, p]) => [lexeme, p.docs.data, p.weights.data, p.docs.length])
+  const views: Typed[] = [...Object.values(vecs).map((v) => v.data), ...postings.flatMap(([, docs, weights]) => [docs, weights]), ...index.chunks]
+  const transfer = new Set<ArrayBuffer>()
+  const shared = new Set<ArrayBuffer>()
+  for (const view of views) {
+    const owned = !Buffer.isBuffer(view) || view.byteLength === view.buffer.byteLength
+    if (view.buffer instanceof ArrayBuffer) (owned ? transfer : shared).add(view.buffer)
+  }
+  for (const buffer of shared) transfer.delete(buffer)
+  const packed: PackedIndex = {
+    catalogId: index.catalogId,
+    ids: index.ids,
+    vecs,
+    chunks: index.chunks,
+    live: index.live,
+    idOrdered: index.idOrdered,
+    postings,
+    words: index.words,
+    wordTrigrams: index.wordTrigrams,
+    wordDocs: index.wordDocs,
+    trigramId: index.trigramId,
+    stems: index.stems,
+    categories: index.categories,
+    categoryShape: index.categoryShape,
+    syncedXmin: index.syncedXmin,
+  }
+  return { packed, transfer: [...transfer] }
+}
+
+/** The index a packIndex message describes, ready to search and to sync. */
+export function unpackIndex(p: PackedIndex): CatalogIndex {
+  const index = new CatalogIndex(p.catalogId)
+  for (const field of VEC_FIELDS) {
+    const vec = index[field] as Vec<Typed>
+    vec.data = p.vecs[field].data
+    vec.length = p.vecs[field].length
+  }
+  const vec = <T extends Typed>(data: T, length: number) => Object.assign(new Vec(data), { length })
+  Object.assign(index, { live: p.live, idOrdered: p.idOrdered, categories: p.categories, categoryShape: p.categoryShape, syncedXmin: p.syncedXmin })
+  // Loops, not push(...xs): 100,000 arguments overflow the stack.
+  p.ids.forEach((id, doc) => {
+    index.ids.push(id)
+    if (id) index.docOf.set(id, doc)
+  })
+  for (const chunk of p.chunks) index.chunks.push(chunk)
+  for (const [lexeme, docs, weights, length] of p.postings) index.postings.set(lexeme, { docs: vec(docs, length), weights: vec(weights, length) })
+  p.words.forEach((word, id) => {
+    index.words.push(word)
+    index.wordId.set(word, id)
+    index.wordTrigrams.push(p.wordTrigrams[id]!)
+    index.wordDocs.push(p.wordDocs[id]!)
+  })
+  for (const [trigram, id] of p.trigramId) index.trigramId.set(trigram, id)
+  for (const [word, stem] of p.stems) index.stems.set(word, stem)
+  return index
 }

@@ -10,8 +10,10 @@
 //   trigram = the best trigram similarity (|shared| / |union|) between the query and the name or
 //             any run of consecutive words of name + brand + category path
 // Results are sorted by score, then id.
-import type { Db } from '../../db/client.ts'
-import { buildIndex, type CatalogIndex, FIELD_WEIGHT, levelsOf, type Posting, stemVocabulary, syncIndex, trigramsOfWord } from './search-index.ts'
+import { Worker } from 'node:worker_threads'
+import { sql } from 'drizzle-orm'
+import { connectionStringOf, type Db, queryRows } from '../../db/client.ts'
+import { buildIndex, type CatalogIndex, FIELD_WEIGHT, levelsOf, type PackedIndex, type Posting, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
 import { corrections } from './spelling.ts'
 
 const TRIGRAM_THRESHOLD = 0.35
@@ -366,6 +368,54 @@ function searchCategories(index: CatalogIndex, groups: string[][], trigrams: Que
   return { hits: found.slice(0, limit), total: found.length }
 }
 
+/**
+ * Catalogs with at least this many active products are built in a worker thread on PostgreSQL
+ * (index-worker.ts): at 100,000 products the build reads ~100 MB of rows, and built in the serving
+ * thread that garbage grew the worker's heap to 350-380 MiB for a while under load (docs/benchmarks.md).
+ * Smaller catalogs build in a fraction of a second here; the embedded database is in this thread only.
+ */
+export const WORKER_BUILD_MIN_PRODUCTS = 10_000
+
+/**
+ * The worker's module: index-worker.js beside the bundle (`npm start`); index-worker.ts when this
+ * runs from source under tsx (development, tests), whose loader a worker thread registers itself.
+ */
+const fromSource = import.meta.url.endsWith('.ts')
+const workerUrl = new URL(fromSource ? './index-worker.ts' : './index-worker.js', import.meta.url)
+const startWorker = (workerData: object) =>
+  fromSource
+    ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}) })`, { eval: true, workerData })
+    : new Worker(workerUrl, { workerData })
+
+/** A whole index built in a worker thread on a connection of its own. */
+export function buildIndexInWorker(connectionString: string, catalogId: string): Promise<CatalogIndex> {
+  return new Promise((resolve, reject) => {
+    const worker = startWorker({ connectionString, catalogId })
+    worker.once('message', (packed: PackedIndex) => resolve(unpackIndex(packed)))
+    worker.once('error', reject)
+    worker.once('exit', (code) => reject(new Error(`the index worker exited with code ${code} before answering`)))
+  })
+}
+
+/**
+ * A whole index: in a worker thread for a large catalog on PostgreSQL, else here. If the worker
+ * fails (it cannot start, or its connection fails), the build runs here, so errors are the usual ones.
+ */
+async function build(db: Db, catalogId: string): Promise<CatalogIndex> {
+  const connectionString = connectionStringOf(db)
+  if (connectionString) {
+    const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from products where catalog_id = ${catalogId} and is_active`)
+    if (row!.n >= WORKER_BUILD_MIN_PRODUCTS) {
+      try {
+        return await buildIndexInWorker(connectionString, catalogId)
+      } catch {
+        // Built here instead.
+      }
+    }
+  }
+  return buildIndex(db, catalogId)
+}
+
 interface Holder {
   index: CatalogIndex | null
   /** When the last sync that succeeded started (ms). */
@@ -392,7 +442,7 @@ export function syncedIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
   const run = (): Promise<CatalogIndex> => {
     holder.queued = null
     const startedAt = Date.now()
-    const sync = (holder.index ? syncIndex(db, holder.index) : buildIndex(db, catalogId)).then((index) => {
+    const sync = (holder.index ? syncIndex(db, holder.index, build) : build(db, catalogId)).then((index) => {
       holder.index = index
       holder.syncedAt = startedAt
       return index
