@@ -57,6 +57,9 @@ interface Created {
 }
 
 const ADDRESS_FIELDS = ['name', 'phone', 'line1', 'city', 'state', 'pincode'] as const
+/** Sold-out sightings kept before old ones are dropped, and how old one may be when dropped. */
+const SOLD_OUT_SIGHTINGS = 10_000
+const SOLD_OUT_SIGHTING_MS = 60_000
 /** How long a second request with a key waits for the first to finish before answering 409. */
 const IN_PROGRESS_WAIT_MS = 3000
 const STALE_IN_PROGRESS_MS = 30_000
@@ -64,6 +67,27 @@ const STALE_IN_PROGRESS_MS = 30_000
 export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService, catalogCache: Pick<CatalogCache, 'invalidate'>) {
   const { database, clock, config } = deps
   const db = database.db
+  // Sold-out sightings: product id -> a moment (performance.now()) before which its stock was seen
+  // at 0 by this process (a committed order took the last unit, or a refused one read 0). A request
+  // that began before that moment and is still waiting for its transaction (a flash sale's crowd in
+  // the pool's queue) is refused without running it: the stock was 0 at an instant inside its own
+  // lifetime, so "0 available" is a true answer for it, and a refusal never sells anything. A
+  // request that begins later reads the stock itself. Only refusals come from here, never a sale.
+  const soldOutSince = new Map<string, number>()
+  function sawSoldOut(productId: string, at: number) {
+    if (soldOutSince.size >= SOLD_OUT_SIGHTINGS) {
+      for (const [id, seen] of soldOutSince) if (performance.now() - seen > SOLD_OUT_SIGHTING_MS) soldOutSince.delete(id)
+      if (soldOutSince.size >= SOLD_OUT_SIGHTINGS) soldOutSince.clear()
+    }
+    soldOutSince.set(productId, Math.max(at, soldOutSince.get(productId) ?? at))
+  }
+  /** Refuses a request that began at `began` if one of its products sold out while it waited. */
+  function refuseIfSoldOutSince(began: number, lines: { productId: string; quantity: number }[]) {
+    for (const line of lines) {
+      const seen = soldOutSince.get(line.productId)
+      if (seen !== undefined && seen >= began) throw outOfStock(line.productId, line.quantity, 0)
+    }
+  }
 
   async function detail(order: OrderRow) {
     const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
@@ -185,6 +209,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
 
   /** Phase 1: everything the order holds, in one transaction. Returns the order id. */
   async function insertOrder(customer: CustomerRef, input: CreateOrderInput, scope: IdempotencyScope, fingerprint: string): Promise<Created> {
+    const began = performance.now()
     await checkReturnUrl(customer.partnerId, input.paymentReturnUrl)
     const alternatePhone = input.alternatePhone === undefined ? null : normalizeIndianMobile(input.alternatePhone)
     if (input.alternatePhone !== undefined && !alternatePhone) {
@@ -199,10 +224,15 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     const cart = await checkout.loadCart(customer.partnerId, input.items)
     const short = cart.lines.find((l) => l.product.isActive && l.product.stock < l.quantity)
     if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
+    refuseIfSoldOutSince(began, input.items)
 
-    const soldOut = new Set<string>()
+    const soldOut = new Map<string, string>() // product id -> its catalog id
+    let txBegan = 0
     const created = await db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
+      // The connection may have come after a long wait in the pool's queue.
+      refuseIfSoldOutSince(began, input.items)
+      txBegan = performance.now()
       const now = clock.now()
       // One customer's orders are serialised: balances read below stay true until commit, and a
       // second request with the same key waits here, then finds the first one's record.
@@ -249,10 +279,12 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
         const left = await reserveStock(tx, line.productId, line.quantity)
         if (left === null) {
+          const reading = performance.now()
           const available = await currentStock(tx, line.productId)
+          if (available === 0) sawSoldOut(line.productId, reading)
           throw outOfStock(line.productId, line.quantity, available)
         }
-        if (left === 0) soldOut.add(line.product.catalogId)
+        if (left === 0) soldOut.set(line.productId, line.product.catalogId)
       }
 
       const order: OrderRow = {
@@ -335,7 +367,10 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
-    for (const catalogId of soldOut) await catalogCache.invalidate(catalogId)
+    for (const [productId, catalogId] of soldOut) {
+      sawSoldOut(productId, txBegan)
+      await catalogCache.invalidate(catalogId)
+    }
     return created
   }
 
