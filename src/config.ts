@@ -21,6 +21,8 @@ export interface Config {
   /** A PostgreSQL read replica for catalog reads (docs/scaling.md). */
   databaseReadUrl: string | null
   dbPoolSize: number
+  /** Catalogs with at least this many active products build their search index in a worker thread (PostgreSQL only). */
+  searchWorkerMinProducts: number
   redisUrl: string | null
   redisPrefix: string
   publicBaseUrl: string
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     databaseReadUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
+    searchWorkerMinProducts: integer(env, 'SEARCH_WORKER_MIN_PRODUCTS', 10_000, 1, 100_000_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? null,
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'commerce:',
     publicBaseUrl,

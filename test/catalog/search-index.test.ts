@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'drizzle-orm'
-import { connectionStringOf, queryRows } from '../../src/db/client.ts'
+import pg from 'pg'
+import { connectionStringOf, openDatabase, queryRows } from '../../src/db/client.ts'
 import { createCatalog, importDemoCatalog } from '../../src/modules/catalog/index.ts'
 import { importCatalog } from '../../src/modules/catalog/import.ts'
 import { buildIndex, type CatalogIndex, packIndex, parseTsvector, syncIndex, trigramsOfWord, unpackIndex } from '../../src/modules/catalog/search-index.ts'
-import { buildIndexInWorker, hitProduct, queryTokens, searchCatalog } from '../../src/modules/catalog/search.ts'
+import { buildIndexInWorker, hitProduct, queryTokens, searchCatalog, syncedIndex } from '../../src/modules/catalog/search.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
@@ -233,5 +234,59 @@ describe('an index built in a worker thread (large catalogs on PostgreSQL)', () 
     assert.deepEqual(await answers(fromWorker), await answers(built))
     // A worker that cannot build answers its error (here: no such database, 3D000) instead of hanging.
     await assert.rejects(buildIndexInWorker(url.replace(/\/[^/]*$/, '/no_such_database'), demoCatalogId), (err: Error & { cause?: { code?: string } }) => err.cause?.code === '3D000')
+  })
+
+  test('which build runs: from SEARCH_WORKER_MIN_PRODUCTS active products in a worker, fewer here; a worker that cannot connect is logged and the build runs here', async () => {
+    const logs: { level: string; message: string; details: Record<string, unknown> }[] = []
+    const log = {
+      info: (details: object, message: string) => logs.push({ level: 'info', message, details: details as Record<string, unknown> }),
+      warn: (details: object, message: string) => logs.push({ level: 'warn', message, details: details as Record<string, unknown> }),
+    }
+    const expected = await answers(await buildIndex(t.deps.database.db, demoCatalogId))
+    const [{ n: products }] = (await queryRows<{ n: number }>(t.deps.database.db, sql`select count(*)::int as n from products where catalog_id = ${demoCatalogId} and is_active`)) as [{ n: number }]
+    // Each case on a database handle of its own, so it starts without an index.
+    const buildWith = async (workerMinProducts: number) => {
+      const url = connectionStringOf(t.deps.database.db)
+      const database = url ? await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2 }) : t.deps.database
+      try {
+        const index = await syncedIndex(database.db, demoCatalogId, { workerMinProducts, log })
+        assert.deepEqual(await answers(index), expected)
+      } finally {
+        if (url) await database.close()
+      }
+    }
+    if (t.deps.database.kind === 'pglite') {
+      // The embedded database has no connection to give a worker: always here, whatever the threshold.
+      await buildWith(1)
+      assert.equal(logs.length, 0)
+      return
+    }
+    await buildWith(products + 1)
+    assert.equal(logs.length, 0, 'under the threshold: built here')
+    await buildWith(products)
+    assert.deepEqual(logs.map((l) => [l.level, l.message, l.details.products]), [['info', 'search index built in a worker thread', products]])
+    logs.length = 0
+    // The worker's own connection is refused (the database takes no new connections); the pool's is open.
+    const [{ name }] = (await queryRows<{ name: string }>(t.deps.database.db, sql`select current_database() as name`)) as [{ name: string }]
+    const url = connectionStringOf(t.deps.database.db)!
+    // A database cannot close itself to connections: the switch is thrown from the server's own.
+    const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') })
+    await admin.connect()
+    const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 1 })
+    try {
+      await database.db.execute(sql`select 1`)
+      await admin.query(`alter database "${name}" allow_connections false`)
+      try {
+        const index = await syncedIndex(database.db, demoCatalogId, { workerMinProducts: 1, log })
+        assert.deepEqual(await answers(index), expected)
+      } finally {
+        await admin.query(`alter database "${name}" allow_connections true`)
+      }
+    } finally {
+      await database.close()
+      await admin.end()
+    }
+    assert.deepEqual(logs.map((l) => [l.level, l.message]), [['warn', 'search index worker failed: building in the serving thread']])
+    assert.ok(logs[0]!.details.err instanceof Error)
   })
 })

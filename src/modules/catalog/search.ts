@@ -397,19 +397,32 @@ export function buildIndexInWorker(connectionString: string, catalogId: string):
   })
 }
 
+/** How whole indexes are built: where (the threshold below which the serving thread builds), and what is logged. */
+export interface IndexBuilds {
+  /** Catalogs with at least this many active products build in a worker thread on PostgreSQL (`SEARCH_WORKER_MIN_PRODUCTS`). */
+  workerMinProducts: number
+  log?: { info(details: object, message: string): void; warn(details: object, message: string): void }
+}
+const DEFAULT_BUILDS: IndexBuilds = { workerMinProducts: WORKER_BUILD_MIN_PRODUCTS }
+
 /**
  * A whole index: in a worker thread for a large catalog on PostgreSQL, else here. If the worker
- * fails (it cannot start, or its connection fails), the build runs here, so errors are the usual ones.
+ * fails (it cannot start, or its connection fails), the build runs here, so errors are the usual
+ * ones; the failure is logged, since the serving heap then takes the build's garbage again.
  */
-async function build(db: Db, catalogId: string): Promise<CatalogIndex> {
+async function build(db: Db, catalogId: string, builds: IndexBuilds): Promise<CatalogIndex> {
   const connectionString = connectionStringOf(db)
   if (connectionString) {
     const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from products where catalog_id = ${catalogId} and is_active`)
-    if (row!.n >= WORKER_BUILD_MIN_PRODUCTS) {
+    const products = row!.n
+    if (products >= builds.workerMinProducts) {
+      const started = performance.now()
       try {
-        return await buildIndexInWorker(connectionString, catalogId)
-      } catch {
-        // Built here instead.
+        const index = await buildIndexInWorker(connectionString, catalogId)
+        builds.log?.info({ catalogId, products, ms: Math.round(performance.now() - started) }, 'search index built in a worker thread')
+        return index
+      } catch (err) {
+        builds.log?.warn({ catalogId, products, err }, 'search index worker failed: building in the serving thread')
       }
     }
   }
@@ -437,12 +450,13 @@ function holderOf(db: Db, catalogId: string): Holder {
  * The catalog's index after a sync that started after this call: a sync already running may have
  * read the database before the caller's write, so callers arriving meanwhile share the next one.
  */
-export function syncedIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+export function syncedIndex(db: Db, catalogId: string, builds: IndexBuilds = DEFAULT_BUILDS): Promise<CatalogIndex> {
   const holder = holderOf(db, catalogId)
+  const rebuild = (from: Db, id: string) => build(from, id, builds)
   const run = (): Promise<CatalogIndex> => {
     holder.queued = null
     const startedAt = Date.now()
-    const sync = (holder.index ? syncIndex(db, holder.index, build) : build(db, catalogId)).then((index) => {
+    const sync = (holder.index ? syncIndex(db, holder.index, rebuild) : rebuild(db, catalogId)).then((index) => {
       holder.index = index
       holder.syncedAt = startedAt
       return index
@@ -473,9 +487,9 @@ export function sinceLastSync(db: Db, catalogId: string): number {
  * The index as of its last sync, for callers that know no write happened since (the catalog
  * cache's version is unchanged); synced first when there is none yet.
  */
-export function currentIndex(db: Db, catalogId: string): Promise<CatalogIndex> {
+export function currentIndex(db: Db, catalogId: string, builds: IndexBuilds = DEFAULT_BUILDS): Promise<CatalogIndex> {
   const index = holderOf(db, catalogId).index
-  return index ? Promise.resolve(index) : syncedIndex(db, catalogId)
+  return index ? Promise.resolve(index) : syncedIndex(db, catalogId, builds)
 }
 
 /**

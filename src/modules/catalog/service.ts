@@ -9,7 +9,7 @@ import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
 import type { searchQueries } from './schema.sql.ts'
-import { currentIndex, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
+import { currentIndex, type IndexBuilds, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
 
 const DEGRADED_SYNC_INTERVAL_MS = 1000
 
@@ -100,6 +100,7 @@ export function createCatalogService(
   const reads = database.readDb
 
   const searchLog = createSearchLog(db, logger)
+  const builds: IndexBuilds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
   const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(reads, catalogId))
 
   return {
@@ -162,9 +163,9 @@ export function createCatalogService(
         // expires. While Redis cannot be asked there is no version: then at most once a second
         // (each sync scans the catalog's rows), so a write shows within a second.
         async (catalogId) => {
-          if (redis && redis.status !== 'ready' && sinceLastSync(reads, catalogId) < DEGRADED_SYNC_INTERVAL_MS) return currentIndex(reads, catalogId)
-          await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId), true))
-          return currentIndex(reads, catalogId)
+          if (redis && redis.status !== 'ready' && sinceLastSync(reads, catalogId) < DEGRADED_SYNC_INTERVAL_MS) return currentIndex(reads, catalogId, builds)
+          await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId, builds), true))
+          return currentIndex(reads, catalogId, builds)
         },
       )
       // Products stay as their indexed JSON (ProductHit): the route writes them into the answer.
