@@ -418,4 +418,45 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock)
     assert.equal(sent('POST', /refund$/).length, 0)
   })
+
+  test('Razorpay cannot be asked: the order is kept for the next run (it may have been paid); asked again once Razorpay is back, it is confirmed or cancelled; unchecked for another reservation period, cancelled anyway', async () => {
+    await sweepLeftovers()
+    const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const paidOrder = await prepaidOrder(payer)
+    const leftOrder = await prepaidOrder(leaver)
+    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
+    const amount = paiseOf(paidOrder.amountPayable)
+    // Paid at Razorpay; the webhook never comes.
+    paymentsByOrder.set(paidRzp, [{ id: 'pay_AppDown01', entity: 'payment', order_id: paidRzp, amount, currency: 'INR', status: 'captured' }])
+    const statusOf = async (customer: typeof payer, orderId: string) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), orderId)).status
+
+    standIn.override = (r) => (r.method === 'GET' ? { status: 503, body: { error: { code: 'SERVER_ERROR', description: 'down' } } } : null)
+    clock.advance(RESERVATION_MS + 60_000)
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0, 'nothing cancelled while its payment cannot be checked')
+    assert.equal(sent('GET', /payments$/).length, 2, 'both open sessions were asked about')
+    assert.equal(await statusOf(payer, paidOrder.id), 'PENDING_PAYMENT')
+    assert.equal(await statusOf(leaver, leftOrder.id), 'PENDING_PAYMENT')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 2, 'their stock stays held')
+
+    standIn.override = null
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 1, 'the next run after recovery resolves both')
+    assert.equal(await statusOf(payer, paidOrder.id), 'CONFIRMED')
+    assert.equal(await statusOf(leaver, leftOrder.id), 'CANCELLED')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+    assert.equal(sent('POST', /refund$/).length, 0)
+
+    // Razorpay's status API stays down: kept until one more reservation period has passed, then cancelled.
+    const unlucky = await givenCustomer(t.app, shop.partner)
+    const stuckOrder = await prepaidOrder(unlucky)
+    standIn.override = (r) => (r.method === 'GET' ? { status: 503, body: { error: { code: 'SERVER_ERROR', description: 'down' } } } : null)
+    clock.advance(RESERVATION_MS + 60_000)
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0)
+    clock.advance(RESERVATION_MS - 2 * 60_000)
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0, 'still within one more reservation period')
+    clock.advance(2 * 60_000)
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 1)
+    assert.equal(await statusOf(unlucky, stuckOrder.id), 'CANCELLED')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+  })
 })

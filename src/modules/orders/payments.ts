@@ -22,7 +22,7 @@ const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
 export type RefundListener = (tx: Executor, refund: RefundRow, at: Date) => Promise<void>
 
 export function createPaymentService(deps: Deps, provider: PaymentProvider) {
-  const { database, clock, logger } = deps
+  const { database, clock, logger, config } = deps
   const db = database.db
   const refundListeners: RefundListener[] = []
 
@@ -181,6 +181,12 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     async sweepExpiredReservations(limit = 100): Promise<number> {
       const now = clock.now()
       const candidates = await db.transaction((tx) => orderRepo.expiredReservations(tx, now, limit))
+      // Orders whose payment could not be checked: kept for a later run, for up to one more
+      // reservation period past their expiry, so a customer who paid while the provider could not
+      // be asked is not cancelled for it. Past that they are cancelled; a payment that then
+      // succeeds is handled as one after the cancellation (confirmed if the stock allows, else refunded).
+      const unchecked = new Set<string>()
+      const reservationMs = config.reservationMinutes * 60_000
       for (const order of candidates) {
         for (const payment of await orderRepo.paymentsOf(db, order.id)) {
           // A customer who closed the checkout may still have paid in it: ask about those too.
@@ -199,7 +205,12 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
             }
           } catch (err) {
             if (!(err instanceof ProviderError)) throw err
-            logger.warn({ err: err.message, paymentId: payment.id }, 'could not ask the provider about a payment before expiry')
+            const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
+            if (keep) unchecked.add(order.id)
+            logger.warn(
+              { err: err.message, paymentId: payment.id, orderId: order.id },
+              keep ? 'could not ask the provider about a payment: the order is kept for the next run' : 'could not ask the provider about a payment: the order is cancelled',
+            )
           }
         }
       }
@@ -207,6 +218,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       const refunds: RefundRow[] = []
       await db.transaction(async (tx) => {
         for (const order of await orderRepo.expiredReservations(tx, now, limit)) {
+          if (unchecked.has(order.id)) continue
           const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
           refunds.push(...result.refunds)
           cancelled++
