@@ -4,7 +4,9 @@
 // Orders placed meanwhile are 201 (docs/orders.md: the order stands, its payment FAILED, client
 // action NONE) and stay PENDING_PAYMENT with their stock held; no session call outlives the
 // provider timeout; after recovery POST /orders/{id}/payments opens a checkout for every one of
-// them; no payment attempt is sent to Razorpay twice and no order has two open checkouts.
+// them; no payment attempt is sent to Razorpay twice and no order has two open checkouts. Then the
+// reconciliation: reservations run out while Razorpay's status API is down (nothing is cancelled:
+// who paid cannot be told), and once it is back the sweeper resolves every order within two runs.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
@@ -15,6 +17,8 @@ import { createRazorpayStandIn } from '../helpers/razorpay-standin.ts'
 import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway.ts'
 
 const CLIENTS = 4
+/** The server's background jobs (the reservation sweeper, which reconciles payments) run this often. */
+const JOB_INTERVAL_MS = 1000
 /** src/modules/orders/providers/razorpay.ts: DEFAULT_TIMEOUT_MS, the bound of every Razorpay call. */
 const PROVIDER_TIMEOUT_MS = 10_000
 const KEY_ID = 'rzp_test_Outage0001'
@@ -41,6 +45,7 @@ describe('payment provider outage under a prepaid order load (FT-09)', { timeout
         RAZORPAY_KEY_SECRET: KEY_SECRET,
         RAZORPAY_WEBHOOK_SECRET: 'outage-webhook-secret-42',
         RAZORPAY_API_BASE: apiBase,
+        JOB_INTERVAL_MS: String(JOB_INTERVAL_MS),
       }),
     )
     await server.ready()
@@ -146,13 +151,65 @@ describe('payment provider outage under a prepaid order load (FT-09)', { timeout
     const receipts = new Set(razorpay.requests.filter(isSession).map((r) => r.body?.receipt))
     assert.equal(receipts.size, load.placed.length, 'Razorpay saw one receipt (order number) per order')
 
+    // Reconciliation. Every third customer paid in the checkout and Razorpay's webhook never came;
+    // the others never paid. The reservations run out (moved into the past) while Razorpay's status
+    // API is still down: the sweeper cannot tell who paid, so it cancels nothing. Once Razorpay is
+    // back, every order is resolved within two sweeper runs: paid ones confirmed, the rest cancelled
+    // with their stock back, nothing refunded.
+    const sessions = await sql<{ order_id: string; provider_session_id: string; amount: string }>(
+      `select order_id, provider_session_id, amount::text from payments where status = 'PENDING' and order_id = any($1) order by order_id`,
+      [load.placed.map((p) => p.orderId)],
+    )
+    const paidAtRazorpay = new Set(sessions.filter((_, i) => i % 3 === 0).map((s) => s.order_id))
+    for (const [i, session] of sessions.entries()) {
+      if (!paidAtRazorpay.has(session.order_id)) continue
+      const payment = { id: `pay_OutLate${i}`, entity: 'payment' as const, order_id: session.provider_session_id, amount: Number(session.amount), currency: 'INR', status: 'captured' as const }
+      razorpay.paymentsByOrder.set(session.provider_session_id, [payment])
+    }
+    const isStatus = (r: { method: string; path: string }) => r.method === 'GET' && /^\/v1\/orders\/[^/]+\/payments$/.test(r.path)
+    razorpay.override = (r) => (isStatus(r) ? { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble completing your request at the moment.' } } } : null)
+    const statusDownAt = Date.now()
+    await sql(`update orders set reservation_expires_at = now() - interval '1 second' where id = any($1)`, [load.placed.map((p) => p.orderId)])
+    await sleep(2.5 * JOB_INTERVAL_MS)
+    const askedWhileDown = new Set(razorpay.requests.filter((r) => isStatus(r) && r.at >= statusDownAt).map((r) => r.path))
+    assert.ok(askedWhileDown.size > 0, 'the sweeper ran and asked while the status API was down')
+    const whileDown = await sql<{ status: string; n: number }>(`select status, count(*)::int as n from orders where id = any($1) group by status`, [load.placed.map((p) => p.orderId)])
+    assert.deepEqual(whileDown, [{ status: 'PENDING_PAYMENT', n: load.placed.length }], 'nothing cancelled or confirmed while payments could not be checked')
+
+    const statusBackAt = Date.now()
+    razorpay.override = null
+    let resolvedMs = -1
+    while (Date.now() - statusBackAt < 4 * JOB_INTERVAL_MS + 10_000) {
+      const [{ n }] = (await sql<{ n: number }>(`select count(*)::int as n from orders where id = any($1) and status = 'PENDING_PAYMENT'`, [load.placed.map((p) => p.orderId)])) as [{ n: number }]
+      if (n === 0) {
+        resolvedMs = Date.now() - statusBackAt
+        break
+      }
+      await sleep(100)
+    }
+    assert.ok(resolvedMs >= 0, 'every order resolved after Razorpay came back')
+    const outcome = await sql<{ id: string; status: string; payment_status: string }>(`select id, status, payment_status from orders where id = any($1)`, [load.placed.map((p) => p.orderId)])
+    for (const o of outcome) {
+      const expected = paidAtRazorpay.has(o.id) ? ['CONFIRMED', 'PAID'] : ['CANCELLED', 'PENDING']
+      assert.deepEqual([o.status, o.payment_status], expected, o.id)
+    }
+    // Within two runs: no session asked about more than twice after Razorpay came back.
+    const askedAfter = new Map<string, number>()
+    for (const r of razorpay.requests.filter((r) => isStatus(r) && r.at >= statusBackAt)) askedAfter.set(r.path, (askedAfter.get(r.path) ?? 0) + 1)
+    assert.equal(askedAfter.size, sessions.length, 'every open session asked about after recovery')
+    assert.deepEqual([...askedAfter].filter(([, n]) => n > 2), [], 'each resolved within two runs')
+    assert.equal(stockBefore - (await stockOf()), paidAtRazorpay.size, 'stock of the cancelled orders is back; the paid ones keep theirs')
+    assert.equal(razorpay.requests.filter((r) => r.method === 'POST' && /\/refund$/.test(r.path)).length, 0, 'nothing refunded')
+
     assert.deepEqual(await invariantViolations(fs.database.db, { now: new Date() }), [], 'invariant sweep I1-I8')
     console.log(
       `FT-09 Razorpay 500 for ${((hangAt - errorsAt) / 1000).toFixed(1)} s, then hung ${((recoveredAt - hangAt) / 1000).toFixed(1)} s (timeout ${PROVIDER_TIMEOUT_MS / 1000} s), then back: ` +
         `${load.placed.length} prepaid orders, all 201 and PENDING_PAYMENT, 0 5xx; ${noCheckout.length} answered NONE with the payment FAILED (${duringErrors} during the 500s, ${duringHang} during the hang); ` +
         `order answers during the 500s p99 ${percentile(durations(errorAnswers), 99)} ms, during the hang slowest ${slowest} ms; ` +
         `after recovery ${noCheckout.length}/${noCheckout.length} POST /orders/{id}/payments opened a checkout at the first try; ` +
-        `${sessionRequests.length + noCheckout.length} session calls for ${perPayment.size} payment attempts (each sent once), one open checkout per order; invariant sweep clean`,
+        `${sessionRequests.length + noCheckout.length} session calls for ${perPayment.size} payment attempts (each sent once), one open checkout per order; ` +
+        `reservations expired with the status API down: ${askedWhileDown.size} sessions asked, 0 orders cancelled; after it came back all ${load.placed.length} resolved in ${resolvedMs} ms ` +
+        `(${paidAtRazorpay.size} paid without a webhook confirmed, ${load.placed.length - paidAtRazorpay.size} cancelled), each session asked at most ${Math.max(...askedAfter.values())} times; invariant sweep clean`,
     )
   })
 })

@@ -419,6 +419,30 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(sent('POST', /refund$/).length, 0)
   })
 
+  test('a run cancels only orders it asked about: when a paid one drops out, the next due order is not cancelled unasked', async () => {
+    await sweepLeftovers()
+    const customers = await Promise.all([0, 1, 2].map(() => givenCustomer(t.app, shop.partner)))
+    const placed: Awaited<ReturnType<typeof prepaidOrder>>[] = []
+    for (const customer of customers) {
+      placed.push(await prepaidOrder(customer))
+      clock.advance(60_000)
+    }
+    // The first and the last were paid at Razorpay; no webhook came for either.
+    for (const i of [0, 2]) {
+      const rzpOrderId: string = placed[i].paymentClientAction.payload.order_id
+      paymentsByOrder.set(rzpOrderId, [{ id: `pay_AppUnasked${i}`, entity: 'payment', order_id: rzpOrderId, amount: paiseOf(placed[i].amountPayable), currency: 'INR', status: 'captured' }])
+    }
+    clock.advance(RESERVATION_MS)
+    const statuses = async () => Promise.all(placed.map(async (o, i) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customers[i]!.phone }), o.id)).status))
+    // A run of two: the oldest two are asked about; the first turns out paid, the second is cancelled.
+    assert.equal(await t.app.payments.sweepExpiredReservations(2), 1)
+    assert.equal(sent('GET', /payments$/).length, 2)
+    assert.deepEqual(await statuses(), ['CONFIRMED', 'CANCELLED', 'PENDING_PAYMENT'], 'the third was not asked about, so it waits')
+    assert.equal(await t.app.payments.sweepExpiredReservations(2), 0)
+    assert.deepEqual(await statuses(), ['CONFIRMED', 'CANCELLED', 'CONFIRMED'])
+    assert.equal(sent('POST', /refund$/).length, 0, 'no paid order was cancelled and refunded')
+  })
+
   test('Razorpay cannot be asked: the order is kept for the next run (it may have been paid); asked again once Razorpay is back, it is confirmed or cancelled; unchecked for another reservation period, cancelled anyway', async () => {
     await sweepLeftovers()
     const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])

@@ -217,8 +217,10 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       let cancelled = 0
       const refunds: RefundRow[] = []
       await db.transaction(async (tx) => {
-        for (const order of await orderRepo.expiredReservations(tx, now, limit)) {
-          if (unchecked.has(order.id)) continue
+        // Only the orders asked about above: one that ran out since, or that the first read did not
+        // reach, waits for the next run instead of being cancelled unasked.
+        const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
+        for (const order of asked.length ? await orderRepo.expiredReservations(tx, now, limit, asked) : []) {
           const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
           refunds.push(...result.refunds)
           cancelled++

@@ -124,11 +124,12 @@ export const orderRepo = {
     return row?.n ?? 0
   },
   /** Unpaid orders past their reservation, locked; rows another sweeper holds are skipped. */
-  expiredReservations(tx: Executor, now: Date, limit: number) {
+  /** Unpaid orders whose reservation ran out, locked (skipping rows locked elsewhere); only among `ids` when given. */
+  expiredReservations(tx: Executor, now: Date, limit: number, ids?: string[]) {
     return tx
       .select()
       .from(orders)
-      .where(and(eq(orders.status, 'PENDING_PAYMENT'), lte(orders.reservationExpiresAt, now)))
+      .where(and(eq(orders.status, 'PENDING_PAYMENT'), lte(orders.reservationExpiresAt, now), ids ? inArray(orders.id, ids) : undefined))
       .orderBy(asc(orders.reservationExpiresAt))
       .limit(limit)
       .for('update', { skipLocked: true })
