@@ -19,8 +19,8 @@ import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, 
 const CLIENTS = 4
 /** The server's background jobs (the reservation sweeper, which reconciles payments) run this often. */
 const JOB_INTERVAL_MS = 1000
-/** src/modules/orders/providers/razorpay.ts: DEFAULT_TIMEOUT_MS, the bound of every Razorpay call. */
-const PROVIDER_TIMEOUT_MS = 10_000
+/** RAZORPAY_TIMEOUT_MS, the bound of every Razorpay call (5 s by default). */
+const PROVIDER_TIMEOUT_MS = 3000
 const KEY_ID = 'rzp_test_Outage0001'
 const KEY_SECRET = 'outageKeySecret0123456789'
 const razorpay = createRazorpayStandIn({ keyId: KEY_ID, keySecret: KEY_SECRET, idPrefix: 'Out' })
@@ -46,6 +46,7 @@ describe('payment provider outage under a prepaid order load (FT-09)', { timeout
         RAZORPAY_WEBHOOK_SECRET: 'outage-webhook-secret-42',
         RAZORPAY_API_BASE: apiBase,
         JOB_INTERVAL_MS: String(JOB_INTERVAL_MS),
+        RAZORPAY_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
       }),
     )
     await server.ready()

@@ -52,6 +52,10 @@ describe('configuration', () => {
     assert.equal(loadConfig({ ...production, PAYMENT_SANDBOX_IN_PRODUCTION: 'true' }).paymentProvider, 'sandbox')
     const razorpay = { PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 's', RAZORPAY_WEBHOOK_SECRET: 'w' }
     assert.equal(loadConfig({ ...production, ...razorpay }).paymentProvider, 'razorpay')
+    // Razorpay calls are bounded at 5 s unless RAZORPAY_TIMEOUT_MS says otherwise (100 ms to 60 s).
+    assert.equal(loadConfig({ ...production, ...razorpay }).razorpay?.timeoutMs, 5000)
+    assert.equal(loadConfig({ ...production, ...razorpay, RAZORPAY_TIMEOUT_MS: '2500' }).razorpay?.timeoutMs, 2500)
+    for (const bad of ['0', '60001', 'soon']) assert.throws(() => loadConfig({ ...production, ...razorpay, RAZORPAY_TIMEOUT_MS: bad }), /RAZORPAY_TIMEOUT_MS/)
   })
 
   test('in development the secret is generated once and kept in DATA_DIR', () => {
