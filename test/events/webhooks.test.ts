@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { recordEvent } from '../../src/modules/events/index.ts'
-import { createDispatcher } from '../../src/modules/events/dispatcher.ts'
+import { createDispatcher, LEASE_MS } from '../../src/modules/events/dispatcher.ts'
+import { eventRepo } from '../../src/modules/events/repo.ts'
 import { verifySignature } from '../../src/modules/events/signing.ts'
 import { setPartnerWebhook } from '../../src/modules/partners/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
@@ -44,7 +45,7 @@ before(async () => {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`
-  t = await createTestApp({ clock, env: { WEBHOOK_TIMEOUT_MS: '300' } })
+  t = await createTestApp({ clock, env: { WEBHOOK_TIMEOUT_MS: '300', RATE_LIMIT_AUTH_MAX: '100000' } })
   shop = await givenShop(t)
   admin = await givenAdminToken(t.app, t.deps, 'events@admin.test', 'ADMIN')
   const res = await api('PUT', `/partners/${shop.partner.partnerId}/webhook`, { url: receiverUrl })
@@ -189,6 +190,56 @@ describe('delivery', () => {
     const ids = received.map((r) => JSON.parse(r.body).id)
     assert.equal(ids.length, 8)
     assert.equal(new Set(ids).size, 8)
+  })
+
+  test('a node that dies after claiming events holds them back for the 15 s lease only; then another node sends them', async () => {
+    // The lease a round takes, seen by the receiver while the event is on its way.
+    let leasedFor: number | undefined
+    behaviour = (_req, res) => {
+      void eventsOf(shop.partner.partnerId).then((events) => {
+        leasedFor = events.find((e) => e.status === 'PENDING')!.lockedUntil!.getTime() - clock.now().getTime()
+        res.end('ok')
+      })
+    }
+    await codOrder()
+    assert.equal(await t.app.dispatcher.dispatchOnce(), 1)
+    assert.equal(leasedFor, LEASE_MS)
+    assert.equal(LEASE_MS, 15_000)
+    behaviour = (_req, res) => res.end('ok')
+    received = []
+
+    for (let i = 0; i < 3; i++) await codOrder()
+    // The dead node's claim: what dispatchOnce does first, with the lease it uses.
+    const now = clock.now()
+    const claimed = await eventRepo.claim(db(), now, new Date(now.getTime() + LEASE_MS), 50)
+    assert.equal(claimed.length, 3)
+    assert.equal(await t.app.dispatcher.dispatchOnce(), 0, 'leased to the dead node')
+    clock.advance(LEASE_MS - 1000)
+    assert.equal(await t.app.dispatcher.dispatchOnce(), 0, 'still leased')
+    clock.advance(1000)
+    assert.equal(await t.app.dispatcher.dispatchOnce(), 3, 'the lease ran out')
+    assert.deepEqual(received.map((r) => JSON.parse(r.body).id), claimed.map((e) => e.id))
+  })
+
+  test('a round starts no delivery it could not finish inside its lease: the rest go back unsent and uncounted, in order', async () => {
+    behaviour = (_req, res) => setTimeout(() => res.end('ok'), 100)
+    for (let i = 0; i < 10; i++) await codOrder()
+    const pending = (await eventsOf(shop.partner.partnerId)).filter((e) => e.status === 'PENDING').map((e) => e.id)
+    assert.equal(pending.length, 10)
+    // Timeout 300 ms: a lease of 900 ms leaves 300 ms to start deliveries of 100 ms or more each.
+    assert.equal(await t.app.dispatcher.dispatchOnce(50, 900), 10, 'all ten were claimed')
+    const sent = received.length
+    assert.ok(sent >= 1 && sent <= 5, `a few were sent (${sent})`)
+    const rest = (await eventsOf(shop.partner.partnerId)).filter((e) => e.status === 'PENDING')
+    assert.deepEqual(rest.map((e) => e.id), pending.slice(sent))
+    for (const e of rest) {
+      assert.equal(e.lockedUntil, null, 'claimable again at once')
+      assert.equal(e.attempts, 0, 'not counted as an attempt')
+    }
+    while ((await t.app.dispatcher.dispatchOnce()) > 0) {
+      /* the next rounds send the rest */
+    }
+    assert.deepEqual(received.map((r) => JSON.parse(r.body).id), pending, 'each once, in creation order')
   })
 
   test('events after 24 hours of failures are FAILED; replay from the back office re-sends them', async () => {

@@ -7,6 +7,12 @@
 // backoff and jitter: 5 s, 10 s, 20 s… capped at 1 hour, for 24 hours after the event was
 // created; then the event is FAILED (the back office can replay it). A crashed node's lease runs
 // out and another node sends the event: delivery is at least once, so receivers dedupe by id.
+//
+// Leases are short, 15 s (or three delivery timeouts if that is longer), so a node killed mid-round
+// holds its events back for at most that long (the reliability plan's FT-07: every outbox row
+// processed within 30 s of a restart). A round therefore starts a delivery only while two timeouts
+// of the lease are left, so every delivery it starts is recorded inside the lease; what it did not
+// start goes back at once, uncounted, for the next round.
 import type { Deps } from '../../deps.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
@@ -18,6 +24,8 @@ import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signPayload } fro
 export const RETRY_WINDOW_MS = 24 * 3_600_000
 const FIRST_DELAY_MS = 5000
 const MAX_DELAY_MS = 3_600_000
+/** How long a claimed event is reserved for the node that claimed it (at least three timeouts). */
+export const LEASE_MS = 15_000
 
 /** Delay before attempt `attempts + 1`: doubling from 5 s, capped at an hour, ±20% jitter. */
 export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
@@ -61,17 +69,20 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
 
   return {
     /** One round: lease due events, deliver them. Returns how many were taken. */
-    async dispatchOnce(limit = 50): Promise<number> {
+    async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * options.timeoutMs)): Promise<number> {
       const now = clock.now()
-      const lease = new Date(now.getTime() + Math.max(60_000, options.timeoutMs * (limit + 1)))
-      const events = await eventRepo.claim(db, now, lease, limit)
+      const claimed = Date.now()
+      const events = await eventRepo.claim(db, now, new Date(now.getTime() + leaseMs), limit)
       if (events.length === 0) return 0
       const webhooks = await partnerWebhooks(db, [...new Set(events.map((e) => e.partnerId))])
       const byPartner = new Map<string, OutboxEvent[]>()
       for (const e of events) byPartner.set(e.partnerId, [...(byPartner.get(e.partnerId) ?? []), e])
       await Promise.all(
         [...byPartner].map(async ([partnerId, queue]) => {
-          for (const event of queue) await deliver(event, webhooks.get(partnerId)!)
+          for (const [i, event] of queue.entries()) {
+            if (Date.now() - claimed > leaseMs - 2 * options.timeoutMs) return eventRepo.release(db, queue.slice(i).map((e) => e.id))
+            await deliver(event, webhooks.get(partnerId)!)
+          }
         }),
       )
       return events.length

@@ -45,6 +45,13 @@ export const eventRepo = {
     if (ids.length === 0) return []
     return db.select().from(outboxEvents).where(inArray(outboxEvents.id, ids)).orderBy(outboxEvents.createdAt, outboxEvents.id)
   },
+  /** Gives claimed events back unsent: claimable again at once, the claim not counted as an attempt. */
+  async release(db: Executor, ids: string[]) {
+    await db
+      .update(outboxEvents)
+      .set({ lockedUntil: null, attempts: sql`${outboxEvents.attempts} - 1` })
+      .where(and(inArray(outboxEvents.id, ids), eq(outboxEvents.status, 'PENDING')))
+  },
   async recordDelivery(db: Executor, row: typeof webhookDeliveries.$inferInsert) {
     await db.insert(webhookDeliveries).values(row)
   },
