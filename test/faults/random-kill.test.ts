@@ -3,9 +3,12 @@
 // order with its key until it is confirmed. Meanwhile prepaid orders whose reservations come due
 // one after another keep the reservation sweeper busy, so kills also land in its rounds.
 // At the end: no committed order lost or doubled, every key one order, no reservation left
-// unreleased past its expiry + the sweeper interval, and the invariant sweep I1-I8 holds.
+// unreleased past its expiry + the sweeper interval, every outbox event delivered to the partner's
+// webhook (at least once) within 30 s of the last restart, and the invariant sweep I1-I8 holds.
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { after, before, describe, test } from 'node:test'
 import { customerHeaders } from '../helpers/factories.ts'
 import { durations, type FaultShop, orderBody, orderLedger, percentile, prepareFaultShop, serverEnv, startLoad, timed } from '../helpers/fault-load.ts'
@@ -25,6 +28,14 @@ let redis: ThrowawayRedis
 let fs: FaultShop
 let server: ServerProcess
 let env: Record<string, string>
+/** The partner's webhook endpoint: answers 200 and counts each event id it receives. */
+const receivedEvents = new Map<string, number>()
+const receiver = createServer((req, res) => {
+  const id = req.headers['x-commerce-event-id']
+  if (typeof id === 'string') receivedEvents.set(id, (receivedEvents.get(id) ?? 0) + 1)
+  req.resume()
+  req.on('end', () => res.end('ok'))
+})
 
 const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => postgres.query<T>(text, params, 'app')
 
@@ -33,7 +44,8 @@ describe('random SIGKILL of the server under load (FT-07)', { timeout: 100_000 +
     postgres = await startThrowawayPostgres()
     redis = await startThrowawayRedis()
     const url = await postgres.createDatabase('app')
-    fs = await prepareFaultShop(url, CLIENTS + 1)
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    fs = await prepareFaultShop(url, CLIENTS + 1, { webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events` })
     // The shortest reservation the config allows (1 minute) and a sweeper round every second.
     env = serverEnv(url, redis.url, { ORDER_RESERVATION_MINUTES: '1', JOB_INTERVAL_MS: String(JOB_INTERVAL_MS) })
     server = await startServerProcess(env)
@@ -44,6 +56,8 @@ describe('random SIGKILL of the server under load (FT-07)', { timeout: 100_000 +
     await fs?.close().catch(() => {})
     await redis?.cleanup()
     await postgres?.cleanup()
+    receiver.closeAllConnections()
+    await new Promise((resolve) => receiver.close(resolve))
   })
 
   test(`FT-07: ${KILLS} x kill -9 at random moments under an order load: no order lost or doubled, no orphaned reservation, invariants hold`, async () => {
@@ -86,6 +100,7 @@ describe('random SIGKILL of the server under load (FT-07)', { timeout: 100_000 +
       await server.ready()
       downtimes.push(Date.now() - killedAt)
     }
+    const lastRestart = Date.now()
     await sleep(2000)
     await load.stop()
     const loadSeconds = (Date.now() - loadStarted) / 1000
@@ -111,6 +126,17 @@ describe('random SIGKILL of the server under load (FT-07)', { timeout: 100_000 +
     // Stock: taken once per confirmed order, and the swept reservations given back.
     assert.equal(stockBefore - (await stockOf()), load.placed.length, 'stock taken once per order, reservations released')
 
+    // Events: every one written (orders created, reservations cancelled) reaches the partner,
+    // including those a killed server had leased mid-round, within 30 s of the last restart.
+    const undelivered = async () =>
+      (await sql<{ n: number }>(`select count(*)::int as n from outbox_events where partner_id = $1 and status <> 'DELIVERED'`, [fs.shop.partner.partnerId]))[0]!.n
+    while ((await undelivered()) > 0 && Date.now() - lastRestart < 30_000) await sleep(250)
+    const deliveredAfter = Date.now() - lastRestart
+    assert.equal(await undelivered(), 0, 'every outbox event delivered within 30 s of the last restart')
+    const events = await sql<{ id: string }>(`select id from outbox_events where partner_id = $1`, [fs.shop.partner.partnerId])
+    assert.deepEqual(events.filter((e) => !receivedEvents.has(e.id)).map((e) => e.id), [], 'the receiver got every event')
+    const resent = [...receivedEvents.values()].filter((n) => n > 1).length
+
     server.kill('SIGKILL')
     await server.exited
     assert.deepEqual(await invariantViolations(fs.database.db, { now: new Date() }), [], 'invariant sweep I1-I8')
@@ -122,7 +148,8 @@ describe('random SIGKILL of the server under load (FT-07)', { timeout: 100_000 +
       `FT-07 ${KILLS} x kill -9 (after ${killedAfter.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s of load): down ${downtimes.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s until ready; ` +
         `${load.placed.length} orders confirmed (${(load.placed.length / loadSeconds).toFixed(1)}/s from ${CLIENTS} clients over ${loadSeconds.toFixed(0)} s), ${retried.length} of them after a same-key retry, ${failed.length} failed attempts ` +
         `(status ${[...new Set(failed.map((s) => s.status))].join('/')}, 0 = no connection); 0 lost, 0 duplicates; ${RESERVATIONS} reservations swept across the kills, 0 orphaned; ` +
-        `order p99 ${percentile(durations(orders.filter((s) => s.status === 201)), 99)} ms; invariant sweep clean`,
+        `order p99 ${percentile(durations(orders.filter((s) => s.status === 201)), 99)} ms; ` +
+        `${events.length} events all delivered ${(deliveredAfter / 1000).toFixed(1)} s after the last restart (${resent} sent twice: at least once); invariant sweep clean`,
     )
   })
 })

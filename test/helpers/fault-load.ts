@@ -13,7 +13,7 @@ import { type Database, openDatabase } from '../../src/db/client.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { TEST_AUTH_SECRET, type TestApp } from './app.ts'
-import { type CustomerFixture, customerHeaders, givenCustomer, givenPartner, type PartnerFixture } from './factories.ts'
+import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from './factories.ts'
 import { ADDRESS, givenShop, type Shop } from './shop.ts'
 import { sleep } from './throwaway.ts'
 import { testLogger } from './log-capture.ts'
@@ -28,7 +28,8 @@ export interface FaultShop {
 }
 
 /** Migrates the database at `url` and builds a shop (hot product stock 1,000,000) and `n` customers. */
-export async function prepareFaultShop(url: string, n: number): Promise<FaultShop> {
+/** `webhookUrl`: the shop's partner gets its event webhook set to it (through the back office). */
+export async function prepareFaultShop(url: string, n: number, options: { webhookUrl?: string } = {}): Promise<FaultShop> {
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-faults-'))
   // Many customers are signed in from one address: the per-address auth limit would stop at 30.
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, RATE_LIMIT_AUTH_MAX: '1000000' })
@@ -42,6 +43,11 @@ export async function prepareFaultShop(url: string, n: number): Promise<FaultSho
   const customers: CustomerFixture[] = []
   for (let i = 0; i < n; i++) customers.push(await givenCustomer(app, shop.partner))
   const spare = await givenPartner(deps, `Spare ${randomUUID()}`, shop.catalogId)
+  if (options.webhookUrl) {
+    const token = await givenAdminToken(app, deps, `faults-${randomUUID()}@example.com`, 'ADMIN')
+    const res = await app.inject({ method: 'PUT', url: `/api/v1/admin/partners/${shop.partner.partnerId}/webhook`, headers: { authorization: `Bearer ${token}` }, payload: { url: options.webhookUrl } })
+    if (res.statusCode !== 200) throw new Error(`webhook not set: ${res.statusCode} ${res.body}`)
+  }
   await app.close()
   return {
     database,
