@@ -16,7 +16,8 @@
 //                      quota): B 100% 200 and B's p99 beside A within 20% of B's alone (or 2 ms,
 //                      below which the difference is timer noise)
 //   LD-07 soak         the LD-02 mix at half its rate, plus 25 uncached searches/s, for --soak-minutes:
-//                      server RSS peak < 300 MiB (issue 11) and after warm-up grows < 10%, PostgreSQL connections stay within the pool, 0 5xx
+//                      server RSS peak < 300 MiB (issue 11) and after warm-up grows < 10%, PostgreSQL connections stay within the pool,
+//                      Redis connections flat, event-loop delay p99 < 50 ms (test/load/loop-probe.mjs), 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
@@ -36,11 +37,12 @@
 //   npm run test:stress -- --duration 5 --soak-minutes 0.5 --step-seconds 3 --fuzz-runs 5
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
 import { BENCH_ADDRESS, codOrders, customerTokens } from '../bench/workload.ts'
@@ -105,6 +107,8 @@ const env: Record<string, string> = {
   LOG_LEVEL: 'warn',
 }
 const childEnv = { ...process.env, ...env }
+/** The server's event-loop delay, a JSON line a second (test/load/loop-probe.mjs). */
+const loopProbeFile = join(dataDir, 'event-loop.jsonl')
 
 async function loadRows() {
   let server: ServerProcess | null = null
@@ -123,7 +127,7 @@ async function loadRows() {
 
     // The server as `npm start` runs it (the bundle): what LD-07 measures is production's memory.
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
-    server = await startServer(await freePort(), env, 120_000, { bundle: true })
+    server = await startServer(await freePort(), { ...env, LOOP_PROBE_FILE: loopProbeFile }, 120_000, { bundle: true, nodeArgs: ['--import', join(root, 'test', 'load', 'loop-probe.mjs')] })
     const api = `${server.url}/api/v1`
     const readHeaders = { 'x-api-key': data.apiKey }
     const list = (await (await fetch(`${api}/products?limit=100`, { headers: readHeaders })).json()) as { data: { slug: string }[] }
@@ -263,8 +267,13 @@ async function loadRows() {
       const seconds = Math.max(10, Math.round(minutes * 60))
       const rss: { at: number; kb: number }[] = []
       const connections: number[] = []
+      const redisConnections: number[] = []
       const admin = new pg.Client({ connectionString: database.url })
       await admin.connect()
+      const redisAdmin = new Redis(redisUrl)
+      // The event-loop delay is counted from here: the probe restarts its totals within a second.
+      writeFileSync(`${loopProbeFile}.reset`, '')
+      await sleep(1100)
       const started = Date.now()
       let sampling = true
       const sampler = (async () => {
@@ -273,6 +282,9 @@ async function loadRows() {
           rss.push({ at: Date.now() - started, kb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
           const res = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
           connections.push(res.rows[0]!.n)
+          // The server names its Redis connections commerce-api-<pid> (src/db/redis.ts).
+          const clients = (await redisAdmin.client('LIST')) as string
+          redisConnections.push(clients.split('\n').filter((line) => line.includes(` name=commerce-api-${server!.child.pid} `)).length)
           await sleep(Math.min(1000, (seconds * 1000) / 20))
         }
       })()
@@ -280,6 +292,12 @@ async function loadRows() {
       sampling = false
       await sampler
       await admin.end()
+      redisAdmin.disconnect()
+      const loop = readFileSync(loopProbeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { at: number; p99: number; max: number; totalP99: number; totalMax: number })
+      const soakLoop = loop.filter((l) => l.at >= started)
+      const loopP99 = soakLoop.at(-1)?.totalP99 ?? Number.NaN
+      const loopMax = soakLoop.at(-1)?.totalMax ?? Number.NaN
+      const worstSecond = Math.max(...soakLoop.map((l) => l.p99))
       // Warm-up: the first fifth of the run; growth is the last fifth's mean over the second fifth's.
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
       const window = (from: number, to: number) => mean(rss.filter((s) => s.at >= from * seconds * 1000 && s.at < to * seconds * 1000).map((s) => s.kb))
@@ -289,11 +307,12 @@ async function loadRows() {
       const peakAt = rss.find((s) => s.kb / 1024 === peakMb)!.at / 1000
       // The RSS over the run, a figure every 5 s (MiB), to tell a build's spike from growth.
       console.log(`LD-07 RSS every 5 s: ${rss.filter((_, i) => i % 5 === 0).map((s) => Math.round(s.kb / 1024)).join(' ')}`)
-      const pass = peakMb < 300 && growth < 0.1 && Math.max(...connections) <= 12 && fivexx === 0
+      const flat = (xs: number[]) => Math.max(...xs) - Math.min(...xs)
+      const pass = peakMb < 300 && growth < 0.1 && Math.max(...connections) <= 12 && redisConnections.length > 0 && Math.min(...redisConnections) >= 1 && flat(redisConnections) === 0 && loopP99 < 50 && fivexx === 0
       report({
         id: 'LD-07',
         name: `soak (25 orders/s + 100 reads/s + 25 searches/s, ${minutes} min, ${values.products} products)`,
-        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(peakMb)} MiB (${Math.round(peakAt)} s in), PG connections ${Math.min(...connections)}-${Math.max(...connections)}, 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
+        figure: `RSS ${Math.round(window(0.2, 0.4) / 1024)} -> ${Math.round(window(0.8, 1.01) / 1024)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(peakMb)} MiB (${Math.round(peakAt)} s in), PG connections ${Math.min(...connections)}-${Math.max(...connections)}, Redis connections ${Math.min(...redisConnections)}-${Math.max(...redisConnections)}, event-loop delay p99 ${loopP99} ms (max ${loopMax} ms, worst second's p99 ${worstSecond} ms), 5xx/failed ${fivexx}, orders p99 ${ms(percentile(out.orders!.map((s) => s.ms), 99))}`,
         pass,
       })
     }

@@ -14,6 +14,8 @@ export function openRedis(url: string, logger: Logger): Redis {
     maxRetriesPerRequest: 1,
     lazyConnect: false,
     enableAutoPipelining: true,
+    // Shown by CLIENT LIST: which node holds which connection.
+    connectionName: `commerce-api-${process.pid}`,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   })
   // A command that times out means Redis holds the connection but does not answer (frozen,

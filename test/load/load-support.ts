@@ -26,12 +26,12 @@ export interface ServerProcess {
  * bundle `npm start` runs (built by the caller with scripts/build.mjs), as the nightly rows that
  * measure memory and latency do.
  */
-export async function startServer(port: number, env: Record<string, string>, timeoutMs = 60_000, options: { bundle?: boolean } = {}): Promise<ServerProcess> {
+export async function startServer(port: number, env: Record<string, string>, timeoutMs = 60_000, options: { bundle?: boolean; nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const fullEnv: Record<string, string> = { ...(process.env as Record<string, string>), HOST: '127.0.0.1', PORT: String(port), ...serverLogEnv('warn'), WORKERS: '1', ...env }
   delete fullEnv.NODE_OPTIONS
   // BENCH_PROFILE=<dir>: the server writes a CPU profile there when it stops, as in npm run bench.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const args = [...profile, ...(options.bundle ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'])]
+  const args = [...profile, ...(options.nodeArgs ?? []), ...(options.bundle ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'])]
   const child = spawn(process.execPath, args, { cwd: root, env: fullEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   captureProcessLogs(child)
   let output = ''
