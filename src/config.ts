@@ -35,7 +35,7 @@ export interface Config {
   s3: S3Config | null
   paymentProvider: 'sandbox' | 'razorpay'
   /** Required when paymentProvider is razorpay. */
-  razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiBase: string; timeoutMs: number } | null
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string; previousWebhookSecret: string | null; apiBase: string; timeoutMs: number } | null
   /** How long a PENDING_PAYMENT order holds its stock before the sweeper cancels it. */
   reservationMinutes: number
   /** How many PENDING_PAYMENT orders one customer may hold at once (each holds stock): the next prepaid order is 409. */
@@ -152,6 +152,7 @@ function razorpayConfig(env: Env) {
     keyId: required(env, 'RAZORPAY_KEY_ID', why),
     keySecret: required(env, 'RAZORPAY_KEY_SECRET', why),
     webhookSecret: required(env, 'RAZORPAY_WEBHOOK_SECRET', why),
+    previousWebhookSecret: text(env, 'RAZORPAY_WEBHOOK_SECRET_PREVIOUS') ?? null,
     apiBase: (url(env, 'RAZORPAY_API_BASE', ['https:', 'http:']) ?? 'https://api.razorpay.com').replace(/\/+$/, ''),
     timeoutMs: integer(env, 'RAZORPAY_TIMEOUT_MS', 5000, 100, 60_000),
   }

@@ -90,6 +90,31 @@ describe('provider webhooks', () => {
     assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
   })
 
+  test('WH-04: a signature header with two v1 values (a secret being rotated) is accepted if one matches; v1 values of another body or secret are not', async () => {
+    const secret = createHmac('sha256', t.deps.config.authSecret).update('sandbox-webhook').digest('hex')
+    const v1 = (raw: Buffer | string, timestamp: number, key = secret) => createHmac('sha256', key).update(`${timestamp}.${raw.toString()}`).digest('hex')
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const event = sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+    const other = sandbox.signedEvent(sandbox.eventFor('fail', { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }))
+    const now = Math.floor(Date.now() / 1000)
+    const send = (signature: string) => webhook(event.rawBody, { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature })
+    for (const refused of [
+      `t=${now},v1=${v1(other.rawBody, now)}`,
+      `t=${now},v1=${v1(event.rawBody, now, 'an-old-secret')},v1=${v1(other.rawBody, now)}`,
+      `t=${now},v1=${v1(event.rawBody, now)},`,
+      `t=${now},v1=${v1(event.rawBody, now)} ,v1=${'0'.repeat(64)}`,
+      `v1=${v1(event.rawBody, now)},t=${now}`,
+    ]) {
+      const res = await send(refused)
+      assert.equal(res.statusCode, 401, refused)
+    }
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
+    const accepted = await send(`t=${now},v1=${v1(event.rawBody, now, 'an-old-secret')},v1=${v1(event.rawBody, now)}`)
+    assert.equal(accepted.statusCode, 200, accepted.body)
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'CONFIRMED')
+  })
+
   test('a success whose amount does not match is not marked paid', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const order = await prepaidOrder(customer)

@@ -15,6 +15,8 @@ import { ADDRESS, givenShop, placeOrder, type Shop, stockOf } from '../helpers/s
 const KEY_ID = 'rzp_test_AppLevel0001'
 const KEY_SECRET = 'appLevelKeySecret0123456789'
 const WEBHOOK_SECRET = 'app-level-webhook-secret-42'
+/** The secret being rotated out (RAZORPAY_WEBHOOK_SECRET_PREVIOUS). */
+const PREVIOUS_WEBHOOK_SECRET = 'app-level-webhook-secret-41'
 const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
 const RESERVATION_MS = 30 * 60_000
 
@@ -38,6 +40,7 @@ before(async () => {
       RAZORPAY_KEY_ID: KEY_ID,
       RAZORPAY_KEY_SECRET: KEY_SECRET,
       RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      RAZORPAY_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_WEBHOOK_SECRET,
       RAZORPAY_API_BASE: apiBase,
     },
   })
@@ -240,6 +243,18 @@ describe('Razorpay webhooks', () => {
     const genuine = await webhook(captured, 'evt_AppForged01')
     assert.equal(genuine.statusCode, 200, genuine.body)
     assert.deepEqual(genuine.json().data, { received: true, duplicate: false })
+    assert.equal((await orderOf(customer, order.id)).status, 'CONFIRMED')
+  })
+
+  test('WH-04 secret rotation: a body signed with the previous secret is accepted while RAZORPAY_WEBHOOK_SECRET_PREVIOUS names it; any other secret is not', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const captured = paymentEvent('payment.captured', { id: 'pay_AppRotated01', order_id: order.paymentClientAction.payload.order_id, amount: paiseOf(order.amountPayable) })
+    const older = await webhook(captured, 'evt_AppRotated01', { secret: 'app-level-webhook-secret-40' })
+    assert.equal(older.statusCode, 401, older.body)
+    assert.equal((await orderOf(customer, order.id)).status, 'PENDING_PAYMENT')
+    const previous = await webhook(captured, 'evt_AppRotated01', { secret: PREVIOUS_WEBHOOK_SECRET })
+    assert.equal(previous.statusCode, 200, previous.body)
     assert.equal((await orderOf(customer, order.id)).status, 'CONFIRMED')
   })
 })

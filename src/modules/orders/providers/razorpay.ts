@@ -18,6 +18,8 @@ export interface RazorpayOptions {
   keyId: string
   keySecret: string
   webhookSecret: string
+  /** The secret being replaced, accepted as well while a rotation is under way (`RAZORPAY_WEBHOOK_SECRET_PREVIOUS`). */
+  previousWebhookSecret?: string | null
   /** Without a trailing slash, e.g. https://api.razorpay.com */
   apiBase: string
   /** Shown in Checkout. */
@@ -121,8 +123,9 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
     parseWebhook(rawBody, headers): ProviderEvent {
       const signature = header(headers, RAZORPAY_SIGNATURE_HEADER)
       if (signature === undefined) throw new WebhookSignatureError('Missing signature')
-      const expected = createHmac('sha256', options.webhookSecret).update(rawBody).digest('hex')
-      if (!safeEqual(expected, signature)) throw new WebhookSignatureError('Signature does not match')
+      const secrets = options.previousWebhookSecret ? [options.webhookSecret, options.previousWebhookSecret] : [options.webhookSecret]
+      const matches = secrets.map((secret) => safeEqual(createHmac('sha256', secret).update(rawBody).digest('hex'), signature))
+      if (!matches.includes(true)) throw new WebhookSignatureError('Signature does not match')
 
       let body: RazorpayWebhook
       try {

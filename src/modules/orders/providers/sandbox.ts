@@ -49,11 +49,14 @@ export function createSandboxProvider(options: { secret: string; publicBaseUrl: 
 
     parseWebhook(rawBody, headers): ProviderEvent {
       const header = headers[SANDBOX_SIGNATURE_HEADER]
-      const match = typeof header === 'string' ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null
+      // `t=<unix seconds>,v1=<hex>`, with one more `,v1=` per secret while a secret is rotated: one must match.
+      const match = typeof header === 'string' ? /^t=(\d+)((?:,v1=[0-9a-f]{64}){1,4})$/.exec(header) : null
       if (!match) throw new WebhookSignatureError('Missing or malformed signature')
       const timestamp = Number(match[1])
       if (Math.abs(now() / 1000 - timestamp) > TOLERANCE_SECONDS) throw new WebhookSignatureError('Signature timestamp is too old')
-      if (!safeEqual(sign(timestamp, rawBody.toString('utf8')), match[2]!)) throw new WebhookSignatureError('Signature does not match')
+      const expected = sign(timestamp, rawBody.toString('utf8'))
+      const signatures = match[2]!.slice(1).split(',').map((part) => part.slice('v1='.length))
+      if (!signatures.some((signature) => safeEqual(expected, signature))) throw new WebhookSignatureError('Signature does not match')
       let body: SandboxEventBody
       try {
         body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody
