@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict'
 import { createHmac, randomUUID } from 'node:crypto'
 import { after, before, beforeEach, describe, test } from 'node:test'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../src/db/client.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
@@ -17,6 +19,8 @@ const KEY_SECRET = 'appLevelKeySecret0123456789'
 const WEBHOOK_SECRET = 'app-level-webhook-secret-42'
 /** The secret being rotated out (RAZORPAY_WEBHOOK_SECRET_PREVIOUS). */
 const PREVIOUS_WEBHOOK_SECRET = 'app-level-webhook-secret-41'
+/** WH-09's orders: the plan's 200 on PostgreSQL, 50 on the embedded database (one connection). */
+const WH09_ORDERS = process.env.TEST_DATABASE_URL ? 200 : 50
 const BASIC = `Basic ${Buffer.from(`${KEY_ID}:${KEY_SECRET}`).toString('base64')}`
 const RESERVATION_MS = 30 * 60_000
 
@@ -42,6 +46,7 @@ before(async () => {
       RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET,
       RAZORPAY_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_WEBHOOK_SECRET,
       RAZORPAY_API_BASE: apiBase,
+      RATE_LIMIT_AUTH_MAX: '100000',
     },
   })
   shop = await givenShop(t)
@@ -432,6 +437,39 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.deepEqual(fetched.refunds, [])
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock)
     assert.equal(sent('POST', /refund$/).length, 0)
+  })
+
+  test(`WH-09: the captured webhook and the sweeper's own look at Razorpay confirm the same payment at the same moment, for ${WH09_ORDERS} orders: one confirmation each, no refund, no 5xx`, async () => {
+    await sweepLeftovers()
+    // Five unpaid orders per customer is the cap: a customer for every five orders.
+    const customers = await Promise.all(Array.from({ length: WH09_ORDERS / 5 }, () => givenCustomer(t.app, shop.partner)))
+    await t.deps.database.db.execute(sql`update products set stock = stock + ${WH09_ORDERS} where id = ${shop.ids.earbuds!}`)
+    const placed: Awaited<ReturnType<typeof prepaidOrder>>[] = []
+    for (let i = 0; i < WH09_ORDERS; i++) placed.push(await prepaidOrder(customers[i % customers.length]!))
+    const captured = placed.map((order, i) => {
+      const rzpOrderId: string = order.paymentClientAction.payload.order_id
+      const payment = { id: `pay_AppRace${i}`, entity: 'payment' as const, order_id: rzpOrderId, amount: paiseOf(order.amountPayable), currency: 'INR', status: 'captured' as const }
+      paymentsByOrder.set(rzpOrderId, [payment])
+      return payment
+    })
+    clock.advance(RESERVATION_MS + 60_000)
+    const [cancelled, ...answers] = await Promise.all([
+      t.app.payments.sweepExpiredReservations(),
+      ...captured.map((payment, i) => webhook(paymentEvent('payment.captured', payment), `evt_AppRace${i}`)),
+    ])
+    assert.equal(cancelled, 0)
+    assert.deepEqual([...new Set(answers.map((a) => a.statusCode))], [200])
+    const ids = placed.map((o) => o.id)
+    const rows = await queryRows<{ id: string; status: string; payment_status: string; confirmations: number; succeeded: number }>(
+      t.deps.database.db,
+      sql`select o.id, o.status, o.payment_status,
+                 (select count(*)::int from order_status_history h where h.order_id = o.id and h.to_status = 'CONFIRMED') as confirmations,
+                 (select count(*)::int from payments p where p.order_id = o.id and p.status = 'SUCCEEDED') as succeeded
+            from orders o where o.id in ${ids}`,
+    )
+    assert.equal(rows.length, WH09_ORDERS)
+    assert.deepEqual(rows.filter((r) => r.status !== 'CONFIRMED' || r.payment_status !== 'PAID' || r.confirmations !== 1 || r.succeeded !== 1), [])
+    assert.equal(sent('POST', /refund$/).length, 0, 'the same payment seen twice is not a second capture')
   })
 
   test('a run cancels only orders it asked about: when a paid one drops out, the next due order is not cancelled unasked', async () => {
