@@ -7,6 +7,8 @@
 //                      (and >= 70% of --baseline req/s when given)
 //   LD-02 order SLO    open model: 50 orders/s + 200 reads/s: orders p95 < 250 ms, p99 < 500 ms,
 //                      reads p99 < 100 ms, 0 5xx, achieved >= 98% of the target rate
+//   WH-01 callbacks    50 signed provider callbacks a second (sandbox successes, each its own prepaid
+//                      order) for --duration s (default 60): all 200, ack p99 < 500 ms, every order confirmed
 //   LD-03 flash sale   1,000 customers check out one SKU with stock 100 at the same instant, over HTTP
 //                      from this process to the server process: exactly 100 x 201, the rest 409,
 //                      p99 < 2 s, 0 5xx, 0 deadlocks (CI's test/load/flash-sale.test.ts holds the
@@ -46,7 +48,9 @@ import { Redis } from 'ioredis'
 import pg from 'pg'
 import { openModel, type Request, type Sample, sleep } from '../bench/open-model.ts'
 import { BENCH_ADDRESS, codOrders, customerTokens } from '../bench/workload.ts'
+import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/db/client.ts'
+import { createPaymentProvider } from '../src/modules/orders/providers/index.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
 import { invariantViolations } from '../test/helpers/invariants.ts'
 import { freePort } from '../test/helpers/factories.ts'
@@ -104,6 +108,8 @@ const env: Record<string, string> = {
   AUTH_SECRET: 'stress-secret-stress-secret-stress-secret',
   RATE_LIMIT_MAX: '1000000',
   RATE_LIMIT_AUTH_MAX: '1000000',
+  // WH-01 holds 50 unpaid orders a second for its duration across 200 customers.
+  MAX_UNPAID_ORDERS_PER_CUSTOMER: '1000',
   LOG_LEVEL: 'warn',
 }
 const childEnv = { ...process.env, ...env }
@@ -179,6 +185,44 @@ async function loadRows() {
         name: `order SLO (50 orders/s + 200 reads/s, ${duration} s, open model)`,
         figure: `orders p95 ${ms(lat(orders, 95))}, p99 ${ms(lat(orders, 99))}; reads p99 ${ms(lat(reads, 99))}; 5xx/failed ${fivexx}; achieved ${(achieved * 100).toFixed(1)}%`,
         pass,
+      })
+    }
+
+    if (selected('WH-01')) {
+      // 50 signed provider callbacks a second, each the success of its own prepaid order (sandbox
+      // provider, signed as it signs), for --duration seconds: every one 200 (acknowledged), p99 of
+      // the acknowledgement < 500 ms, and each applied (the orders confirmed).
+      const duration = Number(values.duration ?? 60)
+      const total = 50 * duration
+      const sandbox = createPaymentProvider(loadConfig({ ...env, DATA_DIR: dataDir })).sandbox!
+      const prepaid: { id: string; sessionId: string; amount: bigint }[] = []
+      for (let n = 0; n < total; n += 25) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(25, total - n) }, async (_, k) => {
+            const q = orderRequest()
+            const body = JSON.stringify({ ...JSON.parse(q.body!), paymentMode: 'PREPAID' })
+            const res = await fetch(`${server!.url}${q.path}`, { method: 'POST', headers: { ...q.headers, authorization: `Bearer ${tokens[(n + k) % tokens.length]!}` }, body })
+            const order = (await res.json()) as { data: { id: string; amountPayable: string; paymentClientAction: { payload: { sessionId: string } } } }
+            if (res.status !== 201) throw new Error(`WH-01 setup: order ${res.status} ${JSON.stringify(order)}`)
+            return { id: order.data.id, sessionId: order.data.paymentClientAction.payload.sessionId, amount: BigInt(order.data.amountPayable.replace('.', '')) }
+          }),
+        )
+        prepaid.push(...batch)
+      }
+      const callbacks = prepaid.map((o) => sandbox.signedEvent(sandbox.eventFor('pay', { sessionId: o.sessionId, amount: o.amount, currency: 'INR' })))
+      const out = await openModel(server.url, [{ name: 'acks', rate: 50, request: (i) => ({ method: 'POST', path: '/api/v1/payments/webhooks/sandbox', headers: callbacks[i]!.headers as Record<string, string>, body: callbacks[i]!.rawBody.toString() }) }], duration)
+      const acks = out.acks!
+      const admin = new pg.Client({ connectionString: database.url })
+      await admin.connect()
+      const confirmed = (await admin.query<{ n: number }>(`select count(*)::int as n from orders where id = any($1) and status = 'CONFIRMED' and payment_status = 'PAID'`, [prepaid.map((o) => o.id)])).rows[0]!.n
+      await admin.end()
+      const ok = count(acks, (st) => st === 200)
+      const p99 = percentile(acks.map((a) => a.ms), 99)
+      report({
+        id: 'WH-01',
+        name: `provider callbacks (50 signed successes/s, ${duration} s, each its own order)`,
+        figure: `${ok}/${acks.length} x 200, ack p50 ${ms(percentile(acks.map((a) => a.ms), 50))}, p99 ${ms(p99)}; ${confirmed}/${total} orders confirmed`,
+        pass: ok === total && acks.length === total && p99 < 500 && confirmed === total,
       })
     }
 
@@ -420,7 +464,7 @@ async function invariantRow() {
 
 try {
   // The load rows share one server and database; the sweep checks what they wrote.
-  if (['LD-01', 'LD-02', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) {
+  if (['LD-01', 'LD-02', 'WH-01', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) {
     await loadRows()
     await invariantRow()
   }
