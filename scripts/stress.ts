@@ -28,12 +28,15 @@
 //                      kills under the order load of 16 clients
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
 //                      its test app runs the sweep over its own database when it closes)
+//   BI-02 deep fuzz    the same fuzzer on the plan's critical routes only (orders, returns, provider
+//                      webhooks, upload signing, wallet) with --critical-fuzz-runs a route (default
+//                      100,000, the plan's nightly figure)
 //
 // Latencies of the open-model rows are measured from the moment each request was due, not when it
 // left (no coordinated omission). The server runs in its own process (the bundle `npm start` runs, dist/server.js, one worker).
 //
 // Options: --only LD-01,LD-08 (rows whose id is listed), --duration S (LD-01 and LD-02, default 30
-// and 60; LD-05 runs each half of it, default 20), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N,
+// and 60; LD-05 runs each half of it, default 20), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N, --critical-fuzz-runs N,
 // --products N (catalog size, default 10,000), --baseline R (LD-01 req/s of record).
 // A short check that everything works:
 //   npm run test:stress -- --duration 5 --soak-minutes 0.5 --step-seconds 3 --fuzz-runs 5
@@ -63,6 +66,7 @@ const { values } = parseArgs({
     'soak-minutes': { type: 'string', default: '2' },
     'step-seconds': { type: 'string', default: '10' },
     'fuzz-runs': { type: 'string', default: '10000' },
+    'critical-fuzz-runs': { type: 'string', default: '100000' },
     products: { type: 'string', default: '10000' },
     baseline: { type: 'string' },
   },
@@ -446,6 +450,31 @@ async function fuzzRow() {
   })
 }
 
+/** BI-02: the plan's critical routes (orders, returns, provider webhooks, upload signing, wallet), deeper. */
+const CRITICAL_ROUTES = [
+  'POST /api/v1/orders',
+  'POST /api/v1/returns',
+  'POST /api/v1/payments/webhooks/{provider}',
+  'POST /api/v1/returns/uploads/signed-urls',
+  'POST /api/v1/support/uploads/signed-urls',
+  'GET /api/v1/wallet',
+  'POST /api/v1/wallet/quote',
+]
+
+async function criticalFuzzRow() {
+  const runs = values['critical-fuzz-runs']!
+  const { code, output, seconds } = await runTestFile('test/security/fuzz.stress.ts', { FUZZ_RUNS: runs, FUZZ_ROUTES: CRITICAL_ROUTES.join(',') })
+  const requests = /fuzz: (\d+) requests in/.exec(output)?.[1]
+  const failed = /ℹ fail (\d+)/.exec(output)?.[1]
+  const slowest = /fuzz: slowest answer (\d+) ms/.exec(output)?.[1]
+  report({
+    id: 'BI-02',
+    name: `deep fuzz of the critical routes (${CRITICAL_ROUTES.length} routes, ${runs} runs a route)`,
+    figure: `${requests ?? '?'} requests in ${seconds} s, ${failed ?? '?'} routes failed, slowest ${slowest ?? '?'} ms`,
+    pass: code === 0,
+  })
+}
+
 /** I1-I8 (test/helpers/invariants.ts) over everything the load rows wrote. */
 async function invariantRow() {
   const db = await openDatabase({ databaseUrl: database.url, pgliteDir: null, poolSize: 1 })
@@ -470,6 +499,7 @@ try {
   }
   await planSizeRows()
   if (selected('BI-01')) await fuzzRow()
+  if (selected('BI-02')) await criticalFuzzRow()
 } finally {
   await database.drop()
   rmSync(dataDir, { recursive: true, force: true })
