@@ -221,6 +221,25 @@ describe('delivery', () => {
     assert.deepEqual(received.map((r) => JSON.parse(r.body).id), claimed.map((e) => e.id))
   })
 
+  test("a node whose lease ran out and was taken over neither gives the event back nor overwrites the new holder's outcome", async () => {
+    await codOrder()
+    const first = clock.now()
+    const leaseA = new Date(first.getTime() + LEASE_MS)
+    const [event] = await eventRepo.claim(db(), first, leaseA, 1)
+    clock.advance(LEASE_MS)
+    const leaseB = new Date(clock.now().getTime() + LEASE_MS)
+    assert.equal((await eventRepo.claim(db(), clock.now(), leaseB, 1))[0]?.id, event!.id, 'node B took it over')
+    // Node A, late: its give-back and its outcome do not apply to B's claim.
+    await eventRepo.release(db(), [event!.id], leaseA)
+    assert.equal(await eventRepo.update(db(), event!.id, { status: 'PENDING', lockedUntil: null, lastError: 'HTTP 500' }, leaseA), null)
+    const held = (await eventsOf(shop.partner.partnerId)).find((e) => e.id === event!.id)!
+    assert.equal(held.lockedUntil?.getTime(), leaseB.getTime())
+    assert.equal(held.attempts, 2)
+    assert.equal(held.lastError, null)
+    // B's own outcome applies.
+    assert.equal((await eventRepo.update(db(), event!.id, { status: 'DELIVERED', deliveredAt: clock.now(), lockedUntil: null }, leaseB))?.status, 'DELIVERED')
+  })
+
   test('a round starts no delivery it could not finish inside its lease: the rest go back unsent and uncounted, in order', async () => {
     behaviour = (_req, res) => setTimeout(() => res.end('ok'), 100)
     for (let i = 0; i < 10; i++) await codOrder()

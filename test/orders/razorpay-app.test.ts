@@ -472,6 +472,27 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(sent('POST', /refund$/).length, 0, 'the same payment seen twice is not a second capture')
   })
 
+  test('a session whose check fails on its own holds the other due orders back for one run only', async () => {
+    await sweepLeftovers()
+    const [stuck, payer] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
+    const stuckOrder = await prepaidOrder(stuck)
+    clock.advance(60_000)
+    const paidOrder = await prepaidOrder(payer)
+    const stuckRzp: string = stuckOrder.paymentClientAction.payload.order_id
+    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
+    paymentsByOrder.set(paidRzp, [{ id: 'pay_AppAlone01', entity: 'payment', order_id: paidRzp, amount: paiseOf(paidOrder.amountPayable), currency: 'INR', status: 'captured' }])
+    // Razorpay fails for the first (older) order's session only.
+    standIn.override = (r) => (r.method === 'GET' && r.path.includes(stuckRzp) ? { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'this one' } } } : null)
+    clock.advance(RESERVATION_MS + 60_000)
+    const statuses = async () => [(await orderOf(await givenCustomer(t.app, shop.partner, { phone: stuck.phone }), stuckOrder.id)).status, (await orderOf(await givenCustomer(t.app, shop.partner, { phone: payer.phone }), paidOrder.id)).status]
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0)
+    assert.deepEqual(sent('GET', /payments$/).map((r) => r.path), [`/v1/orders/${stuckRzp}/payments`], 'the older one first; it failed, so the run stopped asking')
+    assert.deepEqual(await statuses(), ['PENDING_PAYMENT', 'PENDING_PAYMENT'])
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0)
+    assert.deepEqual(await statuses(), ['PENDING_PAYMENT', 'CONFIRMED'], 'the next run asks the other first')
+    standIn.override = null
+  })
+
   test('a run cancels only orders it asked about: when a paid one drops out, the next due order is not cancelled unasked', async () => {
     await sweepLeftovers()
     const customers = await Promise.all([0, 1, 2].map(() => givenCustomer(t.app, shop.partner)))
@@ -511,7 +532,9 @@ describe('the reservation sweeper with Razorpay', () => {
     standIn.override = (r) => (r.method === 'GET' ? { status: 503, body: { error: { code: 'SERVER_ERROR', description: 'down' } } } : null)
     clock.advance(RESERVATION_MS + 60_000)
     assert.equal(await t.app.payments.sweepExpiredReservations(), 0, 'nothing cancelled while its payment cannot be checked')
-    assert.equal(sent('GET', /payments$/).length, 2, 'both open sessions were asked about')
+    assert.equal(sent('GET', /payments$/).length, 1, 'after one failed check the run asks no more')
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 0)
+    assert.equal(sent('GET', /payments$/).length, 2, 'one call a run while Razorpay is down')
     assert.equal(await statusOf(payer, paidOrder.id), 'PENDING_PAYMENT')
     assert.equal(await statusOf(leaver, leftOrder.id), 'PENDING_PAYMENT')
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 2, 'their stock stays held')

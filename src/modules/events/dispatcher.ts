@@ -11,8 +11,10 @@
 // Leases are short, 15 s (or three delivery timeouts if that is longer), so a node killed mid-round
 // holds its events back for at most that long (the reliability plan's FT-07: every outbox row
 // processed within 30 s of a restart). A round therefore starts a delivery only while two timeouts
-// of the lease are left, so every delivery it starts is recorded inside the lease; what it did not
-// start goes back at once, uncounted, for the next round.
+// of the lease are left, so a delivery it starts is normally recorded inside the lease; what it did
+// not start goes back at once, uncounted, for the next round. Outcomes and give-backs apply only
+// while the row still carries this round's lease: if a slow database let it run out and another
+// node took the event over, that node's claim stands (the event may then be sent twice: at least once).
 import type { Deps } from '../../deps.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
@@ -41,7 +43,8 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
   const box = createSecretBox(config.authSecret, 'webhook-secrets')
   const options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
 
-  async function deliver(event: OutboxEvent, webhook: PartnerWebhook) {
+  /** Sends one claimed event; its outcome is recorded only while this node still holds it under `lease`. */
+  async function deliver(event: OutboxEvent, webhook: PartnerWebhook, lease: Date) {
     const started = Date.now()
     const body = webhookBody(event)
     let statusCode: number | null = null
@@ -58,12 +61,12 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
     const now = clock.now()
     await eventRepo.recordDelivery(db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
     if (!error) {
-      await eventRepo.update(db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null })
+      await eventRepo.update(db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null }, lease)
       return true
     }
     const next = new Date(now.getTime() + retryDelayMs(event.attempts))
     const giveUp = next.getTime() > event.createdAt.getTime() + RETRY_WINDOW_MS
-    await eventRepo.update(db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error })
+    await eventRepo.update(db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error }, lease)
     return false
   }
 
@@ -72,7 +75,8 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
     async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * options.timeoutMs)): Promise<number> {
       const now = clock.now()
       const claimed = Date.now()
-      const events = await eventRepo.claim(db, now, new Date(now.getTime() + leaseMs), limit)
+      const lease = new Date(now.getTime() + leaseMs)
+      const events = await eventRepo.claim(db, now, lease, limit)
       if (events.length === 0) return 0
       const webhooks = await partnerWebhooks(db, [...new Set(events.map((e) => e.partnerId))])
       const byPartner = new Map<string, OutboxEvent[]>()
@@ -80,8 +84,8 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
       await Promise.all(
         [...byPartner].map(async ([partnerId, queue]) => {
           for (const [i, event] of queue.entries()) {
-            if (Date.now() - claimed > leaseMs - 2 * options.timeoutMs) return eventRepo.release(db, queue.slice(i).map((e) => e.id))
-            await deliver(event, webhooks.get(partnerId)!)
+            if (Date.now() - claimed > leaseMs - 2 * options.timeoutMs) return eventRepo.release(db, queue.slice(i).map((e) => e.id), lease)
+            await deliver(event, webhooks.get(partnerId)!, lease)
           }
         }),
       )

@@ -45,18 +45,23 @@ export const eventRepo = {
     if (ids.length === 0) return []
     return db.select().from(outboxEvents).where(inArray(outboxEvents.id, ids)).orderBy(outboxEvents.createdAt, outboxEvents.id)
   },
-  /** Gives claimed events back unsent: claimable again at once, the claim not counted as an attempt. */
-  async release(db: Executor, ids: string[]) {
+  /**
+   * Gives events claimed with the lease `lockedUntil` back unsent: claimable again at once, the claim
+   * not counted as an attempt. An event whose lease ran out and was claimed by another node is left alone.
+   */
+  async release(db: Executor, ids: string[], lockedUntil: Date) {
     await db
       .update(outboxEvents)
       .set({ lockedUntil: null, attempts: sql`${outboxEvents.attempts} - 1` })
-      .where(and(inArray(outboxEvents.id, ids), eq(outboxEvents.status, 'PENDING')))
+      .where(and(inArray(outboxEvents.id, ids), eq(outboxEvents.status, 'PENDING'), eq(outboxEvents.lockedUntil, lockedUntil)))
   },
   async recordDelivery(db: Executor, row: typeof webhookDeliveries.$inferInsert) {
     await db.insert(webhookDeliveries).values(row)
   },
-  async update(db: Executor, id: string, changes: Partial<typeof outboxEvents.$inferInsert>) {
-    const [row] = await db.update(outboxEvents).set(changes).where(eq(outboxEvents.id, id)).returning()
+  /** Changes an event; with `lockedUntil`, only while it is still held under that lease (null when it is not). */
+  async update(db: Executor, id: string, changes: Partial<typeof outboxEvents.$inferInsert>, lockedUntil?: Date) {
+    const held = lockedUntil ? and(eq(outboxEvents.id, id), eq(outboxEvents.lockedUntil, lockedUntil)) : eq(outboxEvents.id, id)
+    const [row] = await db.update(outboxEvents).set(changes).where(held).returning()
     return row ?? null
   },
   async find(db: Executor, id: string) {

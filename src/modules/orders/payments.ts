@@ -151,6 +151,9 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     return [await queueProviderRefund(tx, order, succeeded, reason, at)]
   }
 
+  /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
+  const failedChecks = new Map<string, number>()
+
   return {
     providerName: provider.name,
     onRefundSettled(listener: RefundListener) {
@@ -187,10 +190,20 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       // succeeds is handled as one after the cancellation (confirmed if the stock allows, else refunded).
       const unchecked = new Set<string>()
       const reservationMs = config.reservationMinutes * 60_000
-      for (const order of candidates) {
+      // After one failed check the run asks no more (an outage costs one call a run, not one an
+      // order). Orders whose check failed before are asked last, so an outage's first call goes to
+      // a fresh one, and a session that fails on its own does not hold the others back.
+      let providerDown = false
+      const ordered = [...candidates].sort((a, b) => (failedChecks.get(a.id) ?? 0) - (failedChecks.get(b.id) ?? 0))
+      for (const order of ordered) {
+        const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
         for (const payment of await orderRepo.paymentsOf(db, order.id)) {
           // A customer who closed the checkout may still have paid in it: ask about those too.
           if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
+          if (providerDown) {
+            if (keep) unchecked.add(order.id)
+            continue
+          }
           try {
             const status = await provider.fetchStatus(payment.providerSessionId)
             if (status.status === 'SUCCEEDED' && status.providerPaymentId) {
@@ -205,7 +218,8 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
             }
           } catch (err) {
             if (!(err instanceof ProviderError)) throw err
-            const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
+            providerDown = true
+            failedChecks.set(order.id, Date.now())
             if (keep) unchecked.add(order.id)
             logger.warn(
               { err: err.message, paymentId: payment.id, orderId: order.id },
@@ -214,6 +228,8 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
           }
         }
       }
+      for (const order of candidates) if (!unchecked.has(order.id)) failedChecks.delete(order.id)
+      if (failedChecks.size > 10_000) failedChecks.clear()
       let cancelled = 0
       const refunds: RefundRow[] = []
       await db.transaction(async (tx) => {
