@@ -28,6 +28,9 @@
 //                      kills under the order load of 16 clients
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
 //                      its test app runs the sweep over its own database when it closes)
+//   DI-21 mutants      scripts/mutate.ts over the ledger, idempotency and order lifecycle (stock
+//                      release, refunds) with their tests: >= 80% of mutants killed (about 100
+//                      mutants, a minute or so each on the embedded database)
 //   BI-02 deep fuzz    the same fuzzer on the plan's critical routes only (orders, returns, provider
 //                      webhooks, upload signing, wallet) with --critical-fuzz-runs a route (default
 //                      100,000, the plan's nightly figure)
@@ -475,6 +478,25 @@ async function criticalFuzzRow() {
   })
 }
 
+/** DI-21: the mutation score of the ledger, stock, refund and idempotency code (scripts/mutate.ts). */
+async function mutationRow() {
+  const started = Date.now()
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/mutate.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  child.stdout!.on('data', (c: Buffer) => {
+    output += c
+    process.stdout.write(c)
+  })
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)))
+  const score = /mutate: (\d+) of (\d+) killed, score ([\d.]+)%/.exec(output)
+  report({
+    id: 'DI-21',
+    name: 'mutation score of ledger, stock, refund and idempotency code (scripts/mutate.ts)',
+    figure: score ? `${score[1]} of ${score[2]} mutants killed, ${score[3]}% in ${Math.round((Date.now() - started) / 60_000)} min` : 'no score (see the output above)',
+    pass: code === 0 && score !== null,
+  })
+}
+
 /** I1-I8 (test/helpers/invariants.ts) over everything the load rows wrote. */
 async function invariantRow() {
   const db = await openDatabase({ databaseUrl: database.url, pgliteDir: null, poolSize: 1 })
@@ -500,6 +522,7 @@ try {
   await planSizeRows()
   if (selected('BI-01')) await fuzzRow()
   if (selected('BI-02')) await criticalFuzzRow()
+  if (selected('DI-21')) await mutationRow()
 } finally {
   await database.drop()
   rmSync(dataDir, { recursive: true, force: true })
