@@ -23,7 +23,7 @@
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
-//   DI-19, DI-20,      test files of the CI suite at the plan's size: the ledger model (and DI-22) at
+//   FT-01, DI-19,      test files of the CI suite at the plan's size: PostgreSQL outages in 60 s runs, the ledger model (and DI-22) at
 //   FT-06, FT-07       1,000 runs, the interleavings at 500, the kill points 10 times each, 20 random
 //                      kills under the order load of 16 clients
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
@@ -424,6 +424,7 @@ async function runTestFile(file: string, env: Record<string, string>): Promise<{
 const PLAN_SIZE_ROWS: { id: string; name: string; file: string; env: Record<string, string> }[] = [
   { id: 'DI-19', name: 'ledger model, 1,000 runs (and DI-22 points sequences)', file: 'test/orders/ledger-model.test.ts', env: { PROPERTY_RUNS: '1000' } },
   { id: 'DI-20', name: 'scheduler interleavings, 500 runs', file: 'test/orders/interleavings.test.ts', env: { PROPERTY_RUNS: '500' } },
+  { id: 'FT-01', name: "PostgreSQL outages in the plan's 60 s run (load 20 s before each fault, 40 s after)", file: 'test/faults/postgres-outage.test.ts', env: { FT01_BEFORE_S: '20', FT01_AFTER_S: '40' } },
   { id: 'FT-06', name: 'SIGKILL at each step of order creation, 10 times each', file: 'test/faults/crash-order-steps.test.ts', env: { FT06_REPEATS: '10' } },
   { id: 'FT-07', name: '20 x SIGKILL at random moments under an order load (16 clients)', file: 'test/faults/random-kill.test.ts', env: { FT07_KILLS: '20', FT07_CLIENTS: '16' } },
 ]

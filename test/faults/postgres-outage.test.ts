@@ -12,6 +12,10 @@ import { invariantViolations } from '../helpers/invariants.ts'
 import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, startThrowawayRedis, type ThrowawayPostgres, type ThrowawayRedis } from '../helpers/throwaway.ts'
 
 const CLIENTS = 4
+const envSeconds = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback)
+/** Load before each fault and after recovery: 2 s and 6 s in CI; the plan's 60 s run (fault at 20 s) is FT01_BEFORE_S=20 FT01_AFTER_S=40, the FT-01 stress row. */
+const BEFORE_MS = envSeconds('FT01_BEFORE_S', 2) * 1000
+const AFTER_MS = envSeconds('FT01_AFTER_S', 6) * 1000
 let postgres: ThrowawayPostgres
 let redis: ThrowawayRedis
 let fs: FaultShop
@@ -20,7 +24,7 @@ let serverExit: string | null = null
 let nextCustomer = 0
 const customers = (): CustomerFixture[] => fs.customers.slice(nextCustomer, (nextCustomer += CLIENTS))
 
-describe('PostgreSQL outages under load (FT-01, FT-02)', { timeout: 200_000 }, () => {
+describe('PostgreSQL outages under load (FT-01, FT-02)', { timeout: 200_000 + 4 * (BEFORE_MS + AFTER_MS) }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres()
     redis = await startThrowawayRedis()
@@ -38,16 +42,16 @@ describe('PostgreSQL outages under load (FT-01, FT-02)', { timeout: 200_000 }, (
   })
 
   /**
-   * Load for 2 s, the fault (which resolves when PostgreSQL accepts connections again), load for
-   * 6 s more; then every figure of FT-01 on what the clients saw.
+   * Load for BEFORE_MS (2 s), the fault (which resolves when PostgreSQL accepts connections again),
+   * load for AFTER_MS (6 s) more; then every figure of FT-01 on what the clients saw.
    */
   async function outage(label: string, fault: () => Promise<void>, options: { expectReadyDown: boolean }) {
     const load: Load = startLoad(server.base, fs, customers())
-    await sleep(2000)
+    await sleep(BEFORE_MS)
     const downAt = Date.now()
     await fault()
     const upAt = Date.now()
-    await sleep(6000)
+    await sleep(AFTER_MS)
     await load.stop()
 
     assert.equal(serverExit, null, `the server process exited: ${serverExit}\n${server.output()}`)
@@ -88,7 +92,7 @@ describe('PostgreSQL outages under load (FT-01, FT-02)', { timeout: 200_000 }, (
     const retried = load.placed.filter((p) => p.attempts.length > 1).length
 
     console.log(
-      `${label}: down ${((upAt - downAt) / 1000).toFixed(1)} s; ${unavailable.length} x 503, slowest answer while down ${slowest} ms; ` +
+      `${label} (load ${BEFORE_MS / 1000} s before, ${AFTER_MS / 1000} s after): down ${((upAt - downAt) / 1000).toFixed(1)} s; ${unavailable.length} x 503, slowest answer while down ${slowest} ms; ` +
         `ready 503 after ${readyDown ? `${readyDown.end - downAt} ms` : 'n/a (too short to poll)'}; first 201 ${(recovery / 1000).toFixed(2)} s after recovery; ` +
         `${load.placed.length} orders, ${retried} confirmed by a same-key retry, 0 lost, 0 duplicates; p99 read+order ${percentile(durations(work), 99)} ms`,
     )
