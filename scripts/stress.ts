@@ -23,9 +23,9 @@
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
-//   FT-01, DI-19,      test files of the CI suite at the plan's size: PostgreSQL outages in 60 s runs, the ledger model (and DI-22) at
-//   FT-06, FT-07       1,000 runs, the interleavings at 500, the kill points 10 times each, 20 random
-//                      kills under the order load of 16 clients
+//   FT-01, DI-19,      test files of the CI suite at the plan's size: PostgreSQL outages in 60 s runs,
+//   DI-20, FT-06,      the ledger model (and DI-22) at 1,000 runs, the interleavings at 500, the kill
+//   FT-07              points 10 times each, 20 random kills under the order load of 16 clients
 //   BI-01 fuzz         test/security/fuzz.stress.ts with FUZZ_RUNS per route (default 10,000, the plan's nightly figure, in one process: about 45 min by the CI figures;
 //                      its test app runs the sweep over its own database when it closes)
 //   DI-21 mutants      scripts/mutate.ts over the ledger, idempotency and order lifecycle (stock
