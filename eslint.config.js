@@ -13,4 +13,27 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // Request input reaches a service field by field: a spread or rest of the query string once let
+    // `?userId=&partnerId=` replace the customer's own tenant (issue #20). The tenant comes only
+    // from the authenticated principal (customerOf, adminOf, apiKeyOf).
+    files: ['src/app.ts', 'src/http/**/*.ts', 'src/modules/**/*routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "SpreadElement > MemberExpression[object.name='request'][property.name=/^(query|params|body|headers)$/]",
+          message: 'Do not spread request input: pick its fields one by one.',
+        },
+        {
+          selector: "VariableDeclarator[init.object.name='request'][init.property.name=/^(query|params|body|headers)$/] > ObjectPattern > RestElement",
+          message: 'Do not collect the rest of request input: pick its fields one by one.',
+        },
+        {
+          selector: "CallExpression > MemberExpression.arguments[object.name='request'][property.name='query']",
+          message: 'Do not pass a whole query string to a service: pick its fields one by one.',
+        },
+      ],
+    },
+  },
 )

@@ -10,7 +10,7 @@ import type { Deps } from './deps.ts'
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
 import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
-import { validatorCompiler } from './http/validation.ts'
+import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
@@ -148,6 +148,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
+      api.addHook('onRoute', (route) => {
+        if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
+      })
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })

@@ -1,6 +1,9 @@
 // Request validation, set up once for every route. Bodies are validated strictly: no type coercion
 // (so `true` or "" never become numbers), unknown properties rejected at every depth, every failed
-// rule reported. Query strings and path params are coerced, since they arrive as text.
+// rule reported. Query strings and path params are coerced, since they arrive as text; a query
+// string is closed too (an unknown parameter is a 400, `property foo should not exist`), so no
+// parameter a route did not declare can ever reach a handler (a spread filter once let
+// `?userId=&partnerId=` widen a customer's list to every partner's).
 // Ajv's errors are then worded as class-validator words them, because partners already parse that.
 import type { ErrorObject } from 'ajv'
 import { Ajv } from 'ajv'
@@ -50,10 +53,20 @@ function hardenBodySchema(schema: unknown): unknown {
   return out
 }
 
+/** A query string or path params schema, closed at its top level (their values are scalars or arrays). */
+function closeTopLevel(schema: unknown): JsonSchema {
+  const s = schema as JsonSchema
+  return s.type === 'object' && s.additionalProperties === undefined ? { ...s, additionalProperties: false } : s
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return bodyAjv.compile(hardenBodySchema(schema) as JsonSchema)
+  if (httpPart === 'querystring') return paramAjv.compile(closeTopLevel(schema))
   return paramAjv.compile(schema as JsonSchema)
 }
+
+/** The query string of a route that declares none: no parameter at all. */
+export const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'must be a string',

@@ -7,15 +7,15 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/hashing.ts'
 import { newId } from '../../lib/ids.ts'
+import { type CustomerScope, customerScope } from '../../lib/scope.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 import { type Customer, findCustomer, findOrCreateCustomer, toUser } from '../customers/index.ts'
 import { verifyPartnerSecret } from '../partners/index.ts'
 import { authRepo } from './repo.ts'
 import { createTokenSigner } from './tokens.ts'
 
-export interface CustomerIdentity {
-  userId: string
-  partnerId: string
+/** A verified customer: its scope (the only way to list a customer's rows) and its session. */
+export interface CustomerIdentity extends CustomerScope {
   sessionId: string
 }
 
@@ -99,12 +99,12 @@ export function createAuthService({ database, clock, config }: Deps) {
     /** The customer behind a bearer token, or null if it is forged, expired or its session revoked. */
     async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
       const claims = await signer.verify(accessToken, 'customer', clock.now())
-      if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string') {
+      if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
         return null
       }
       const found = await authRepo.findSession(db, claims.sid)
       if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
-      return { userId: claims.sub, partnerId: claims.pid, sessionId: claims.sid }
+      return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
     },
   }
 }

@@ -164,7 +164,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
       },
     },
     async (request) => {
-      const result = await admin.listProducts(request.params.catalogId, request.query)
+      const { page, limit, search } = request.query
+      const result = await admin.listProducts(request.params.catalogId, { page, limit, search })
       return paged(result.data, result.meta, 'Products retrieved')
     },
   )

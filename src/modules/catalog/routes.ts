@@ -131,8 +131,10 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
       // The hottest read: the serialized answer itself is cached, per catalog version.
-      const answer = await catalog.cache.get(catalogId, `products:${JSON.stringify(request.query)}`, async () => {
-        const result = await catalog.listProducts(catalogId, request.query)
+      const { page, limit, search, categoryId, brand, sortBy, sortOrder } = request.query
+      const filter = { page, limit, search, categoryId, brand, sortBy, sortOrder }
+      const answer = await catalog.cache.get(catalogId, `products:${JSON.stringify(filter)}`, async () => {
+        const result = await catalog.listProducts(catalogId, filter)
         return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
       })
       return sendCached(reply, answer)
@@ -179,7 +181,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     },
     async (request, reply) => {
       const { partnerId, catalogId } = apiKeyOf(request)
-      const found = await catalog.search({ partnerId, catalogId }, request.query)
+      const { q, type, limit, source } = request.query
+      const found = await catalog.search({ partnerId, catalogId }, { q, type, limit, source })
       // The envelope is serialized by the route's schema with no products; the products, kept as
       // their JSON by the search index (declared fields only), are written into its array.
       const envelope = reply.serialize(ok({ ...found, products: [] }, 'Search results')) as string

@@ -122,9 +122,16 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
       },
     },
     async (request, reply) => {
-      const { validFrom, validUntil, ...rest } = request.body
+      const { code, kind, value, maxDiscount, minOrderValue, validFrom, validUntil, totalUsageLimit, perCustomerLimit, categoryIds } = request.body
       const coupon = await admin.createCoupon(request.params.partnerId, {
-        ...rest,
+        code,
+        kind,
+        value,
+        maxDiscount,
+        minOrderValue,
+        totalUsageLimit,
+        perCustomerLimit,
+        categoryIds,
         validFrom: validFrom ? new Date(validFrom) : null,
         validUntil: validUntil ? new Date(validUntil) : null,
       })
@@ -178,8 +185,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
       },
     },
     async (request) => {
-      const { reference, ...rest } = request.body
-      return ok(await admin.adjustLedger(request.params.userId, { ...rest, reference: reference ?? `admin:${adminOf(request).adminId}` }), 'Balance adjusted')
+      const { kind, amount, reason, reference } = request.body
+      return ok(await admin.adjustLedger(request.params.userId, { kind, amount, reason, reference: reference ?? `admin:${adminOf(request).adminId}` }), 'Balance adjusted')
     },
   )
 }

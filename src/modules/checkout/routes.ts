@@ -79,7 +79,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     async (request) => {
       const items = parseItemsParam(request.query.items)
       if (!items) throw new AppError('BAD_REQUEST', 'items must be productId:quantity pairs with quantities from 1 to 9999, for example prd_a:2,prd_b:1')
-      return ok(await checkout.deliveryQuote(customerOf(request).partnerId, { ...request.query, items }), 'Delivery quote')
+      const { pincode, deliveryMethod } = request.query
+      return ok(await checkout.deliveryQuote(customerOf(request).partnerId, { pincode, deliveryMethod, items }), 'Delivery quote')
     },
   )
 

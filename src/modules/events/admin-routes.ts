@@ -83,7 +83,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
         querystring: Type.Object({
           page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          partnerId: Type.Optional(Type.String({ maxLength: 100 })),
+          partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           type: Type.Optional(Type.String({ maxLength: 100 })),
           status: Type.Optional(Status),
           subjectId: Type.Optional(Type.String({ maxLength: 100 })),
@@ -92,7 +92,8 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
       },
     },
     async (request) => {
-      const result = await admin.list(request.query)
+      const { page, limit, partnerId, type, status, subjectId } = request.query
+      const result = await admin.list({ partnerId, type, status, subjectId }, { page, limit })
       return paged(result.data, result.meta, 'Events retrieved')
     },
   )

@@ -83,8 +83,8 @@ export function createEventAdminService({ database, clock, config }: Deps) {
       return eventView((await eventRepo.find(db, id))!)
     },
 
-    async list(query: EventFilter & { page: number; limit: number }) {
-      const result = await eventRepo.page(db, query, query.page, query.limit)
+    async list(filter: EventFilter, query: { page: number; limit: number }) {
+      const result = await eventRepo.page(db, filter, query.page, query.limit)
       return { data: result.rows.map(eventView), meta: pageMeta(result.total, query) }
     },
 

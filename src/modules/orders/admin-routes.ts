@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
+import { backOfficeScope } from '../../lib/scope.ts'
 import { security } from '../../http/schemas.ts'
 import type { OrderAdminService } from './admin-service.ts'
 import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
@@ -25,7 +26,7 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
         querystring: Type.Object({
           page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          partnerId: Type.Optional(Type.String({ maxLength: 100 })),
+          partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           status: Type.Optional(OrderStatusSchema),
           search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         }),
@@ -33,7 +34,8 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
       },
     },
     async (request) => {
-      const result = await admin.list(request.query)
+      const { page, limit, partnerId, status, search } = request.query
+      const result = await admin.list(backOfficeScope(partnerId), { status, search }, { page, limit })
       return paged(result.data, result.meta, 'Orders retrieved')
     },
   )

@@ -4,6 +4,7 @@
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
+import type { BackOfficeScope } from '../../lib/scope.ts'
 import { cancelOrder, deliverOrder, transition } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderFilter, orderRepo } from './repo.ts'
@@ -29,8 +30,8 @@ export function createOrderAdminService({ database, clock }: Deps, payments: Pay
   return {
     view,
 
-    async list(query: OrderFilter & { page: number; limit: number }) {
-      const result = await orderRepo.page(db, query, query.page, query.limit)
+    async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {
+      const result = await orderRepo.page(db, scope, filter, query.page, query.limit)
       const counts = await orderRepo.itemCounts(db, result.rows.map((o) => o.id))
       return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
     },

@@ -2,6 +2,8 @@
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
+import { scopeConditions } from '../../db/scope.ts'
+import type { ListScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
 import {
   type OrderStatus,
@@ -20,18 +22,15 @@ export type PaymentRow = typeof payments.$inferSelect
 export type RefundRow = typeof refunds.$inferSelect
 export type HistoryRow = typeof orderStatusHistory.$inferSelect
 
+/** What a list may narrow by, within its scope (whose orders: src/lib/scope.ts). */
 export interface OrderFilter {
-  partnerId?: string
-  userId?: string
   status?: OrderStatus
   /** Order number, customer phone or order id (back office). */
   search?: string
 }
 
-function filterWhere(filter: OrderFilter): SQL | undefined {
-  const conditions: SQL[] = []
-  if (filter.partnerId) conditions.push(eq(orders.partnerId, filter.partnerId))
-  if (filter.userId) conditions.push(eq(orders.userId, filter.userId))
+function filterWhere(scope: ListScope, filter: OrderFilter): SQL | undefined {
+  const conditions: SQL[] = scopeConditions(scope, orders)
   if (filter.status) conditions.push(eq(orders.status, filter.status))
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -92,8 +91,8 @@ export const orderRepo = {
   history(db: Executor, orderId: string) {
     return db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
   },
-  async page(db: Executor, filter: OrderFilter, page: number, limit: number) {
-    const where = filterWhere(filter)
+  async page(db: Executor, scope: ListScope, filter: OrderFilter, page: number, limit: number) {
+    const where = filterWhere(scope, filter)
     const [rows, totals] = await Promise.all([
       db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).offset((page - 1) * limit),
       db.select({ n: count() }).from(orders).where(where),

@@ -63,7 +63,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
       },
     },
     async (request) => {
-      const result = await orders.listOrders(customerOf(request), request.query)
+      const { page, limit, status } = request.query
+      const result = await orders.listOrders(customerOf(request), { page, limit, status })
       return paged(result.data, result.meta, 'Orders retrieved')
     },
   )

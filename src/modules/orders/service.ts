@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
+import type { CustomerScope } from '../../lib/scope.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 import type { CatalogCache } from '../catalog/cache.ts'
 import { currentStock, reserveStock } from '../catalog/index.ts'
@@ -394,8 +395,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       return once(scope, input, () => insertOrder(customer, input, scope, fingerprintOf(input)), finishOrder)
     },
 
-    async listOrders(customer: CustomerRef, query: { page: number; limit: number; status?: OrderStatus }) {
-      const result = await orderRepo.page(db, { ...customer, status: query.status }, query.page, query.limit)
+    async listOrders(customer: CustomerScope, query: { page: number; limit: number; status?: OrderStatus }) {
+      const result = await orderRepo.page(db, customer, { status: query.status }, query.page, query.limit)
       const counts = await orderRepo.itemCounts(db, result.rows.map((o) => o.id))
       return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
     },

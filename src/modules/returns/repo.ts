@@ -1,6 +1,8 @@
 // Data access of return requests, their items and history.
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type Executor, queryRows } from '../../db/client.ts'
+import { scopeConditions } from '../../db/scope.ts'
+import type { ListScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
 import { ordersTable } from '../orders/index.ts'
 import { type Resolution, returnHistory, returnItems, returnRequests, type ReturnStatus } from './schema.sql.ts'
@@ -8,19 +10,16 @@ import { type Resolution, returnHistory, returnItems, returnRequests, type Retur
 export type ReturnRow = typeof returnRequests.$inferSelect
 export type ReturnItemRow = typeof returnItems.$inferSelect
 
+/** What a list may narrow by, within its scope (whose returns: src/lib/scope.ts). */
 export interface ReturnFilter {
-  userId?: string
-  partnerId?: string
   status?: ReturnStatus
   resolution?: Resolution
   /** Reason, detail or order number, case-insensitive, partial. */
   search?: string
 }
 
-function filterWhere(f: ReturnFilter): SQL | undefined {
-  const c: SQL[] = []
-  if (f.userId) c.push(eq(returnRequests.userId, f.userId))
-  if (f.partnerId) c.push(eq(returnRequests.partnerId, f.partnerId))
+function filterWhere(scope: ListScope, f: ReturnFilter): SQL | undefined {
+  const c: SQL[] = scopeConditions(scope, returnRequests)
   if (f.status) c.push(eq(returnRequests.status, f.status))
   if (f.resolution) c.push(eq(returnRequests.requestedResolution, f.resolution))
   if (f.search) {
@@ -78,8 +77,8 @@ export const returnRepo = {
       .groupBy(returnItems.orderItemId)
     return new Map(rows.map((r) => [r.orderItemId, r.n]))
   },
-  async page(db: Executor, filter: ReturnFilter, page: number, limit: number) {
-    const where = filterWhere(filter)
+  async page(db: Executor, scope: ListScope, filter: ReturnFilter, page: number, limit: number) {
+    const where = filterWhere(scope, filter)
     const [rows, totals] = await Promise.all([
       db.select().from(returnRequests).where(where).orderBy(desc(returnRequests.createdAt), desc(returnRequests.id)).limit(limit).offset((page - 1) * limit),
       db.select({ n: count() }).from(returnRequests).where(where),

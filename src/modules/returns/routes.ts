@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards } from '../../http/guards.ts'
+import { backOfficeScope } from '../../lib/scope.ts'
 import { security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
@@ -79,8 +80,8 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     '/returns',
     { ...customer, schema: { tags, security: security.customer, summary: "The customer's return requests, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(ReturnListItem), ...errorResponses(400, 401) } } },
     async (request) => {
-      const { page, limit, ...filter } = request.query
-      const result = await returns.list({ ...customerOf(request), ...filter }, { page, limit })
+      const { page, limit, status, resolution, search } = request.query
+      const result = await returns.list(customerOf(request), { status, resolution, search }, { page, limit })
       return paged(result.data, result.meta, 'Return requests retrieved')
     },
   )
@@ -123,13 +124,13 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
         tags: adminTags,
         security: security.admin,
         summary: "Every partner's return requests, newest first",
-        querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ maxLength: 100 })) }),
+        querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
         response: { 200: PagedEnvelope(ReturnListItem), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
-      const { page, limit, ...filter } = request.query
-      const result = await returns.list(filter, { page, limit })
+      const { page, limit, partnerId, status, resolution, search } = request.query
+      const result = await returns.list(backOfficeScope(partnerId), { status, resolution, search }, { page, limit })
       return paged(result.data, result.meta, 'Return requests retrieved')
     },
   )

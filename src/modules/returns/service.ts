@@ -17,6 +17,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
+import type { ListScope } from '../../lib/scope.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../checkout/ledger.ts'
 import { partnerPricing } from '../checkout/schema.sql.ts'
 import { recordEvent } from '../events/index.ts'
@@ -256,8 +257,8 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
       return detail(row)
     },
 
-    async list(filter: ReturnFilter, query: { page: number; limit: number }) {
-      const result = await returnRepo.page(db, filter, query.page, query.limit)
+    async list(scope: ListScope, filter: ReturnFilter, query: { page: number; limit: number }) {
+      const result = await returnRepo.page(db, scope, filter, query.page, query.limit)
       return {
         data: result.rows.map((r) => ({ id: r.id, orderId: r.orderId, status: r.status, reason: r.reason, requestedResolution: r.requestedResolution, requestedAmount: rupees(r.requestedAmount) })),
         meta: pageMeta(result.total, query),

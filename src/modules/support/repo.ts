@@ -1,24 +1,23 @@
 // Data access of support tickets and their messages.
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
+import { scopeConditions } from '../../db/scope.ts'
+import type { ListScope } from '../../lib/scope.ts'
 import { ordersTable } from '../orders/index.ts'
 import { supportTickets, type TicketStatus, ticketMessages } from './schema.sql.ts'
 
 export type TicketRow = typeof supportTickets.$inferSelect
 export type MessageRow = typeof ticketMessages.$inferSelect
 
+/** What a list may narrow by, within its scope (whose tickets: src/lib/scope.ts). */
 export interface TicketFilter {
-  userId?: string
-  partnerId?: string
   status?: TicketStatus
   /** Topic, detail or order number, case-insensitive, partial. */
   search?: string
 }
 
-function filterWhere(f: TicketFilter): SQL | undefined {
-  const c: SQL[] = []
-  if (f.userId) c.push(eq(supportTickets.userId, f.userId))
-  if (f.partnerId) c.push(eq(supportTickets.partnerId, f.partnerId))
+function filterWhere(scope: ListScope, f: TicketFilter): SQL | undefined {
+  const c: SQL[] = scopeConditions(scope, supportTickets)
   if (f.status) c.push(eq(supportTickets.status, f.status))
   if (f.search) {
     const like = `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
@@ -50,8 +49,8 @@ export const ticketRepo = {
     const [row] = await tx.update(supportTickets).set(changes).where(eq(supportTickets.id, id)).returning()
     return row!
   },
-  async page(db: Executor, filter: TicketFilter, page: number, limit: number) {
-    const where = filterWhere(filter)
+  async page(db: Executor, scope: ListScope, filter: TicketFilter, page: number, limit: number) {
+    const where = filterWhere(scope, filter)
     const [rows, totals] = await Promise.all([
       db.select().from(supportTickets).where(where).orderBy(desc(supportTickets.createdAt), desc(supportTickets.id)).limit(limit).offset((page - 1) * limit),
       db.select({ n: count() }).from(supportTickets).where(where),

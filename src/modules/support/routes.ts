@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards } from '../../http/guards.ts'
+import { backOfficeScope } from '../../lib/scope.ts'
 import { security } from '../../http/schemas.ts'
 import type { SupportService } from './service.ts'
 
@@ -63,7 +64,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     { ...customer, schema: { tags, security: security.customer, summary: "The customer's tickets, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401) } } },
     async (request) => {
       const { page, limit, status, search } = request.query
-      const result = await support.list({ ...customerOf(request), status, search }, { page, limit })
+      const result = await support.list(customerOf(request), { status, search }, { page, limit })
       return paged(result.data, result.meta, 'Tickets retrieved')
     },
   )
@@ -111,13 +112,13 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
         tags: adminTags,
         security: security.admin,
         summary: "Every partner's tickets, newest first",
-        querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ maxLength: 100 })) }),
+        querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
         response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
-      const { page, limit, ...filter } = request.query
-      const result = await support.list(filter, { page, limit })
+      const { page, limit, partnerId, status, search } = request.query
+      const result = await support.list(backOfficeScope(partnerId), { status, search }, { page, limit })
       return paged(result.data, result.meta, 'Tickets retrieved')
     },
   )

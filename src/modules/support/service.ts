@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
+import type { ListScope } from '../../lib/scope.ts'
 import type { Executor } from '../../db/client.ts'
 import { recordEvent } from '../events/index.ts'
 import { findOwnOrder, orderRefs } from '../orders/index.ts'
@@ -85,8 +86,8 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
       return view(ticket)
     },
 
-    async list(filter: TicketFilter, query: { page: number; limit: number }) {
-      const result = await ticketRepo.page(db, filter, query.page, query.limit)
+    async list(scope: ListScope, filter: TicketFilter, query: { page: number; limit: number }) {
+      const result = await ticketRepo.page(db, scope, filter, query.page, query.limit)
       return { data: await views(result.rows), meta: pageMeta(result.total, query) }
     },
 
