@@ -162,7 +162,7 @@ async function loadRows() {
     })
     // Uncached searches of the judged queries (the search index is the largest thing a worker holds).
     const queries = (JSON.parse(readFileSync(join(root, 'bench', 'search-judgments.json'), 'utf8')) as { query: string }[]).map((j) => j.query)
-    const searchRequest = (i: number): Request => ({ method: 'GET', path: `/api/v1/search?q=${encodeURIComponent(queries[i % queries.length]!)}&page=${1 + (i % 3)}`, headers: readHeaders })
+    const searchRequest = (i: number): Request => ({ method: 'GET', path: `/api/v1/search?q=${encodeURIComponent(queries[i % queries.length]!)}&limit=${20 - (i % 3)}`, headers: readHeaders })
     // Warm-up: caches, JIT, pool.
     await openModel(server.url, [{ name: 'orders', rate: 20, request: orderRequest }, { name: 'reads', rate: 50, request: readRequest }], 3)
 
