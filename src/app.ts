@@ -9,10 +9,11 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import type { Deps } from './deps.ts'
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
+import { createAttemptLimiter } from './http/attempt-limit.ts'
 import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
-import { adminAuthRoutes } from './modules/admins/routes.ts'
+import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
 import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
@@ -136,6 +137,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
   const authLimit = authRateLimit(config.rateLimit)
+  const failedLogins = createAttemptLimiter({
+    name: 'admin-login',
+    max: failedLoginsPerAccount(config.rateLimit.authMax),
+    windowMs: config.rateLimit.windowMs,
+    redis: deps.redis,
+    redisPrefix: config.redisPrefix,
+    log: app.log,
+  })
   const catalog = createCatalogService(deps)
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
@@ -150,7 +159,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
-      await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
+      await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
