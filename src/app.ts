@@ -10,7 +10,7 @@ import type { Deps } from './deps.ts'
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
 import { createAttemptLimiter } from './http/attempt-limit.ts'
-import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
+import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
@@ -36,7 +36,7 @@ import { supportRoutes } from './modules/support/routes.ts'
 import { createSupportService } from './modules/support/service.ts'
 import { createUploadService } from './modules/uploads/index.ts'
 import { uploadRoutes } from './modules/uploads/routes.ts'
-import { createStorage } from './modules/uploads/storage-factory.ts'
+import { createStorage, createUploadNames } from './modules/uploads/storage-factory.ts'
 import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
 import { createOrderAdminService } from './modules/orders/admin-service.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
@@ -127,12 +127,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
-  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger())
 
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
   const guards = createGuards(deps.database.db, auth, admins)
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
+  // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
 
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
@@ -153,7 +154,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('payments', payments)
   app.decorate('dispatcher', createDispatcher(deps))
   const storage = createStorage(config)
-  const uploads = createUploadService(deps.database.db, deps.clock, storage)
+  const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   await app.register(
     async (api) => {
@@ -167,7 +168,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
-      await api.register(uploadRoutes, { uploads, guards })
+      await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
       await api.register(returnRoutes, { returns: createReturnService(deps, storage, payments), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
