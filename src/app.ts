@@ -7,10 +7,11 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Deps } from './deps.ts'
-import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
 import { createAttemptLimiter } from './http/attempt-limit.ts'
 import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
+import { HELMET_OPTIONS } from './http/security-headers.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
@@ -84,6 +85,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
     frameworkErrors,
+    clientErrorHandler: clientErrorHandler(deps.logger),
   })
   app.setValidatorCompiler(validatorCompiler)
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
@@ -96,7 +98,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   })
   registerErrorHandling(app)
 
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } })
+  await app.register(helmet, HELMET_OPTIONS)
   if (config.corsOrigins) {
     await app.register(cors, {
       origin: config.corsOrigins === '*' ? true : config.corsOrigins,
