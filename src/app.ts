@@ -12,6 +12,7 @@ import { createGuards } from './http/guards.ts'
 import { createAttemptLimiter } from './http/attempt-limit.ts'
 import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
 import { HELMET_OPTIONS } from './http/security-headers.ts'
+import { AppError } from './lib/errors.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
 import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
@@ -86,6 +87,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(deps.logger),
+    // Fastify's own 503 while closing has neither the error body nor the security headers: the
+    // onRequest hook below answers it instead.
+    return503OnClosing: false,
   })
   app.setValidatorCompiler(validatorCompiler)
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
@@ -99,6 +103,17 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app)
 
   await app.register(helmet, HELMET_OPTIONS)
+  // Requests that arrive while the server drains (a pipelined or keep-alive request after SIGTERM):
+  // 503 through the error handler, after helmet's hook so it carries the same headers as any answer.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return
+    reply.header('connection', 'close')
+    throw new AppError('UNAVAILABLE', 'Service is shutting down, please retry')
+  })
   if (config.corsOrigins) {
     await app.register(cors, {
       origin: config.corsOrigins === '*' ? true : config.corsOrigins,

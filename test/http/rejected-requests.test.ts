@@ -118,3 +118,46 @@ describe('answers to requests rejected before any route runs, over a real port',
     assertErrorAnswer(res, 413, '/api/v1/auth/refresh', '413')
   })
 })
+
+describe('answers while the server shuts down, over a real port', () => {
+  test('when a request arrives while the server drains, then 503 in the error body with the security headers and retry-after', async () => {
+    let entered!: () => void
+    let release!: () => void
+    const inFlight = new Promise<void>((r) => (entered = r))
+    const released = new Promise<void>((r) => (release = r))
+    const d = await createTestApp({
+      extraRoutes: (app) =>
+        app.get('/probe/slow', async () => {
+          entered()
+          await released
+          return { ok: true }
+        }),
+    })
+    await d.app.listen({ port: 0, host: '127.0.0.1' })
+    const drainingPort = (d.app.server.address() as { port: number }).port
+    // A request in flight holds its connection open; a second one sent on it once close() has
+    // begun is a request that arrives while the server drains.
+    const socket = connect(drainingPort, '127.0.0.1', () => socket.write('GET /probe/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'))
+    let data = ''
+    socket.on('data', (c) => (data += c))
+    socket.on('error', () => {})
+    const socketClosed = new Promise<void>((r) => socket.on('close', () => r()))
+    await inFlight
+    const closed = d.close()
+    await new Promise((r) => setTimeout(r, 50))
+    socket.write('GET /api/v1/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    await new Promise((r) => setTimeout(r, 50))
+    release()
+    await Promise.race([socketClosed, new Promise((r) => setTimeout(r, 5000))])
+    socket.destroy()
+    await closed
+    const answers = data.split(/(?=HTTP\/1\.1 )/)
+    assert.equal(answers.length, 2, data.slice(0, 500))
+    assert.match(answers[0]!, /^HTTP\/1\.1 200/, 'the request in flight completes')
+    const second = answers[1]!
+    const end = second.indexOf('\r\n\r\n')
+    const headers = Object.fromEntries(second.slice(0, end).split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+    assertErrorAnswer({ status: Number(second.split(' ')[1]), headers, body: second.slice(end + 4) }, 503, '/api/v1/health/live', '503 while closing')
+    assert.equal(headers['retry-after'], '1')
+  })
+})
