@@ -7,12 +7,15 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyInstance } from 'fastify'
 import type { Deps } from './deps.ts'
-import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
-import { authRateLimit, registerRateLimit } from './http/rate-limit.ts'
+import { createAttemptLimiter } from './http/attempt-limit.ts'
+import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
+import { HELMET_OPTIONS } from './http/security-headers.ts'
+import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { createAdminService } from './modules/admins/index.ts'
-import { adminAuthRoutes } from './modules/admins/routes.ts'
+import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
 import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
@@ -35,7 +38,7 @@ import { supportRoutes } from './modules/support/routes.ts'
 import { createSupportService } from './modules/support/service.ts'
 import { createUploadService } from './modules/uploads/index.ts'
 import { uploadRoutes } from './modules/uploads/routes.ts'
-import { createStorage } from './modules/uploads/storage-factory.ts'
+import { createStorage, createUploadNames } from './modules/uploads/storage-factory.ts'
 import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
 import { createOrderAdminService } from './modules/orders/admin-service.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
@@ -83,6 +86,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
     frameworkErrors,
+    clientErrorHandler: clientErrorHandler(deps.logger),
+    // Fastify's own 503 while closing has neither the error body nor the security headers: the
+    // onRequest hook below answers it instead.
+    return503OnClosing: false,
   })
   app.setValidatorCompiler(validatorCompiler)
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
@@ -95,7 +102,18 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   })
   registerErrorHandling(app)
 
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } })
+  await app.register(helmet, HELMET_OPTIONS)
+  // Requests that arrive while the server drains (a pipelined or keep-alive request after SIGTERM):
+  // 503 through the error handler, after helmet's hook so it carries the same headers as any answer.
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return
+    reply.header('connection', 'close')
+    throw new AppError('UNAVAILABLE', 'Service is shutting down, please retry')
+  })
   if (config.corsOrigins) {
     await app.register(cors, {
       origin: config.corsOrigins === '*' ? true : config.corsOrigins,
@@ -126,16 +144,25 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
-  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger())
 
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
   const guards = createGuards(deps.database.db, auth, admins)
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
+  // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
 
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
   const authLimit = authRateLimit(config.rateLimit)
+  const failedLogins = createAttemptLimiter({
+    name: 'admin-login',
+    max: failedLoginsPerAccount(config.rateLimit.authMax),
+    windowMs: config.rateLimit.windowMs,
+    redis: deps.redis,
+    redisPrefix: config.redisPrefix,
+    log: app.log,
+  })
   const catalog = createCatalogService(deps)
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
@@ -144,7 +171,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('payments', payments)
   app.decorate('dispatcher', createDispatcher(deps))
   const storage = createStorage(config)
-  const uploads = createUploadService(deps.database.db, deps.clock, storage)
+  const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   await app.register(
     async (api) => {
@@ -154,7 +181,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       })
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
-      await api.register(adminAuthRoutes, { admins, rateLimit: authLimit })
+      await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
       await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
@@ -162,7 +189,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
-      await api.register(uploadRoutes, { uploads, guards })
+      await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
       await api.register(returnRoutes, { returns: createReturnService(deps, storage, payments), guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })

@@ -9,6 +9,8 @@ export interface RateLimitConfig {
   max: number
   /** Requests per window for one client address on /auth and /admin/auth routes. */
   authMax: number
+  /** Reads of uploaded files (the local driver's public GET) per window for one client address. */
+  uploadReadMax: number
   windowMs: number
 }
 
@@ -251,6 +253,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       max: integer(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       authMax: integer(env, 'RATE_LIMIT_AUTH_MAX', 30, 1, 1_000_000),
+      uploadReadMax: integer(env, 'UPLOAD_READ_RATE_LIMIT_MAX', 600, 1, 1_000_000),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1000, 86_400_000),
     },
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 16 * 1_048_576),

@@ -1,9 +1,13 @@
 // The one place where errors become HTTP: AppError codes, validation failures, Fastify's own errors
-// (bad JSON, wrong content type, body too large) and PostgreSQL errors all leave as the error body
-// of commerce-api.md. Anything unexpected is logged and answered 500 without details.
+// (bad JSON, wrong content type, body too large), errors the router raises before any hook runs,
+// requests Node's HTTP parser rejects (URL or headers too large, malformed) and PostgreSQL errors
+// all leave as the error body of commerce-api.md, with the security headers of every answer.
+// Anything unexpected is logged and answered 500 without details.
 import { STATUS_CODES } from 'node:http'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Socket } from 'node:net'
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, databaseErrorOf, type ErrorCode } from '../lib/errors.ts'
+import { SECURITY_HEADERS } from './security-headers.ts'
 import { validationMessages } from './validation.ts'
 
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -43,13 +47,11 @@ export interface ErrorBody {
 }
 
 export function errorBody(request: FastifyRequest, statusCode: number, message: string | string[]): ErrorBody {
-  return {
-    statusCode,
-    message,
-    error: STATUS_CODES[statusCode] ?? 'Error',
-    timestamp: new Date().toISOString(),
-    path: request.url.split('?')[0]!,
-  }
+  return errorBodyAt(request.url.split('?')[0]!, statusCode, message)
+}
+
+function errorBodyAt(path: string, statusCode: number, message: string | string[]): ErrorBody {
+  return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', timestamp: new Date().toISOString(), path }
 }
 
 /**
@@ -113,11 +115,41 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 /**
  * Errors Fastify raises before routing (a malformed percent-encoding in the URL, a path parameter
- * over the length limit): the same error body as everything else.
+ * over the length limit): the same error body as everything else. No onRequest hook runs for
+ * them, helmet's included, so the security headers are set here.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
   const message =
     error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid: check its percent-encoding' : status === 414 ? 'A path segment of the URL is too long' : error.message
-  void reply.status(status).send(errorBody(request, status, message))
+  void reply.status(status).headers(SECURITY_HEADERS).send(errorBody(request, status, message))
+}
+
+/** The longest request path echoed in a parser error's body: the rest of a 16 kB URL is noise. */
+const MAX_ECHOED_PATH = 2048
+
+/**
+ * Requests Node's HTTP parser rejects before Fastify sees them: a URL or headers over the 16 kB
+ * limit (431), a request that took too long to arrive (408), anything malformed (400). There is no
+ * request object, so the answer is written on the socket: the error body, with the path read from
+ * the request line when there is one, and the security headers; then the connection is closed.
+ */
+export const clientErrorHandler = (log: FastifyBaseLogger) => (error: Error & { code?: string }, socket: Socket) => {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request URL or headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'The request is not valid HTTP']
+  log.debug({ err: { code: error.code, message: error.message } }, 'client error')
+  if (!socket.writable) return void socket.destroy()
+  // What the parser had read: a Buffer (Fastify's types describe it as JSON).
+  const raw = (error as { rawPacket?: unknown }).rawPacket
+  const requestLine = /^[A-Z]+ (\/[^ ?#\r\n]*)/.exec(Buffer.isBuffer(raw) ? raw.subarray(0, MAX_ECHOED_PATH + 64).toString('latin1') : '')
+  const body = JSON.stringify(errorBodyAt(requestLine ? requestLine[1]!.slice(0, MAX_ECHOED_PATH) : '', status, message))
+  const headers = { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' }
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`, () => socket.destroy())
 }

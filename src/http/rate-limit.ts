@@ -1,5 +1,6 @@
 // Rate limits: per API key on catalog routes, per customer on customer routes, per client address
-// otherwise, and a tighter per-address limit on /auth routes. Counters live in Redis when it is
+// otherwise, a tighter per-address limit on /auth routes and one of its own on the public GET of
+// uploaded files. Only the load balancer's probes (/health/live, /health/ready) are exempt. Counters live in Redis when it is
 // configured so every node shares them; while Redis is unreachable each node counts in process
 // (a degraded limit is better than none, which is what skipOnError would give).
 import { createRequire } from 'node:module'
@@ -93,4 +94,9 @@ export async function registerRateLimit(
 /** Route config for /auth routes: a tighter limit keyed by client address. */
 export function authRateLimit(config: RateLimitConfig) {
   return { max: config.authMax, timeWindow: config.windowMs, keyGenerator: (request: FastifyRequest) => `ip:${request.ip}` }
+}
+
+/** Route config for the public GET of uploaded files: a budget of its own per client address. */
+export function uploadReadRateLimit(config: RateLimitConfig) {
+  return { max: config.uploadReadMax, timeWindow: config.windowMs, keyGenerator: (request: FastifyRequest) => `ip:${request.ip}` }
 }

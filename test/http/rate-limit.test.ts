@@ -61,9 +61,25 @@ describe('rate limits with the in-process store', () => {
     assert.equal((await call(99)).statusCode, 429)
   })
 
-  test('health and docs are never limited', async () => {
+  test("the load balancer's probes (/health/live, /health/ready) are never limited", async () => {
     for (let i = 0; i < 8; i++) {
       assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/health/live' })).statusCode, 200)
+      assert.equal((await t.app.inject({ method: 'GET', url: '/api/v1/health/ready' })).statusCode, 200)
+    }
+  })
+
+  test('every other public route is limited per address: /health, /openapi.json and the upload PUT answer 429 past RATE_LIMIT_MAX', async () => {
+    const cases = [
+      { method: 'GET', url: '/api/v1/health', ok: 200 },
+      { method: 'GET', url: '/api/v1/openapi.json', ok: 200 },
+      { method: 'PUT', url: '/api/v1/uploads/support/tickets/usr_x/upl_x.png?expires=1&size=1&type=image/png&signature=x', ok: 403 },
+    ] as const
+    for (const [i, c] of cases.entries()) {
+      const call = () => t.app.inject({ method: c.method, url: c.url, remoteAddress: `10.8.0.${i + 1}`, headers: { 'content-type': 'image/png' }, ...(c.method === 'PUT' ? { payload: Buffer.from('x') } : {}) })
+      for (let n = 0; n < 5; n++) assert.equal((await call()).statusCode, c.ok, `${c.method} ${c.url} #${n + 1}`)
+      const limited = await call()
+      assert.equal(limited.statusCode, 429, `${c.method} ${c.url}`)
+      assert.match(limited.json().message, /^Too many requests/)
     }
   })
 })

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import { eq } from 'drizzle-orm'
 import { ManualClock } from '../../src/lib/clock.ts'
+import { uploads } from '../../src/modules/uploads/schema.sql.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
-import { pathOf, png, put, requestSlots } from '../helpers/uploads.ts'
+import { pathOf, png, put, requestSlots, uploadedImage } from '../helpers/uploads.ts'
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
 let t: TestApp
@@ -38,7 +40,7 @@ describe('signed upload slots', () => {
       for (const slot of slots) {
         assert.deepEqual(Object.keys(slot).sort(), ['expiresAt', 'fileName', 'headers', 'method', 'objectName', 'publicUrl', 'uploadUrl'])
         assert.ok(slot.objectName.startsWith(prefix), slot.objectName)
-        assert.match(slot.objectName.slice(prefix.length), /^upl_[0-9A-Z]{26}\.(png|jpg)$/, 'the generated name owes nothing to the client file name')
+        assert.match(slot.objectName.slice(prefix.length), /^upl_[0-9A-Z]{26}-[0-9a-f]{24}\.(png|jpg)$/, 'the generated name owes nothing to the client file name; it ends with its tag')
         assert.equal(slot.method, 'PUT')
         assert.equal(new Date(slot.expiresAt).getTime() - clock.now().getTime(), 15 * 60_000)
         assert.ok(slot.uploadUrl.includes(slot.objectName))
@@ -158,5 +160,75 @@ describe('PUT to the signed address (local driver)', () => {
     assert.equal(res.statusCode, 400)
     assert.equal(res.json().message, 'The file content is not a valid image/png file')
     assert.equal(storedFiles().length, before)
+  })
+})
+
+// Issue #20: the public GET was exempt from rate limiting and queried the database for every name,
+// so anyone could make the service run a query per request at will. A dedicated app with a small
+// read budget, and the database driver's query calls counted, to show which misses cost a query.
+describe('public GET of uploaded files', () => {
+  let r: TestApp
+  let queries = 0
+  before(async () => {
+    r = await createTestApp({ env: { UPLOAD_READ_RATE_LIMIT_MAX: '20' } })
+    // Every statement drizzle runs goes through the driver's query(): count them (pg pool or PGlite).
+    const driver = (r.deps.database.pool ?? r.deps.database.pglite) as unknown as { query: (...args: unknown[]) => Promise<unknown> }
+    const query = driver.query.bind(driver)
+    driver.query = (...args: unknown[]) => {
+      queries++
+      return query(...args)
+    }
+  })
+  after(() => r.close())
+  let address = 0
+  const get = (url: string, remoteAddress = `10.60.0.${++address}`) => r.app.inject({ method: 'GET', url, remoteAddress })
+
+  test('when one address asks for many missing files, then 404 until its budget (UPLOAD_READ_RATE_LIMIT_MAX) is spent, then 429; another address is not affected', async () => {
+    const statuses = []
+    for (let i = 0; i < 26; i++) statuses.push((await get(`/api/v1/uploads/support/tickets/usr_missing/upl_${i}.png`, '10.61.0.1')).statusCode)
+    assert.deepEqual(statuses, [...Array(20).fill(404), ...Array(6).fill(429)])
+    const limited = await get('/api/v1/uploads/returns/x.png', '10.61.0.1')
+    assert.equal(limited.statusCode, 429)
+    assert.match(limited.json().message, /^Too many requests/)
+    assert.equal(limited.headers['x-ratelimit-limit'], '20')
+    assert.ok(Number(limited.headers['retry-after']) > 0)
+    assert.equal((await get('/api/v1/uploads/returns/x.png', '10.61.0.2')).statusCode, 404)
+  })
+
+  test('when a name was never issued (forged tag, made-up name, issued-looking name not on disk), then 404 without a database query', async () => {
+    const partner = await givenPartner(r.deps, 'Upload reads')
+    const customer = await givenCustomer(r.app, partner)
+    const publicUrl = await uploadedImage(r, customer, 'support')
+    const path = pathOf(publicUrl)
+    const forgedTag = path.replace(/-([0-9a-f]{24})\.png$/, (_, tag: string) => `-${tag.startsWith('0') ? '1' : '0'}${tag.slice(1)}.png`)
+    const otherId = path.replace(/upl_[0-9A-Z]{26}/, 'upl_01ARZ3NDEKTSV4RRFFQ69G5FAV')
+    const untagged = path.replace(/-[0-9a-f]{24}\.png$/, '.png')
+    const made = ['/api/v1/uploads/support/tickets/../../etc/passwd', '/api/v1/uploads/returns/anything.png', `/api/v1/uploads/${'a'.repeat(180)}`]
+    const before = queries
+    for (const url of [forgedTag, otherId, untagged, ...made]) {
+      const res = await get(url)
+      assert.equal(res.statusCode, 404, `${url}: ${res.body}`)
+      assert.equal(res.json().message, 'File not found')
+    }
+    assert.equal(queries - before, 0, 'no query for a name that was never issued')
+    const real = await get(path)
+    assert.equal(real.statusCode, 200, 'a real upload still loads')
+    assert.deepEqual(real.rawPayload, png(200))
+    assert.ok(queries - before >= 1, 'the counter does see the query of a real read')
+  })
+
+  test('a file stored under an untagged name (issued before names carried a tag) still loads', async () => {
+    const partner = await givenPartner(r.deps, 'Older uploads')
+    const customer = await givenCustomer(r.app, partner)
+    const publicUrl = await uploadedImage(r, customer, 'returns')
+    // What an upload made before this change looks like: the same name without its tag.
+    const tagged = new URL(publicUrl).pathname.replace('/api/v1/uploads/', '')
+    const legacy = tagged.replace(/-[0-9a-f]{24}\.png$/, '.png')
+    const root = join(r.deps.config.dataDir, 'uploads')
+    renameSync(join(root, tagged), join(root, legacy))
+    await r.deps.database.db.update(uploads).set({ objectName: legacy }).where(eq(uploads.objectName, tagged))
+    const res = await get(`/api/v1/uploads/${legacy}`)
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.headers['content-type'], 'image/png')
   })
 })

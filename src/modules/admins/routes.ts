@@ -3,8 +3,8 @@
 // address, so guesses spread over many addresses still get few tries at one admin.
 import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import type { AttemptLimiter } from '../../http/attempt-limit.ts'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { Email } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -16,40 +16,22 @@ import { ADMIN_ROLES, type AdminService } from './index.ts'
  */
 export const failedLoginsPerAccount = (authMax: number) => Math.max(1, Math.floor(authMax / 6))
 
-const accountKey = (request: FastifyRequest) => {
-  const email = String((request.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase()
-  return `admin-login:${createHash('sha256').update(email).digest('base64url').slice(0, 22)}`
-}
+/** The account's counter: a hash, so no email address is kept in Redis or in memory. */
+const accountKey = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22)
 
-export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; rateLimit: { max: number; timeWindow: number } }> = async (
+export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; rateLimit: { max: number; timeWindow: number }; failedLogins: AttemptLimiter }> = async (
   app,
-  { admins, rateLimit },
+  { admins, rateLimit, failedLogins },
 ) => {
-  const failures = app.createRateLimit({ max: failedLoginsPerAccount(rateLimit.max), timeWindow: rateLimit.timeWindow, keyGenerator: accountKey })
-
   app.post(
     '/admin/auth/login',
     {
       config: { rateLimit },
-      // After validation, so the email is there. Once an account has its allowance of failures,
-      // every attempt is refused, the right password too: a limit that let it through would tell
-      // a guesser when it had found it. Only failures count, so an admin who logs in often is not
-      // locked out. Concurrent guesses all read the count before any adds to it; the per-address
-      // limit bounds how many one client can send at once.
-      preHandler: async (request, reply) => {
-        const limit = await failures(request, { increment: false })
-        if (limit.isAllowed || limit.remaining > 0) return
-        reply.header('x-ratelimit-limit', limit.max)
-        reply.header('x-ratelimit-remaining', 0)
-        reply.header('x-ratelimit-reset', limit.ttlInSeconds)
-        reply.header('retry-after', limit.ttlInSeconds)
-        throw new AppError('RATE_LIMITED', `Too many failed logins for this account, retry in ${limit.ttlInSeconds} seconds`)
-      },
       schema: {
         tags: ['Admin'],
         summary: 'Log in to the back office',
         description:
-          'Limited per client address (RATE_LIMIT_AUTH_MAX a minute) and per account: after RATE_LIMIT_AUTH_MAX / 6 failed logins (5 by default) in a minute every attempt on that account is 429 with retry-after, whatever the address.',
+          'Limited per client address (RATE_LIMIT_AUTH_MAX per RATE_LIMIT_WINDOW_MS, 30 a minute by default) and per account: at most RATE_LIMIT_AUTH_MAX / 6 failed logins (5 by default) per window, whatever the address; logins still being checked count, so concurrent guesses get no more. Past it every attempt on that account, the right password too, is 429 with retry-after.',
         body: Type.Object({ email: Email(), password: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: {
           200: Envelope(
@@ -64,12 +46,28 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // The attempt is counted before the password is checked, and given back unless it failed:
+      // a burst of concurrent guesses cannot all pass a check that none of them has counted yet.
+      // Once the account's budget is spent every attempt is refused, the right password too: a
+      // limit that let it through would tell a guesser when it had found it. Only failures stay
+      // counted, so an admin who logs in often is not locked out.
+      const attempt = await failedLogins.reserve(accountKey(request.body.email))
+      if (!attempt.allowed) {
+        reply.header('x-ratelimit-limit', attempt.max)
+        reply.header('x-ratelimit-remaining', 0)
+        reply.header('x-ratelimit-reset', attempt.retryAfterSeconds)
+        reply.header('retry-after', attempt.retryAfterSeconds)
+        throw new AppError('RATE_LIMITED', `Too many failed logins for this account, retry in ${attempt.retryAfterSeconds} seconds`)
+      }
+      let failed = false
       try {
         return ok(await admins.login(request.body.email, request.body.password), 'Logged in')
       } catch (err) {
-        if (err instanceof AppError && err.code === 'UNAUTHORIZED') await failures(request)
+        failed = err instanceof AppError && err.code === 'UNAUTHORIZED'
         throw err
+      } finally {
+        if (!failed) await attempt.release()
       }
     },
   )

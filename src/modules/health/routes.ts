@@ -80,7 +80,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   app.get(
     '/health',
     {
-      config: { rateLimit: false },
       schema: {
         tags: ['Health'],
         summary: 'Readiness plus the service version',

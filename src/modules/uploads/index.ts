@@ -6,6 +6,7 @@ import type { Db, Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import type { ObjectNames } from './object-names.ts'
 import { type UploadPurpose, uploads } from './schema.sql.ts'
 import { type LocalStorage, type Storage, TooLargeError } from './storage.ts'
 
@@ -38,7 +39,7 @@ export interface SlotRequest {
   sizeBytes: number
 }
 
-export function createUploadService(db: Db, clock: Clock, storage: Storage) {
+export function createUploadService(db: Db, clock: Clock, storage: Storage, names: ObjectNames) {
   return {
     storage,
 
@@ -49,8 +50,9 @@ export function createUploadService(db: Db, clock: Clock, storage: Storage) {
       const rows = []
       for (const file of files) {
         const id = newId('upl', now.getTime())
-        // The stored name is ours: nothing of the client's file name reaches the path.
-        const objectName = `${PREFIX[purpose]}/${customer.userId}/${id}.${EXTENSIONS[file.contentType]}`
+        // The stored name is ours: nothing of the client's file name reaches the path. Its tag
+        // lets the public GET refuse names it never issued without a query (object-names.ts).
+        const objectName = names.name(`${PREFIX[purpose]}/${customer.userId}/${id}`, EXTENSIONS[file.contentType])
         const signed = await storage.signUpload({ objectName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt })
         const publicUrl = storage.publicUrl(objectName)
         rows.push({ id, partnerId: customer.partnerId, userId: customer.userId, purpose, objectName, publicUrl, fileName: file.fileName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt, createdAt: now })
@@ -91,10 +93,16 @@ export function createUploadService(db: Db, clock: Clock, storage: Storage) {
       return { objectName, size: written.size, contentType: target.contentType }
     },
 
-    /** The local driver's GET of an uploaded file. */
+    /**
+     * The local driver's GET of an uploaded file. It is public, so a miss must be cheap: a name we
+     * never issued is refused in memory, and a file that is not on disk before any query; the
+     * database then says whether the upload completed and its type.
+     */
     async open(objectName: string) {
+      const local = storage as LocalStorage
+      if (names.check(objectName) === 'never-issued' || !(await local.stat(objectName))) throw notFound('File')
       const [slot] = await db.select().from(uploads).where(and(eq(uploads.objectName, objectName), eq(uploads.status, 'UPLOADED'))).limit(1)
-      const stream = slot ? (storage as LocalStorage).read(objectName) : null
+      const stream = slot ? local.read(objectName) : null
       if (!slot || !stream) throw notFound('File')
       return { stream, contentType: slot.contentType }
     },

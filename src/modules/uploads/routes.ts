@@ -35,7 +35,10 @@ const Slot = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 })
 
-export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; guards: Guards }> = async (app, { uploads, guards }) => {
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; guards: Guards; readLimit: { max: number; timeWindow: number } }> = async (
+  app,
+  { uploads, guards, readLimit },
+) => {
   for (const [path, purpose] of [['/support/uploads/signed-urls', 'support'], ['/returns/uploads/signed-urls', 'returns']] as const) {
     app.post(
       path,
@@ -66,7 +69,6 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
     files.put(
       '/uploads/*',
       {
-        config: { rateLimit: false },
         schema: {
           tags: ['Evidence uploads'],
           summary: 'The signed upload address (local storage driver): PUT the file bytes with the signed Content-Type',
@@ -85,9 +87,19 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
     )
   })
 
+  // Public and a database read when the file exists: limited per client address with a budget of
+  // its own (UPLOAD_READ_RATE_LIMIT_MAX; a page of evidence loads a few images), and misses of
+  // names never issued cost no query at all (UploadService.open).
   app.get(
     '/uploads/*',
-    { config: { rateLimit: false }, schema: { tags: ['Evidence uploads'], summary: 'An uploaded file (its publicUrl, local storage driver)' } },
+    {
+      config: { rateLimit: readLimit },
+      schema: {
+        tags: ['Evidence uploads'],
+        summary: 'An uploaded file (its publicUrl, local storage driver)',
+        description: 'Public. Limited per client address to UPLOAD_READ_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS (600 a minute by default), then 429 with retry-after.',
+      },
+    },
     async (request, reply) => {
       const { stream, contentType } = await uploads.open((request.params as { '*': string })['*'])
       reply.header('content-type', contentType).header('cache-control', 'private, max-age=86400, immutable').header('content-disposition', 'inline')
