@@ -32,6 +32,8 @@ import { eventAdminRoutes } from './modules/events/admin-routes.ts'
 import { createEventAdminService } from './modules/events/admin-service.ts'
 import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { partnerAdminRoutes } from './modules/partners/admin-routes.ts'
+import { createPartnerAdminService } from './modules/partners/admin.ts'
 import { returnRoutes } from './modules/returns/routes.ts'
 import { createReturnService } from './modules/returns/service.ts'
 import { supportRoutes } from './modules/support/routes.ts'
@@ -147,13 +149,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
-  const guards = createGuards(deps.database.db, auth, admins)
+  const guards = createGuards(deps.database.db, deps.clock, auth, admins)
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
   // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
 
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
+  app.addHook('onClose', () => guards.flushKeyUsage().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use')))
   const authLimit = authRateLimit(config.rateLimit)
   const failedLogins = createAttemptLimiter({
     name: 'admin-login',
@@ -188,6 +191,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(orderRoutes, { orders, guards })
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
+      await api.register(partnerAdminRoutes, { admin: createPartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })

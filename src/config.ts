@@ -32,6 +32,8 @@ export interface Config {
   accessTokenTtlSeconds: number
   refreshTokenTtlSeconds: number
   adminTokenTtlSeconds: number
+  /** How long a partner's previous secret stays valid after a rotation (0: not at all). */
+  partnerSecretOverlapSeconds: number
   storageDriver: 'local' | 's3'
   /** Required when storageDriver is s3. */
   s3: S3Config | null
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
     adminTokenTtlSeconds: integer(env, 'ADMIN_TOKEN_TTL_SECONDS', 8 * 3600, 60, 86_400),
+    partnerSecretOverlapSeconds: integer(env, 'PARTNER_SECRET_OVERLAP_SECONDS', 86_400, 0, 30 * 86_400),
     storageDriver,
     s3: storageDriver === 's3' ? s3Config(env) : null,
     paymentProvider,

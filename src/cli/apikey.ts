@@ -1,3 +1,4 @@
+import { createPartnerAdminService } from '../modules/partners/admin.ts'
 import { createApiKey, findPartner, revokeApiKey } from '../modules/partners/index.ts'
 import { findDefaultCatalog } from '../modules/catalog/index.ts'
 import { AppError } from '../lib/errors.ts'
@@ -29,5 +30,15 @@ export const apikeyRevoke: Command = {
   async run(config, values) {
     await withRuntime(config, (deps) => revokeApiKey(deps.database.db, deps.clock, String(values.id)))
     return { text: `API key ${values.id} revoked.`, json: { id: values.id, revoked: true } }
+  },
+}
+
+export const apikeyList: Command = {
+  summary: "A partner's API keys, newest first, revoked ones too (never the keys themselves)",
+  options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
+  async run(config, values) {
+    const keys = await withRuntime(config, (deps) => createPartnerAdminService(deps).keys(String(values.partner)))
+    const lines = keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  catalog ${k.catalogId}  last used ${k.lastUsedAt ?? 'never'}  ${k.name}`)
+    return { text: lines.length ? lines.join('\n') : 'No API keys.', json: keys }
   },
 }

@@ -5,11 +5,11 @@ import { ConfigError, loadConfig } from '../config.ts'
 import { DatabaseLockedError } from '../db/client.ts'
 import { AppError } from '../lib/errors.ts'
 import { adminCreate } from './admin.ts'
-import { apikeyCreate, apikeyRevoke } from './apikey.ts'
+import { apikeyCreate, apikeyList, apikeyRevoke } from './apikey.ts'
 import { benchData, catalogImport } from './catalog.ts'
 import type { Command } from './command.ts'
 import { migrate } from './migrate.ts'
-import { partnerCreate, partnerReturnOrigins } from './partner.ts'
+import { partnerCreate, partnerDeactivate, partnerList, partnerReturnOrigins, partnerRotateSecret } from './partner.ts'
 import { seed } from './seed.ts'
 
 const COMMANDS: Record<string, Command> = {
@@ -17,7 +17,11 @@ const COMMANDS: Record<string, Command> = {
   seed,
   'partner create': partnerCreate,
   'partner return-origins': partnerReturnOrigins,
+  'partner list': partnerList,
+  'partner rotate-secret': partnerRotateSecret,
+  'partner deactivate': partnerDeactivate,
   'apikey create': apikeyCreate,
+  'apikey list': apikeyList,
   'apikey revoke': apikeyRevoke,
   'admin create': adminCreate,
   'catalog import': catalogImport,

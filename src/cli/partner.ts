@@ -1,3 +1,5 @@
+import { AppError } from '../lib/errors.ts'
+import { createPartnerAdminService } from '../modules/partners/admin.ts'
 import { createPartner, setPartnerReturnOrigins } from '../modules/partners/index.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
@@ -42,5 +44,51 @@ export const partnerReturnOrigins: Command = {
   async run(config, values) {
     const origins = await withRuntime(config, (deps) => setPartnerReturnOrigins(deps.database.db, String(values.partner), splitList(values.origins)))
     return { text: `Return origins of ${String(values.partner)}: ${origins.join(', ') || 'any'}`, json: { partnerId: values.partner, origins } }
+  },
+}
+
+const page = (value: unknown, fallback: number, max: number) => {
+  const n = value === undefined ? fallback : Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new AppError('BAD_REQUEST', `must be a whole number from 1 to ${max}, got ${String(value)}`)
+  return n
+}
+
+export const partnerList: Command = {
+  summary: 'List partners, newest first (the back office list: search by name or ID)',
+  options: {
+    search: { type: 'string', description: 'Part of the name, or the partner ID' },
+    inactive: { type: 'boolean', description: 'Only deactivated partners' },
+    page: { type: 'string', description: 'Page (default 1)' },
+    limit: { type: 'string', description: 'Partners a page, 1-100 (default 20)' },
+  },
+  async run(config, values) {
+    const result = await withRuntime(config, (deps) =>
+      createPartnerAdminService(deps).list(
+        { search: values.search as string | undefined, isActive: values.inactive ? false : undefined },
+        { page: page(values.page, 1, 100_000), limit: page(values.limit, 20, 100) },
+      ),
+    )
+    const lines = result.data.map((p) => `${p.id}  ${p.isActive ? 'active  ' : 'inactive'}  ${p.activeApiKeys} key(s)  ${p.name}`)
+    const { page: at, totalPages, total } = result.meta
+    return { text: [...lines, `Page ${at} of ${Math.max(totalPages, 1)} (${total} partner(s))`].join('\n'), json: result }
+  },
+}
+
+export const partnerRotateSecret: Command = {
+  summary: 'Issue a new partner secret (shown once); the old one works until the overlap ends (PARTNER_SECRET_OVERLAP_SECONDS)',
+  options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
+  async run(config, values) {
+    const rotated = await withRuntime(config, (deps) => createPartnerAdminService(deps).rotateSecret(String(values.partner)))
+    const until = rotated.previousSecretExpiresAt ? `The previous secret works until ${rotated.previousSecretExpiresAt}.` : 'The previous secret no longer works.'
+    return { text: [`New secret of ${rotated.partnerId}: ${rotated.secret}`, until, 'Store the secret now: it is not shown again.'].join('\n'), json: rotated }
+  },
+}
+
+export const partnerDeactivate: Command = {
+  summary: "Deactivate a partner: its API keys, secret and customer tokens stop working",
+  options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
+  async run(config, values) {
+    const partner = await withRuntime(config, (deps) => createPartnerAdminService(deps).update(String(values.partner), { isActive: false }))
+    return { text: `Partner ${partner.id} (${partner.name}) deactivated.`, json: partner }
   },
 }

@@ -30,7 +30,7 @@ export async function seedDemoData(db: Db, baseUrl: string): Promise<DemoCredent
   let partner: DemoCredentials['partner']
   let apiKey: string
   if (existing) {
-    partner = { id: existing.id, name: existing.name, secret: await rotatePartnerSecret(db, existing.id) }
+    partner = { id: existing.id, name: existing.name, secret: (await rotatePartnerSecret(db, existing.id, new Date(), 0)).secret }
     apiKey = (await createApiKey(db, existing.id, catalog.id)).apiKey
   } else {
     const created = await createPartner(db, { name: DEMO_PARTNER_NAME, catalogId: catalog.id })

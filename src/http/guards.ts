@@ -7,6 +7,7 @@ import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/i
 import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
 import { type ApiKeyIdentity, createApiKeyAuthenticator } from '../modules/partners/index.ts'
 import type { Db } from '../db/client.ts'
+import type { Clock } from '../lib/clock.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,10 +43,12 @@ export interface Guards {
    * cannot dodge the limit and forged tokens cannot spend someone else's allowance.
    */
   callerKey(request: FastifyRequest): Promise<string>
+  /** Writes the lastUsedAt of API keys used since the last write (batched; the app runs it at close). */
+  flushKeyUsage(): Promise<void>
 }
 
-export function createGuards(db: Db, auth: AuthService, admins: AdminService): Guards {
-  const authenticateApiKey = createApiKeyAuthenticator(db)
+export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: AdminService): Guards {
+  const authenticateApiKey = createApiKeyAuthenticator(db, clock)
   const customerGuard = (partnerHeaderRequired: boolean): preValidationAsyncHookHandler =>
     async function customerGuard(request) {
       const partnerId = headerValue(request, 'x-partner-id')
@@ -82,6 +85,7 @@ export function createGuards(db: Db, auth: AuthService, admins: AdminService): G
       }
       return `ip:${request.ip}`
     },
+    flushKeyUsage: () => authenticateApiKey.flushUsage(),
     customer: customerGuard(false),
     customerOfPartner: customerGuard(true),
     admin(...roles) {

@@ -1,5 +1,5 @@
 // Test data built through the services and the API, never raw inserts that skip the rules.
-import { randomInt } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { Deps } from '../../src/deps.ts'
 import { type AdminRole, createAdmin } from '../../src/modules/admins/index.ts'
@@ -13,8 +13,9 @@ export interface PartnerFixture {
   catalogId: string
 }
 
+/** A partner of its own: partner names are unique, so the name given gets a random suffix. */
 export async function givenPartner(deps: Deps, name = 'Test partner', catalogId?: string): Promise<PartnerFixture> {
-  const created = await createPartner(deps.database.db, { name, catalogId })
+  const created = await createPartner(deps.database.db, { name: `${name} ${randomUUID().slice(0, 8)}`, catalogId })
   return {
     partnerId: created.partner.id,
     secret: created.secret,

@@ -42,7 +42,7 @@ async function commerce(...args: string[]): Promise<{ code: number; stdout: stri
 test('--help lists the commands; an unknown command fails', async () => {
   const help = await commerce('--help')
   assert.equal(help.code, 0)
-  for (const name of ['migrate', 'seed', 'partner create', 'apikey create', 'apikey revoke', 'admin create']) {
+  for (const name of ['migrate', 'seed', 'partner create', 'partner list', 'partner rotate-secret', 'partner deactivate', 'apikey create', 'apikey list', 'apikey revoke', 'admin create']) {
     assert.match(help.stdout, new RegExp(name))
   }
   const partnerHelp = await commerce('partner', 'create', '--help')
@@ -51,7 +51,7 @@ test('--help lists the commands; an unknown command fails', async () => {
   assert.equal((await commerce('frobnicate')).code, 1)
 })
 
-test('migrate, seed --json, partner create, apikey create and revoke, admin create', { timeout: 120_000 }, async () => {
+test('migrate, seed --json, partner create, list, rotate-secret and deactivate, apikey create, list and revoke, admin create', { timeout: 180_000 }, async () => {
   assert.equal((await commerce('migrate')).code, 0)
 
   const seeded = await commerce('seed', '--json')
@@ -94,6 +94,22 @@ test('migrate, seed --json, partner create, apikey create and revoke, admin crea
   const unknown = await commerce('apikey', 'revoke', '--id', 'key_nope')
   assert.equal(unknown.code, 1)
   assert.match(unknown.stderr, /API key not found/)
+  const twice = await commerce('apikey', 'revoke', '--id', key.id)
+  assert.equal(twice.code, 1)
+  assert.match(twice.stderr, /API key is already revoked/)
+  const keys = JSON.parse((await commerce('apikey', 'list', '--partner', acme.partner.id, '--json')).stdout) as { id: string; revokedAt: string | null }[]
+  assert.deepEqual(keys.map((k) => [k.id, k.revokedAt !== null]).sort(), [[acme.apiKeyId, false], [key.id, true]].sort())
+
+  const listed = JSON.parse((await commerce('partner', 'list', '--search', 'acme', '--json')).stdout)
+  assert.deepEqual(listed.data.map((p: { id: string }) => p.id), [acme.partner.id])
+  const duplicate = await commerce('partner', 'create', '--name', 'ACME shop')
+  assert.equal(duplicate.code, 1)
+  assert.match(duplicate.stderr, /A partner named Acme Shop already exists/)
+  const rotated = JSON.parse((await commerce('partner', 'rotate-secret', '--partner', acme.partner.id, '--json')).stdout)
+  assert.match(rotated.secret, /^psk_/)
+  assert.ok(new Date(rotated.previousSecretExpiresAt).getTime() > Date.now() + 23 * 3600_000, 'the old secret overlaps for 24 h by default')
+  const deactivated = JSON.parse((await commerce('partner', 'deactivate', '--partner', acme.partner.id, '--json')).stdout)
+  assert.equal(deactivated.isActive, false)
 
   const admin = await commerce('admin', 'create', '--email', 'Ops@Example.com', '--password', 'long-password', '--role', 'SUPPORT', '--json')
   assert.equal(admin.code, 0, admin.stderr)

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
-import { randomPhone } from '../helpers/factories.ts'
+import { givenPartner, randomPhone } from '../helpers/factories.ts'
 import { png } from '../helpers/uploads.ts'
 import { buildFixtures, CUSTOMERS, type CustomerName, type Fixtures, type OwnedObjects, type PartnerName, PREFIX, type Principal, type PrincipalName, zoneBody } from './fixtures.ts'
 
@@ -179,6 +179,24 @@ const MATRIX: Record<string, Route> = {
       url: `/admin/orders/${c.allowed ? (await f.fresh.prepaidOrder(f.objects.A1.customer)).id : f.objects.A1.pendingOrder.id}/status`,
       payload: { status: 'CANCELLED', note: 'Matrix' },
     }),
+  },
+
+  // Back office: partners and API keys (ADMIN only). Cells that change a partner get a fresh one.
+  'POST /admin/partners': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: '/admin/partners', payload: { name: `Matrix ${randomUUID()}` } }) },
+  'GET /admin/partners': { auth: ADMIN_ONLY, ok: 200 },
+  'GET /admin/partners/:partnerId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}` }) },
+  'PATCH /admin/partners/:partnerId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}`, payload: { returnUrlOrigins: ['https://c.example'] } }) },
+  'POST /admin/partners/:partnerId/deactivate': { auth: ADMIN_ONLY, ok: 200, req: async (c) => ({ url: `/admin/partners/${c.allowed ? (await givenPartner(f.t.deps, 'Matrix')).partnerId : partnerC()}/deactivate` }) },
+  'POST /admin/partners/:partnerId/rotate-secret': { auth: ADMIN_ONLY, ok: 200, req: async (c) => ({ url: `/admin/partners/${c.allowed ? (await givenPartner(f.t.deps, 'Matrix')).partnerId : partnerC()}/rotate-secret` }) },
+  'GET /admin/partners/:partnerId/api-keys': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/api-keys` }) },
+  'POST /admin/partners/:partnerId/api-keys': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: `/admin/partners/${partnerC()}/api-keys`, payload: { name: 'matrix' } }) },
+  'POST /admin/partners/:partnerId/api-keys/:keyId/revoke': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async (c) => {
+      const partner = c.allowed ? await givenPartner(f.t.deps, 'Matrix') : f.partners.C
+      return { url: `/admin/partners/${partner.partnerId}/api-keys/${partner.apiKeyId}/revoke` }
+    },
   },
 
   // Back office: partner webhooks and events (ADMIN only).

@@ -55,7 +55,7 @@ export function createAuthService({ database, clock, config }: Deps) {
     signer,
 
     async issueCustomerToken(partnerId: string, partnerSecret: string, input: { phone: string; name?: string; email?: string }) {
-      await verifyPartnerSecret(db, partnerId, partnerSecret)
+      await verifyPartnerSecret(db, partnerId, partnerSecret, clock.now())
       const phone = normalizeIndianMobile(input.phone)
       if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
       return db.transaction(async (tx) => {

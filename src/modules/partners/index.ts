@@ -40,26 +40,40 @@ export async function createApiKey(db: Executor, partnerId: string, catalogId: s
  * A partner with its secret and a first API key. Without a catalog it sells the merchant's main
  * (oldest) catalog, created empty if the database has none yet.
  */
-export async function createPartner(db: Executor, input: { name: string; catalogId?: string }) {
+export async function createPartner(db: Executor, input: { name: string; catalogId?: string; returnUrlOrigins?: string[] }) {
   return db.transaction(async (tx) => {
+    await assertNameFree(tx, input.name)
     const catalog = input.catalogId
       ? await findCatalog(tx, input.catalogId)
       : ((await findDefaultCatalog(tx)) ?? (await createCatalog(tx, 'Main catalog')))
     if (!catalog) throw new AppError('NOT_FOUND', 'Catalog not found')
     const secret = newSecret('psk')
-    const partner = await partnerRepo.insertPartner(tx, { id: newId('prt'), name: input.name, secretHash: sha256(secret) })
+    const partner = await partnerRepo.insertPartner(tx, { id: newId('prt'), name: input.name, secretHash: sha256(secret), returnUrlOrigins: normalizeOrigins(input.returnUrlOrigins ?? []) })
     const key = await createApiKey(tx, partner.id, catalog.id)
     return { partner: { id: partner.id, name: partner.name }, secret, apiKey: key.apiKey, apiKeyId: key.id, catalogId: catalog.id }
   })
 }
 
+/** Partner names are unique, whatever their case (a unique index holds it under races too). */
+async function assertNameFree(db: Executor, name: string, exceptId?: string) {
+  const taken = await partnerRepo.findPartnerByName(db, name)
+  if (taken && taken.id !== exceptId) throw new AppError('CONFLICT', `A partner named ${taken.name} already exists`)
+}
+
 /** Key revocations in this process, so authenticators here forget the key at once. */
 const revocations = new EventEmitter()
 
+/** Revokes a key (409 if it already was); authenticators in this process forget it at once. */
 export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): Promise<void> {
   if (!(await partnerRepo.findApiKey(db, keyId))) throw new AppError('NOT_FOUND', 'API key not found')
-  await partnerRepo.revokeApiKey(db, keyId, clock.now())
+  const revoked = await partnerRepo.revokeApiKey(db, keyId, clock.now())
+  if (!revoked) throw new AppError('CONFLICT', 'API key is already revoked')
   revocations.emit('revoked', keyId)
+}
+
+/** Authenticators in this process forget these keys (their partner was deactivated). */
+export function forgetApiKeys(keyIds: string[]) {
+  for (const keyId of keyIds) revocations.emit('revoked', keyId)
 }
 
 /**
@@ -68,12 +82,44 @@ export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): P
  * another node) within API_KEY_CACHE_MS.
  */
 export const API_KEY_CACHE_MS = 5000
-export function createApiKeyAuthenticator(db: Executor, maxEntries = 10_000) {
+/** How often the keys used since the last write get their `lastUsedAt` (one UPDATE for all of them). */
+export const KEY_USAGE_FLUSH_MS = 60_000
+
+export interface ApiKeyAuthenticator {
+  (rawKey: string): Promise<ApiKeyIdentity | null>
+  /** Writes the `lastUsedAt` of the keys used since the last flush (also run every KEY_USAGE_FLUSH_MS). */
+  flushUsage(): Promise<void>
+}
+
+export function createApiKeyAuthenticator(db: Executor, clock: Clock, maxEntries = 10_000): ApiKeyAuthenticator {
   const cache = new Map<string, { identity: ApiKeyIdentity; at: number }>()
   revocations.on('revoked', (keyId: string) => {
     for (const [hash, entry] of cache) if (entry.identity.keyId === keyId) cache.delete(hash)
   })
-  return async (rawKey: string): Promise<ApiKeyIdentity | null> => {
+  // Use is noted in memory on the request path and written in batches: a key's lastUsedAt is at
+  // most KEY_USAGE_FLUSH_MS old, and a catalog read never waits for a write.
+  let used = new Set<string>()
+  let timer: NodeJS.Timeout | null = null
+  const noteUse = (keyId: string) => {
+    used.add(keyId)
+    if (!timer) {
+      timer = setTimeout(() => void authenticate.flushUsage().catch(() => undefined), KEY_USAGE_FLUSH_MS)
+      timer.unref()
+    }
+  }
+  const authenticate = (async (rawKey: string): Promise<ApiKeyIdentity | null> => {
+    const identity = await lookup(rawKey)
+    if (identity) noteUse(identity.keyId)
+    return identity
+  }) as ApiKeyAuthenticator
+  authenticate.flushUsage = async () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    const ids = [...used]
+    used = new Set()
+    await partnerRepo.touchKeys(db, ids, clock.now())
+  }
+  const lookup = async (rawKey: string): Promise<ApiKeyIdentity | null> => {
     const hash = sha256Memo(rawKey)
     const hit = cache.get(hash)
     if (hit && Date.now() - hit.at < API_KEY_CACHE_MS) return hit.identity
@@ -87,12 +133,20 @@ export function createApiKeyAuthenticator(db: Executor, maxEntries = 10_000) {
     cache.set(hash, { identity, at: Date.now() })
     return identity
   }
+  return authenticate
 }
 
-/** Server-to-server partner authentication (x-partner-id + x-partner-secret). */
-export async function verifyPartnerSecret(db: Executor, partnerId: string, secret: string) {
+/**
+ * Server-to-server partner authentication (x-partner-id + x-partner-secret): the current secret,
+ * or the one before it while the rotation's overlap lasts.
+ */
+export async function verifyPartnerSecret(db: Executor, partnerId: string, secret: string, now: Date) {
   const partner = await partnerRepo.findPartner(db, partnerId)
-  if (!partner || !partner.isActive || !safeEqual(partner.secretHash, sha256(secret))) {
+  const hash = sha256(secret)
+  const current = partner ? safeEqual(partner.secretHash, hash) : false
+  const previous =
+    partner?.previousSecretHash && partner.previousSecretExpiresAt && partner.previousSecretExpiresAt > now ? safeEqual(partner.previousSecretHash, hash) : false
+  if (!partner || !partner.isActive || !(current || previous)) {
     throw new AppError('UNAUTHORIZED', 'Invalid partner credentials')
   }
   return partner
@@ -103,12 +157,22 @@ export async function isActivePartner(db: Executor, partnerId: string): Promise<
   return partner?.isActive === true
 }
 
-/** Issues a new secret; the old one stops working at once. */
-export async function rotatePartnerSecret(db: Executor, partnerId: string): Promise<string> {
-  if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+/**
+ * Issues a new secret. The old one stays valid for `overlapMs` (so a partner can deploy the new one
+ * without downtime); 0 ends it at once. A rotation inside an overlap ends the older secret at once.
+ */
+export async function rotatePartnerSecret(db: Executor, partnerId: string, now: Date, overlapMs: number): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
+  const partner = await partnerRepo.findPartner(db, partnerId)
+  if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
   const secret = newSecret('psk')
-  await partnerRepo.updatePartner(db, partnerId, { secretHash: sha256(secret), updatedAt: new Date() })
-  return secret
+  const previousSecretExpiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null
+  await partnerRepo.updatePartner(db, partnerId, {
+    secretHash: sha256(secret),
+    previousSecretHash: previousSecretExpiresAt ? partner.secretHash : null,
+    previousSecretExpiresAt,
+    updatedAt: now,
+  })
+  return { secret, previousSecretExpiresAt }
 }
 
 export const findPartnerByName = (db: Executor, name: string) => partnerRepo.findPartnerByName(db, name)
@@ -125,13 +189,22 @@ export async function partnerReturnOrigins(db: Executor, partnerId: string): Pro
   return (await partnerRepo.findPartner(db, partnerId))?.returnUrlOrigins ?? []
 }
 
+/** Origins normalised to `scheme://host[:port]`; anything that is not an http(s) URL is a 400. */
+export function normalizeOrigins(origins: string[]): string[] {
+  return [
+    ...new Set(
+      origins.map((o) => {
+        const url = URL.canParse(o) ? new URL(o) : null
+        if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new AppError('BAD_REQUEST', `${o} is not an http(s) origin`)
+        return url.origin
+      }),
+    ),
+  ]
+}
+
 /** Registers the origins a partner's payment return URLs may use (normalised to `scheme://host[:port]`). */
 export async function setPartnerReturnOrigins(db: Executor, partnerId: string, origins: string[]): Promise<string[]> {
-  const normalized = origins.map((o) => {
-    const url = URL.canParse(o) ? new URL(o) : null
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) throw new AppError('BAD_REQUEST', `${o} is not an http(s) origin`)
-    return url.origin
-  })
+  const normalized = normalizeOrigins(origins)
   if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
   await partnerRepo.updatePartner(db, partnerId, { returnUrlOrigins: normalized, updatedAt: new Date() })
   return normalized

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { apiKeys, partners } from './schema.sql.ts'
 
@@ -11,8 +11,13 @@ export const partnerRepo = {
     const [row] = await db.select().from(partners).where(eq(partners.id, id)).limit(1)
     return row ?? null
   },
+  /** By name, whatever its case (names are unique that way). */
   async findPartnerByName(db: Executor, name: string) {
-    const [row] = await db.select().from(partners).where(eq(partners.name, name)).orderBy(asc(partners.createdAt)).limit(1)
+    const [row] = await db.select().from(partners).where(sql`lower(${partners.name}) = lower(${name})`).orderBy(asc(partners.createdAt)).limit(1)
+    return row ?? null
+  },
+  async lockPartner(db: Executor, id: string) {
+    const [row] = await db.select().from(partners).where(eq(partners.id, id)).for('update')
     return row ?? null
   },
   async updatePartner(db: Executor, id: string, changes: Partial<typeof partners.$inferInsert>) {
@@ -57,6 +62,41 @@ export const partnerRepo = {
       .from(apiKeys)
       .where(and(eq(apiKeys.partnerId, partnerId), isNull(apiKeys.revokedAt)))
     return rows.map((r) => r.catalogId)
+  },
+  async page(db: Executor, filter: { search?: string; isActive?: boolean }, page: number, limit: number) {
+    const c: SQL[] = []
+    if (filter.search) {
+      const like = `%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+      c.push(or(ilike(partners.name, like), eq(partners.id, filter.search))!)
+    }
+    if (filter.isActive !== undefined) c.push(eq(partners.isActive, filter.isActive))
+    const where = c.length ? and(...c) : undefined
+    const [rows, totals] = await Promise.all([
+      db.select().from(partners).where(where).orderBy(desc(partners.createdAt), desc(partners.id)).limit(limit).offset((page - 1) * limit),
+      db.select({ n: count() }).from(partners).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
+  keysOf(db: Executor, partnerId: string) {
+    return db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+  },
+  /** Active key counts of these partners. */
+  async activeKeyCounts(db: Executor, partnerIds: string[]): Promise<Map<string, number>> {
+    if (partnerIds.length === 0) return new Map()
+    const rows = await db
+      .select({ partnerId: apiKeys.partnerId, n: count() })
+      .from(apiKeys)
+      .where(and(inArray(apiKeys.partnerId, partnerIds), isNull(apiKeys.revokedAt)))
+      .groupBy(apiKeys.partnerId)
+    return new Map(rows.map((r) => [r.partnerId, r.n]))
+  },
+  /** Marks keys used at `at` (batched by the authenticator; never earlier than what is stored). */
+  async touchKeys(db: Executor, keyIds: string[], at: Date) {
+    if (keyIds.length === 0) return
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: at })
+      .where(and(inArray(apiKeys.id, keyIds), sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < ${at.toISOString()})`))
   },
   async findApiKey(db: Executor, keyId: string) {
     const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).limit(1)

@@ -3,20 +3,27 @@ import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'dr
 import { catalogs } from '../catalog/schema.sql.ts'
 
 /** A partner is one integration: its ID is the `x-partner-id` value. */
-export const partners = pgTable('partners', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  secretHash: text('secret_hash').notNull(),
-  isActive: boolean('is_active').notNull().default(true),
-  /** Origins (`https://shop.example`) where payment return URLs may point; empty: any absolute URL. */
-  returnUrlOrigins: jsonb('return_url_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  /** Where partner events are POSTed; null: events are kept but not sent. */
-  webhookUrl: text('webhook_url'),
-  /** The webhook signing secret, encrypted with a key derived from AUTH_SECRET (it must be usable to sign). */
-  webhookSecretEncrypted: text('webhook_secret_encrypted'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-})
+export const partners = pgTable(
+  'partners',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    /** After a rotation, the secret before it, accepted until previousSecretExpiresAt (the overlap). */
+    previousSecretHash: text('previous_secret_hash'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    isActive: boolean('is_active').notNull().default(true),
+    /** Origins (`https://shop.example`) where payment return URLs may point; empty: any absolute URL. */
+    returnUrlOrigins: jsonb('return_url_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Where partner events are POSTed; null: events are kept but not sent. */
+    webhookUrl: text('webhook_url'),
+    /** The webhook signing secret, encrypted with a key derived from AUTH_SECRET (it must be usable to sign). */
+    webhookSecretEncrypted: text('webhook_secret_encrypted'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('partners_name_uq').on(sql`lower(${t.name})`)],
+)
 
 export const apiKeys = pgTable(
   'api_keys',
@@ -33,6 +40,8 @@ export const apiKeys = pgTable(
     /** The first characters of the key, shown to operators so they can tell keys apart. */
     keyPrefix: text('key_prefix').notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Written in batches (at most once a minute a key), never on the request path. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,0 +1,171 @@
+// /admin/partners (admin bearer, role ADMIN): partners, their secrets and their API keys.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import type { Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { PartnerAdminService } from './admin.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Time = Type.String({ format: 'date-time' })
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', 'x-message': 'must contain a visible character' })
+const Origins = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20, description: 'Origins (https://shop.example) where paymentReturnUrl may point; empty: any absolute URL' })
+
+const Partner = Type.Object({
+  id: Type.String({ description: 'The x-partner-id value' }),
+  name: Type.String(),
+  isActive: Type.Boolean(),
+  returnUrlOrigins: Type.Array(Type.String()),
+  webhookUrl: Nullable(Type.String()),
+  activeApiKeys: Type.Integer(),
+  previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'While a rotation overlaps: when the previous secret stops working' })),
+  createdAt: Time,
+  updatedAt: Time,
+})
+const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
+  catalogId: Type.String(),
+  createdAt: Time,
+  lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'Written in batches: up to a minute old' })),
+  revokedAt: Nullable(Time),
+})
+const IssuedApiKey = Type.Object({ ...ApiKey.properties, apiKey: Type.String({ description: 'The key itself: shown only now' }) })
+
+export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  const common = { preValidation: guards.admin() }
+  const tags = ['Admin: partners']
+  const sec = security.admin
+  const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
+
+  app.post(
+    '/admin/partners',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Create a partner: its secret and first API key are answered once',
+        body: Type.Object({ name: Name, catalogId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The catalog its first key reads (default: the main catalog)' })), returnUrlOrigins: Type.Optional(Origins) }),
+        response: { 201: Envelope(Type.Object({ partner: Partner, secret: Type.String({ description: 'x-partner-secret: shown only now' }), apiKey: IssuedApiKey })), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { name, catalogId, returnUrlOrigins } = request.body
+      reply.status(201)
+      return ok(await admin.create({ name: name.trim(), catalogId, returnUrlOrigins }), 'Partner created', 201)
+    },
+  )
+
+  app.get(
+    '/admin/partners',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Partners, newest first; search by name (partial) or ID',
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          isActive: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: PagedEnvelope(Partner), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { page, limit, search, isActive } = request.query
+      const result = await admin.list({ search, isActive }, { page, limit })
+      return paged(result.data, result.meta, 'Partners retrieved')
+    },
+  )
+
+  app.get(
+    '/admin/partners/:partnerId',
+    { ...common, schema: { tags, security: sec, summary: 'One partner with its API keys', params: PartnerParams, response: { 200: Envelope(Type.Object({ ...Partner.properties, apiKeys: Type.Array(ApiKey) })), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.detail(request.params.partnerId), 'Partner retrieved'),
+  )
+
+  app.patch(
+    '/admin/partners/:partnerId',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Rename, set return origins, or (de)activate: a deactivated partner\'s keys, secret and customer tokens stop working',
+        params: PartnerParams,
+        body: Type.Object({ name: Type.Optional(Name), returnUrlOrigins: Type.Optional(Origins), isActive: Type.Optional(Type.Boolean()) }),
+        response: { 200: Envelope(Partner), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { name, returnUrlOrigins, isActive } = request.body
+      return ok(await admin.update(request.params.partnerId, { name: name?.trim(), returnUrlOrigins, isActive }), 'Partner updated')
+    },
+  )
+
+  app.post(
+    '/admin/partners/:partnerId/deactivate',
+    { ...common, schema: { tags, security: sec, summary: 'Deactivate: its API keys, secret and customer tokens stop working (PATCH isActive true brings it back)', params: PartnerParams, response: { 200: Envelope(Partner), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.update(request.params.partnerId, { isActive: false }), 'Partner deactivated'),
+  )
+
+  app.post(
+    '/admin/partners/:partnerId/rotate-secret',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'A new partner secret, shown once; the previous one keeps working until previousSecretExpiresAt (PARTNER_SECRET_OVERLAP_SECONDS, 24 h by default)',
+        params: PartnerParams,
+        response: { 200: Envelope(Type.Object({ partnerId: Type.String(), secret: Type.String(), previousSecretExpiresAt: Nullable(Time) })), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.rotateSecret(request.params.partnerId), 'Partner secret rotated'),
+  )
+
+  app.get(
+    '/admin/partners/:partnerId/api-keys',
+    { ...common, schema: { tags, security: sec, summary: "A partner's API keys, newest first (revoked ones too)", params: PartnerParams, response: { 200: Envelope(Type.Array(ApiKey)), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.keys(request.params.partnerId), 'API keys retrieved'),
+  )
+
+  app.post(
+    '/admin/partners/:partnerId/api-keys',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Issue an API key bound to one catalog (default: the catalog of its newest active key); the key is answered once',
+        params: PartnerParams,
+        body: Type.Object({ catalogId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), name: Type.Optional(Name) }),
+        response: { 201: Envelope(IssuedApiKey), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { catalogId, name } = request.body
+      reply.status(201)
+      return ok(await admin.createKey(request.params.partnerId, { catalogId, name: name?.trim() }), 'API key created', 201)
+    },
+  )
+
+  app.post(
+    '/admin/partners/:partnerId/api-keys/:keyId/revoke',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: 'Revoke an API key; revoking a revoked key is 409',
+        params: Type.Object({ partnerId: Type.String({ maxLength: 100 }), keyId: Type.String({ maxLength: 100 }) }),
+        response: { 200: Envelope(ApiKey), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.revokeKey(request.params.partnerId, request.params.keyId), 'API key revoked'),
+  )
+}
