@@ -26,6 +26,8 @@ import { createCheckoutAdminService } from './modules/checkout/admin-service.ts'
 import { checkoutAdminRoutes } from './modules/checkout/admin-routes.ts'
 import { checkoutRoutes } from './modules/checkout/routes.ts'
 import { createCheckoutService } from './modules/checkout/service.ts'
+import { customerAdminRoutes } from './modules/customers/admin-routes.ts'
+import { createCustomerAdminService } from './modules/customers/admin.ts'
 import { profileRoutes } from './modules/customers/routes.ts'
 import { createProfileService } from './modules/customers/service.ts'
 import { eventAdminRoutes } from './modules/events/admin-routes.ts'
@@ -176,6 +178,16 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const storage = createStorage(config)
   const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
+  const orderAdmin = createOrderAdminService(deps, payments)
+  const support = createSupportService(deps, storage)
+  const returns = createReturnService(deps, storage, payments)
+  const customerAdmin = createCustomerAdminService(deps, {
+    orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
+    returns: (scope, paging) => returns.list(scope, {}, paging),
+    tickets: (scope, paging) => support.list(scope, {}, paging),
+    balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
+  })
+
   await app.register(
     async (api) => {
       // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
@@ -190,12 +202,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(checkoutRoutes, { checkout, guards })
       await api.register(orderRoutes, { orders, guards })
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
-      await api.register(orderAdminRoutes, { admin: createOrderAdminService(deps, payments), guards })
+      await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
+      await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
       await api.register(partnerAdminRoutes, { admin: createPartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
-      await api.register(supportRoutes, { support: createSupportService(deps, storage), guards })
-      await api.register(returnRoutes, { returns: createReturnService(deps, storage, payments), guards })
+      await api.register(supportRoutes, { support, guards })
+      await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },

@@ -17,6 +17,8 @@ export interface BackOfficeScope {
   readonly kind: 'back-office'
   /** One partner's rows, or null for every partner's. */
   readonly partnerId: string | null
+  /** One customer's rows (the back office's customer view), or null for every customer's. */
+  readonly userId: string | null
 }
 
 export type ListScope = CustomerScope | BackOfficeScope
@@ -26,7 +28,7 @@ export function customerScope(partnerId: string, userId: string): CustomerScope 
   return { kind: 'customer', partnerId, userId } as CustomerScope
 }
 
-export function backOfficeScope(partnerId: string | undefined): BackOfficeScope {
-  if (partnerId === '') throw new Error('an empty partner id names no partner')
-  return { kind: 'back-office', partnerId: partnerId ?? null }
+export function backOfficeScope(partnerId: string | undefined, userId?: string): BackOfficeScope {
+  if (partnerId === '' || userId === '') throw new Error('an empty id names nobody')
+  return { kind: 'back-office', partnerId: partnerId ?? null, userId: userId ?? null }
 }

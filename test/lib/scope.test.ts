@@ -11,7 +11,8 @@ test('a customer scope with an empty partner or customer cannot be made', () => 
 
 test('an empty partner id names no partner in the back office; no partner id means every partner', () => {
   assert.throws(() => backOfficeScope(''))
-  assert.deepEqual(backOfficeScope(undefined), { kind: 'back-office', partnerId: null })
+  assert.deepEqual(backOfficeScope(undefined), { kind: 'back-office', partnerId: null, userId: null })
+  assert.throws(() => backOfficeScope('ptn_1', ''))
 })
 
 test('a customer scope cannot be written as an object literal (the typecheck fails if it can)', () => {

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
-import { givenPartner, randomPhone } from '../helpers/factories.ts'
+import { givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
 import { png } from '../helpers/uploads.ts'
 import { buildFixtures, CUSTOMERS, type CustomerName, type Fixtures, type OwnedObjects, type PartnerName, PREFIX, type Principal, type PrincipalName, zoneBody } from './fixtures.ts'
 
@@ -180,6 +180,16 @@ const MATRIX: Record<string, Route> = {
       payload: { status: 'CANCELLED', note: 'Matrix' },
     }),
   },
+
+  // Back office: customers (SUPPORT). Blocking takes a fresh customer, so the shared ones stay usable.
+  'GET /admin/customers': { auth: SUPPORT, ok: 200 },
+  'GET /admin/customers/:userId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}` }) },
+  'POST /admin/customers/:userId/block': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/customers/${c.allowed ? (await givenCustomer(f.t.app, f.partners.A)).userId : f.objects.A2.customer.userId}/block`, payload: { reason: 'Matrix' } }),
+  },
+  'POST /admin/customers/:userId/unblock': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}/unblock` }) },
 
   // Back office: partners and API keys (ADMIN only). Cells that change a partner get a fresh one.
   'POST /admin/partners': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: '/admin/partners', payload: { name: `Matrix ${randomUUID()}` } }) },

@@ -20,6 +20,7 @@ export interface CustomerIdentity extends CustomerScope {
 }
 
 const INVALID_REFRESH = 'Invalid or expired refresh token'
+export const CUSTOMER_BLOCKED = 'This customer is blocked: contact the merchant'
 
 export function createAuthService({ database, clock, config }: Deps) {
   const db = database.db
@@ -60,6 +61,7 @@ export function createAuthService({ database, clock, config }: Deps) {
       if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
       return db.transaction(async (tx) => {
         const user = await findOrCreateCustomer(tx, clock, { partnerId, phone, name: input.name, email: input.email })
+        if (user.blockedAt) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
         const sessionId = newId('ses')
         await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: clock.now() })
         return issuePair(tx, user, sessionId)
@@ -72,6 +74,7 @@ export function createAuthService({ database, clock, config }: Deps) {
       if (!found || !found.partnerActive || found.session.revokedAt || found.token.expiresAt <= now) {
         throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
       }
+      if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
       if (found.token.usedAt) {
         await authRepo.revokeSession(db, found.session.id, now, 'refresh token reused')
         throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
@@ -96,7 +99,11 @@ export function createAuthService({ database, clock, config }: Deps) {
       if (found) await authRepo.revokeSession(db, found.session.id, clock.now(), 'logout')
     },
 
-    /** The customer behind a bearer token, or null if it is forged, expired or its session revoked. */
+    /**
+     * The customer behind a bearer token, or null if it is forged, expired or its session revoked;
+     * a blocked customer's valid token is a 403 (the session and token stay, and work again once
+     * the back office unblocks the customer).
+     */
     async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
       const claims = await signer.verify(accessToken, 'customer', clock.now())
       if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
@@ -104,6 +111,7 @@ export function createAuthService({ database, clock, config }: Deps) {
       }
       const found = await authRepo.findSession(db, claims.sid)
       if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
+      if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
       return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
     },
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, ne, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { addresses, users } from './schema.sql.ts'
 
@@ -53,6 +53,20 @@ export const customerRepo = {
   },
   async deleteAddress(db: Executor, id: string) {
     await db.delete(addresses).where(eq(addresses.id, id))
+  },
+  /** Customers, newest first, within the back office's scope (one partner or all). */
+  async page(db: Executor, filter: { partnerId?: string; phone?: string; email?: string; name?: string }, page: number, limit: number) {
+    const c: SQL[] = []
+    if (filter.partnerId !== undefined) c.push(eq(users.partnerId, filter.partnerId))
+    if (filter.phone !== undefined) c.push(eq(users.phone, filter.phone))
+    if (filter.email !== undefined) c.push(eq(users.email, filter.email))
+    if (filter.name !== undefined) c.push(ilike(users.name, `%${filter.name.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`))
+    const where = c.length ? and(...c) : undefined
+    const [rows, totals] = await Promise.all([
+      db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset((page - 1) * limit),
+      db.select({ n: count() }).from(users).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
   },
   async mostRecentAddress(db: Executor, userId: string) {
     const [row] = await db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(desc(addresses.createdAt), desc(addresses.id)).limit(1)

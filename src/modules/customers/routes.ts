@@ -6,7 +6,7 @@ import { customerOf, type Guards } from '../../http/guards.ts'
 import { Email, security } from '../../http/schemas.ts'
 import type { ProfileService } from './service.ts'
 
-const UserFields = {
+export const UserFields = {
   id: Type.String(),
   partnerId: Type.String({ description: 'Integration ID' }),
   phone: Type.String(),
@@ -14,7 +14,7 @@ const UserFields = {
   email: Type.String(),
   role: Type.String({ description: 'USER for customers' }),
 }
-const AddressFields = {
+export const AddressFields = {
   id: Type.String(),
   label: Type.String(),
   line1: Type.String(),

@@ -14,6 +14,9 @@ export const users = pgTable(
     name: text('name').notNull().default(''),
     email: text('email').notNull().default(''),
     role: text('role').notNull().default('USER'),
+    /** Set by the back office: the customer's tokens stop working (403) until unblocked. */
+    blockedAt: timestamp('blocked_at', { withTimezone: true }),
+    blockedReason: text('blocked_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,3 +1,5 @@
+ALTER TABLE "users" ADD COLUMN "blocked_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "blocked_reason" text;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD COLUMN "last_used_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "partners" ADD COLUMN "previous_secret_hash" text;--> statement-breakpoint
 ALTER TABLE "partners" ADD COLUMN "previous_secret_expires_at" timestamp with time zone;--> statement-breakpoint

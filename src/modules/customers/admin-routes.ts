@@ -1,0 +1,90 @@
+// /admin/customers (admin bearer, role SUPPORT or ADMIN): list and search customers, view one with
+// its addresses, balances and recent orders, returns and tickets; block and unblock.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import type { Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import type { CustomerAdminService } from './admin.ts'
+import { AddressFields, UserFields } from './routes.ts'
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+const Time = Type.String({ format: 'date-time' })
+const Money = Type.String({ description: 'Rupees with two decimals' })
+const Customer = Type.Object({
+  ...UserFields,
+  blocked: Type.Boolean(),
+  blockedAt: Nullable(Time),
+  blockedReason: Nullable(Type.String()),
+  createdAt: Time,
+  updatedAt: Time,
+})
+const CustomerDetail = Type.Object({
+  ...Customer.properties,
+  addresses: Type.Array(Type.Object(AddressFields)),
+  balances: Type.Object({ walletCash: Money, rewardPoints: Type.Integer() }),
+  recentOrders: Type.Array(Type.Object({ id: Type.String(), orderNumber: Type.String(), status: Type.String(), paymentStatus: Type.String(), paymentMode: Type.String(), totalAmount: Money, itemCount: Type.Integer(), createdAt: Time })),
+  recentReturns: Type.Array(Type.Object({ id: Type.String(), orderId: Type.String(), status: Type.String(), reason: Type.String(), requestedResolution: Type.String(), requestedAmount: Money })),
+  recentTickets: Type.Array(Type.Object({ id: Type.String(), orderId: Nullable(Type.String()), topic: Type.String(), status: Type.String(), createdAt: Time, updatedAt: Time })),
+})
+
+export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  const common = { preValidation: guards.admin('SUPPORT') }
+  const tags = ['Admin: customers']
+  const sec = security.admin
+  const Params = Type.Object({ userId: Type.String({ maxLength: 100 }) })
+
+  app.get(
+    '/admin/customers',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: "Customers, newest first: one partner's or every partner's, by mobile, email (exact) or name (partial)",
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted' })),
+          email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
+        response: { 200: PagedEnvelope(Customer), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { page, limit, partnerId, phone, email, name } = request.query
+      const result = await admin.list({ partnerId, phone, email, name }, { page, limit })
+      return paged(result.data, result.meta, 'Customers retrieved')
+    },
+  )
+
+  app.get(
+    '/admin/customers/:userId',
+    { ...common, schema: { tags, security: sec, summary: 'One customer: profile, addresses, Wallet Cash and points, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.view(request.params.userId), 'Customer retrieved'),
+  )
+
+  app.post(
+    '/admin/customers/:userId/block',
+    {
+      ...common,
+      schema: {
+        tags,
+        security: sec,
+        summary: "Block a customer: every request with its tokens, new tokens and refreshes are 403 until unblocked",
+        params: Params,
+        body: Type.Object({ reason: Type.String({ minLength: 3, maxLength: 500 }) }),
+        response: { 200: Envelope(Customer), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.block(request.params.userId, request.body.reason.trim()), 'Customer blocked'),
+  )
+
+  app.post(
+    '/admin/customers/:userId/unblock',
+    { ...common, schema: { tags, security: sec, summary: 'Unblock a customer: its sessions work again', params: Params, response: { 200: Envelope(Customer), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await admin.unblock(request.params.userId), 'Customer unblocked'),
+  )
+}

@@ -1,0 +1,87 @@
+// The back office's view of customers: list and search, one customer with everything an operator
+// needs on a call (profile, addresses, balances, recent orders, returns and tickets), block and
+// unblock. The other modules' reads are given by the app (this module imports none of them).
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { pageMeta } from '../../lib/pagination.ts'
+import { normalizeIndianMobile } from '../../lib/phone.ts'
+import { type BackOfficeScope, backOfficeScope } from '../../lib/scope.ts'
+import { toUser } from './index.ts'
+import { customerRepo } from './repo.ts'
+import type { users } from './schema.sql.ts'
+import { toAddress } from './service.ts'
+
+type CustomerRow = typeof users.$inferSelect
+
+/** How many of each kind the customer view shows, newest first. */
+export const RECENT = 10
+
+interface OrderItem { id: string; orderNumber: string; status: string; paymentStatus: string; paymentMode: string; totalAmount: string; itemCount: number; createdAt: string }
+interface ReturnItem { id: string; orderId: string; status: string; reason: string; requestedResolution: string; requestedAmount: string }
+interface TicketItem { id: string; orderId: string | null; topic: string; status: string; createdAt: string; updatedAt: string }
+type Paging = { page: number; limit: number }
+
+/** Reads of other modules the customer view shows, each a first page of a back-office list. */
+export interface CustomerActivity {
+  orders(scope: BackOfficeScope, paging: Paging): Promise<{ data: OrderItem[] }>
+  returns(scope: BackOfficeScope, paging: Paging): Promise<{ data: ReturnItem[] }>
+  tickets(scope: BackOfficeScope, paging: Paging): Promise<{ data: TicketItem[] }>
+  balances(userId: string): Promise<{ walletCash: string; rewardPoints: number }>
+}
+
+function customerView(row: CustomerRow) {
+  return {
+    ...toUser(row),
+    blocked: row.blockedAt !== null,
+    blockedAt: row.blockedAt?.toISOString() ?? null,
+    blockedReason: row.blockedReason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+export function createCustomerAdminService({ database, clock }: Deps, activity: CustomerActivity) {
+  const db = database.db
+
+  async function customerOrThrow(userId: string) {
+    const row = await customerRepo.findById(db, userId)
+    if (!row) throw new AppError('NOT_FOUND', 'Customer not found')
+    return row
+  }
+
+  return {
+    async list(filter: { partnerId?: string; phone?: string; email?: string; name?: string }, query: { page: number; limit: number }) {
+      const phone = filter.phone === undefined ? undefined : normalizeIndianMobile(filter.phone)
+      if (phone === null) throw new AppError('BAD_REQUEST', 'Validation failed', ['phone must be a valid Indian mobile number'])
+      const { rows, total } = await customerRepo.page(db, { ...filter, phone, email: filter.email?.trim().toLowerCase(), name: filter.name?.trim() }, query.page, query.limit)
+      return { data: rows.map(customerView), meta: pageMeta(total, query) }
+    },
+
+    async view(userId: string) {
+      const row = await customerOrThrow(userId)
+      const scope = backOfficeScope(row.partnerId, row.id)
+      const first = { page: 1, limit: RECENT }
+      const [addresses, balances, orders, returns, tickets] = await Promise.all([
+        customerRepo.listAddresses(db, userId),
+        activity.balances(userId),
+        activity.orders(scope, first),
+        activity.returns(scope, first),
+        activity.tickets(scope, first),
+      ])
+      return { ...customerView(row), addresses: addresses.map(toAddress), balances, recentOrders: orders.data, recentReturns: returns.data, recentTickets: tickets.data }
+    },
+
+    async block(userId: string, reason: string) {
+      await customerOrThrow(userId)
+      const now = clock.now()
+      return customerView(await customerRepo.update(db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
+    },
+
+    async unblock(userId: string) {
+      await customerOrThrow(userId)
+      return customerView(await customerRepo.update(db, userId, { blockedAt: null, blockedReason: null, updatedAt: clock.now() }))
+    },
+  }
+}
+
+export type CustomerAdminService = ReturnType<typeof createCustomerAdminService>
