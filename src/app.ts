@@ -48,6 +48,7 @@ import { createOrderAdminService } from './modules/orders/admin-service.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
 import { createPaymentService, type PaymentService } from './modules/orders/payments.ts'
 import { createPaymentProvider } from './modules/orders/providers/index.ts'
+import { orderPartnerRoutes } from './modules/orders/partner-routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { createOrderService } from './modules/orders/service.ts'
 
@@ -204,6 +205,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
+      await api.register(orderPartnerRoutes, { admin: orderAdmin, guards })
       await api.register(partnerAdminRoutes, { admin: createPartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })

@@ -5,6 +5,7 @@ import type { ListScope } from '../lib/scope.ts'
 
 export function scopeConditions(scope: ListScope, columns: { partnerId: PgColumn; userId: PgColumn }): SQL[] {
   if (scope.kind === 'customer') return [eq(columns.partnerId, scope.partnerId), eq(columns.userId, scope.userId)]
+  if (scope.kind === 'partner') return [eq(columns.partnerId, scope.partnerId)]
   return [
     ...(scope.partnerId === null ? [] : [eq(columns.partnerId, scope.partnerId)]),
     ...(scope.userId === null ? [] : [eq(columns.userId, scope.userId)]),

@@ -5,7 +5,8 @@ import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { AppError } from '../lib/errors.ts'
 import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/index.ts'
 import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
-import { type ApiKeyIdentity, createApiKeyAuthenticator } from '../modules/partners/index.ts'
+import { type ApiKeyIdentity, createApiKeyAuthenticator, verifyPartnerSecret } from '../modules/partners/index.ts'
+import { type PartnerScope, partnerScope } from '../lib/scope.ts'
 import type { Db } from '../db/client.ts'
 import type { Clock } from '../lib/clock.ts'
 
@@ -14,6 +15,7 @@ declare module 'fastify' {
     apiKeyIdentity?: ApiKeyIdentity
     customerIdentity?: CustomerIdentity
     adminIdentity?: AdminIdentity
+    partnerIdentity?: PartnerScope
   }
 }
 
@@ -37,6 +39,8 @@ export interface Guards {
   /** Bearer token of a customer and the x-partner-id it belongs to. */
   customerOfPartner: preValidationAsyncHookHandler
   admin(...roles: AdminRole[]): preValidationAsyncHookHandler
+  /** A partner's own server: x-partner-id and x-partner-secret (the current secret, or the previous one during a rotation's overlap). */
+  partner: preValidationAsyncHookHandler
   /**
    * The rate-limit bucket of a request: a valid API key, else the subject of a validly signed
    * token, else the client address. Unverified header values never pick a bucket, so junk keys
@@ -86,6 +90,16 @@ export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: Ad
       return `ip:${request.ip}`
     },
     flushKeyUsage: () => authenticateApiKey.flushUsage(),
+    async partner(request) {
+      const partnerId = headerValue(request, 'x-partner-id')
+      const secret = headerValue(request, 'x-partner-secret')
+      // The same answers as POST /auth/customer-token, the other route of partner credentials.
+      if (!partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')
+      if (!secret) throw new AppError('UNAUTHORIZED', 'Missing x-partner-secret header')
+      if (partnerId.length > 100 || secret.length > 200) throw new AppError('UNAUTHORIZED', 'Invalid partner credentials')
+      await verifyPartnerSecret(db, partnerId, secret, clock.now())
+      request.partnerIdentity = partnerScope(partnerId)
+    },
     customer: customerGuard(false),
     customerOfPartner: customerGuard(true),
     admin(...roles) {
@@ -111,6 +125,11 @@ export function apiKeyOf(request: FastifyRequest): ApiKeyIdentity {
 export function customerOf(request: FastifyRequest): CustomerIdentity {
   if (!request.customerIdentity) throw new Error('route is missing a customer guard')
   return request.customerIdentity
+}
+
+export function partnerOf(request: FastifyRequest): PartnerScope {
+  if (!request.partnerIdentity) throw new Error('route is missing the partner guard')
+  return request.partnerIdentity
 }
 
 export function adminOf(request: FastifyRequest): AdminIdentity {

@@ -21,11 +21,31 @@ export interface BackOfficeScope {
   readonly userId: string | null
 }
 
-export type ListScope = CustomerScope | BackOfficeScope
+/** A partner's own server: every row of that partner. Only the partner guard makes one. */
+export interface PartnerScope {
+  readonly kind: 'partner'
+  readonly partnerId: string
+  readonly [verified]: true
+}
+
+export type ListScope = CustomerScope | PartnerScope | BackOfficeScope
 
 export function customerScope(partnerId: string, userId: string): CustomerScope {
   if (!partnerId || !userId) throw new Error('a customer scope needs both a partner and a customer')
   return { kind: 'customer', partnerId, userId } as CustomerScope
+}
+
+export function partnerScope(partnerId: string): PartnerScope {
+  if (!partnerId) throw new Error('a partner scope needs a partner')
+  return { kind: 'partner', partnerId } as PartnerScope
+}
+
+/** Whether a row (its partner, and its customer where it has one) is inside a scope: else it answers 404. */
+export function inScope(scope: ListScope, row: { partnerId: string; userId?: string }): boolean {
+  if (scope.partnerId !== null && row.partnerId !== scope.partnerId) return false
+  if (scope.kind === 'customer') return row.userId === scope.userId
+  if (scope.kind === 'back-office' && scope.userId !== null) return row.userId === scope.userId
+  return true
 }
 
 export function backOfficeScope(partnerId: string | undefined, userId?: string): BackOfficeScope {

@@ -181,6 +181,11 @@ const MATRIX: Record<string, Route> = {
     }),
   },
 
+  // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
+  // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
+  'GET /partner/orders': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/orders/:orderId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/orders/${f.objects.A1.deliveredOrder.id}` }) },
+
   // Back office: customers (SUPPORT). Blocking takes a fresh customer, so the shared ones stay usable.
   'GET /admin/customers': { auth: SUPPORT, ok: 200 },
   'GET /admin/customers/:userId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}` }) },

@@ -4,12 +4,19 @@
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
-import type { BackOfficeScope } from '../../lib/scope.ts'
+import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
 import { cancelOrder, deliverOrder, transition } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
-import { type OrderFilter, orderRepo } from './repo.ts'
+import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { currentPayment, orderSummaryView, orderView, paymentView } from './views.ts'
+
+const encodeCursor = (c: SyncCursor) => Buffer.from(`${c.txid}.${c.id}`).toString('base64url')
+function decodeCursor(cursor: string): SyncCursor {
+  const match = /^(\d{1,19})\.([A-Za-z0-9_-]{1,100})$/.exec(Buffer.from(cursor, 'base64url').toString())
+  if (!match) throw new AppError('BAD_REQUEST', 'Validation failed', ['cursor is not a cursor this API answered'])
+  return { txid: BigInt(match[1]!), id: match[2]! }
+}
 
 export function createOrderAdminService({ database, clock }: Deps, payments: PaymentService) {
   const db = database.db
@@ -29,6 +36,30 @@ export function createOrderAdminService({ database, clock }: Deps, payments: Pay
 
   return {
     view,
+
+    /** One order, if it is inside the scope (a partner's own server): else 404, like a customer's. */
+    async viewIn(scope: ListScope, orderId: string) {
+      const order = await orderRepo.findOrder(db, orderId)
+      if (!order || !inScope(scope, order)) throw notFound('Order')
+      return view(orderId)
+    },
+
+    /**
+     * A page of a partner's sync: its orders in the order they were last written, after `cursor`.
+     * The answer's cursor is where the next call starts; it is the same cursor when nothing new was
+     * written, so a partner polls with the last cursor it got.
+     */
+    async sync(scope: PartnerScope, filter: OrderSyncFilter, cursor: string | undefined, limit: number) {
+      const after = cursor === undefined ? null : decodeCursor(cursor)
+      const rows = await orderRepo.syncPage(db, scope, filter, after, limit)
+      const page = rows.slice(0, limit)
+      const counts = await orderRepo.itemCounts(db, page.map((r) => r.order.id))
+      const last = page.at(-1)
+      return {
+        data: page.map(({ order }) => ({ ...orderSummaryView(order, counts.get(order.id) ?? 0), userId: order.userId, updatedAt: order.updatedAt.toISOString() })),
+        meta: { nextCursor: last ? encodeCursor({ txid: BigInt(last.changeTxid), id: last.order.id }) : (cursor ?? null), hasMore: rows.length > limit },
+      }
+    },
 
     async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {
       const result = await orderRepo.page(db, scope, filter, query.page, query.limit)

@@ -1,11 +1,12 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
-import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
-import type { ListScope } from '../../lib/scope.ts'
+import type { ListScope, PartnerScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
 import {
+  type OrderPaymentStatus,
   type OrderStatus,
   orderItems,
   orders,
@@ -37,6 +38,23 @@ function filterWhere(scope: ListScope, filter: OrderFilter): SQL | undefined {
     conditions.push(or(ilike(orders.orderNumber, like), eq(orders.id, filter.search), sql`${orders.shippingAddress}->>'phone' = ${filter.search}`)!)
   }
   return conditions.length ? and(...conditions) : undefined
+}
+
+/** What a partner's sync may narrow by. */
+export interface OrderSyncFilter {
+  status?: OrderStatus
+  paymentStatus?: OrderPaymentStatus
+  userId?: string
+  orderNumber?: string
+  createdFrom?: Date
+  createdTo?: Date
+  updatedAfter?: Date
+}
+
+/** A position in a partner's sync: the writing transaction and the order id (see migration 0012). */
+export interface SyncCursor {
+  txid: bigint
+  id: string
 }
 
 /** An insert of another module's table, not yet run, written in the same statement as a new order. */
@@ -98,6 +116,30 @@ export const orderRepo = {
       db.select({ n: count() }).from(orders).where(where),
     ])
     return { rows, total: totals[0]?.n ?? 0 }
+  },
+  /**
+   * A partner's orders in the order they were last written, after `cursor`: only those written by
+   * transactions that have all ended (older than this snapshot's xmin), so an order committed late
+   * never lands behind a cursor already handed out. One more row than `limit` tells if there are more.
+   */
+  async syncPage(db: Executor, scope: PartnerScope, filter: OrderSyncFilter, cursor: SyncCursor | null, limit: number) {
+    // change_txid is kept by a trigger (migration 0012), outside the Drizzle schema: no code writes it.
+    const changeTxid = sql`${orders}.change_txid`
+    const conditions: SQL[] = [...scopeConditions(scope, orders), sql`${changeTxid} < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`]
+    if (cursor) conditions.push(sql`(${changeTxid}, ${orders.id}) > (${cursor.txid.toString()}::bigint, ${cursor.id})`)
+    if (filter.status) conditions.push(eq(orders.status, filter.status))
+    if (filter.paymentStatus) conditions.push(eq(orders.paymentStatus, filter.paymentStatus))
+    if (filter.userId) conditions.push(eq(orders.userId, filter.userId))
+    if (filter.orderNumber) conditions.push(eq(orders.orderNumber, filter.orderNumber))
+    if (filter.createdFrom) conditions.push(gte(orders.createdAt, filter.createdFrom))
+    if (filter.createdTo) conditions.push(lt(orders.createdAt, filter.createdTo))
+    if (filter.updatedAfter) conditions.push(gte(orders.updatedAt, filter.updatedAfter))
+    return db
+      .select({ order: orders, changeTxid: sql<string>`${changeTxid}::text` })
+      .from(orders)
+      .where(and(...conditions))
+      .orderBy(asc(changeTxid), asc(orders.id))
+      .limit(limit + 1)
   },
   /** Units of each line in returns that were not REJECTED (the returns module's tables, read here to avoid a cycle). */
   async returnedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {

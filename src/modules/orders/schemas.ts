@@ -8,7 +8,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => T
 
 export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'CANCELLED'])
 const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
-const OrderPaymentStatusSchema = Type.Enum(['PENDING', 'PAID', 'COD_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'])
+export const OrderPaymentStatusSchema = Type.Enum(['PENDING', 'PAID', 'COD_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'])
 
 export const Payment = Type.Object({
   id: Type.String(),
