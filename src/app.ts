@@ -142,6 +142,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const payments = createPaymentService(deps, provider)
   const orders = createOrderService(deps, checkout, payments, catalog.cache)
   app.decorate('payments', payments)
+  app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', createDispatcher(deps))
   const storage = createStorage(config)
   const uploads = createUploadService(deps.database.db, deps.clock, storage)
@@ -174,6 +175,8 @@ declare module 'fastify' {
     guards: import('./http/guards.ts').Guards
     /** Payment housekeeping the server runs on a timer (reservation sweeper, refund retries). */
     payments: PaymentService
+    /** This process's cache of catalog answers; its stats() tell its size (tests, diagnostics). */
+    catalogCache: import('./modules/catalog/cache.ts').CatalogCache
     /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
     dispatcher: Dispatcher
   }

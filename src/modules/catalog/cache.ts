@@ -6,5 +6,10 @@ import { createVersionedCache, type VersionedCache } from '../../lib/versioned-c
 
 export type CatalogCache = VersionedCache
 
-export const createCatalogCache = (redis: Redis | null, prefix: string, fromReplica = false): CatalogCache =>
-  createVersionedCache(redis, prefix, 'catalog', fromReplica ? 10_000 : 5 * 60_000)
+export interface CatalogCacheLimits {
+  maxEntries: number
+  maxBytes: number
+}
+
+export const createCatalogCache = (redis: Redis | null, prefix: string, limits: CatalogCacheLimits, fromReplica = false): CatalogCache =>
+  createVersionedCache(redis, prefix, { name: 'catalog', ttlMs: fromReplica ? 10_000 : 5 * 60_000, ...limits })

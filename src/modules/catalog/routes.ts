@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { apiKeyOf, type Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
-import type { CatalogService } from './service.ts'
+import type { CatalogService, ProductQuery } from './service.ts'
 
 const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
 const TopCategory = Type.Object({
@@ -74,6 +74,20 @@ function cachedAnswer(json: string): CachedAnswer {
   const bytes = Buffer.from(json)
   return { bytes, etag: `W/"${etagHash(bytes)}"` }
 }
+const answerBytes = (answer: CachedAnswer) => answer.bytes.length + answer.etag.length * 2
+
+/**
+ * The cache key of a product list: its known parameters only, defaults filled in (by the schema),
+ * in a fixed order, text trimmed as the service trims it. Anything else in the query string
+ * (tracking parameters, junk) never reaches the key, so it cannot add entries (issue #20), and two
+ * requests that differ only in parameter order or spelt-out defaults share one entry.
+ */
+export function productListKey(query: ProductQuery): string {
+  const text = (value: string | undefined) => value?.trim() || null
+  return `products:${JSON.stringify([query.page, query.limit, query.sortBy, query.sortOrder, text(query.categoryId), text(query.brand), text(query.search)])}`
+}
+/** The cache key of a product page: the slug is its only parameter. */
+export const productKey = (slug: string) => `product:${slug}`
 const EMPTY_PRODUCTS = '"products":[]'
 
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
@@ -103,6 +117,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       const { catalogId } = apiKeyOf(request)
       const answer = await catalog.cache.get(catalogId, 'categories:answer', async () =>
         cachedAnswer(reply.serialize(ok(await catalog.categoryTree(catalogId), 'Categories retrieved')) as string),
+        answerBytes,
       )
       return sendCached(reply, answer)
     },
@@ -131,10 +146,15 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
       // The hottest read: the serialized answer itself is cached, per catalog version.
-      const answer = await catalog.cache.get(catalogId, `products:${JSON.stringify(request.query)}`, async () => {
-        const result = await catalog.listProducts(catalogId, request.query)
-        return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
-      })
+      const answer = await catalog.cache.get(
+        catalogId,
+        productListKey(request.query),
+        async () => {
+          const result = await catalog.listProducts(catalogId, request.query)
+          return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
+        },
+        answerBytes,
+      )
       return sendCached(reply, answer)
     },
   )
@@ -153,8 +173,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     },
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
-      const answer = await catalog.cache.get(catalogId, `product:${request.params.slug}`, async () =>
-        cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),
+      const answer = await catalog.cache.get(
+        catalogId,
+        productKey(request.params.slug),
+        async () => cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),
+        answerBytes,
       )
       return sendCached(reply, answer)
     },

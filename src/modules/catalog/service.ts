@@ -93,7 +93,7 @@ function createSearchLog(db: Db, logger: Deps['logger']) {
 
 export function createCatalogService(
   { database, redis, config, clock, logger }: Deps,
-  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, database.readDb !== database.db),
+  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, config.catalogCache, database.readDb !== database.db),
 ) {
   const db = database.db
   // Partners' catalog reads go to the read replica when there is one; search analytics are written to `db`.

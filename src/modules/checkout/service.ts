@@ -55,7 +55,8 @@ function methodTerms(zone: DeliveryZone, method: DeliveryMethod) {
  * the back office, which drops them from this cache (on every node, through the Redis version) when
  * it writes. Without Redis, a write from another process (the CLI seed) shows within the TTL.
  */
-export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) => createVersionedCache(deps.redis, deps.config.redisPrefix, 'checkout', 5_000)
+export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) =>
+  createVersionedCache(deps.redis, deps.config.redisPrefix, { name: 'checkout', ttlMs: 5_000, maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 })
 export const ZONES_SCOPE = 'zones'
 export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
 
