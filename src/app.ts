@@ -140,7 +140,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = createPaymentService(deps, provider)
-  const orders = createOrderService(deps, checkout, payments, catalog.cache)
+  const orders = createOrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', createDispatcher(deps))

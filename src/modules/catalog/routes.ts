@@ -146,7 +146,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
       // The hottest read: the serialized answer itself is cached, per catalog version.
-      const answer = await catalog.cache.get(
+      const answer = await catalog.cache.getWithStock(
         catalogId,
         productListKey(request.query),
         async () => {
@@ -173,7 +173,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     },
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
-      const answer = await catalog.cache.get(
+      const answer = await catalog.cache.getWithStock(
         catalogId,
         productKey(request.params.slug),
         async () => cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),

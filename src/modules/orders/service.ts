@@ -11,7 +11,6 @@ import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
-import type { CatalogCache } from '../catalog/cache.ts'
 import { currentStock, reserveStock } from '../catalog/index.ts'
 import { redeemCoupon } from '../checkout/coupons.ts'
 import { debitLedger } from '../checkout/ledger.ts'
@@ -64,7 +63,7 @@ const SOLD_OUT_SIGHTING_MS = 60_000
 const IN_PROGRESS_WAIT_MS = 3000
 const STALE_IN_PROGRESS_MS = 30_000
 
-export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService, catalogCache: Pick<CatalogCache, 'invalidate'>) {
+export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
   const { database, clock, config } = deps
   const db = database.db
   // Sold-out sightings: product id -> a moment (performance.now()) before which its stock was seen
@@ -226,7 +225,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
     refuseIfSoldOutSince(began, input.items)
 
-    const soldOut = new Map<string, string>() // product id -> its catalog id
+    const soldOut = new Set<string>() // products this order sold out
     let txBegan = 0
     const created = await db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
@@ -284,7 +283,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
           if (available === 0) sawSoldOut(line.productId, reading)
           throw outOfStock(line.productId, line.quantity, available)
         }
-        if (left === 0) soldOut.set(line.productId, line.product.catalogId)
+        if (left === 0) soldOut.add(line.productId)
       }
 
       const order: OrderRow = {
@@ -367,10 +366,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
-    for (const [productId, catalogId] of soldOut) {
-      sawSoldOut(productId, txBegan)
-      await catalogCache.invalidate(catalogId)
-    }
+    // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
+    for (const productId of soldOut) sawSoldOut(productId, txBegan)
     return created
   }
 
