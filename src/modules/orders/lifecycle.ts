@@ -213,6 +213,6 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
     })),
   )
   await orderRepo.addHistory(tx, { orderId: id, fromStatus: null, toStatus: 'CONFIRMED', actor: 'SYSTEM', note: `Replacement for order ${original.orderNumber}`, createdAt: at })
-  await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: '0', amountPayable: '0', replacementFor: original.id }, at)
+  await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: formatPaise(0n), amountPayable: formatPaise(0n), replacementFor: original.id }, at)
   return order
 }

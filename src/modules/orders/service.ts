@@ -9,6 +9,7 @@ import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { formatPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 import { currentStock, reserveStock } from '../catalog/index.ts'
@@ -362,7 +363,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       const rows = { order, items, history, payment }
       // Nothing to pay a provider: the answer is final now and is stored with the order.
       const answer = prepaid ? undefined : { status: 201, body: { ...orderView({ ...rows, refunds: [] }), paymentClientAction: NO_CLIENT_ACTION } }
-      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
+      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: formatPaise(order.totalAmount), amountPayable: formatPaise(order.amountPayable) }, now)
       await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
