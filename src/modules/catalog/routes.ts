@@ -83,8 +83,13 @@ const answerBytes = (answer: CachedAnswer) => answer.bytes.length + answer.etag.
  * requests that differ only in parameter order or spelt-out defaults share one entry.
  */
 export function productListKey(query: ProductQuery): string {
-  const text = (value: string | undefined) => value?.trim() || null
-  return `products:${JSON.stringify([query.page, query.limit, query.sortBy, query.sortOrder, text(query.categoryId), text(query.brand), text(query.search)])}`
+  // Numbers and enum words cannot hold "|"; text is JSON-quoted (or empty), so keys never collide.
+  return `products|${query.page}|${query.limit}|${query.sortBy}|${query.sortOrder}|${keyText(query.categoryId)}|${keyText(query.brand)}|${keyText(query.search)}`
+}
+function keyText(value: string | undefined): string {
+  if (value === undefined) return ''
+  const trimmed = value.trim()
+  return trimmed ? JSON.stringify(trimmed) : ''
 }
 /** The cache key of a product page: the slug is its only parameter. */
 export const productKey = (slug: string) => `product:${slug}`
