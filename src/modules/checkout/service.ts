@@ -244,6 +244,10 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
       }
     },
 
+    /**
+     * Nothing to collect (Wallet Cash and Reward Points cover the order) means no COD fee, as
+     * priceCart waives it for the quote and the order: eligible on a COD pincode, fee 0.00.
+     */
     async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
       const found = await zoneForPincode(input.pincode)
       const reasons = codReasons(found, input.collectableAmount)
@@ -251,7 +255,7 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
       return {
         eligible: reasons.length === 0,
         collectableAmount: rupees(input.collectableAmount),
-        codFee: rupees(usable ? found!.zone.codFee : 0n),
+        codFee: rupees(usable && input.collectableAmount > 0n ? found!.zone.codFee : 0n),
         maxCodAmount: rupees(usable ? found!.zone.codLimit : 0n),
         reasons,
       }
