@@ -15,6 +15,7 @@ import { priceCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
 import { partnerPricing } from './schema.sql.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
+import { stateMismatch } from './pincode-state.ts'
 
 export type DeliveryMethod = 'STANDARD' | 'EXPRESS'
 export interface QuoteInput {
@@ -161,6 +162,10 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
   }
 
   return {
+    /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
+    addressStateMismatch: (address: { state: string; pincode: string }, field?: string, executor: Executor = db) =>
+      stateMismatch(executor, address, field, (pincode) => zoneForPincode(pincode, executor)),
+
     settingsCache,
     loadCart,
     priceForCustomer,

@@ -178,6 +178,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     if (missing.length) throw new AppError('BAD_REQUEST', 'Validation failed', missing.map((f) => `shippingAddress.${f} should not be empty`))
     const normalized = normalizeIndianMobile(input.phone!)
     if (!normalized) throw new AppError('BAD_REQUEST', 'Validation failed', ['shippingAddress.phone must be a valid Indian mobile number'])
+    const mismatch = await checkout.addressStateMismatch({ state: input.state!, pincode: input.pincode! }, 'shippingAddress.state', tx)
+    if (mismatch) throw new AppError('BAD_REQUEST', 'Validation failed', [mismatch])
     return {
       name: input.name!.trim(),
       phone: normalized,
