@@ -2,12 +2,17 @@
 // and state names compared the way people write them. Used where the serviceability data does not
 // know the pincode (src/modules/checkout/pincode-state.ts).
 //
-// Source: India Post's PIN code allocation by postal circle, as summarised in "Postal Index Number"
-// (English Wikipedia, section "PIN code allocation" / "Sub-postal circles", read 2026-11-25), checked
-// against India Post's published circle list. The first two digits name a circle; a few circles and
-// sub-ranges span more than one state or union territory, and then every one of them is listed: an
-// address in any of them is accepted. Three-digit entries refine a two-digit one. Army Postal
-// Service ranges (90-99) and unallocated prefixes are absent: their state is unknown.
+// Source: India Post's allocation of the first two digits to postal circles, as tabulated in public
+// summaries of it (getpincode.org/about, "First 2 Digits of PIN | Post Office Circle"; also
+// bilimtook.com's "What is PIN Code?"), read 2026-11-25 from stored copies, not from India Post
+// itself. Three-digit entries for split circles: 682 Lakshadweep, 744 Andaman and Nicobar and
+// 793-799 (Meghalaya, Manipur, Mizoram, Nagaland, Tripura) from the same summaries; 403 Goa,
+// 737 Sikkim, 790-792 Arunachal Pradesh, 194 Ladakh and 396 Daman and Silvassa from general
+// knowledge of those ranges, to be checked. Union territories inside another circle's range
+// (Puducherry's enclaves in 53, 60 and 67, Lakshadweep in 68, Diu in 36) are listed on that
+// two-digit prefix. Where a prefix spans more than one state or union territory, every one of them
+// is listed and an address in any of them is accepted. Army Postal Service ranges (90-99) and
+// unallocated prefixes are absent: their state is unknown. Correct an entry here with its source.
 
 const DNHDD = 'Dadra and Nagar Haveli and Daman and Diu'
 
