@@ -22,6 +22,10 @@
 //                      Redis connections flat, event-loop delay p99 < 50 ms (test/load/loop-probe.mjs), 0 5xx
 //   LD-08 breakpoint   orders ramped 10 -> 500/s in steps: the highest rate with p99 < 1 s and
 //                      5xx < 0.1%; beyond it only 2xx/409/429/503, never an answer slower than 10 s
+//   LD-09 cache bound  distinct valid product-list filter combinations (page, limit, sortBy, sortOrder:
+//                      each request a new one), 100/s for --duration s (default 600): the catalog
+//                      cache fills to its byte bound and stays there, server RSS at the end within
+//                      10% of the RSS after warm-up (the first fifth), all 200 (issue #20)
 //   I1-I8              the invariant sweep (test/helpers/invariants.ts) over what the rows above wrote
 //   FT-01, DI-19,      test files of the CI suite at the plan's size: PostgreSQL outages in 60 s runs,
 //   DI-20, FT-06,      the ledger model (and DI-22) at 1,000 runs, the interleavings at 500, the kill
@@ -39,7 +43,7 @@
 // left (no coordinated omission). The server runs in its own process (the bundle `npm start` runs, dist/server.js, one worker).
 //
 // Options: --only LD-01,LD-08 (rows whose id is listed), --duration S (LD-01 and LD-02, default 30
-// and 60; LD-05 runs each half of it, default 20), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N, --critical-fuzz-runs N,
+// and 60; LD-05 runs each half of it, default 20; LD-09, default 600), --soak-minutes M (default 2), --step-seconds S (LD-08, default 10), --fuzz-runs N, --critical-fuzz-runs N,
 // --products N (catalog size, default 10,000), --baseline R (LD-01 req/s of record).
 // A short check that everything works:
 //   npm run test:stress -- --duration 5 --soak-minutes 0.5 --step-seconds 3 --fuzz-runs 5
@@ -372,6 +376,43 @@ async function loadRows() {
       })
     }
 
+    if (selected('LD-09')) {
+      const seconds = Number(values.duration ?? 600)
+      const sorts = ['createdAt', 'updatedAt', 'name', 'brand', 'sku'].flatMap((by) => [`sortBy=${by}&sortOrder=asc`, `sortBy=${by}&sortOrder=desc`])
+      // Request i is a combination no earlier request used: 10 sorts x 100 limits x any page.
+      const combination = (i: number): Request => ({
+        method: 'GET',
+        path: `/api/v1/products?${sorts[i % 10]}&limit=${1 + (Math.floor(i / 10) % 100)}&page=${1 + Math.floor(i / 1000)}`,
+        headers: readHeaders,
+      })
+      const rss: { at: number; kb: number }[] = []
+      const started = Date.now()
+      let sampling = true
+      const sampler = (async () => {
+        while (sampling) {
+          const status = readFileSync(`/proc/${server!.child.pid}/status`, 'utf8')
+          rss.push({ at: Date.now() - started, kb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) })
+          await sleep(1000)
+        }
+      })()
+      const out = (await openModel(server.url, [{ name: 'lists', rate: 100, request: combination }], seconds)).lists!
+      sampling = false
+      await sampler
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
+      const window = (from: number, to: number) => mean(rss.filter((s) => s.at >= from * seconds * 1000 && s.at < to * seconds * 1000).map((s) => s.kb)) / 1024
+      const afterWarmUp = window(0.2, 0.3)
+      const end = window(0.9, 1.01)
+      const growth = end / afterWarmUp - 1
+      const notOk = count(out, (s) => s !== 200)
+      console.log(`LD-09 RSS every 10 s: ${rss.filter((_, i) => i % 10 === 0).map((s) => Math.round(s.kb / 1024)).join(' ')}`)
+      report({
+        id: 'LD-09',
+        name: `catalog cache bound (${out.length} distinct product lists at 100/s, ${seconds} s)`,
+        figure: `RSS after warm-up ${Math.round(afterWarmUp)} MiB, at the end ${Math.round(end)} MiB (${(growth * 100).toFixed(1)}%), peak ${Math.round(Math.max(...rss.map((s) => s.kb)) / 1024)} MiB, p99 ${ms(percentile(out.map((s) => s.ms), 99))}, other than 200 ${notOk}`,
+        pass: growth < 0.1 && notOk === 0,
+      })
+    }
+
     if (selected('LD-08')) {
       const stepSeconds = Number(values['step-seconds'])
       const steps = [10, 25, 50, 75, 100, 150, 200, 300, 400, 500]
@@ -520,7 +561,7 @@ async function invariantRow() {
 
 try {
   // The load rows share one server and database; the sweep checks what they wrote.
-  if (['LD-01', 'LD-02', 'WH-01', 'LD-03', 'LD-05', 'LD-07', 'LD-08'].some(selected)) {
+  if (['LD-01', 'LD-02', 'WH-01', 'LD-03', 'LD-05', 'LD-07', 'LD-09', 'LD-08'].some(selected)) {
     await loadRows()
     await invariantRow()
   }

@@ -5,7 +5,7 @@ import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type preValidationHookHandler } from 'fastify'
 import type { Deps } from './deps.ts'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { createGuards } from './http/guards.ts'
@@ -99,6 +99,31 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler)
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
   app.removeContentTypeParser('text/plain')
+  // A POST with no body bytes is bodiless whatever its content type: SDKs send `content-type:
+  // application/json` on every request, and Fastify's parser refused an empty JSON body with 400
+  // (issue #20). Nothing to parse means no body; the route's schema then decides, for every route
+  // alike: a route that takes no body or an optional one runs, one that requires a body answers
+  // its usual validation 400. Anything else goes through Fastify's own parser (prototype-poisoning
+  // protection included).
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.length === 0) return done(null, undefined)
+    return parseJson(request, text, done)
+  })
+  // A route whose body schema requires no field takes an optional body: a bodiless POST to it runs
+  // as if `{}` had been sent (with or without a content type), instead of "body must be an object".
+  app.addHook('onRoute', (route) => {
+    const body = route.schema?.body as { type?: unknown; required?: unknown[] } | undefined
+    if (!body || body.type !== 'object' || (body.required?.length ?? 0) > 0) return
+    const emptyBody: preValidationHookHandler = (request, _reply, done) => {
+      if (request.body === undefined) request.body = {}
+      done()
+    }
+    const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]
+    route.preValidation = [emptyBody, ...existing]
+  })
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     // Answers to a bearer token or a partner secret (tokens, profiles, orders, back office) are
@@ -173,8 +198,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = createPaymentService(deps, provider)
-  const orders = createOrderService(deps, checkout, payments, catalog.cache)
+  const orders = createOrderService(deps, checkout, payments)
   app.decorate('payments', payments)
+  app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', createDispatcher(deps))
   const storage = createStorage(config)
   const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
@@ -224,6 +250,8 @@ declare module 'fastify' {
     guards: import('./http/guards.ts').Guards
     /** Payment housekeeping the server runs on a timer (reservation sweeper, refund retries). */
     payments: PaymentService
+    /** This process's cache of catalog answers; its stats() tell its size (tests, diagnostics). */
+    catalogCache: import('./modules/catalog/cache.ts').CatalogCache
     /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
     dispatcher: Dispatcher
   }

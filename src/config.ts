@@ -25,6 +25,8 @@ export interface Config {
   dbPoolSize: number
   /** Catalogs with at least this many active products build their search index in a worker thread (PostgreSQL only). */
   searchWorkerMinProducts: number
+  /** Bounds of each process's catalog answer cache (decision 0006). */
+  catalogCache: { maxEntries: number; maxBytes: number }
   redisUrl: string | null
   redisPrefix: string
   publicBaseUrl: string
@@ -230,6 +232,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseReadUrl,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 500),
     searchWorkerMinProducts: integer(env, 'SEARCH_WORKER_MIN_PRODUCTS', 10_000, 1, 100_000_000),
+    catalogCache: {
+      maxEntries: integer(env, 'CATALOG_CACHE_MAX_ENTRIES', 10_000, 1, 10_000_000),
+      maxBytes: integer(env, 'CATALOG_CACHE_MAX_MB', 32, 1, 65_536) * 1024 * 1024,
+    },
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? null,
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'commerce:',
     publicBaseUrl,

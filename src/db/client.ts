@@ -123,10 +123,44 @@ const connectionStrings = new WeakMap<Db, string>()
 /** Where `db` connects, when it is a PostgreSQL pool; null for the embedded database (in this process only). */
 export const connectionStringOf = (db: Db): string | null => connectionStrings.get(db) ?? null
 
+/** Hooks to run once a transaction commits, by transaction (see afterCommit). */
+const commitHooks = new WeakMap<object, ((db: Db) => Promise<void>)[]>()
+
+/**
+ * Runs `hook` once the transaction `tx` has committed, never if it rolls back; given the database,
+ * not the transaction, which is over by then. Called with the database itself (no transaction: its
+ * statement has committed already), runs it at once. Hooks run in order before the transaction's
+ * caller gets its result; they must not throw. For effects outside the database that must follow a
+ * change, such as dropping cached answers on every node after stock moved.
+ */
+export async function afterCommit(tx: Executor, hook: (db: Db) => Promise<void>): Promise<void> {
+  const hooks = commitHooks.get(tx)
+  if (hooks) hooks.push(hook)
+  else await hook(tx as Db)
+}
+
+/** True when `tx` is a transaction whose commit afterCommit waits for. */
+export const inTransaction = (tx: Executor): boolean => commitHooks.has(tx)
+
+/** `db.transaction` that runs the transaction's afterCommit hooks once it has committed. */
+function withCommitHooks(db: Db): Db {
+  const transaction = db.transaction.bind(db)
+  db.transaction = (async (run: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
+    const hooks: ((db: Db) => Promise<void>)[] = []
+    const result = await transaction(async (tx) => {
+      commitHooks.set(tx, hooks)
+      return run(tx)
+    }, config)
+    for (const hook of hooks) await hook(db)
+    return result
+  }) as Db['transaction']
+  return db
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = openPool(options.databaseUrl, options)
-    const db = drizzlePg(pool, { schema }) as unknown as Db
+    const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db)
     const readPool = options.readUrl ? openPool(options.readUrl, options) : null
     const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db
     connectionStrings.set(db, options.databaseUrl)
@@ -156,7 +190,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const dataDir = options.pgliteDir ? join(options.pgliteDir, 'pglite') : undefined
     if (dataDir && !existsSync(dataDir)) mkdirSync(dataDir, { recursive: true })
     const client = await PGlite.create({ dataDir, loadDataDir: options.pgliteTemplate, extensions: { pg_trgm } })
-    const db = drizzlePglite(client, { schema }) as unknown as Db
+    const db = withCommitHooks(drizzlePglite(client, { schema }) as unknown as Db)
     return {
       kind: 'pglite',
       db,

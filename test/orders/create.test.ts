@@ -149,8 +149,8 @@ describe('POST /orders body rules', () => {
       [{ ...base(), extra: true }, ['property extra should not exist']],
       [{ ...base(), items: [item('old')] }, `Product ${shop.ids.old} is not available`],
       [{ ...base(), items: [{ productId: 'prd_missing', quantity: 1 }] }, 'Product prd_missing does not exist'],
-      [{ ...base(), shippingAddress: { ...ADDRESS, pincode: '744101' }, paymentMode: 'COD' }, 'Cash on delivery is not available for this pincode'],
-      [{ ...base(), shippingAddress: { ...ADDRESS, pincode: '302001' }, deliveryMethod: 'EXPRESS' }, 'EXPRESS delivery is not available for pincode 302001'],
+      [{ ...base(), shippingAddress: { ...ADDRESS, city: 'Port Blair', state: 'Andaman and Nicobar Islands', pincode: '744101' }, paymentMode: 'COD' }, 'Cash on delivery is not available for this pincode'],
+      [{ ...base(), shippingAddress: { ...ADDRESS, city: 'Jaipur', state: 'Rajasthan', pincode: '302001' }, deliveryMethod: 'EXPRESS' }, 'EXPRESS delivery is not available for pincode 302001'],
     ]
     for (const [payload, message] of cases) {
       const res = await placeOrder(t, customer, payload)

@@ -171,18 +171,19 @@ export const catalogRepo = {
     const [row] = await db.update(products).set(changes).where(eq(products.id, id)).returning()
     return row ?? null
   },
-  /** Adds delta to stock unless it would go below zero; null when it would. */
   /**
-   * Stock moved by orders (reservation, release): sets and returns `stock` only, so the update is
+   * Stock moved by orders (reservation, release): sets `stock` only, so the update is
    * HOT (no new entries in the product's indexes, `stock` being in none of them) and `updatedAt`
-   * keeps meaning "edited by the merchant". Null when it would go below zero.
+   * keeps meaning "edited by the merchant". The new stock and the product's catalog (whose cached
+   * answers it changes); null when it would go below zero. Call it through catalog/index.ts
+   * (reserveStock, releaseStock), which tells the catalog cache.
    */
   async moveStock(db: Executor, id: string, delta: number) {
     const [row] = await db
       .update(products)
       .set({ stock: sql`${products.stock} + ${delta}` })
       .where(and(eq(products.id, id), sql`${products.stock} + ${delta} >= 0`))
-      .returning({ stock: products.stock })
+      .returning({ stock: products.stock, catalogId: products.catalogId })
     return row ?? null
   },
   async adjustStock(db: Executor, id: string, delta: number, at: Date) {

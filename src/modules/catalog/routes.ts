@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { apiKeyOf, type Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
-import type { CatalogService } from './service.ts'
+import type { CatalogService, ProductQuery } from './service.ts'
 
 const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
 const TopCategory = Type.Object({
@@ -74,6 +74,25 @@ function cachedAnswer(json: string): CachedAnswer {
   const bytes = Buffer.from(json)
   return { bytes, etag: `W/"${etagHash(bytes)}"` }
 }
+const answerBytes = (answer: CachedAnswer) => answer.bytes.length + answer.etag.length * 2
+
+/**
+ * The cache key of a product list: its known parameters only, defaults filled in (by the schema),
+ * in a fixed order, text trimmed as the service trims it. Anything else in the query string
+ * (tracking parameters, junk) never reaches the key, so it cannot add entries (issue #20), and two
+ * requests that differ only in parameter order or spelt-out defaults share one entry.
+ */
+export function productListKey(query: ProductQuery): string {
+  // Numbers and enum words cannot hold "|"; text is JSON-quoted (or empty), so keys never collide.
+  return `products|${query.page}|${query.limit}|${query.sortBy}|${query.sortOrder}|${keyText(query.categoryId)}|${keyText(query.brand)}|${keyText(query.search)}`
+}
+function keyText(value: string | undefined): string {
+  if (value === undefined) return ''
+  const trimmed = value.trim()
+  return trimmed ? JSON.stringify(trimmed) : ''
+}
+/** The cache key of a product page: the slug is its only parameter. */
+export const productKey = (slug: string) => `product:${slug}`
 const EMPTY_PRODUCTS = '"products":[]'
 
 function sendCached(reply: FastifyReply, answer: CachedAnswer) {
@@ -103,6 +122,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       const { catalogId } = apiKeyOf(request)
       const answer = await catalog.cache.get(catalogId, 'categories:answer', async () =>
         cachedAnswer(reply.serialize(ok(await catalog.categoryTree(catalogId), 'Categories retrieved')) as string),
+        answerBytes,
       )
       return sendCached(reply, answer)
     },
@@ -133,10 +153,15 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       // The hottest read: the serialized answer itself is cached, per catalog version.
       const { page, limit, search, categoryId, brand, sortBy, sortOrder } = request.query
       const filter = { page, limit, search, categoryId, brand, sortBy, sortOrder }
-      const answer = await catalog.cache.get(catalogId, `products:${JSON.stringify(filter)}`, async () => {
-        const result = await catalog.listProducts(catalogId, filter)
-        return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
-      })
+      const answer = await catalog.cache.getWithStock(
+        catalogId,
+        productListKey(filter),
+        async () => {
+          const result = await catalog.listProducts(catalogId, filter)
+          return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
+        },
+        answerBytes,
+      )
       return sendCached(reply, answer)
     },
   )
@@ -155,8 +180,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     },
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
-      const answer = await catalog.cache.get(catalogId, `product:${request.params.slug}`, async () =>
-        cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),
+      const answer = await catalog.cache.getWithStock(
+        catalogId,
+        productKey(request.params.slug),
+        async () => cachedAnswer(reply.serialize(ok(await catalog.productBySlug(catalogId, request.params.slug), 'Product retrieved')) as string),
+        answerBytes,
       )
       return sendCached(reply, answer)
     },

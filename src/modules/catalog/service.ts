@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
+import { onStockMoved } from './index.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
 import type { searchQueries } from './schema.sql.ts'
 import { currentIndex, type IndexBuilds, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
@@ -93,12 +94,14 @@ function createSearchLog(db: Db, logger: Deps['logger']) {
 
 export function createCatalogService(
   { database, redis, config, clock, logger }: Deps,
-  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, database.readDb !== database.db),
+  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, config.catalogCache, database.readDb !== database.db),
 ) {
   const db = database.db
   // Partners' catalog reads go to the read replica when there is one; search analytics are written to `db`.
   const reads = database.readDb
 
+  // Orders move stock in their own transactions; product answers show it, so they go once those commit.
+  onStockMoved(db, (catalogIds) => cache.stockChanged(catalogIds))
   const searchLog = createSearchLog(db, logger)
   const builds: IndexBuilds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
   const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(reads, catalogId))

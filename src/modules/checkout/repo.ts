@@ -9,7 +9,7 @@ export const checkoutRepo = {
   async zoneForPincode(db: Executor, pincode: string) {
     const prefixes = Array.from({ length: pincode.length }, (_, i) => pincode.slice(0, i + 1))
     const [row] = await db
-      .select({ zone: deliveryZones, city: zonePincodes.city, state: zonePincodes.state })
+      .select({ zone: deliveryZones, prefix: zonePincodes.prefix, city: zonePincodes.city, state: zonePincodes.state })
       .from(zonePincodes)
       .innerJoin(deliveryZones, eq(deliveryZones.id, zonePincodes.zoneId))
       .where(inArray(zonePincodes.prefix, prefixes))

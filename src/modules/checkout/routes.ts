@@ -91,6 +91,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
       schema: {
         tags,
         summary: 'Whether cash on delivery can collect this amount (the remainingPayable of a wallet quote) at this pincode',
+        description:
+          'codFee is the fee cash on delivery adds to this amount. With nothing to collect (collectableAmount 0: Wallet Cash and Reward Points cover the order) there is no fee: ' +
+          'eligible wherever COD is available, codFee 0.00, as the wallet quote and the order price it.',
         security: security.customer,
         querystring: Type.Object({
           pincode: Pincode,

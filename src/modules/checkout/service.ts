@@ -15,6 +15,7 @@ import { priceCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
 import { partnerPricing } from './schema.sql.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
+import { stateMismatch } from './pincode-state.ts'
 
 export type DeliveryMethod = 'STANDARD' | 'EXPRESS'
 export interface QuoteInput {
@@ -55,7 +56,8 @@ function methodTerms(zone: DeliveryZone, method: DeliveryMethod) {
  * the back office, which drops them from this cache (on every node, through the Redis version) when
  * it writes. Without Redis, a write from another process (the CLI seed) shows within the TTL.
  */
-export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) => createVersionedCache(deps.redis, deps.config.redisPrefix, 'checkout', 5_000)
+export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) =>
+  createVersionedCache(deps.redis, deps.config.redisPrefix, { name: 'checkout', ttlMs: 5_000, maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 })
 export const ZONES_SCOPE = 'zones'
 export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
 
@@ -160,6 +162,10 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
   }
 
   return {
+    /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
+    addressStateMismatch: (address: { state: string; pincode: string }, field?: string, executor: Executor = db) =>
+      stateMismatch(executor, address, field, (pincode) => zoneForPincode(pincode, executor)),
+
     settingsCache,
     loadCart,
     priceForCustomer,
@@ -243,6 +249,10 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
       }
     },
 
+    /**
+     * Nothing to collect (Wallet Cash and Reward Points cover the order) means no COD fee, as
+     * priceCart waives it for the quote and the order: eligible on a COD pincode, fee 0.00.
+     */
     async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
       const found = await zoneForPincode(input.pincode)
       const reasons = codReasons(found, input.collectableAmount)
@@ -250,7 +260,7 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
       return {
         eligible: reasons.length === 0,
         collectableAmount: rupees(input.collectableAmount),
-        codFee: rupees(usable ? found!.zone.codFee : 0n),
+        codFee: rupees(usable && input.collectableAmount > 0n ? found!.zone.codFee : 0n),
         maxCodAmount: rupees(usable ? found!.zone.codLimit : 0n),
         reasons,
       }

@@ -41,7 +41,7 @@ const AddressBody = {
   line1: Type.String({ minLength: 1, maxLength: 200 }),
   line2: Type.String({ maxLength: 200 }),
   city: Type.String({ minLength: 1, maxLength: 100 }),
-  state: Type.String({ minLength: 1, maxLength: 100 }),
+  state: Type.String({ minLength: 1, maxLength: 100, description: 'A state or union territory the pincode is in (case, spacing, & or and, and old names such as Orissa or Pondicherry are accepted); otherwise 400 naming both' }),
   pincode: Pincode,
   isDefault: Type.Boolean(),
 }

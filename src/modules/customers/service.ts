@@ -1,9 +1,11 @@
 // The customer's own profile and address book. Every change runs in one transaction; address
 // changes first lock the customer row, so concurrent "make default" calls cannot leave two
 // defaults (the partial unique index would refuse it anyway) or none.
+import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { stateMismatch } from '../checkout/pincode-state.ts'
 import { toUser } from './index.ts'
 import { customerRepo } from './repo.ts'
 import type { addresses } from './schema.sql.ts'
@@ -54,6 +56,12 @@ export function createProfileService({ database, clock }: Deps) {
     return user
   }
 
+  /** An address's state must be one its pincode may be in (400 naming both otherwise). */
+  async function requireStateOfPincode(address: { state: string; pincode: string }, executor: Executor = db) {
+    const mismatch = await stateMismatch(executor, address)
+    if (mismatch) throw new AppError('BAD_REQUEST', 'Validation failed', [mismatch])
+  }
+
   return {
     async profile(userId: string) {
       const user = await customerOrThrow(userId)
@@ -76,6 +84,7 @@ export function createProfileService({ database, clock }: Deps) {
     async createAddress(userId: string, input: AddressInput) {
       const fields = trimmed(input)
       requireText(fields, ['label', 'line1', 'city', 'state'])
+      await requireStateOfPincode(fields)
       return db.transaction(async (tx) => {
         if (!(await customerRepo.lockCustomer(tx, userId))) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
         const existing = await customerRepo.countAddresses(tx, userId)
@@ -110,6 +119,10 @@ export function createProfileService({ database, clock }: Deps) {
         await customerRepo.lockCustomer(tx, userId)
         const current = await customerRepo.findAddress(tx, userId, addressId)
         if (!current) throw new AppError('NOT_FOUND', 'Address not found')
+        // The state and pincode as they will be, checked when either changes.
+        if (fields.state !== undefined || fields.pincode !== undefined) {
+          await requireStateOfPincode({ state: fields.state ?? current.state, pincode: fields.pincode ?? current.pincode }, tx)
+        }
         const { isDefault, ...rest } = fields
         const now = clock.now()
         let nextDefault = current.isDefault

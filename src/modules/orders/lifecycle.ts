@@ -156,12 +156,6 @@ export function newOrderNumber(): string {
 }
 
 /**
- * @param catalogCache dropped for a catalog when an order sells a product out, so lists stop showing
- * stock that is gone. Other stock changes from orders show in catalog answers when their cache entry
- * expires (at most 5 minutes); order creation itself always checks the real stock.
- */
-
-/**
  * A zero-value order sending the same products again (an approved REPLACEMENT return). It reserves
  * stock like any order and starts CONFIRMED and PAID.
  */
@@ -219,6 +213,6 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
     })),
   )
   await orderRepo.addHistory(tx, { orderId: id, fromStatus: null, toStatus: 'CONFIRMED', actor: 'SYSTEM', note: `Replacement for order ${original.orderNumber}`, createdAt: at })
-  await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: '0', amountPayable: '0', replacementFor: original.id }, at)
+  await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: formatPaise(0n), amountPayable: formatPaise(0n), replacementFor: original.id }, at)
   return order
 }

@@ -20,7 +20,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
   sandbox: SandboxProvider | null
   database: Database
 }> = async (app, { payments, provider, sandbox, database }) => {
-  // Signatures are over the exact bytes the provider sent: keep the raw body in this scope.
+  // Signatures are over the exact bytes the provider sent: keep the raw body in this scope (in place
+  // of the app's JSON parser, src/app.ts).
+  app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
   app.post(

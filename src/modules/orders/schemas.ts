@@ -136,7 +136,7 @@ export const CreateOrderBody = Type.Object({
       line2: Type.Optional(Type.String({ maxLength: 200 })),
       landmark: Type.String({ minLength: 1, maxLength: 200 }),
       city: Type.Optional(Type.String({ maxLength: 100 })),
-      state: Type.Optional(Type.String({ maxLength: 100 })),
+      state: Type.Optional(Type.String({ maxLength: 100, description: 'A state or union territory the pincode is in (case, spacing, & or and, and old names such as Orissa or Pondicherry are accepted); otherwise 400 naming both' })),
       pincode: Type.Optional(Pincode),
     },
     { description: 'Either {name, phone, line1, line2?, landmark, city, state, pincode} or {addressId, landmark}' },

@@ -9,10 +9,10 @@ import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { formatPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import type { CustomerScope } from '../../lib/scope.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
-import type { CatalogCache } from '../catalog/cache.ts'
 import { currentStock, reserveStock } from '../catalog/index.ts'
 import { redeemCoupon } from '../checkout/coupons.ts'
 import { debitLedger } from '../checkout/ledger.ts'
@@ -65,7 +65,7 @@ const SOLD_OUT_SIGHTING_MS = 60_000
 const IN_PROGRESS_WAIT_MS = 3000
 const STALE_IN_PROGRESS_MS = 30_000
 
-export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService, catalogCache: Pick<CatalogCache, 'invalidate'>) {
+export function createOrderService(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
   const { database, clock, config } = deps
   const db = database.db
   // Sold-out sightings: product id -> a moment (performance.now()) before which its stock was seen
@@ -179,6 +179,8 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     if (missing.length) throw new AppError('BAD_REQUEST', 'Validation failed', missing.map((f) => `shippingAddress.${f} should not be empty`))
     const normalized = normalizeIndianMobile(input.phone!)
     if (!normalized) throw new AppError('BAD_REQUEST', 'Validation failed', ['shippingAddress.phone must be a valid Indian mobile number'])
+    const mismatch = await checkout.addressStateMismatch({ state: input.state!, pincode: input.pincode! }, 'shippingAddress.state', tx)
+    if (mismatch) throw new AppError('BAD_REQUEST', 'Validation failed', [mismatch])
     return {
       name: input.name!.trim(),
       phone: normalized,
@@ -227,7 +229,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
     refuseIfSoldOutSince(began, input.items)
 
-    const soldOut = new Map<string, string>() // product id -> its catalog id
+    const soldOut = new Set<string>() // products this order sold out
     let txBegan = 0
     const created = await db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
@@ -285,7 +287,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
           if (available === 0) sawSoldOut(line.productId, reading)
           throw outOfStock(line.productId, line.quantity, available)
         }
-        if (left === 0) soldOut.set(line.productId, line.product.catalogId)
+        if (left === 0) soldOut.add(line.productId)
       }
 
       const order: OrderRow = {
@@ -364,14 +366,12 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
       const rows = { order, items, history, payment }
       // Nothing to pay a provider: the answer is final now and is stored with the order.
       const answer = prepaid ? undefined : { status: 201, body: { ...orderView({ ...rows, refunds: [] }), paymentClientAction: NO_CLIENT_ACTION } }
-      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: order.totalAmount.toString(), amountPayable: order.amountPayable.toString() }, now)
+      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: formatPaise(order.totalAmount), amountPayable: formatPaise(order.amountPayable) }, now)
       await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
-    for (const [productId, catalogId] of soldOut) {
-      sawSoldOut(productId, txBegan)
-      await catalogCache.invalidate(catalogId)
-    }
+    // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
+    for (const productId of soldOut) sawSoldOut(productId, txBegan)
     return created
   }
 
