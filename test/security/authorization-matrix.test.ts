@@ -185,6 +185,19 @@ const MATRIX: Record<string, Route> = {
   // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
   'GET /partner/orders': { auth: 'partnerSecret', ok: 200 },
   'GET /partner/orders/:orderId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/orders/${f.objects.A1.deliveredOrder.id}` }) },
+  'GET /partner/returns': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/returns/:returnRequestId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/returns/${f.objects.A1.returnId}` }) },
+  'GET /partner/support/tickets': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/support/tickets/:ticketId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}` }) },
+  'POST /partner/support/tickets/:ticketId/messages': { auth: 'partnerSecret', ok: 201, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Matrix' } }) },
+  'POST /partner/support/tickets/:ticketId/status': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/status`, payload: { status: 'IN_PROGRESS' } }) },
+  'GET /partner/webhook': { auth: 'partnerSecret', ok: 200 },
+  'PUT /partner/webhook': { auth: 'partnerSecret', ok: 200, req: () => ({ payload: { url: 'https://hooks.example.com/a' } }) },
+  'GET /partner/events': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/events/:eventId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/events/${f.admin.eventId}` }) },
+  'POST /partner/events/:eventId/replay': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/events/${f.admin.eventId}/replay` }) },
+  'GET /partner/customers': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/customers/:userId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/customers/${f.objects.A1.customer.userId}` }) },
 
   // Back office: customers (SUPPORT). Blocking takes a fresh customer, so the shared ones stay usable.
   'GET /admin/customers': { auth: SUPPORT, ok: 200 },

@@ -81,6 +81,7 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /admin/partners/:partnerId/rotate-secret': 'no body',
   'POST /admin/partners/:partnerId/api-keys/:keyId/revoke': 'no body',
   'POST /admin/customers/:userId/unblock': 'no body',
+  'POST /partner/events/:eventId/replay': 'no body',
   // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
   // field by field into the insert; the dynamic test below proves an unknown field has no effect.
   'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
-import type { Guards } from '../../http/guards.ts'
+import { type Guards, partnerOf } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
 import type { CustomerAdminService } from './admin.ts'
 import { AddressFields, UserFields } from './routes.ts'
@@ -80,6 +80,39 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
       },
     },
     async (request) => ok(await admin.block(request.params.userId, request.body.reason.trim()), 'Customer blocked'),
+  )
+
+  // The partner's own server (x-partner-id + x-partner-secret): its customers only, read-only.
+  const partner = { preValidation: guards.partner }
+  const partnerTags = ['Partner server: customers']
+  app.get(
+    '/partner/customers',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: security.partner,
+        summary: "The partner's customers, newest first, by mobile, email (exact) or name (partial)",
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted' })),
+          email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        }),
+        response: { 200: PagedEnvelope(Customer), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { page, limit, phone, email, name } = request.query
+      const result = await admin.list({ partnerId: partnerOf(request).partnerId, phone, email, name }, { page, limit })
+      return paged(result.data, result.meta, 'Customers retrieved')
+    },
+  )
+  app.get(
+    '/partner/customers/:userId',
+    { ...partner, schema: { tags: partnerTags, security: security.partner, summary: 'One customer of the partner: profile, addresses, balances, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 404) } } },
+    async (request) => ok(await admin.view(request.params.userId, partnerOf(request)), 'Customer retrieved'),
   )
 
   app.post(

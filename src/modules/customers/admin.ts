@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
-import { type BackOfficeScope, backOfficeScope } from '../../lib/scope.ts'
+import { type BackOfficeScope, backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { toUser } from './index.ts'
 import { customerRepo } from './repo.ts'
 import type { users } from './schema.sql.ts'
@@ -57,16 +57,18 @@ export function createCustomerAdminService({ database, clock }: Deps, activity: 
       return { data: rows.map(customerView), meta: pageMeta(total, query) }
     },
 
-    async view(userId: string) {
+    /** One customer: the back office sees every partner's, a partner's server its own (scope). */
+    async view(userId: string, scope: ListScope = backOfficeScope(undefined)) {
       const row = await customerOrThrow(userId)
-      const scope = backOfficeScope(row.partnerId, row.id)
+      if (!inScope(scope, { partnerId: row.partnerId, userId: row.id })) throw new AppError('NOT_FOUND', 'Customer not found')
+      const own = backOfficeScope(row.partnerId, row.id)
       const first = { page: 1, limit: RECENT }
       const [addresses, balances, orders, returns, tickets] = await Promise.all([
         customerRepo.listAddresses(db, userId),
         activity.balances(userId),
-        activity.orders(scope, first),
-        activity.returns(scope, first),
-        activity.tickets(scope, first),
+        activity.orders(own, first),
+        activity.returns(own, first),
+        activity.tickets(own, first),
       ])
       return { ...customerView(row), addresses: addresses.map(toAddress), balances, recentOrders: orders.data, recentReturns: returns.data, recentTickets: tickets.data }
     },

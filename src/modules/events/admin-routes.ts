@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
-import type { Guards } from '../../http/guards.ts'
+import { type Guards, partnerOf } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
 import type { EventAdminService } from './admin-service.ts'
 
@@ -116,5 +116,57 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
       },
     },
     async (request) => ok(await admin.replayFailed(request.body?.partnerId), 'Failed events queued'),
+  )
+
+  // The partner's own server (x-partner-id + x-partner-secret): its webhook endpoint and its events.
+  const partner = { preValidation: guards.partner }
+  const partnerTags = ['Partner server: webhooks and events']
+  const psec = security.partner
+  app.get('/partner/webhook', { ...partner, schema: { tags: partnerTags, security: psec, summary: "The partner's webhook endpoint", response: { 200: Envelope(Webhook), ...errorResponses(401) } } }, async (request) =>
+    ok(await admin.webhook(partnerOf(request).partnerId), 'Webhook retrieved'),
+  )
+  app.put(
+    '/partner/webhook',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: psec,
+        summary: 'Set the webhook URL (https; http only outside production). The first time, the signing secret is created and shown once',
+        body: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2000 }) }),
+        response: { 200: Envelope(Webhook), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => ok(await admin.setWebhook(partnerOf(request).partnerId, request.body.url), 'Webhook saved'),
+  )
+  app.get(
+    '/partner/events',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: psec,
+        summary: "The partner's events, newest first, with their delivery status",
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          type: Type.Optional(Type.String({ maxLength: 100 })),
+          status: Type.Optional(Status),
+          subjectId: Type.Optional(Type.String({ maxLength: 100 })),
+        }),
+        response: { 200: PagedEnvelope(Event), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { page, limit, type, status, subjectId } = request.query
+      const result = await admin.list({ partnerId: partnerOf(request).partnerId, type, status, subjectId }, { page, limit })
+      return paged(result.data, result.meta, 'Events retrieved')
+    },
+  )
+  app.get('/partner/events/:eventId', { ...partner, schema: { tags: partnerTags, security: psec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
+    ok(await admin.view(request.params.eventId, partnerOf(request)), 'Event retrieved'),
+  )
+  app.post('/partner/events/:eventId/replay', { ...partner, schema: { tags: partnerTags, security: psec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
+    ok(await admin.replay(request.params.eventId, partnerOf(request)), 'Event queued for delivery'),
   )
 }

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newSecret } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
+import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
 import { partnerWebhooks, setPartnerWebhook } from '../partners/index.ts'
 import { recordEvent } from './index.ts'
@@ -88,17 +89,19 @@ export function createEventAdminService({ database, clock, config }: Deps) {
       return { data: result.rows.map(eventView), meta: pageMeta(result.total, query) }
     },
 
-    async view(eventId: string) {
+    /** One event with its deliveries: the back office sees every partner's, a partner's server its own (scope). */
+    async view(eventId: string, scope: ListScope = backOfficeScope(undefined)) {
       const event = await eventRepo.find(db, eventId)
-      if (!event) throw notFound('Event')
+      if (!event || !inScope(scope, event)) throw notFound('Event')
       return { ...eventView(event), deliveries: (await eventRepo.deliveries(db, eventId)).map(deliveryView) }
     },
 
     /** Sends the event again (whatever its status) at the next dispatch round. */
-    async replay(eventId: string) {
-      if (!(await eventRepo.find(db, eventId))) throw notFound('Event')
+    async replay(eventId: string, scope: ListScope = backOfficeScope(undefined)) {
+      const event = await eventRepo.find(db, eventId)
+      if (!event || !inScope(scope, event)) throw notFound('Event')
       await eventRepo.requeue(db, eq(outboxEvents.id, eventId), clock.now())
-      return this.view(eventId)
+      return this.view(eventId, scope)
     },
 
     async replayFailed(partnerId: string | undefined) {

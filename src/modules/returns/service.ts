@@ -17,7 +17,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
-import type { ListScope } from '../../lib/scope.ts'
+import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../checkout/ledger.ts'
 import { partnerPricing } from '../checkout/schema.sql.ts'
 import { recordEvent } from '../events/index.ts'
@@ -282,9 +282,10 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
       return detail(row)
     },
 
-    async adminView(id: string) {
+    /** One return with its history, for the back office or the partner's own server (its scope). */
+    async adminView(id: string, scope: ListScope = backOfficeScope(undefined)) {
       const row = await returnRepo.find(db, id)
-      if (!row) throw notFound('Return request')
+      if (!row || !inScope(scope, row)) throw notFound('Return request')
       const history = await returnRepo.history(db, id)
       return {
         ...(await detail(row)),

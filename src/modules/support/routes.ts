@@ -2,10 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
-import { adminOf, customerOf, type Guards } from '../../http/guards.ts'
+import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
 import { security } from '../../http/schemas.ts'
-import type { SupportService } from './service.ts'
+import { adminAgent, partnerAgent, type SupportService } from './service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 const Time = Type.String({ format: 'date-time' })
@@ -142,7 +142,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     },
     async (request, reply) => {
       reply.status(201)
-      return ok(await support.agentReply(adminOf(request).adminId, request.params.ticketId, request.body.body), 'Reply sent', 201)
+      return ok(await support.agentReply(adminAgent(adminOf(request).adminId), request.params.ticketId, request.body.body), 'Reply sent', 201)
     },
   )
   app.post(
@@ -158,6 +158,67 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
         response: { 200: Envelope(Ticket), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => ok(await support.setStatus(adminOf(request).adminId, request.params.ticketId, request.body.status), 'Ticket status changed'),
+    async (request) => ok(await support.setStatus(adminAgent(adminOf(request).adminId), request.params.ticketId, request.body.status), 'Ticket status changed'),
+  )
+
+  // The partner's own server (x-partner-id + x-partner-secret): its tickets only, as its support.
+  const partner = { preValidation: guards.partner }
+  const partnerTags = ['Partner server: support']
+  app.get(
+    '/partner/support/tickets',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: security.partner,
+        summary: "The partner's tickets, newest first",
+        querystring: Type.Object({ ...ListQuery, customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A customer (user) ID' })) }),
+        response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const { page, limit, status, search, customerId } = request.query
+      const scope = partnerOf(request)
+      const result = await support.list(customerId === undefined ? scope : backOfficeScope(scope.partnerId, customerId), { status, search }, { page, limit })
+      return paged(result.data, result.meta, 'Tickets retrieved')
+    },
+  )
+  app.get(
+    '/partner/support/tickets/:ticketId',
+    { ...partner, schema: { tags: partnerTags, security: security.partner, summary: 'One ticket of the partner with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 404) } } },
+    async (request) => ok(await support.adminView(request.params.ticketId, partnerOf(request)), 'Ticket retrieved'),
+  )
+  app.post(
+    '/partner/support/tickets/:ticketId/messages',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: security.partner,
+        summary: "Reply as the partner's support; an OPEN ticket moves to IN_PROGRESS",
+        params: Params,
+        body: Type.Object({ body: Type.String({ minLength: 1, maxLength: 5000 }) }),
+        response: { 201: Envelope(Message), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await support.agentReply(partnerAgent(partnerOf(request)), request.params.ticketId, request.body.body), 'Reply sent', 201)
+    },
+  )
+  app.post(
+    '/partner/support/tickets/:ticketId/status',
+    {
+      ...partner,
+      schema: {
+        tags: partnerTags,
+        security: security.partner,
+        summary: 'Move a ticket: OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED (409 otherwise)',
+        params: Params,
+        body: Type.Object({ status: Status }),
+        response: { 200: Envelope(Ticket), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => ok(await support.setStatus(partnerAgent(partnerOf(request)), request.params.ticketId, request.body.status), 'Ticket status changed'),
   )
 }

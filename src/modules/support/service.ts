@@ -6,7 +6,20 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
-import type { ListScope } from '../../lib/scope.ts'
+import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
+
+const ALL_PARTNERS = backOfficeScope(undefined)
+
+/** Who answers a ticket: a back-office user (every partner's tickets) or a partner's own support (its own). */
+export interface Agent {
+  /** Recorded in the ticket's history: `ADMIN:<id>` or `PARTNER:<id>`. */
+  actor: string
+  /** Stored as the message's author id. */
+  id: string
+  scope: ListScope
+}
+export const adminAgent = (adminId: string): Agent => ({ actor: `ADMIN:${adminId}`, id: adminId, scope: ALL_PARTNERS })
+export const partnerAgent = (scope: ListScope & { kind: 'partner' }): Agent => ({ actor: `PARTNER:${scope.partnerId}`, id: scope.partnerId, scope })
 import type { Executor } from '../../db/client.ts'
 import { recordEvent } from '../events/index.ts'
 import { findOwnOrder, orderRefs } from '../orders/index.ts'
@@ -115,32 +128,33 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
       })
     },
 
-    async adminView(ticketId: string) {
+    /** One ticket with its conversation, for the back office or the partner's own server (its scope). */
+    async adminView(ticketId: string, scope: ListScope = ALL_PARTNERS) {
       const ticket = await ticketRepo.find(db, ticketId)
-      if (!ticket) throw notFound('Ticket')
+      if (!ticket || !inScope(scope, ticket)) throw notFound('Ticket')
       return { ...(await view(ticket)), userId: ticket.userId, messages: (await ticketRepo.messages(db, ticketId)).map(messageView) }
     },
 
-    /** An agent's reply; an OPEN ticket moves to IN_PROGRESS with it. */
-    async agentReply(adminId: string, ticketId: string, body: string) {
+    /** An agent's reply (the back office's or the partner's support); an OPEN ticket moves to IN_PROGRESS with it. */
+    async agentReply(agent: Agent, ticketId: string, body: string) {
       const now = clock.now()
       return db.transaction(async (tx) => {
         const ticket = await ticketRepo.lock(tx, ticketId)
-        if (!ticket) throw notFound('Ticket')
+        if (!ticket || !inScope(agent.scope, ticket)) throw notFound('Ticket')
         if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
-        if (ticket.status === 'OPEN') await move(tx, ticket, 'IN_PROGRESS', `ADMIN:${adminId}`, now)
+        if (ticket.status === 'OPEN') await move(tx, ticket, 'IN_PROGRESS', agent.actor, now)
         else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: adminId, body: body.trim(), imageUrls: [], createdAt: now }))
+        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now }))
       })
     },
 
-    async setStatus(adminId: string, ticketId: string, to: TicketStatus) {
+    async setStatus(agent: Agent, ticketId: string, to: TicketStatus) {
       const now = clock.now()
       const ticket = await db.transaction(async (tx) => {
         const current = await ticketRepo.lock(tx, ticketId)
-        if (!current) throw notFound('Ticket')
+        if (!current || !inScope(agent.scope, current)) throw notFound('Ticket')
         if (!TICKET_MOVES[current.status].includes(to)) throw new AppError('CONFLICT', `Ticket cannot move from ${current.status} to ${to}`)
-        return move(tx, current, to, `ADMIN:${adminId}`, now)
+        return move(tx, current, to, agent.actor, now)
       })
       return view(ticket)
     },
