@@ -192,6 +192,7 @@ const MATRIX: Record<string, Route> = {
   'POST /partner/support/tickets/:ticketId/messages': { auth: 'partnerSecret', ok: 201, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Matrix' } }) },
   'POST /partner/support/tickets/:ticketId/status': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/status`, payload: { status: 'IN_PROGRESS' } }) },
   'GET /partner/webhook': { auth: 'partnerSecret', ok: 200 },
+  'POST /partner/webhook/ping': { auth: 'partnerSecret', ok: 200 },
   'PUT /partner/webhook': { auth: 'partnerSecret', ok: 200, req: () => ({ payload: { url: 'https://hooks.example.com/a' } }) },
   'GET /partner/events': { auth: 'partnerSecret', ok: 200 },
   'GET /partner/events/:eventId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/events/${f.admin.eventId}` }) },
@@ -232,6 +233,14 @@ const MATRIX: Record<string, Route> = {
   'PUT /admin/partners/:partnerId/webhook': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook`, payload: { url: 'https://hooks.example.com/c' } }) },
   'DELETE /admin/partners/:partnerId/webhook': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook` }) },
   'POST /admin/partners/:partnerId/webhook/rotate-secret': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook/rotate-secret` }) },
+  'POST /admin/partners/:partnerId/webhook/ping': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async () => {
+      await f.fresh.webhookUrl(partnerC()) // a URL nobody answers at in this sandbox: the ping answers what happened
+      return { url: `/admin/partners/${partnerC()}/webhook/ping` }
+    },
+  },
   'POST /admin/partners/:partnerId/webhook/test': {
     auth: ADMIN_ONLY,
     ok: 201,

@@ -82,6 +82,8 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /admin/partners/:partnerId/api-keys/:keyId/revoke': 'no body',
   'POST /admin/customers/:userId/unblock': 'no body',
   'POST /partner/events/:eventId/replay': 'no body',
+  'POST /partner/webhook/ping': 'no body',
+  'POST /admin/partners/:partnerId/webhook/ping': 'no body',
   // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
   // field by field into the insert; the dynamic test below proves an unknown field has no effect.
   'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',
@@ -481,6 +483,7 @@ const SHAPES = {
   'admin delivery zones (list)': list(ZONE),
   'admin webhook': WEBHOOK,
   'admin webhook (secret shown once)': { ...WEBHOOK, secret: V },
+  'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
 } satisfies Record<string, Shape>
@@ -513,7 +516,7 @@ describe('SE-03: answers carry only whitelisted keys', () => {
     await new Promise<void>((resolve) => hookServer!.listen(0, '127.0.0.1', resolve))
     const hookUrl = `http://127.0.0.1:${(hookServer.address() as { port: number }).port}/hooks`
     await call('admin webhook (secret shown once)', 'PUT', `/admin/partners/${f.partners.A.partnerId}/webhook`, admin, { url: hookUrl })
-    await call('admin webhook (secret shown once)', 'POST', `/admin/partners/${f.partners.A.partnerId}/webhook/rotate-secret`, admin)
+    await call('admin webhook (secret rotated)', 'POST', `/admin/partners/${f.partners.A.partnerId}/webhook/rotate-secret`, admin)
     await call('admin webhook', 'GET', `/admin/partners/${f.partners.A.partnerId}/webhook`, admin)
 
     // Coupons, pricing, zones, a ledger credit (so the wallet has entries).

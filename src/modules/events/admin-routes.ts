@@ -14,6 +14,14 @@ const Webhook = Type.Object({
   url: Nullable(Type.String()),
   hasSecret: Type.Boolean(),
   secret: Type.Optional(Type.String({ description: 'The signing secret: shown only when it is created or rotated' })),
+  previousSecretExpiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'After a rotation: until when deliveries are also signed with the previous secret' }))),
+})
+const Ping = Type.Object({
+  url: Type.String(),
+  delivered: Type.Boolean({ description: 'The receiver answered 2xx' }),
+  statusCode: Nullable(Type.Integer()),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
 })
 const EventFields = {
   id: Type.String(),
@@ -66,6 +74,11 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
   )
   app.post('/admin/partners/:partnerId/webhook/rotate-secret', { ...common, schema: { tags, security: sec, summary: 'A new signing secret, used from the next delivery; shown once', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.rotateSecret(request.params.partnerId), 'Webhook secret rotated'),
+  )
+  app.post(
+    '/admin/partners/:partnerId/webhook/ping',
+    { ...common, schema: { tags, security: sec, summary: "Send a signed ping event to the partner's URL now; answers the receiver's status and latency", params: PartnerParams, response: { 200: Envelope(Ping), ...errorResponses(401, 403, 404, 409) } } },
+    async (request) => ok(await admin.ping(request.params.partnerId), 'Ping sent'),
   )
   app.post('/admin/partners/:partnerId/webhook/test', { ...common, schema: { tags, security: sec, summary: 'Queue a webhook.test event for the partner', params: PartnerParams, response: { 201: Envelope(Event), ...errorResponses(401, 403, 404, 409) } } }, async (request, reply) => {
     reply.status(201)
@@ -138,6 +151,11 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
       },
     },
     async (request) => ok(await admin.setWebhook(partnerOf(request).partnerId, request.body.url), 'Webhook saved'),
+  )
+  app.post(
+    '/partner/webhook/ping',
+    { ...partner, schema: { tags: partnerTags, security: psec, summary: 'Send a signed ping event to the webhook URL now; answers the receiver\'s status and latency', response: { 200: Envelope(Ping), ...errorResponses(401, 409) } } },
+    async (request) => ok(await admin.ping(partnerOf(request).partnerId), 'Ping sent'),
   )
   app.get(
     '/partner/events',

@@ -3,13 +3,15 @@
 import { and, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
-import { newSecret } from '../../lib/ids.ts'
+import { newId, newSecret } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
 import { partnerWebhooks, setPartnerWebhook } from '../partners/index.ts'
 import { recordEvent } from './index.ts'
-import { checkWebhookUrl } from './outbound.ts'
+import { signingSecrets } from './dispatcher.ts'
+import { checkWebhookUrl, OutboundError, postJson } from './outbound.ts'
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signPayload } from './signing.ts'
 import { type Delivery, type EventFilter, eventRepo, type OutboxEvent } from './repo.ts'
 import { outboxEvents } from './schema.sql.ts'
 
@@ -39,6 +41,7 @@ const deliveryView = (d: Delivery) => ({
 export function createEventAdminService({ database, clock, config }: Deps) {
   const db = database.db
   const box = createSecretBox(config.authSecret, 'webhook-secrets')
+  const outbound = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
 
   async function webhookOf(partnerId: string) {
     const found = (await partnerWebhooks(db, [partnerId])).get(partnerId)
@@ -68,12 +71,40 @@ export function createEventAdminService({ database, clock, config }: Deps) {
       return { partnerId, url: null, hasSecret: (await webhookOf(partnerId)).secretEncrypted !== null }
     },
 
-    /** A new secret, effective for the next delivery; shown once. */
+    /**
+     * A new secret, used from the next delivery and shown once. Deliveries are signed with the
+     * previous one too until the overlap ends (PARTNER_SECRET_OVERLAP_SECONDS), so the receiver can
+     * deploy the new secret without refusing an event; rotating again inside it drops the older one.
+     */
     async rotateSecret(partnerId: string) {
       const current = await webhookOf(partnerId)
       const secret = newSecret('whsec')
-      await setPartnerWebhook(db, partnerId, { secretEncrypted: box.seal(secret) })
-      return { partnerId, url: current.url, hasSecret: true, secret }
+      const now = clock.now()
+      const expiresAt = current.secretEncrypted && config.partnerSecretOverlapSeconds > 0 ? new Date(now.getTime() + config.partnerSecretOverlapSeconds * 1000) : null
+      await setPartnerWebhook(db, partnerId, { secretEncrypted: box.seal(secret), previous: { secretEncrypted: expiresAt ? current.secretEncrypted : null, expiresAt } })
+      return { partnerId, url: current.url, hasSecret: true, secret, previousSecretExpiresAt: expiresAt?.toISOString() ?? null }
+    },
+
+    /**
+     * Sends a signed `ping` to the partner's URL now (not through the outbox) and answers what the
+     * receiver said and how long it took: the way to check an endpoint and its signature check.
+     */
+    async ping(partnerId: string) {
+      const current = await webhookOf(partnerId)
+      if (!current.url || !current.secretEncrypted) throw new AppError('CONFLICT', 'The partner has no webhook URL')
+      const now = clock.now()
+      const id = newId('evt', now.getTime())
+      const body = JSON.stringify({ id, type: 'ping', createdAt: now.toISOString(), data: { partnerId } })
+      const headers = { [SIGNATURE_HEADER]: signPayload(signingSecrets(current, box, now), Math.floor(now.getTime() / 1000), body), [EVENT_ID_HEADER]: id, [EVENT_TYPE_HEADER]: 'ping' }
+      const started = performance.now()
+      try {
+        const { statusCode } = await postJson(current.url, body, headers, outbound)
+        const ok = statusCode >= 200 && statusCode < 300
+        return { url: current.url, delivered: ok, statusCode, durationMs: Math.round(performance.now() - started), error: ok ? null : `HTTP ${statusCode}` }
+      } catch (err) {
+        const error = err instanceof OutboundError ? err.message : 'Delivery failed'
+        return { url: current.url, delivered: false, statusCode: null, durationMs: Math.round(performance.now() - started), error }
+      }
     },
 
     async sendTest(partnerId: string) {

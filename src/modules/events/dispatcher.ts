@@ -38,6 +38,13 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 export const webhookBody = (event: OutboxEvent) =>
   JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data })
 
+/** The secrets a delivery is signed with now: the current one, and the previous one during a rotation's overlap. */
+export function signingSecrets(webhook: PartnerWebhook, box: ReturnType<typeof createSecretBox>, now: Date): string[] {
+  const current = webhook.secretEncrypted ? [box.open(webhook.secretEncrypted)] : []
+  const overlap = webhook.previousSecretEncrypted && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now
+  return overlap ? [...current, box.open(webhook.previousSecretEncrypted!)] : current
+}
+
 export function createDispatcher({ database, clock, config, logger }: Deps) {
   const db = database.db
   const box = createSecretBox(config.authSecret, 'webhook-secrets')
@@ -51,7 +58,7 @@ export function createDispatcher({ database, clock, config, logger }: Deps) {
     let error: string | null = null
     try {
       if (!webhook.url || !webhook.secretEncrypted) throw new OutboundError('No webhook URL configured')
-      const signature = signPayload(box.open(webhook.secretEncrypted), Math.floor(clock.now().getTime() / 1000), body)
+      const signature = signPayload(signingSecrets(webhook, box, clock.now()), Math.floor(clock.now().getTime() / 1000), body)
       statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, options)).statusCode
       if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`
     } catch (err) {

@@ -214,6 +214,9 @@ export interface PartnerWebhook {
   partnerId: string
   url: string | null
   secretEncrypted: string | null
+  /** After a rotation, the previous signing secret: deliveries carry its signature too until it expires. */
+  previousSecretEncrypted: string | null
+  previousSecretExpiresAt: Date | null
 }
 
 export async function partnerWebhooks(db: Executor, partnerIds: string[]): Promise<Map<string, PartnerWebhook>> {
@@ -221,11 +224,16 @@ export async function partnerWebhooks(db: Executor, partnerIds: string[]): Promi
   return new Map(rows.map((r) => [r.partnerId, r]))
 }
 
-export async function setPartnerWebhook(db: Executor, partnerId: string, changes: { url?: string | null; secretEncrypted?: string | null }) {
+export async function setPartnerWebhook(
+  db: Executor,
+  partnerId: string,
+  changes: { url?: string | null; secretEncrypted?: string | null; previous?: { secretEncrypted: string | null; expiresAt: Date | null } },
+) {
   if (!(await partnerRepo.findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
   await partnerRepo.updatePartner(db, partnerId, {
     ...(changes.url !== undefined ? { webhookUrl: changes.url } : {}),
     ...(changes.secretEncrypted !== undefined ? { webhookSecretEncrypted: changes.secretEncrypted } : {}),
+    ...(changes.previous !== undefined ? { previousWebhookSecretEncrypted: changes.previous.secretEncrypted, previousWebhookSecretExpiresAt: changes.previous.expiresAt } : {}),
     updatedAt: new Date(),
   })
   return (await partnerWebhooks(db, [partnerId])).get(partnerId)!

@@ -26,7 +26,13 @@ export const partnerRepo = {
   webhooks(db: Executor, ids: string[]) {
     if (ids.length === 0) return Promise.resolve([])
     return db
-      .select({ partnerId: partners.id, url: partners.webhookUrl, secretEncrypted: partners.webhookSecretEncrypted })
+      .select({
+        partnerId: partners.id,
+        url: partners.webhookUrl,
+        secretEncrypted: partners.webhookSecretEncrypted,
+        previousSecretEncrypted: partners.previousWebhookSecretEncrypted,
+        previousSecretExpiresAt: partners.previousWebhookSecretExpiresAt,
+      })
       .from(partners)
       .where(inArray(partners.id, ids))
   },

@@ -19,6 +19,9 @@ export const partners = pgTable(
     webhookUrl: text('webhook_url'),
     /** The webhook signing secret, encrypted with a key derived from AUTH_SECRET (it must be usable to sign). */
     webhookSecretEncrypted: text('webhook_secret_encrypted'),
+    /** After a rotation, the signing secret before it: deliveries are signed with both until it expires. */
+    previousWebhookSecretEncrypted: text('previous_webhook_secret_encrypted'),
+    previousWebhookSecretExpiresAt: timestamp('previous_webhook_secret_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
