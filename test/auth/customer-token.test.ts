@@ -18,6 +18,18 @@ const issue = (headers: Record<string, string>, payload: object) =>
 const creds = (p: PartnerFixture) => ({ 'x-partner-id': p.partnerId, 'x-partner-secret': p.secret })
 
 describe('POST /auth/customer-token', () => {
+  test('a new customer records one customer.created event with the customer as the API answers it; the next token records none', async () => {
+    const phone = randomPhone()
+    const first = await issue(creds(partner), { phone, name: 'Ravi' })
+    const again = await issue(creds(partner), { phone })
+    assert.equal(again.statusCode, 200)
+    const user = first.json().data.user
+    const events = await t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, user.id), eq(e.type, 'customer.created')) })
+    assert.equal(events.length, 1)
+    assert.equal(events[0]!.partnerId, partner.partnerId)
+    assert.deepEqual(events[0]!.data, { customerId: user.id, customer: user })
+  })
+
   test('when the partner credentials are valid, then it creates the customer and answers a token pair', async () => {
     const res = await issue(creds(partner), { phone: '+91 98765 43210', name: 'Asha Rao', email: 'Asha@Example.com' })
     assert.equal(res.statusCode, 200)

@@ -154,7 +154,16 @@ describe('conversation and status', () => {
       where: (e, { and, eq }) => and(eq(e.subjectId, ticket.id), eq(e.type, 'ticket.status_changed')),
       orderBy: (e, { asc }) => [asc(e.createdAt), asc(e.id)],
     })
-    assert.deepEqual(events.map((e) => e.data.status), ['OPEN', 'IN_PROGRESS', 'RESOLVED', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED'])
+    assert.deepEqual(events.map((e) => e.data.status), ['IN_PROGRESS', 'RESOLVED', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED'])
+    assert.deepEqual(events.map((e) => (e.data.ticket as { status: string }).status), ['IN_PROGRESS', 'RESOLVED', 'OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED'], 'each carries the ticket as it became')
+    const created = await t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, ticket.id), eq(e.type, 'ticket.created')) })
+    assert.equal(created.length, 1)
+    assert.equal((created[0]!.data.ticket as { id: string; status: string }).status, 'OPEN')
+    const said = await t.deps.database.db.query.outboxEvents.findMany({
+      where: (e, { and, eq }) => and(eq(e.subjectId, ticket.id), eq(e.type, 'ticket.message.created')),
+      orderBy: (e, { asc }) => [asc(e.createdAt), asc(e.id)],
+    })
+    assert.deepEqual(said.map((e) => { const m = e.data.message as { author: string; body: string }; return [m.author, m.body] }), [['AGENT', 'Looking into it'], ['CUSTOMER', 'Not fixed']])
   })
 
   test('the back office lists every partner tickets and sees the conversation; customers cannot', async () => {

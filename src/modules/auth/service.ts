@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids.ts'
 import { type CustomerScope, customerScope } from '../../lib/scope.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 import { type Customer, findCustomer, findOrCreateCustomer, toUser } from '../customers/index.ts'
+import { recordEvent } from '../events/index.ts'
 import { verifyPartnerSecret } from '../partners/index.ts'
 import { authRepo } from './repo.ts'
 import { createTokenSigner } from './tokens.ts'
@@ -60,8 +61,11 @@ export function createAuthService({ database, clock, config }: Deps) {
       const phone = normalizeIndianMobile(input.phone)
       if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
       return db.transaction(async (tx) => {
-        const user = await findOrCreateCustomer(tx, clock, { partnerId, phone, name: input.name, email: input.email })
+        const { customer: user, created } = await findOrCreateCustomer(tx, clock, { partnerId, phone, name: input.name, email: input.email })
         if (user.blockedAt) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
+        if (created) {
+          await recordEvent(tx, { partnerId, type: 'customer.created', subjectId: user.id, data: { customerId: user.id, customer: toUser(user) }, at: clock.now() })
+        }
         const sessionId = newId('ses')
         await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: clock.now() })
         return issuePair(tx, user, sessionId)

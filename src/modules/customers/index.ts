@@ -19,10 +19,11 @@ export async function findOrCreateCustomer(
   db: Executor,
   clock: Clock,
   input: { partnerId: string; phone: string; name?: string; email?: string },
-): Promise<Customer> {
+): Promise<{ customer: Customer; created: boolean }> {
   const now = clock.now()
+  const id = newId('usr')
   const stored = await customerRepo.upsertByPhone(db, {
-    id: newId('usr'),
+    id,
     partnerId: input.partnerId,
     phone: input.phone,
     name: input.name?.trim() ?? '',
@@ -33,8 +34,9 @@ export async function findOrCreateCustomer(
   const changes: Partial<Customer> = {}
   if (!stored.name && input.name?.trim()) changes.name = input.name.trim()
   if (!stored.email && input.email?.trim()) changes.email = input.email.trim().toLowerCase()
-  if (Object.keys(changes).length === 0) return stored
-  return customerRepo.update(db, stored.id, { ...changes, updatedAt: now })
+  const created = stored.id === id
+  if (Object.keys(changes).length === 0) return { customer: stored, created }
+  return { customer: await customerRepo.update(db, stored.id, { ...changes, updatedAt: now }), created }
 }
 
 export const findCustomer = (db: Executor, id: string) => customerRepo.findById(db, id)

@@ -14,7 +14,10 @@ export type EventType =
   | 'refund.failed'
   | 'return.created'
   | 'return.status_changed'
+  | 'ticket.created'
+  | 'ticket.message.created'
   | 'ticket.status_changed'
+  | 'customer.created'
   | 'webhook.test'
 
 export interface NewEvent {

@@ -26,7 +26,7 @@ import { findOwnOrder, orderRefs } from '../orders/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/storage.ts'
 import { type TicketFilter, type MessageRow, ticketRepo, type TicketRow } from './repo.ts'
-import type { TicketStatus } from './schema.sql.ts'
+import type { TicketStatus, ticketMessages } from './schema.sql.ts'
 
 /** Moves the back office may make. RESOLVED -> OPEN happens only by the customer's reply. */
 export const TICKET_MOVES: Record<TicketStatus, TicketStatus[]> = {
@@ -46,8 +46,8 @@ const messageView = (m: MessageRow) => ({ id: m.id, ticketId: m.ticketId, author
 export function createSupportService({ database, clock }: Deps, storage: Storage) {
   const db = database.db
 
-  async function views(rows: TicketRow[]) {
-    const refs = await orderRefs(db, [...new Set(rows.flatMap((r) => (r.orderId ? [r.orderId] : [])))])
+  async function views(rows: TicketRow[], executor: Executor = db) {
+    const refs = await orderRefs(executor, [...new Set(rows.flatMap((r) => (r.orderId ? [r.orderId] : [])))])
     return rows.map((t) => ({
       id: t.id,
       partnerId: t.partnerId,
@@ -69,10 +69,18 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
     return ticket
   }
 
+  // Ticket events carry the ticket (or the message) as the API answers it, written in the change's transaction.
   async function move(tx: Executor, ticket: TicketRow, to: TicketStatus, by: string, at: Date) {
     const updated = await ticketRepo.update(tx, ticket.id, { status: to, updatedAt: at })
-    await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.status_changed', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, from: ticket.status, status: to, by }, at })
+    const [shown] = await views([updated], tx)
+    await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.status_changed', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, from: ticket.status, status: to, by, ticket: shown }, at })
     return updated
+  }
+
+  async function addMessage(tx: Executor, ticket: TicketRow, row: typeof ticketMessages.$inferInsert) {
+    const message = messageView(await ticketRepo.addMessage(tx, row))
+    await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.message.created', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, message }, at: row.createdAt })
+    return message
   }
 
   return {
@@ -93,7 +101,8 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
           createdAt: now,
           updatedAt: now,
         })
-        await recordEvent(tx, { partnerId: customer.partnerId, type: 'ticket.status_changed', subjectId: created.id, data: { ticketId: created.id, orderId: created.orderId, from: null, status: 'OPEN', by: 'CUSTOMER' }, at: now })
+        const [shown] = await views([created], tx)
+        await recordEvent(tx, { partnerId: customer.partnerId, type: 'ticket.created', subjectId: created.id, data: { ticketId: created.id, orderId: created.orderId, ticket: shown }, at: now })
         return created
       })
       return view(ticket)
@@ -124,7 +133,7 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
         if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed; open a new ticket')
         if (ticket.status === 'RESOLVED') await move(tx, ticket, 'OPEN', 'CUSTOMER', now)
         else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'CUSTOMER', authorId: customer.userId, body: input.body.trim(), imageUrls, createdAt: now }))
+        return addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'CUSTOMER', authorId: customer.userId, body: input.body.trim(), imageUrls, createdAt: now })
       })
     },
 
@@ -144,7 +153,7 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
         if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
         if (ticket.status === 'OPEN') await move(tx, ticket, 'IN_PROGRESS', agent.actor, now)
         else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-        return messageView(await ticketRepo.addMessage(tx, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now }))
+        return addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now })
       })
     },
 
