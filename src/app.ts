@@ -36,6 +36,7 @@ import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.t
 import { healthRoutes } from './modules/health/routes.ts'
 import { partnerAdminRoutes } from './modules/partners/admin-routes.ts'
 import { createPartnerAdminService } from './modules/partners/admin.ts'
+import { listenForRevocations } from './modules/partners/index.ts'
 import { returnRoutes } from './modules/returns/routes.ts'
 import { createReturnService } from './modules/returns/service.ts'
 import { supportRoutes } from './modules/support/routes.ts'
@@ -185,6 +186,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
   app.addHook('onClose', () => guards.flushKeyUsage().catch((err: unknown) => app.log.warn({ err }, 'could not record API key use')))
+  // Keys revoked and partners deactivated on another node are forgotten here at once.
+  const stopRevocations = listenForRevocations(deps.redis, config.redisPrefix)
+  app.addHook('onClose', () => stopRevocations())
   const authLimit = authRateLimit(config.rateLimit)
   const failedLogins = createAttemptLimiter({
     name: 'admin-login',

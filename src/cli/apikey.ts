@@ -1,5 +1,5 @@
 import { createPartnerAdminService } from '../modules/partners/admin.ts'
-import { createApiKey, findPartner, revokeApiKey } from '../modules/partners/index.ts'
+import { announceRevocations, createApiKey, findPartner, revokeApiKey } from '../modules/partners/index.ts'
 import { findDefaultCatalog } from '../modules/catalog/index.ts'
 import { AppError } from '../lib/errors.ts'
 import type { Command } from './command.ts'
@@ -28,7 +28,10 @@ export const apikeyRevoke: Command = {
   summary: 'Revoke an API key: its requests are refused at once',
   options: { id: { type: 'string', required: true, description: 'API key ID (key_…)' } },
   async run(config, values) {
-    await withRuntime(config, (deps) => revokeApiKey(deps.database.db, deps.clock, String(values.id)))
+    await withRuntime(config, async (deps) => {
+      await revokeApiKey(deps.database.db, deps.clock, String(values.id))
+      await announceRevocations(deps.redis, deps.config.redisPrefix, [String(values.id)])
+    })
     return { text: `API key ${values.id} revoked.`, json: { id: values.id, revoked: true } }
   },
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { findCatalog } from '../catalog/index.ts'
-import { createApiKey, createPartner, forgetApiKeys, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './index.ts'
+import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './index.ts'
 import { partnerRepo } from './repo.ts'
 import type { apiKeys, partners } from './schema.sql.ts'
 
@@ -40,7 +40,7 @@ function keyView(k: ApiKeyRow) {
   }
 }
 
-export function createPartnerAdminService({ database, clock, config }: Deps) {
+export function createPartnerAdminService({ database, clock, config, redis }: Deps) {
   const db = database.db
 
   async function partnerOrThrow(partnerId: string) {
@@ -95,7 +95,7 @@ export function createPartnerAdminService({ database, clock, config }: Deps) {
       })
       // Customer tokens and the secret are checked against the row on every request; keys are
       // remembered for a few seconds, so this process forgets them now.
-      if (changes.isActive === false) forgetApiKeys((await partnerRepo.keysOf(db, partnerId)).map((k) => k.id))
+      if (changes.isActive === false) await announceRevocations(redis, config.redisPrefix, (await partnerRepo.keysOf(db, partnerId)).map((k) => k.id))
       return view(partnerId)
     },
 
@@ -127,6 +127,7 @@ export function createPartnerAdminService({ database, clock, config }: Deps) {
       const key = await partnerRepo.findApiKey(db, keyId)
       if (!key || key.partnerId !== partnerId) throw new AppError('NOT_FOUND', 'API key not found')
       await revokeApiKey(db, clock, keyId)
+      await announceRevocations(redis, config.redisPrefix, [keyId])
       return keyView((await partnerRepo.findApiKey(db, keyId))!)
     },
   }

@@ -1,6 +1,8 @@
 // Partners (integrations), their secrets and their API keys. Secrets and keys are random 256-bit
 // values shown once and stored as SHA-256 hashes.
-import { EventEmitter } from 'node:events'
+import { EventEmitter, once } from 'node:events'
+import { setTimeout as delay } from 'node:timers/promises'
+import type { Redis } from 'ioredis'
 import type { Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -74,6 +76,45 @@ export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): P
 /** Authenticators in this process forget these keys (their partner was deactivated). */
 export function forgetApiKeys(keyIds: string[]) {
   for (const keyId of keyIds) revocations.emit('revoked', keyId)
+}
+
+const REVOCATIONS_CHANNEL = 'api-key-revocations'
+
+/**
+ * Every node forgets these keys now: this process at once, the others through Redis pub/sub
+ * (milliseconds). Without Redis, or while it is down, other nodes forget them within
+ * API_KEY_CACHE_MS, as before. Revoked keys and deactivated partners are refused by the database
+ * read that follows either way.
+ */
+export async function announceRevocations(redis: Redis | null, prefix: string, keyIds: string[]): Promise<void> {
+  forgetApiKeys(keyIds)
+  if (!redis || keyIds.length === 0) return
+  if (redis.status === 'connecting' || redis.status === 'connect' || redis.status === 'wait') {
+    // A command-line process has just opened its connection.
+    await Promise.race([once(redis, 'ready'), delay(2000)]).catch(() => undefined)
+  }
+  if (redis.status !== 'ready') return
+  await redis.publish(`${prefix}${REVOCATIONS_CHANNEL}`, JSON.stringify(keyIds)).catch(() => undefined)
+}
+
+/** Subscribes this process to the revocations other nodes announce; answers the unsubscribe. */
+export function listenForRevocations(redis: Redis | null, prefix: string): () => Promise<void> {
+  if (!redis) return async () => {}
+  const channel = `${prefix}${REVOCATIONS_CHANNEL}`
+  // A connection of its own: a subscribed connection can run no other command.
+  const subscriber = redis.duplicate({ enableAutoPipelining: false, commandTimeout: undefined })
+  subscriber.on('error', () => undefined) // the main connection reports outages
+  subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => undefined))
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return
+    try {
+      const ids = JSON.parse(message) as unknown
+      if (Array.isArray(ids)) forgetApiKeys(ids.filter((id): id is string => typeof id === 'string'))
+    } catch {
+      // not ours: ignore
+    }
+  })
+  return () => subscriber.quit().then(() => undefined, () => subscriber.disconnect())
 }
 
 /**
