@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/lib/clock.ts'
 import { recordEvent } from '../../src/modules/events/index.ts'
 import { verifySignature } from '../../src/modules/events/signing.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
 interface Received {
   body: string
@@ -110,5 +110,27 @@ describe('ping', () => {
     assert.equal(down.statusCode, 200)
     assert.equal(down.json().data.delivered, false)
     assert.equal(down.json().data.statusCode, null)
+  })
+})
+
+describe('the events of customers and tickets', () => {
+  test('customer.created, ticket.created, ticket.message.created and ticket.status_changed are delivered, signed, with the objects', async () => {
+    const partner = await givenPartner(t.deps, 'Eventful')
+    const secret = (await asPartner(partner, 'PUT', '/webhook', { url })).json().data.secret as string
+    const customer = await givenCustomer(t.app, partner)
+    const opened = await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', headers: customerHeaders(customer), payload: { topic: 'Where is my order', detail: 'Late' } })
+    const ticketId = opened.json().data.id as string
+    assert.equal((await asPartner(partner, 'POST', `/support/tickets/${ticketId}/messages`, { body: 'On its way' })).statusCode, 201)
+    received = []
+    while ((await t.app.dispatcher.dispatchOnce()) > 0);
+    const bodies = received.map((r) => ({ r, body: JSON.parse(r.body) as { type: string; data: Record<string, unknown> } }))
+    assert.deepEqual(bodies.map((b) => b.body.type), ['customer.created', 'ticket.created', 'ticket.status_changed', 'ticket.message.created'])
+    for (const { r } of bodies) assert.ok(verifies(secret, r))
+    const byType = Object.fromEntries(bodies.map((b) => [b.body.type, b.body.data]))
+    assert.equal((byType['customer.created']!.customer as { id: string }).id, customer.userId)
+    assert.deepEqual(byType['ticket.created']!.ticket, opened.json().data)
+    assert.equal((byType['ticket.status_changed']!.ticket as { status: string }).status, 'IN_PROGRESS')
+    assert.equal(byType['ticket.status_changed']!.by, `PARTNER:${partner.partnerId}`)
+    assert.equal((byType['ticket.message.created']!.message as { body: string }).body, 'On its way')
   })
 })
