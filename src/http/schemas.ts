@@ -14,3 +14,9 @@ export const security = {
   partner: [{ partnerId: [], partnerSecret: [] }],
   admin: [{ bearer: [] }],
 }
+
+/** The page and size of a paged list (query string), with their defaults. */
+export const PageQuery = {
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+}

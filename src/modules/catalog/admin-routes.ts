@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { CatalogAdminService } from './admin-service.ts'
 import { type CatalogImport, parseProductsCsv, unknownImportFields } from './import.ts'
@@ -156,8 +156,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'All products of a catalog, inactive included, newest first',
         params: CatalogParams,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           search: Type.Optional(Type.String({ maxLength: 200, description: 'Name, brand or SKU' })),
         }),
         response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 403, 404) },

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedObjectEnvelope } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { parseItemsParam, type CheckoutService } from './service.ts'
@@ -163,7 +163,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
         tags,
         summary: 'Wallet Cash and Reward Points balances, with a page of ledger entries (newest first)',
         security: security.customer,
-        querystring: Type.Object({ page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+        querystring: Type.Object({ ...PageQuery }),
         response: {
           200: PagedObjectEnvelope(
             Type.Object({

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import type { CustomerAdminService } from './admin.ts'
 import { AddressFields, UserFields } from './routes.ts'
 
@@ -43,8 +43,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
         security: sec,
         summary: "Customers, newest first: one partner's or every partner's, by mobile, email (exact) or name (partial)",
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted' })),
           email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
@@ -94,8 +93,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
         security: security.partner,
         summary: "The partner's customers, newest first, by mobile, email (exact) or name (partial)",
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           phone: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted' })),
           email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
           name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

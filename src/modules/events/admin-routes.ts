@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import type { EventAdminService } from './admin-service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -94,8 +94,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
         security: sec,
         summary: 'Partner events, newest first',
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           type: Type.Optional(Type.String({ maxLength: 100 })),
           status: Type.Optional(Status),
@@ -166,8 +165,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
         security: psec,
         summary: "The partner's events, newest first, with their delivery status",
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           type: Type.Optional(Type.String({ maxLength: 100 })),
           status: Type.Optional(Status),
           subjectId: Type.Optional(Type.String({ maxLength: 100 })),

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import type { OrderAdminService } from './admin-service.ts'
 import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
@@ -24,8 +24,7 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
         security: security.admin,
         summary: "Every partner's orders, newest first; search by order number, order id or phone",
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           status: Type.Optional(OrderStatusSchema),
           search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { idempotencyKeyOf } from './idempotency.ts'
 import { ClientAction, CreatedOrder, CreateOrderBody, Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 import type { OrderService, StoredAnswer } from './service.ts'
@@ -55,8 +55,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
         summary: "The customer's orders, newest first",
         security: security.customer,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           status: Type.Optional(OrderStatusSchema),
         }),
         response: { 200: PagedEnvelope(OrderSummary), ...errorResponses(400, 401) },

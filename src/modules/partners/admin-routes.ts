@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import type { PartnerAdminService } from './admin.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -67,8 +67,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
         security: sec,
         summary: 'Partners, newest first; search by name (partial) or ID',
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...PageQuery,
           search: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
           isActive: Type.Optional(Type.Boolean()),
         }),

@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { Refund } from '../orders/schemas.ts'
@@ -36,8 +36,7 @@ const ReturnRequest = Type.Object(ReturnFields)
 const ReturnListItem = Type.Object({ id: Type.String(), orderId: Type.String(), status: Status, reason: Type.String(), requestedResolution: Resolution, requestedAmount: Money })
 const ImageUrls = Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 10, description: 'publicUrls of returns uploads of this customer' })
 const ListQuery = {
-  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...PageQuery,
   status: Type.Optional(Status),
   resolution: Type.Optional(Resolution),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Reason, detail or order number' })),

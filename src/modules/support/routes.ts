@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { security } from '../../http/schemas.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { adminAgent, partnerAgent, type SupportService } from './service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
@@ -25,8 +25,7 @@ const Ticket = Type.Object({
 const Message = Type.Object({ id: Type.String(), ticketId: Type.String(), author: Type.Enum(['CUSTOMER', 'AGENT']), body: Type.String(), imageUrls: Type.Array(Type.String()), createdAt: Time })
 const ImageUrls = (max: number) => Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: max, description: 'publicUrls of support uploads of this customer' })
 const ListQuery = {
-  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...PageQuery,
   status: Type.Optional(Status),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Topic, detail or order number' })),
 }
