@@ -8,7 +8,7 @@ import { eventRepo } from '../../src/modules/events/repo.ts'
 import { verifySignature } from '../../src/modules/events/signing.ts'
 import { setPartnerWebhook } from '../../src/modules/partners/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { givenAdminToken, givenCustomer, givenPartner, type PartnerFixture, randomPhone } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
 
 interface Received {
@@ -51,6 +51,7 @@ before(async () => {
   const res = await api('PUT', `/partners/${shop.partner.partnerId}/webhook`, { url: receiverUrl })
   assert.equal(res.statusCode, 200, res.body)
   secret = res.json().data.secret
+  await givenCustomer(t.app, shop.partner, { phone: buyerPhone })
 })
 after(async () => {
   for (const res of hanging) res.destroy()
@@ -75,9 +76,11 @@ async function relogin() {
   admin = login.json().data.accessToken
 }
 
+/** The buyer of codOrder, made once (its customer.created event is drained before the first test); each order logs it in again. */
+const buyerPhone = randomPhone()
 async function codOrder() {
-  const customer = await givenCustomer(t.app, shop.partner)
-  const res = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  const buyer = await givenCustomer(t.app, shop.partner, { phone: buyerPhone })
+  const res = await placeOrder(t, buyer, { items: [{ productId: shop.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
   assert.equal(res.statusCode, 201, res.body)
   return res.json().data
 }

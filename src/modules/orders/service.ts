@@ -365,8 +365,10 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
 
       const rows = { order, items, history, payment }
       // Nothing to pay a provider: the answer is final now and is stored with the order.
-      const answer = prepaid ? undefined : { status: 201, body: { ...orderView({ ...rows, refunds: [] }), paymentClientAction: NO_CLIENT_ACTION } }
-      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: formatPaise(order.totalAmount), amountPayable: formatPaise(order.amountPayable) }, now)
+      const shown = orderView({ ...rows, refunds: [] })
+      const answer = prepaid ? undefined : { status: 201, body: { ...shown, paymentClientAction: NO_CLIENT_ACTION } }
+      // The event carries the order as GET /orders/{id} answers it (built from the rows in memory: no query).
+      const event = orderEvent(order, 'order.created', { status, paymentMode, totalAmount: formatPaise(order.totalAmount), amountPayable: formatPaise(order.amountPayable), order: shown }, now)
       await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, orderId, now, answer)])
       return { resourceId: orderId, answer, rows }
     })
