@@ -87,6 +87,7 @@ export function createVersionedCache(redis: Redis | null, prefix: string, option
       if (keys?.size === 0) keysOfScope.delete(entry.scope)
     },
   })
+  const loading = new Map<string, Promise<unknown>>()
   let lastPurge = 0
   const versionKey = (scope: string) => `${prefix}${options.name}:version:${scope}`
 
@@ -116,7 +117,13 @@ export function createVersionedCache(redis: Redis | null, prefix: string, option
       const entryKey = `${scope}:${version}:${key}`
       const hit = entries.get(entryKey)
       if (hit) return hit.value as T
-      const value = await load()
+      // Requests that miss the same entry at once share one load: a version bump (an order's stock
+      // change) under load costs one query per node and key, not one per waiting request.
+      const pending = loading.get(entryKey)
+      if (pending) return pending as Promise<T>
+      const loaded = load().finally(() => loading.delete(entryKey))
+      loading.set(entryKey, loaded)
+      const value = await loaded
       const entry: Entry = { value, scope, bytes: bytes(value) }
       const size = entry.bytes + entryKey.length * 2 + ENTRY_OVERHEAD_BYTES
       // An entry bigger than the whole bound is answered but not kept.
