@@ -104,6 +104,17 @@ describe('webhook configuration', () => {
 })
 
 describe('delivery', () => {
+  test('an order status change carries the order as the API answers it after the move', async () => {
+    const order = await codOrder()
+    assert.equal((await api('POST', `/orders/${order.id}/status`, { status: 'PACKED' })).statusCode, 200)
+    const [event] = await db().query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, order.id), eq(e.type, 'order.status_changed')) })
+    const shown = event!.data.order as { id: string; status: string; statusHistory: { status: string }[] }
+    assert.equal(shown.id, order.id)
+    assert.equal(shown.status, 'PACKED')
+    assert.deepEqual(shown.statusHistory.map((h) => h.status), ['CONFIRMED', 'PACKED'])
+    while ((await t.app.dispatcher.dispatchOnce()) > 0);
+  })
+
   test('an order event arrives signed, verifiable, with {id, type, createdAt, data}', async () => {
     const order = await codOrder()
     assert.equal(await t.app.dispatcher.dispatchOnce(), 1)
@@ -113,6 +124,8 @@ describe('delivery', () => {
     assert.equal(body.type, 'order.created')
     assert.equal(body.data.orderId, order.id)
     assert.equal(body.data.orderNumber, order.orderNumber)
+    const { paymentClientAction: _action, ...answered } = order
+    assert.deepEqual(body.data.order, answered, 'the order as the API answered it')
     assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'data', 'id', 'type'])
     assert.equal(got!.headers['x-commerce-event-id'], body.id)
     assert.equal(got!.headers['x-commerce-event-type'], 'order.created')

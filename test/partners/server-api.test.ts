@@ -53,6 +53,10 @@ describe('returns and tickets of the partner', () => {
     assert.equal(one.statusCode, 200)
     assert.equal(one.json().data.userId, customer.userId)
     assert.equal((await as(other, 'GET', `/partner/returns/${returnId}`)).statusCode, 404)
+    const [created] = await t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, returnId), eq(e.type, 'return.created')) })
+    const { updatedAt: _u, ...shown } = one.json().data as Record<string, unknown>
+    const { updatedAt: _e, ...carried } = created!.data.return as Record<string, unknown>
+    assert.deepEqual({ ...carried, userId: shown.userId, history: shown.history }, shown, 'return.created carries the return as the API answers it')
     assert.deepEqual((await as(other, 'GET', '/partner/returns')).json().data, [])
 
     const tickets = await as(shop.partner, 'GET', '/partner/support/tickets?limit=100')

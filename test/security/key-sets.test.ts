@@ -429,10 +429,12 @@ const EVENT_DATA = new KeysFrom(
   [
     'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
-    'ticket', 'customerId', 'customer', 'order',
+    'ticket', 'customerId', 'customer', 'order', 'return', 'refund',
   ],
   {
     order: ORDER,
+    return: RETURN,
+    refund: REFUND,
     // The objects events carry, as the API answers them (issue #21); webhook.test's `message` is text.
     ticket: { id: V, partnerId: V, orderId: V, topic: V, detail: V, imageUrls: list(V), status: V, order: nullable({ id: V, orderNumber: V, status: V, totalAmount: V }), createdAt: V, updatedAt: V },
     message: { id: V, ticketId: V, author: V, body: V, imageUrls: list(V), createdAt: V },

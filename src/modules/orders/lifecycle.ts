@@ -17,6 +17,7 @@ import { partnerPricing } from '../checkout/schema.sql.ts'
 import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
+import { currentPayment, orderView } from './views.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -41,8 +42,22 @@ export function orderEvent(order: Pick<OrderRow, 'id' | 'partnerId' | 'orderNumb
   return { partnerId: order.partnerId, type, subjectId: order.id, data: { orderId: order.id, orderNumber: order.orderNumber, ...data }, at }
 }
 
+/** The order as GET /orders/{id} answers it, read through `ex` (inside a transaction: as it is so far). */
+export async function answeredOrder(ex: Executor, order: OrderRow) {
+  const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
+    orderRepo.items(ex, order.id),
+    orderRepo.history(ex, order.id),
+    orderRepo.paymentsOf(ex, order.id),
+    orderRepo.refundsOf(ex, order.id),
+    orderRepo.returnedQuantities(ex, order.id),
+  ])
+  return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities })
+}
+
+/** An order's event, carrying the order as the API answers it at that point of the transaction (issue #21). */
 export async function emit(tx: Executor, order: OrderRow, type: EventType, data: Record<string, unknown>, at: Date) {
-  await recordEvent(tx, orderEvent(order, type, data, at))
+  const current = (await orderRepo.findOrder(tx, order.id)) ?? order
+  await recordEvent(tx, orderEvent(order, type, { ...data, order: await answeredOrder(tx, current) }, at))
 }
 
 /** Moves the order one step along the machine, with history and event. 409 for a move it does not allow. */

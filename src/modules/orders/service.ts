@@ -21,7 +21,7 @@ import { findAddress, lockCustomer } from '../customers/index.ts'
 import { eventInsert } from '../events/index.ts'
 import { partnerReturnOrigins } from '../partners/index.ts'
 import { checkReuse, fingerprintOf, IDEMPOTENCY_KEY_CONSTRAINT, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
-import { cancelOrder, emit, isOwnOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
+import { answeredOrder, cancelOrder, emit, isOwnOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
@@ -90,16 +90,7 @@ export function createOrderService(deps: Deps, checkout: CheckoutService, paymen
     }
   }
 
-  async function detail(order: OrderRow) {
-    const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
-      orderRepo.items(db, order.id),
-      orderRepo.history(db, order.id),
-      orderRepo.paymentsOf(db, order.id),
-      orderRepo.refundsOf(db, order.id),
-      orderRepo.returnedQuantities(db, order.id),
-    ])
-    return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities })
-  }
+  const detail = (order: OrderRow) => answeredOrder(db, order)
 
   async function ownOrder(customer: CustomerRef, orderId: string) {
     const order = await orderRepo.findOrder(db, orderId)

@@ -74,8 +74,9 @@ const unitShare = (total: bigint, quantity: number, from: number, count: number)
 export function createReturnService({ database, clock }: Deps, storage: Storage, payments: PaymentService) {
   const db = database.db
 
-  async function detail(row: ReturnRow) {
-    const [items, refunds] = await Promise.all([returnRepo.items(db, [row.id]), refundsOfOrder(db, row.orderId)])
+  /** The return as the API answers it; read through `ex` (a transaction's, for its events). */
+  async function detail(row: ReturnRow, ex: Executor = db) {
+    const [items, refunds] = await Promise.all([returnRepo.items(ex, [row.id]), refundsOfOrder(ex, row.orderId)])
     return {
       id: row.id,
       partnerId: row.partnerId,
@@ -105,7 +106,7 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     if (!RETURN_MOVES[row.status].includes(to)) throw new AppError('CONFLICT', `Return request cannot move from ${row.status} to ${to}`)
     const updated = await returnRepo.update(tx, row.id, { ...changes, status: to, updatedAt: at })
     await returnRepo.addHistory(tx, { returnRequestId: row.id, fromStatus: row.status, toStatus: to, actor, note, createdAt: at })
-    await recordEvent(tx, { partnerId: row.partnerId, type: 'return.status_changed', subjectId: row.id, data: { returnId: row.id, orderId: row.orderId, from: row.status, status: to }, at })
+    await recordEvent(tx, { partnerId: row.partnerId, type: 'return.status_changed', subjectId: row.id, data: { returnId: row.id, orderId: row.orderId, from: row.status, status: to, return: await detail(updated, tx) }, at })
     return updated
   }
 
@@ -146,7 +147,7 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     if (walletPart > 0n) {
       const refund = await insertRefund(tx, { ...base, id: newId('ref', at.getTime()), paymentId: null, amount: walletPart, method: 'WALLET_CREDIT', status: 'SUCCEEDED', reason: `Return ${row.id}` })
       await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'WALLET_CASH', amount: walletPart, reason: 'RETURN_REFUND', reference: row.id, at })
-      await recordEvent(tx, { partnerId: row.partnerId, type: 'refund.succeeded', subjectId: order.id, data: { orderId: order.id, refundId: refund.id, returnId: row.id, amount: rupees(walletPart), method: 'WALLET_CREDIT' }, at })
+      await recordEvent(tx, { partnerId: row.partnerId, type: 'refund.succeeded', subjectId: order.id, data: { orderId: order.id, refundId: refund.id, returnId: row.id, amount: rupees(walletPart), method: 'WALLET_CREDIT', refund: refundView(refund) }, at })
     }
 
     const items = await returnRepo.items(tx, [row.id])
@@ -251,7 +252,7 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
           items,
         )
         await returnRepo.addHistory(tx, { returnRequestId: id, fromStatus: null, toStatus: 'REQUESTED', actor: 'CUSTOMER', note: null, createdAt: now })
-        await recordEvent(tx, { partnerId: customer.partnerId, type: 'return.created', subjectId: id, data: { returnId: id, orderId: order.id, status: 'REQUESTED', requestedResolution: input.requestedResolution }, at: now })
+        await recordEvent(tx, { partnerId: customer.partnerId, type: 'return.created', subjectId: id, data: { returnId: id, orderId: order.id, status: 'REQUESTED', requestedResolution: input.requestedResolution, return: await detail(created, tx) }, at: now })
         return created
       })
       return detail(row)
