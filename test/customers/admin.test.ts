@@ -57,6 +57,9 @@ describe('listing customers', () => {
     assert.equal(bad.statusCode, 400)
     assert.deepEqual(bad.json().message, ['phone must be a valid Indian mobile number'])
     assert.equal((await asSupport('GET', '/admin/customers?userId=x')).statusCode, 400)
+    const blank = await asSupport('GET', '/admin/customers?name=%20%20')
+    assert.equal(blank.statusCode, 400, 'a blank name would match every customer')
+    assert.deepEqual(blank.json().message, ['name must contain a visible character'])
   })
 })
 

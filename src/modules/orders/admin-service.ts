@@ -5,11 +5,11 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
-import { cancelOrder, deliverOrder, transition } from './lifecycle.ts'
+import { answeredOrder, cancelOrder, deliverOrder, transition } from './lifecycle.ts'
 import type { PaymentService } from './payments.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { currentPayment, orderSummaryView, orderView, paymentView } from './views.ts'
+import { orderSummaryView, paymentView } from './views.ts'
 
 const encodeCursor = (c: SyncCursor) => Buffer.from(`${c.txid}.${c.id}`).toString('base64url')
 function decodeCursor(cursor: string): SyncCursor {
@@ -24,14 +24,8 @@ export function createOrderAdminService({ database, clock }: Deps, payments: Pay
   async function view(orderId: string) {
     const order = await orderRepo.findOrder(db, orderId)
     if (!order) throw notFound('Order')
-    const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
-      orderRepo.items(db, order.id),
-      orderRepo.history(db, order.id),
-      orderRepo.paymentsOf(db, order.id),
-      orderRepo.refundsOf(db, order.id),
-      orderRepo.returnedQuantities(db, order.id),
-    ])
-    return { ...orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities }), payments: paymentRows.map(paymentView) }
+    const [answered, paymentRows] = await Promise.all([answeredOrder(db, order), orderRepo.paymentsOf(db, order.id)])
+    return { ...answered, payments: paymentRows.map(paymentView) }
   }
 
   return {
