@@ -182,6 +182,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
   // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
+  // The bare address says where things are: a browser goes to the reference, a client gets the links.
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    if ((request.headers.accept ?? '').includes('text/html')) return reply.redirect('/docs', 302)
+    return { name: 'commerce-api', docs: '/docs', openapi: `${API_PREFIX}/openapi.json`, health: `${API_PREFIX}/health` }
+  })
 
   app.decorate('guards', guards)
   app.addHook('onClose', () => catalog.searchLog.flush())
