@@ -2,28 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
-import { Email, IndianMobile, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { AuthService } from './service.ts'
-
-const User = Type.Object({
-  id: Type.String(),
-  partnerId: Type.String(),
-  phone: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  role: Type.String(),
-})
-
-const TokenPair = Type.Object({
-  accessToken: Type.String(),
-  tokenType: Type.Literal('Bearer'),
-  expiresIn: Type.Integer({ description: 'Seconds until the access token expires' }),
-  refreshToken: Type.String(),
-  user: User,
-})
-
-const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) })
+import { Email, IndianMobile, security } from '../../http/schemas.ts'
+import { RefreshBody, TokenPair } from './schemas.ts'
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimit: object }> = async (app, { auth, rateLimit }) => {
   app.post(

@@ -4,78 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { CatalogAdminService } from './admin-service.ts'
 import { type CatalogImport, parseProductsCsv, unknownImportFields } from './import.ts'
-
-const Slug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', 'x-message': 'must be lower-case words joined by hyphens' })
-const Money = Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
-  'x-message': 'must be an amount with at most two decimals',
-  description: 'Rupees: a decimal string such as "1299.00" or a number',
-})
-const ImageUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, 'x-message': 'must be an http(s) URL' })
-const Timestamp = Type.String({ format: 'date-time' })
-
-const Catalog = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Timestamp })
-const Category = Type.Object({
-  id: Type.String(),
-  catalogId: Type.String(),
-  parentId: Type.Union([Type.String(), Type.Null()]),
-  name: Type.String(),
-  slug: Type.String(),
-  image: Type.Union([Type.String(), Type.Null()]),
-  position: Type.Integer(),
-  isActive: Type.Boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-})
-const Product = Type.Object({
-  id: Type.String(),
-  catalogId: Type.String(),
-  categoryId: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  brand: Type.String(),
-  sku: Type.String(),
-  description: Type.String(),
-  sellingPrice: Type.String(),
-  mrp: Type.String(),
-  stock: Type.Integer(),
-  images: Type.Array(Type.String()),
-  weightGrams: Type.Integer(),
-  isActive: Type.Boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-})
-const CategoryFields = {
-  name: Type.String({ minLength: 1, maxLength: 120 }),
-  slug: Slug,
-  parentId: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
-  image: Type.Union([ImageUrl, Type.Null()]),
-  position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  isActive: Type.Boolean(),
-}
-const ProductFields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  slug: Slug,
-  brand: Type.String({ minLength: 1, maxLength: 100 }),
-  sku: Type.String({ minLength: 1, maxLength: 64 }),
-  categoryId: Type.String({ maxLength: 100 }),
-  sellingPrice: Money,
-  mrp: Money,
-  stock: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
-  images: Type.Array(ImageUrl, { maxItems: 10 }),
-  description: Type.String({ maxLength: 5000 }),
-  weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  isActive: Type.Boolean(),
-}
-const ImportReport = Type.Object({
-  categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
-  products: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
-})
-const QueryStat = Type.Object({ query: Type.String(), searches: Type.Integer(), averageResults: Type.Number(), lastSearchedAt: Timestamp })
-const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
+import { Limit, PageQuery, Time, security } from '../../http/schemas.ts'
+import { AdminProduct, Catalog, CatalogParams, Category, CategoryFields, ImportReport, ProductFields, QueryStat } from './schemas.ts'
 
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin('CATALOG') }
@@ -159,7 +92,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
           ...PageQuery,
           search: Type.Optional(Type.String({ maxLength: 200, description: 'Name, brand or SKU' })),
         }),
-        response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: PagedEnvelope(AdminProduct), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -192,7 +125,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
           weightGrams: Type.Optional(ProductFields.weightGrams),
           isActive: Type.Optional(ProductFields.isActive),
         }),
-        response: { 201: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 201: Envelope(AdminProduct), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -205,7 +138,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
 
   app.get(
     '/admin/products/:productId',
-    { ...common, schema: { tags, security: sec, summary: 'One product', params: ProductParams, response: { 200: Envelope(Product), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { tags, security: sec, summary: 'One product', params: ProductParams, response: { 200: Envelope(AdminProduct), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.getProduct(request.params.productId), 'Product retrieved'),
   )
 
@@ -219,7 +152,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'Update a product: stock, sellingPrice, mrp, isActive (deactivate) and any other field',
         params: ProductParams,
         body: Type.Partial(Type.Object(ProductFields)),
-        response: { 200: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Envelope(AdminProduct), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => ok(await admin.updateProduct(request.params.productId, request.body), 'Product updated'),
@@ -238,7 +171,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
           delta: Type.Integer({ minimum: -10_000_000, maximum: 10_000_000 }),
           reason: Type.Optional(Type.String({ maxLength: 200 })),
         }),
-        response: { 200: Envelope(Product), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: Envelope(AdminProduct), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => ok(await admin.adjustStock(request.params.productId, request.body.delta), 'Stock adjusted'),
@@ -284,11 +217,11 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'Top search queries and the queries that found nothing',
         params: CatalogParams,
         querystring: Type.Object({
-          days: Type.Integer({ minimum: 1, maximum: 365, default: 30 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          days: Limit(365, 30),
+          limit: Limit(100, 20),
         }),
         response: {
-          200: Envelope(Type.Object({ since: Timestamp, topQueries: Type.Array(QueryStat), zeroResultQueries: Type.Array(QueryStat) })),
+          200: Envelope(Type.Object({ since: Time, topQueries: Type.Array(QueryStat), zeroResultQueries: Type.Array(QueryStat) })),
           ...errorResponses(400, 401, 403, 404),
         },
       },

@@ -6,59 +6,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { apiKeyOf, type Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
 import type { CatalogService, ProductQuery } from './service.ts'
-
-const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
-const TopCategory = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  parentId: Type.Null(),
-  children: Type.Array(ChildCategory),
-})
-const Money = (description: string) => Type.String({ description: `${description}, rupees with two decimals`, examples: ['1299.00'] })
-const Product = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  brand: Type.String(),
-  sku: Type.String(),
-  categoryId: Type.String(),
-  sellingPrice: Money('Selling price'),
-  mrp: Money('Maximum retail price'),
-  stock: Type.Integer(),
-  images: Type.Array(Type.String()),
-  isActive: Type.Boolean(),
-})
-const SearchResult = Type.Object({
-  products: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      slug: Type.String(),
-      name: Type.String(),
-      brand: Type.String(),
-      sellingPrice: Money('Selling price'),
-      images: Type.Array(Type.String()),
-      categoryId: Type.String(),
-      score: Type.Number({ description: 'Relevance in [0, 1), higher is better' }),
-    }),
-  ),
-  categories: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      slug: Type.String(),
-      name: Type.String(),
-      image: Type.Union([Type.String(), Type.Null()]),
-      score: Type.Number(),
-    }),
-  ),
-  totalResults: Type.Integer(),
-  topScore: Type.Number(),
-})
+import { Limit, security } from '../../http/schemas.ts'
+import { Page, Product, SearchResult, TopCategory } from './schemas.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
-const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })
 
 const etagHash = (payload: string | Buffer) => createHash('sha1').update(payload).digest('base64url')
 
@@ -138,7 +90,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         security: security.apiKey,
         querystring: Type.Object({
           page: Page,
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          limit: Limit(100, 20),
           search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches product name or brand (case-insensitive, partial)' })),
           categoryId: Type.Optional(Type.String({ maxLength: 100, description: 'Includes products of descendant categories' })),
           brand: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive' })),
@@ -201,7 +153,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
         querystring: Type.Object({
           q: Type.String({ minLength: 1, maxLength: 200, description: 'Search term' }),
           type: Type.Enum(['products', 'categories', 'all'], { default: 'all' }),
-          limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+          limit: Limit(50, 20),
           source: Type.Optional(Type.String({ maxLength: 50, description: 'Analytics source label, for example web, app, docs' })),
         }),
         response: { 200: Envelope(SearchResult), ...errorResponses(400, 401, 429) },

@@ -4,37 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
 import type { CheckoutAdminService } from './admin-service.ts'
-
-const Money = Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
-  'x-message': 'must be an amount with at most two decimals',
-})
-const SignedMoney = Type.Union([Type.String({ pattern: '^-?\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: -1e13, maximum: 1e13 })], {
-  'x-message': 'must be an amount with at most two decimals',
-})
-const Slabs = Type.Array(Type.Object({ upToGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }), charge: Money }), { maxItems: 20 })
-const Prefix = Type.Object({
-  prefix: Type.String({ pattern: '^[1-9][0-9]{0,5}$', 'x-message': 'must be 1 to 6 digits of a PIN code' }),
-  city: Type.String({ minLength: 1, maxLength: 100 }),
-  state: Type.String({ minLength: 1, maxLength: 100 }),
-})
-const ZoneFields = {
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  serviceable: Type.Boolean(),
-  standardSlabs: Slabs,
-  standardMinDays: Type.Integer({ minimum: 0, maximum: 60 }),
-  standardMaxDays: Type.Integer({ minimum: 0, maximum: 60 }),
-  expressAvailable: Type.Boolean(),
-  expressSlabs: Slabs,
-  expressMinDays: Type.Integer({ minimum: 0, maximum: 60 }),
-  expressMaxDays: Type.Integer({ minimum: 0, maximum: 60 }),
-  freeShippingThreshold: Type.Union([Money, Type.Null()]),
-  cutoffHour: Type.Integer({ minimum: 0, maximum: 23 }),
-  codAvailable: Type.Boolean(),
-  codLimit: Money,
-  codFee: Money,
-}
+import { MoneyInput, SignedMoneyInput, security } from '../../http/schemas.ts'
+import { Prefix, Slabs, ZoneFields } from './schemas.ts'
 
 export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const adminOnly = { preValidation: guards.admin() }
@@ -109,9 +81,9 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         body: Type.Object({
           code: Type.String({ pattern: '^[A-Za-z0-9_-]{3,40}$', 'x-message': 'must be 3 to 40 letters, digits, - or _' }),
           kind: Type.Enum(['PERCENT', 'FLAT']),
-          value: Money,
-          maxDiscount: Type.Optional(Type.Union([Money, Type.Null()])),
-          minOrderValue: Type.Optional(Money),
+          value: MoneyInput(),
+          maxDiscount: Type.Optional(Type.Union([MoneyInput(), Type.Null()])),
+          minOrderValue: Type.Optional(MoneyInput()),
           validFrom: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
           validUntil: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
           totalUsageLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
@@ -177,7 +149,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
         body: Type.Object({
           kind: Type.Enum(['WALLET_CASH', 'REWARD_POINTS']),
-          amount: SignedMoney,
+          amount: SignedMoneyInput(),
           reason: Type.String({ minLength: 3, maxLength: 200 }),
           reference: Type.Optional(Type.String({ maxLength: 200 })),
         }),

@@ -3,34 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedObjectEnvelope } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { parseItemsParam, type CheckoutService } from './service.ts'
-
-const Pincode = Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code' })
-const Method = Type.Enum(['STANDARD', 'EXPRESS'])
-const Days = Type.Object({ min: Type.Integer(), max: Type.Integer() })
-const DateOnly = Type.String({ description: 'YYYY-MM-DD, Indian time' })
-const Money = Type.String({ description: 'Rupees with two decimals' })
-
-const Serviceability = Type.Object({
-  pincode: Type.String(),
-  serviceable: Type.Boolean(),
-  city: Type.Union([Type.String(), Type.Null()]),
-  state: Type.Union([Type.String(), Type.Null()]),
-  items: Type.Array(Type.Object({ productId: Type.String(), available: Type.Boolean(), inStock: Type.Boolean() })),
-  deliveryMethods: Type.Array(
-    Type.Object({
-      method: Method,
-      available: Type.Boolean(),
-      charge: Money,
-      estimatedDays: Days,
-      estimatedDeliveryDate: Type.Union([DateOnly, Type.Null()]),
-    }),
-  ),
-  paymentOptions: Type.Array(Type.Object({ mode: Type.Enum(['PREPAID', 'COD']), available: Type.Boolean(), reason: Type.Optional(Type.String()) })),
-})
+import { Money, PageQuery, Pincode, security } from '../../http/schemas.ts'
+import { DateOnly, Days, Method, Serviceability } from './schemas.ts'
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutService; guards: Guards }> = async (app, { checkout, guards }) => {
   const common = { preValidation: guards.customerOfPartner }
@@ -71,7 +48,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
           items: Type.String({ minLength: 1, maxLength: 5000, description: 'productId:quantity pairs, for example prd_a:2,prd_b:1' }),
         }),
         response: {
-          200: Envelope(Type.Object({ pincode: Type.String(), deliveryMethod: Method, charge: Money, estimatedDays: Days, estimatedDeliveryDate: DateOnly })),
+          200: Envelope(Type.Object({ pincode: Type.String(), deliveryMethod: Method, charge: Money(), estimatedDays: Days, estimatedDeliveryDate: DateOnly })),
           ...errorResponses(400, 401),
         },
       },
@@ -100,7 +77,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
           collectableAmount: Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$', 'x-message': 'must be a non-negative amount with at most two decimals' }),
         }),
         response: {
-          200: Envelope(Type.Object({ eligible: Type.Boolean(), collectableAmount: Money, codFee: Money, maxCodAmount: Money, reasons: Type.Array(Type.String()) })),
+          200: Envelope(Type.Object({ eligible: Type.Boolean(), collectableAmount: Money(), codFee: Money(), maxCodAmount: Money(), reasons: Type.Array(Type.String()) })),
           ...errorResponses(400, 401),
         },
       },
@@ -113,7 +90,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
     { minItems: 1, maxItems: 100 },
   )
-  const Balances = Type.Object({ walletCash: Money, rewardPoints: Type.Integer() })
+  const Balances = Type.Object({ walletCash: Money(), rewardPoints: Type.Integer() })
 
   app.post(
     '/wallet/quote',
@@ -135,16 +112,16 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
         response: {
           200: Envelope(
             Type.Object({
-              itemsTotal: Money,
-              mrpTotal: Money,
-              couponDiscount: Money,
-              shippingCharge: Money,
-              codFee: Money,
-              totalAmount: Money,
+              itemsTotal: Money(),
+              mrpTotal: Money(),
+              couponDiscount: Money(),
+              shippingCharge: Money(),
+              codFee: Money(),
+              totalAmount: Money(),
               rewardPointsUsed: Type.Integer(),
-              rewardPointsValue: Money,
-              walletCashUsed: Money,
-              remainingPayable: Money,
+              rewardPointsValue: Money(),
+              walletCashUsed: Money(),
+              remainingPayable: Money(),
               balances: Balances,
             }),
           ),

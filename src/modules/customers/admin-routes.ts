@@ -4,29 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import type { CustomerAdminService } from './admin.ts'
-import { AddressFields, UserFields } from './routes.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Time = Type.String({ format: 'date-time' })
-const Money = Type.String({ description: 'Rupees with two decimals' })
-const Customer = Type.Object({
-  ...UserFields,
-  blocked: Type.Boolean(),
-  blockedAt: Nullable(Time),
-  blockedReason: Nullable(Type.String()),
-  createdAt: Time,
-  updatedAt: Time,
-})
-const CustomerDetail = Type.Object({
-  ...Customer.properties,
-  addresses: Type.Array(Type.Object(AddressFields)),
-  balances: Type.Object({ walletCash: Money, rewardPoints: Type.Integer() }),
-  recentOrders: Type.Array(Type.Object({ id: Type.String(), orderNumber: Type.String(), status: Type.String(), paymentStatus: Type.String(), paymentMode: Type.String(), totalAmount: Money, itemCount: Type.Integer(), createdAt: Time })),
-  recentReturns: Type.Array(Type.Object({ id: Type.String(), orderId: Type.String(), status: Type.String(), reason: Type.String(), requestedResolution: Type.String(), requestedAmount: Money })),
-  recentTickets: Type.Array(Type.Object({ id: Type.String(), orderId: Nullable(Type.String()), topic: Type.String(), status: Type.String(), createdAt: Time, updatedAt: Time })),
-})
+import { PageQuery, security } from '../../http/schemas.ts'
+import { Customer, CustomerDetail } from './schemas.ts'
 
 export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin('SUPPORT') }

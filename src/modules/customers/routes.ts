@@ -3,49 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { Email, security } from '../../http/schemas.ts'
 import type { ProfileService } from './service.ts'
-
-export const UserFields = {
-  id: Type.String(),
-  partnerId: Type.String({ description: 'Integration ID' }),
-  phone: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  role: Type.String({ description: 'USER for customers' }),
-}
-export const AddressFields = {
-  id: Type.String(),
-  label: Type.String(),
-  line1: Type.String(),
-  line2: Type.String(),
-  city: Type.String(),
-  state: Type.String(),
-  pincode: Type.String(),
-  isDefault: Type.Boolean(),
-}
-const Address = Type.Object(AddressFields)
-const AddressListItem = Type.Object({ ...AddressFields, userId: Type.String() })
-const User = Type.Object(UserFields)
-const Profile = Type.Object({ ...UserFields, addresses: Type.Array(Address) })
-
-const Pincode = Type.String({
-  minLength: 6,
-  maxLength: 6,
-  pattern: '^[1-9][0-9]{5}$',
-  'x-message': 'must be a 6-digit Indian PIN code',
-  description: '6-digit Indian PIN code',
-})
-const AddressBody = {
-  label: Type.String({ minLength: 1, maxLength: 50, description: 'For example Home or Work' }),
-  line1: Type.String({ minLength: 1, maxLength: 200 }),
-  line2: Type.String({ maxLength: 200 }),
-  city: Type.String({ minLength: 1, maxLength: 100 }),
-  state: Type.String({ minLength: 1, maxLength: 100, description: 'A state or union territory the pincode is in (case, spacing, & or and, and old names such as Orissa or Pondicherry are accepted); otherwise 400 naming both' }),
-  pincode: Pincode,
-  isDefault: Type.Boolean(),
-}
-const AddressParams = Type.Object({ addressId: Type.String({ maxLength: 100 }) })
+import { Email, security } from '../../http/schemas.ts'
+import { Address, AddressBody, AddressListItem, AddressParams, Profile, User } from './schemas.ts'
 
 export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService; guards: Guards }> = async (
   app,

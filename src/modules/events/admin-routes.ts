@@ -3,46 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import type { EventAdminService } from './admin-service.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Time = Type.String({ format: 'date-time' })
-const Status = Type.Enum(['PENDING', 'DELIVERED', 'FAILED'])
-const Webhook = Type.Object({
-  partnerId: Type.String(),
-  url: Nullable(Type.String()),
-  hasSecret: Type.Boolean(),
-  secret: Type.Optional(Type.String({ description: 'The signing secret: shown only when it is created or rotated' })),
-  previousSecretExpiresAt: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'After a rotation: until when deliveries are also signed with the previous secret' }))),
-})
-const Ping = Type.Object({
-  url: Type.String(),
-  delivered: Type.Boolean({ description: 'The receiver answered 2xx' }),
-  statusCode: Nullable(Type.Integer()),
-  durationMs: Type.Integer(),
-  error: Nullable(Type.String()),
-})
-const EventFields = {
-  id: Type.String(),
-  partnerId: Type.String(),
-  type: Type.String(),
-  subjectId: Type.String(),
-  data: Type.Object({}, { additionalProperties: true }),
-  status: Status,
-  attempts: Type.Integer(),
-  nextAttemptAt: Nullable(Time),
-  lastError: Nullable(Type.String()),
-  deliveredAt: Nullable(Time),
-  createdAt: Time,
-}
-const Event = Type.Object(EventFields)
-const EventDetail = Type.Object({
-  ...EventFields,
-  deliveries: Type.Array(
-    Type.Object({ id: Type.String(), url: Type.String(), statusCode: Nullable(Type.Integer()), error: Nullable(Type.String()), durationMs: Type.Integer(), createdAt: Time }),
-  ),
-})
+import { PageQuery, security } from '../../http/schemas.ts'
+import { Event, EventDetail, Ping, Status, Webhook } from './schemas.ts'
 
 export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin() }

@@ -6,20 +6,11 @@ import { Type } from 'typebox'
 import { Envelope } from '../../http/envelope.ts'
 import type { Deps } from '../../deps.ts'
 import { projectFile } from '../../lib/paths.ts'
+import { Health, Readiness } from './schemas.ts'
 
 const PROBE_TIMEOUT_MS = 1000
 const version = (JSON.parse(readFileSync(projectFile('package.json'), 'utf8')) as { version: string })
   .version
-
-const DependencyState = Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('disabled')])
-const Readiness = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-  database: DependencyState,
-  redis: DependencyState,
-  uptime: Type.Number({ description: 'Seconds since the process started' }),
-})
-
-const Health = Type.Object({ ...Readiness.properties, version: Type.String() })
 
 async function probeRedis(redis: Deps['redis']): Promise<'up' | 'down' | 'disabled'> {
   if (!redis) return 'disabled'

@@ -5,8 +5,8 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import type { OrderAdminService } from './admin-service.ts'
+import { PageQuery, security } from '../../http/schemas.ts'
 import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
 export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {

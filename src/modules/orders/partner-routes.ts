@@ -4,12 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
 import type { OrderAdminService } from './admin-service.ts'
-import { Order, OrderPaymentStatusSchema, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
-
-const Time = Type.String({ format: 'date-time' })
-const SyncedOrder = Type.Object({ ...OrderSummary.properties, userId: Type.String(), updatedAt: Time })
+import { Limit, security } from '../../http/schemas.ts'
+import { Order, OrderPaymentStatusSchema, OrderStatusSchema, Payment, SyncedOrder } from './schemas.ts'
 
 export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.partner }
@@ -28,7 +25,7 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
           'every order written since comes back (again, if it changed). Under concurrent writes no order is skipped: an order appears only once the transactions before it have ended.',
         querystring: Type.Object({
           cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'meta.nextCursor of the previous page' })),
-          limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+          limit: Limit(200, 50),
           status: Type.Optional(OrderStatusSchema),
           paymentStatus: Type.Optional(OrderPaymentStatusSchema),
           customerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A customer (user) ID' })),

@@ -4,15 +4,10 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import { idempotencyKeyOf } from './idempotency.ts'
-import { ClientAction, CreatedOrder, CreateOrderBody, Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 import type { OrderService, StoredAnswer } from './service.ts'
-
-const IdempotencyHeaders = Type.Object({
-  'x-idempotency-key': Type.Optional(Type.String({ description: '1-255 printable characters; required. Kept 24 hours.' })),
-})
-const OrderParams = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
+import { PageQuery, security } from '../../http/schemas.ts'
+import { ClientAction, CreateOrderBody, CreatedOrder, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
 function answer(reply: FastifyReply, stored: StoredAnswer, message: string) {
   if (stored.replayed) reply.header('idempotent-replayed', 'true')

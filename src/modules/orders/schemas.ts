@@ -1,27 +1,21 @@
 // Response and body schemas of the orders module (also the OpenAPI document).
 import { Type } from 'typebox'
-import { IndianMobile } from '../../http/schemas.ts'
-
-const Money = Type.String({ description: 'Rupees with two decimals' })
-const Time = Type.String({ format: 'date-time' })
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
+import { IndianMobile, Money, Nullable, Pincode, Time } from '../../http/schemas.ts'
 
 export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'CANCELLED'])
-const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
+export const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
 export const OrderPaymentStatusSchema = Type.Enum(['PENDING', 'PAID', 'COD_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'])
-
 export const Payment = Type.Object({
   id: Type.String(),
   orderId: Type.String(),
   provider: Type.String(),
   status: PaymentStatusSchema,
-  amount: Money,
+  amount: Money(),
   currency: Type.String(),
   failureReason: Nullable(Type.String()),
   createdAt: Time,
   updatedAt: Time,
 })
-
 export const ClientAction = Type.Object(
   {
     type: Type.String({ description: 'REDIRECT (sandbox checkout page), RAZORPAY_CHECKOUT (payload for Razorpay Checkout), or NONE' }),
@@ -29,19 +23,17 @@ export const ClientAction = Type.Object(
   },
   { description: 'What the partner app does to collect the payment' },
 )
-
 export const Refund = Type.Object({
   id: Type.String(),
   returnRequestId: Nullable(Type.String()),
   orderId: Type.String(),
-  amount: Money,
+  amount: Money(),
   method: Type.Enum(['ORIGINAL_PAYMENT', 'WALLET_CREDIT']),
   status: Type.Enum(['PENDING', 'SUCCEEDED', 'FAILED']),
   providerRefundId: Nullable(Type.String()),
   createdAt: Time,
 })
-
-const Address = Type.Object({
+export const Address = Type.Object({
   name: Type.String(),
   phone: Type.String(),
   line1: Type.String(),
@@ -51,8 +43,7 @@ const Address = Type.Object({
   state: Type.String(),
   pincode: Type.String(),
 })
-
-const OrderFields = {
+export const OrderFields = {
   id: Type.String(),
   orderNumber: Type.String(),
   partnerId: Type.String({ description: 'Integration ID' }),
@@ -69,28 +60,28 @@ const OrderFields = {
       sku: Type.String(),
       imageUrl: Nullable(Type.String()),
       quantity: Type.Integer(),
-      unitPrice: Money,
-      mrp: Money,
-      lineTotal: Money,
-      couponDiscount: Money,
-      rewardPointsDiscount: Money,
-      paidAmount: Money,
+      unitPrice: Money(),
+      mrp: Money(),
+      lineTotal: Money(),
+      couponDiscount: Money(),
+      rewardPointsDiscount: Money(),
+      paidAmount: Money(),
       returnableQuantity: Type.Integer(),
     }),
   ),
   shippingAddress: Address,
   alternatePhone: Nullable(Type.String()),
   couponCode: Nullable(Type.String()),
-  itemsTotal: Money,
-  mrpTotal: Money,
-  couponDiscount: Money,
-  shippingCharge: Money,
-  codFee: Money,
-  totalAmount: Money,
+  itemsTotal: Money(),
+  mrpTotal: Money(),
+  couponDiscount: Money(),
+  shippingCharge: Money(),
+  codFee: Money(),
+  totalAmount: Money(),
   rewardPointsUsed: Type.Integer(),
-  rewardPointsValue: Money,
-  walletCashUsed: Money,
-  amountPayable: Money,
+  rewardPointsValue: Money(),
+  walletCashUsed: Money(),
+  amountPayable: Money(),
   rewardPointsEarned: Type.Integer(),
   reservationExpiresAt: Nullable(Time),
   cancelReason: Nullable(Type.String()),
@@ -103,10 +94,8 @@ const OrderFields = {
   createdAt: Time,
   updatedAt: Time,
 }
-
 export const Order = Type.Object(OrderFields)
 export const CreatedOrder = Type.Object({ ...OrderFields, paymentClientAction: ClientAction })
-
 export const OrderSummary = Type.Object({
   id: Type.String(),
   orderNumber: Type.String(),
@@ -114,14 +103,11 @@ export const OrderSummary = Type.Object({
   status: OrderStatusSchema,
   paymentStatus: OrderPaymentStatusSchema,
   paymentMode: Type.Enum(['PREPAID', 'COD']),
-  totalAmount: Money,
-  amountPayable: Money,
+  totalAmount: Money(),
+  amountPayable: Money(),
   itemCount: Type.Integer(),
   createdAt: Time,
 })
-
-const Pincode = Type.String({ pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code' })
-
 export const CreateOrderBody = Type.Object({
   items: Type.Array(
     Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
@@ -149,3 +135,8 @@ export const CreateOrderBody = Type.Object({
   useWalletCash: Type.Optional(Type.Boolean()),
   paymentReturnUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Absolute URL; on an origin the partner registered, if it registered any' })),
 })
+export const IdempotencyHeaders = Type.Object({
+  'x-idempotency-key': Type.Optional(Type.String({ description: '1-255 printable characters; required. Kept 24 hours.' })),
+})
+export const OrderParams = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
+export const SyncedOrder = Type.Object({ ...OrderSummary.properties, userId: Type.String(), updatedAt: Time })

@@ -3,35 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import type { PartnerAdminService } from './admin.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Time = Type.String({ format: 'date-time' })
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', 'x-message': 'must contain a visible character' })
-const Origins = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20, description: 'Origins (https://shop.example) where paymentReturnUrl may point; empty: any absolute URL' })
-
-const Partner = Type.Object({
-  id: Type.String({ description: 'The x-partner-id value' }),
-  name: Type.String(),
-  isActive: Type.Boolean(),
-  returnUrlOrigins: Type.Array(Type.String()),
-  webhookUrl: Nullable(Type.String()),
-  activeApiKeys: Type.Integer(),
-  previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'While a rotation overlaps: when the previous secret stops working' })),
-  createdAt: Time,
-  updatedAt: Time,
-})
-const ApiKey = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  prefix: Type.String({ description: 'The first characters of the key, to tell keys apart' }),
-  catalogId: Type.String(),
-  createdAt: Time,
-  lastUsedAt: Nullable(Type.String({ format: 'date-time', description: 'Written in batches: up to a minute old' })),
-  revokedAt: Nullable(Time),
-})
-const IssuedApiKey = Type.Object({ ...ApiKey.properties, apiKey: Type.String({ description: 'The key itself: shown only now' }) })
+import { Nullable, PageQuery, Time, security } from '../../http/schemas.ts'
+import { ApiKey, IssuedApiKey, Name, Origins, Partner } from './schemas.ts'
 
 export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin() }

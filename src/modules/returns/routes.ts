@@ -4,44 +4,11 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
-import { Refund } from '../orders/schemas.ts'
 import type { ReturnService } from './service.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Time = Type.String({ format: 'date-time' })
-const Money = Type.String({ description: 'Rupees with two decimals' })
-const Status = Type.Enum(['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED'])
-const Resolution = Type.Enum(['ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT', 'REPLACEMENT', 'KEEP_ITEM_WALLET_CREDIT'])
-const ReturnFields = {
-  id: Type.String(),
-  partnerId: Type.String({ description: 'Integration ID' }),
-  orderId: Type.String(),
-  status: Status,
-  reason: Type.String(),
-  detail: Type.String(),
-  requestedResolution: Resolution,
-  requestedAmount: Money,
-  approvedAmount: Nullable(Money),
-  imageUrls: Type.Array(Type.String()),
-  items: Type.Array(Type.Object({ id: Type.String(), orderItemId: Type.String(), quantity: Type.Integer(), reason: Type.String(), requestedAmount: Money })),
-  refunds: Type.Array(Refund),
-  replacementOrderId: Nullable(Type.String()),
-  createdAt: Time,
-  updatedAt: Time,
-}
-const ReturnRequest = Type.Object(ReturnFields)
-const ReturnListItem = Type.Object({ id: Type.String(), orderId: Type.String(), status: Status, reason: Type.String(), requestedResolution: Resolution, requestedAmount: Money })
-const ImageUrls = Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 10, description: 'publicUrls of returns uploads of this customer' })
-const ListQuery = {
-  ...PageQuery,
-  status: Type.Optional(Status),
-  resolution: Type.Optional(Resolution),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Reason, detail or order number' })),
-}
-const Params = Type.Object({ returnRequestId: Type.String({ maxLength: 100 }) })
+import { Nullable, Time, security } from '../../http/schemas.ts'
+import { ImageUrls, ListQuery, Params, Resolution, ReturnFields, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
 
 export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; guards: Guards }> = async (app, { returns, guards }) => {
   const customer = { preValidation: guards.customerOfPartner }

@@ -4,32 +4,9 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
-import { PageQuery, security } from '../../http/schemas.ts'
 import { adminAgent, partnerAgent, type SupportService } from './service.ts'
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
-const Time = Type.String({ format: 'date-time' })
-const Status = Type.Enum(['OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED'])
-const Ticket = Type.Object({
-  id: Type.String(),
-  partnerId: Type.String({ description: 'Integration ID' }),
-  orderId: Nullable(Type.String()),
-  topic: Type.String(),
-  detail: Type.String(),
-  imageUrls: Type.Array(Type.String()),
-  status: Status,
-  order: Nullable(Type.Object({ id: Type.String(), orderNumber: Type.String(), status: Type.String(), totalAmount: Type.String() })),
-  createdAt: Time,
-  updatedAt: Time,
-})
-const Message = Type.Object({ id: Type.String(), ticketId: Type.String(), author: Type.Enum(['CUSTOMER', 'AGENT']), body: Type.String(), imageUrls: Type.Array(Type.String()), createdAt: Time })
-const ImageUrls = (max: number) => Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: max, description: 'publicUrls of support uploads of this customer' })
-const ListQuery = {
-  ...PageQuery,
-  status: Type.Optional(Status),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Topic, detail or order number' })),
-}
-const Params = Type.Object({ ticketId: Type.String({ maxLength: 100 }) })
+import { security } from '../../http/schemas.ts'
+import { ImageUrls, ListQuery, Message, Params, Status, Ticket } from './schemas.ts'
 
 export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService; guards: Guards }> = async (app, { support, guards }) => {
   const customer = { preValidation: guards.customerOfPartner }

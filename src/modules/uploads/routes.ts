@@ -5,35 +5,9 @@ import { Type } from 'typebox'
 import type { Readable } from 'node:stream'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
+import { type UploadService } from './index.ts'
 import { security } from '../../http/schemas.ts'
-import { CONTENT_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, type UploadService } from './index.ts'
-
-const SlotsBody = Type.Object({
-  files: Type.Array(
-    Type.Object({
-      fileName: Type.String({
-        minLength: 1,
-        maxLength: 255,
-        // Letters (any script), digits, spaces, dots, dashes, underscores, brackets; no "..", no slashes, no control characters or emoji.
-        pattern: '^(?!.*\\.\\.)[\\p{L}\\p{M}\\p{N} ._()\\-]+$',
-        'x-message': 'must contain only letters, digits, spaces, dots, dashes, underscores and brackets',
-      }),
-      contentType: Type.Enum([...CONTENT_TYPES]),
-      sizeBytes: Type.Integer({ minimum: 1, maximum: MAX_FILE_BYTES, description: 'Exact size of the file in bytes, at most 15 MB' }),
-    }),
-    { minItems: 1, maxItems: MAX_FILES_PER_REQUEST },
-  ),
-})
-
-const Slot = Type.Object({
-  fileName: Type.String(),
-  objectName: Type.String(),
-  uploadUrl: Type.String(),
-  publicUrl: Type.String(),
-  method: Type.Literal('PUT'),
-  headers: Type.Object({ 'Content-Type': Type.String() }, { additionalProperties: true }),
-  expiresAt: Type.String({ format: 'date-time' }),
-})
+import { Slot, SlotsBody } from './schemas.ts'
 
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; guards: Guards; readLimit: { max: number; timeWindow: number } }> = async (
   app,

@@ -1,0 +1,113 @@
+// Request and response schemas of the catalog module: they validate, type the handlers, serialize
+// answers and make the OpenAPI document.
+import { Type } from 'typebox'
+import { Limit, Money, MoneyInput, Time } from '../../http/schemas.ts'
+
+export const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
+export const TopCategory = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  parentId: Type.Null(),
+  children: Type.Array(ChildCategory),
+})
+export const Product = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  brand: Type.String(),
+  sku: Type.String(),
+  categoryId: Type.String(),
+  sellingPrice: Money('Selling price'),
+  mrp: Money('Maximum retail price'),
+  stock: Type.Integer(),
+  images: Type.Array(Type.String()),
+  isActive: Type.Boolean(),
+})
+export const SearchResult = Type.Object({
+  products: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      slug: Type.String(),
+      name: Type.String(),
+      brand: Type.String(),
+      sellingPrice: Money('Selling price'),
+      images: Type.Array(Type.String()),
+      categoryId: Type.String(),
+      score: Type.Number({ description: 'Relevance in [0, 1), higher is better' }),
+    }),
+  ),
+  categories: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      slug: Type.String(),
+      name: Type.String(),
+      image: Type.Union([Type.String(), Type.Null()]),
+      score: Type.Number(),
+    }),
+  ),
+  totalResults: Type.Integer(),
+  topScore: Type.Number(),
+})
+export const Page = Limit(100_000, 1)
+export const Slug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', 'x-message': 'must be lower-case words joined by hyphens' })
+export const ImageUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, 'x-message': 'must be an http(s) URL' })
+export const Catalog = Type.Object({ id: Type.String(), name: Type.String(), createdAt: Time })
+export const Category = Type.Object({
+  id: Type.String(),
+  catalogId: Type.String(),
+  parentId: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  slug: Type.String(),
+  image: Type.Union([Type.String(), Type.Null()]),
+  position: Type.Integer(),
+  isActive: Type.Boolean(),
+  createdAt: Time,
+  updatedAt: Time,
+})
+export const AdminProduct = Type.Object({
+  id: Type.String(),
+  catalogId: Type.String(),
+  categoryId: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  brand: Type.String(),
+  sku: Type.String(),
+  description: Type.String(),
+  sellingPrice: Type.String(),
+  mrp: Type.String(),
+  stock: Type.Integer(),
+  images: Type.Array(Type.String()),
+  weightGrams: Type.Integer(),
+  isActive: Type.Boolean(),
+  createdAt: Time,
+  updatedAt: Time,
+})
+export const CategoryFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  slug: Slug,
+  parentId: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+  image: Type.Union([ImageUrl, Type.Null()]),
+  position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  isActive: Type.Boolean(),
+}
+export const ProductFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  slug: Slug,
+  brand: Type.String({ minLength: 1, maxLength: 100 }),
+  sku: Type.String({ minLength: 1, maxLength: 64 }),
+  categoryId: Type.String({ maxLength: 100 }),
+  sellingPrice: MoneyInput('Rupees: a decimal string such as "1299.00" or a number'),
+  mrp: MoneyInput('Rupees: a decimal string such as "1299.00" or a number'),
+  stock: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
+  images: Type.Array(ImageUrl, { maxItems: 10 }),
+  description: Type.String({ maxLength: 5000 }),
+  weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  isActive: Type.Boolean(),
+}
+export const ImportReport = Type.Object({
+  categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+  products: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+})
+export const QueryStat = Type.Object({ query: Type.String(), searches: Type.Integer(), averageResults: Type.Number(), lastSearchedAt: Time })
+export const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
