@@ -33,6 +33,7 @@ import { createProfileService } from './modules/customers/service.ts'
 import { eventAdminRoutes } from './modules/events/admin-routes.ts'
 import { createEventAdminService } from './modules/events/admin-service.ts'
 import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
+import { createLedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { partnerAdminRoutes } from './modules/partners/admin-routes.ts'
 import { createPartnerAdminService } from './modules/partners/admin.ts'
@@ -242,6 +243,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
+      await api.register(ledgerAdminRoutes, { admin: createLedgerAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },

@@ -18,7 +18,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { creditLedger, debitLedger, ledgerBalances } from '../checkout/ledger.ts'
+import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { partnerPricing } from '../checkout/schema.sql.ts'
 import { recordEvent } from '../events/index.ts'
 import {
