@@ -34,7 +34,7 @@ import {
   refundsOfOrder,
   refundView,
 } from '../orders/index.ts'
-import type { PaymentService } from '../orders/payments.ts'
+import type { PaymentService } from '../payments/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/storage.ts'
 import { type ReturnFilter, type ReturnItemRow, returnRepo, type ReturnRow } from './repo.ts'

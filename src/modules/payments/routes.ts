@@ -5,10 +5,10 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Database } from '../../db/client.ts'
-import type { PaymentService } from './payments.ts'
+import type { PaymentService } from './service.ts'
 import type { PaymentProvider } from './providers/types.ts'
 import type { SandboxAction, SandboxProvider } from './providers/sandbox.ts'
-import { orderRepo } from './repo.ts'
+import { paymentRecords } from '../orders/index.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 /** A value as a JavaScript literal inside <script>: JSON, with `<` escaped so `</script>` cannot end it. */
@@ -44,9 +44,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
 
   if (!sandbox) return
   const session = async (sessionId: string) => {
-    const payment = await orderRepo.findPaymentBySession(database.db, 'sandbox', sessionId)
+    const payment = await paymentRecords.findPaymentBySession(database.db, 'sandbox', sessionId)
     if (!payment) throw notFound('Checkout session')
-    const order = (await orderRepo.findOrder(database.db, payment.orderId))!
+    const order = (await paymentRecords.findOrder(database.db, payment.orderId))!
     return { payment, order }
   }
 
