@@ -1,7 +1,7 @@
 // The orders module: orders, their lines and history, and the payment, refund, webhook and
 // idempotency-key rows written with them. What other modules (payments, returns, support) use of
 // orders is exported here, and nothing else of it.
-import { inArray } from 'drizzle-orm'
+import { inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { idempotencyRepo } from './idempotency.ts'
@@ -32,7 +32,12 @@ export async function orderRefs(db: Executor, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.id, { ...r, totalAmount: formatPaise(r.totalAmount) }]))
 }
 
-export { orders as ordersTable }
+/**
+ * A subquery of the ids of orders whose number matches the ILIKE `pattern`, for another module's
+ * search to join on (`inArray(orderId, orderIdsWithNumberLike(pattern))`): the same SQL as a join
+ * on this module's table, without handing out the table.
+ */
+export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${pattern})`
 
 export { cancelOrder, confirmPaidOrder, createReplacementOrder, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { refundView } from './views.ts'
@@ -66,3 +71,10 @@ export const paymentRecords = {
   recordWebhook: orderRepo.recordWebhook,
 }
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
+
+export { createOrderService } from './service.ts'
+export { orderRoutes } from './routes.ts'
+export { createOrderAdminService } from './admin-service.ts'
+export { orderAdminRoutes } from './admin-routes.ts'
+export { orderPartnerRoutes } from './partner-routes.ts'
+export { Refund } from './schemas.ts'

@@ -7,7 +7,7 @@ import { backOfficeScope } from '../../lib/scope.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
-import { Refund } from '../orders/schemas.ts'
+import { Refund } from '../orders/index.ts'
 import type { ReturnService } from './service.ts'
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])

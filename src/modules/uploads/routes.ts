@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
 import { security } from '../../http/schemas.ts'
-import { CONTENT_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, type UploadService } from './index.ts'
+import { CONTENT_TYPES, MAX_FILE_BYTES, MAX_FILES_PER_REQUEST, type UploadService } from './service.ts'
 
 const SlotsBody = Type.Object({
   files: Type.Array(
