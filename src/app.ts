@@ -22,7 +22,7 @@ import { createCustomerAdminService, createProfileService, customerAdminRoutes, 
 import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { createLedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
-import { createPartnerAdminService, listenForRevocations, partnerAdminRoutes } from './modules/partners/index.ts'
+import { createApiKeyAuthenticator, createPartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { createReturnService, returnRoutes } from './modules/returns/index.ts'
 import { createSupportService, supportRoutes } from './modules/support/index.ts'
 import { createStorage, createUploadNames, createUploadService, uploadRoutes } from './modules/uploads/index.ts'
@@ -154,7 +154,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
-  const guards = createGuards(deps.database.db, deps.clock, auth, admins)
+  const guards = createGuards(deps.clock, {
+    apiKey: createApiKeyAuthenticator(deps.database.db, deps.clock),
+    customer: (token) => auth.authenticateCustomer(token),
+    admin: (token) => admins.authenticateAdmin(token),
+    verifyToken: (token, audience, now) => auth.signer.verify(token, audience, now),
+    partnerSecret: (partnerId, secret, now) => verifyPartnerSecret(deps.database.db, partnerId, secret, now),
+  })
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
   // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
