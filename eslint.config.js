@@ -1,6 +1,7 @@
 // Lint: ESLint's recommended rules plus typescript-eslint's (syntax-only, so it stays fast).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
+import boundaries from './eslint/module-boundaries.js'
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'bench/results/**', 'coverage/**', 'dist/**'] },
@@ -35,5 +36,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Module boundaries (decision 0016): a module is imported only through its index.ts, and the
+    // platform (http, db, lib) imports no module. Tests may import a module's internals.
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    rules: { 'boundaries/module-boundaries': 'error' },
   },
 )

@@ -34,7 +34,7 @@ const { values } = parseArgs({
 
 /** The plan's targets: ledger, inventory, refunds, idempotency, each with the tests that guard it. */
 const DEFAULT_TARGETS = {
-  files: ['src/modules/checkout/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts'],
+  files: ['src/modules/ledgers/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts'],
   tests: [
     'test/orders/idempotency-plan.test.ts',
     'test/orders/concurrency.test.ts',

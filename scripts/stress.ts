@@ -60,7 +60,7 @@ import { openModel, type Request, type Sample, sleep } from '../bench/open-model
 import { BENCH_ADDRESS, codOrders, customerTokens } from '../bench/workload.ts'
 import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/db/client.ts'
-import { createPaymentProvider } from '../src/modules/orders/providers/index.ts'
+import { createPaymentProvider } from '../src/modules/payments/providers/index.ts'
 import { freshPostgres } from '../test/helpers/app.ts'
 import { invariantViolations } from '../test/helpers/invariants.ts'
 import { freePort } from '../test/helpers/factories.ts'

@@ -14,44 +14,20 @@ import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/ra
 import { HELMET_OPTIONS } from './http/security-headers.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
-import { createAdminService } from './modules/admins/index.ts'
-import { adminAuthRoutes, failedLoginsPerAccount } from './modules/admins/routes.ts'
-import { authRoutes } from './modules/auth/routes.ts'
-import { createAuthService } from './modules/auth/service.ts'
-import { createCatalogAdminService } from './modules/catalog/admin-service.ts'
-import { catalogAdminRoutes } from './modules/catalog/admin-routes.ts'
-import { catalogRoutes } from './modules/catalog/routes.ts'
-import { createCatalogService } from './modules/catalog/service.ts'
-import { createCheckoutAdminService } from './modules/checkout/admin-service.ts'
-import { checkoutAdminRoutes } from './modules/checkout/admin-routes.ts'
-import { checkoutRoutes } from './modules/checkout/routes.ts'
-import { createCheckoutService } from './modules/checkout/service.ts'
-import { customerAdminRoutes } from './modules/customers/admin-routes.ts'
-import { createCustomerAdminService } from './modules/customers/admin.ts'
-import { profileRoutes } from './modules/customers/routes.ts'
-import { createProfileService } from './modules/customers/service.ts'
-import { eventAdminRoutes } from './modules/events/admin-routes.ts'
-import { createEventAdminService } from './modules/events/admin-service.ts'
-import { createDispatcher, type Dispatcher } from './modules/events/dispatcher.ts'
-import { healthRoutes } from './modules/health/routes.ts'
-import { partnerAdminRoutes } from './modules/partners/admin-routes.ts'
-import { createPartnerAdminService } from './modules/partners/admin.ts'
-import { listenForRevocations } from './modules/partners/index.ts'
-import { returnRoutes } from './modules/returns/routes.ts'
-import { createReturnService } from './modules/returns/service.ts'
-import { supportRoutes } from './modules/support/routes.ts'
-import { createSupportService } from './modules/support/service.ts'
-import { createUploadService } from './modules/uploads/index.ts'
-import { uploadRoutes } from './modules/uploads/routes.ts'
-import { createStorage, createUploadNames } from './modules/uploads/storage-factory.ts'
-import { orderAdminRoutes } from './modules/orders/admin-routes.ts'
-import { createOrderAdminService } from './modules/orders/admin-service.ts'
-import { paymentRoutes } from './modules/orders/payment-routes.ts'
-import { createPaymentService, type PaymentService } from './modules/orders/payments.ts'
-import { createPaymentProvider } from './modules/orders/providers/index.ts'
-import { orderPartnerRoutes } from './modules/orders/partner-routes.ts'
-import { orderRoutes } from './modules/orders/routes.ts'
-import { createOrderService } from './modules/orders/service.ts'
+import { adminAuthRoutes, createAdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
+import { authRoutes, createAuthService } from './modules/auth/index.ts'
+import { type CatalogCache, catalogAdminRoutes, catalogRoutes, createCatalogAdminService, createCatalogService } from './modules/catalog/index.ts'
+import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
+import { createCustomerAdminService, createProfileService, customerAdminRoutes, profileRoutes } from './modules/customers/index.ts'
+import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
+import { healthRoutes } from './modules/health/index.ts'
+import { createLedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
+import { createApiKeyAuthenticator, createPartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
+import { createReturnService, returnRoutes } from './modules/returns/index.ts'
+import { createSupportService, supportRoutes } from './modules/support/index.ts'
+import { createStorage, createUploadNames, createUploadService, uploadRoutes } from './modules/uploads/index.ts'
+import { createOrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
+import { createPaymentProvider, createPaymentService, type PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -178,7 +154,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   const auth = createAuthService(deps)
   const admins = createAdminService(deps, auth.signer)
-  const guards = createGuards(deps.database.db, deps.clock, auth, admins)
+  const guards = createGuards(deps.clock, {
+    apiKey: createApiKeyAuthenticator(deps.database.db, deps.clock),
+    customer: (token) => auth.authenticateCustomer(token),
+    admin: (token) => admins.authenticateAdmin(token),
+    verifyToken: (token, audience, now) => auth.signer.verify(token, audience, now),
+    partnerSecret: (partnerId, secret, now) => verifyPartnerSecret(deps.database.db, partnerId, secret, now),
+  })
   await registerRateLimit(app, config.rateLimit, deps.redis, config.redisPrefix, guards.callerKey)
   // Limited like any anonymous call (per client address): only the load balancer's probes are exempt.
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger())
@@ -247,6 +229,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
+      await api.register(ledgerAdminRoutes, { admin: createLedgerAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },
@@ -260,7 +243,7 @@ declare module 'fastify' {
     /** Payment housekeeping the server runs on a timer (reservation sweeper, refund retries). */
     payments: PaymentService
     /** This process's cache of catalog answers; its stats() tell its size (tests, diagnostics). */
-    catalogCache: import('./modules/catalog/cache.ts').CatalogCache
+    catalogCache: CatalogCache
     /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
     dispatcher: Dispatcher
   }

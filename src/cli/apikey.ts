@@ -1,5 +1,4 @@
-import { createPartnerAdminService } from '../modules/partners/admin.ts'
-import { announceRevocations, createApiKey, findPartner, revokeApiKey } from '../modules/partners/index.ts'
+import { announceRevocations, createApiKey, createPartnerAdminService, findPartner, revokeApiKey } from '../modules/partners/index.ts'
 import { findDefaultCatalog } from '../modules/catalog/index.ts'
 import { AppError } from '../lib/errors.ts'
 import type { Command } from './command.ts'

@@ -1,6 +1,5 @@
 import { AppError } from '../lib/errors.ts'
-import { createPartnerAdminService } from '../modules/partners/admin.ts'
-import { createPartner, setPartnerReturnOrigins } from '../modules/partners/index.ts'
+import { createPartner, createPartnerAdminService, setPartnerReturnOrigins } from '../modules/partners/index.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describeCredentials, seedDemoData } from '../db/seed.ts'
+import { describeCredentials, seedDemoData } from '../seed.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
 

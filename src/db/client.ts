@@ -9,7 +9,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import type { FastifyBaseLogger as Logger } from 'fastify'
-import * as schema from './schema.ts'
+// The tables (composition-level src/schema.ts) type the client's relational queries (db.query.x).
+// Known gap (decision 0016): a platform file importing the aggregate of every module's tables.
+import * as schema from '../schema.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>

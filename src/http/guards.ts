@@ -3,12 +3,44 @@
 // caller's identity to the request; handlers read it with the accessors below.
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify'
 import { AppError } from '../lib/errors.ts'
-import type { AdminIdentity, AdminRole, AdminService } from '../modules/admins/index.ts'
-import type { AuthService, CustomerIdentity } from '../modules/auth/service.ts'
-import { type ApiKeyIdentity, createApiKeyAuthenticator, verifyPartnerSecret } from '../modules/partners/index.ts'
-import { type PartnerScope, partnerScope } from '../lib/scope.ts'
-import type { Db } from '../db/client.ts'
+import { type CustomerScope, type PartnerScope, partnerScope } from '../lib/scope.ts'
 import type { Clock } from '../lib/clock.ts'
+
+// What the guards need from the modules that own the credentials, as interfaces of their own: the
+// platform imports no feature module (decision 0016). app.ts passes the partners, auth and admins
+// modules' implementations in; the compiler checks there that they fit.
+
+/** A valid API key: its partner and catalog (partners module). */
+export interface ApiKeyIdentity {
+  keyId: string
+  partnerId: string
+  catalogId: string
+}
+/** A valid customer access token (auth module). */
+export interface CustomerIdentity extends CustomerScope {
+  sessionId: string
+}
+/** The back office's roles (admins module's ADMIN_ROLES). */
+export type AdminRole = 'ADMIN' | 'SUPPORT' | 'CATALOG'
+/** A valid back-office token (admins module). */
+export interface AdminIdentity {
+  adminId: string
+  email: string
+  role: AdminRole
+}
+
+export interface Authenticators {
+  /** The identity of an API key, or null; flushUsage writes the keys' lastUsedAt (batched). */
+  apiKey: { (rawKey: string): Promise<ApiKeyIdentity | null>; flushUsage(): Promise<void> }
+  /** The identity of a customer access token, or null; throws for a blocked customer. */
+  customer(accessToken: string): Promise<CustomerIdentity | null>
+  /** The identity of a back-office token, or null. */
+  admin(token: string): Promise<AdminIdentity | null>
+  /** The claims of a validly signed token of this audience, or null (rate-limit buckets). */
+  verifyToken(token: string, audience: 'customer' | 'admin', now: Date): Promise<Record<string, unknown> | null>
+  /** Returns when the partner's current (or overlapping previous) secret is `secret`; throws UNAUTHORIZED otherwise. */
+  partnerSecret(partnerId: string, secret: string, now: Date): Promise<unknown>
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,15 +83,15 @@ export interface Guards {
   flushKeyUsage(): Promise<void>
 }
 
-export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: AdminService): Guards {
-  const authenticateApiKey = createApiKeyAuthenticator(db, clock)
+export function createGuards(clock: Clock, authenticators: Authenticators): Guards {
+  const authenticateApiKey = authenticators.apiKey
   const customerGuard = (partnerHeaderRequired: boolean): preValidationAsyncHookHandler =>
     async function customerGuard(request) {
       const partnerId = headerValue(request, 'x-partner-id')
       if (partnerHeaderRequired && !partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')
       const token = bearerToken(request)
       if (!token) throw new AppError('UNAUTHORIZED', 'Missing bearer token')
-      const identity = await auth.authenticateCustomer(token)
+      const identity = await authenticators.customer(token)
       if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
       if (partnerId && partnerId !== identity.partnerId) {
         throw new AppError('UNAUTHORIZED', 'Access token does not belong to this partner')
@@ -84,7 +116,7 @@ export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: Ad
       const token = bearerToken(request)
       if (token) {
         const now = new Date()
-        const claims = (await auth.signer.verify(token, 'customer', now)) ?? (await auth.signer.verify(token, 'admin', now))
+        const claims = (await authenticators.verifyToken(token, 'customer', now)) ?? (await authenticators.verifyToken(token, 'admin', now))
         if (typeof claims?.sub === 'string') return `sub:${claims.sub}`
       }
       return `ip:${request.ip}`
@@ -97,7 +129,7 @@ export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: Ad
       if (!partnerId) throw new AppError('BAD_REQUEST', 'x-partner-id header is required')
       if (!secret) throw new AppError('UNAUTHORIZED', 'Missing x-partner-secret header')
       if (partnerId.length > 100 || secret.length > 200) throw new AppError('UNAUTHORIZED', 'Invalid partner credentials')
-      await verifyPartnerSecret(db, partnerId, secret, clock.now())
+      await authenticators.partnerSecret(partnerId, secret, clock.now())
       request.partnerIdentity = partnerScope(partnerId)
     },
     customer: customerGuard(false),
@@ -106,7 +138,7 @@ export function createGuards(db: Db, clock: Clock, auth: AuthService, admins: Ad
       return async function adminGuard(request) {
         const token = bearerToken(request)
         if (!token) throw new AppError('UNAUTHORIZED', 'Missing bearer token')
-        const identity = await admins.authenticateAdmin(token)
+        const identity = await authenticators.admin(token)
         if (!identity) throw new AppError('UNAUTHORIZED', 'Invalid or expired admin token')
         if (identity.role !== 'ADMIN' && !roles.includes(identity.role)) {
           throw new AppError('FORBIDDEN', 'Your role does not allow this action')

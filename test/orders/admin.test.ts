@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
-import { ledgerBalances } from '../../src/modules/checkout/ledger.ts'
+import { ledgerBalances } from '../../src/modules/ledgers/ledger.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'

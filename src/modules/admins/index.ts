@@ -6,7 +6,7 @@ import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import type { TokenSigner } from '../auth/tokens.ts'
+import type { TokenSigner } from '../auth/index.ts'
 import { ADMIN_ROLES, type AdminRole, adminUsers } from './schema.sql.ts'
 
 export { ADMIN_ROLES, type AdminRole }
@@ -81,3 +81,5 @@ export function createAdminService({ database, clock, config }: Deps, signer: To
 }
 
 export type AdminService = ReturnType<typeof createAdminService>
+
+export { adminAuthRoutes, failedLoginsPerAccount } from './routes.ts'

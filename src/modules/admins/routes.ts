@@ -3,12 +3,11 @@
 // address, so guesses spread over many addresses still get few tries at one admin.
 import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import type { AttemptLimiter } from '../../http/attempt-limit.ts'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
-import { Email } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
-import { ADMIN_ROLES, type AdminService } from './index.ts'
+import type { AdminService } from './index.ts'
+import { AdminSession, LoginBody } from './schemas.ts'
 
 /**
  * Failed logins one account may have per window: a sixth of what one address may send to the auth
@@ -32,16 +31,9 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; 
         summary: 'Log in to the back office',
         description:
           'Limited per client address (RATE_LIMIT_AUTH_MAX per RATE_LIMIT_WINDOW_MS, 30 a minute by default) and per account: at most RATE_LIMIT_AUTH_MAX / 6 failed logins (5 by default) per window, whatever the address; logins still being checked count, so concurrent guesses get no more. Past it every attempt on that account, the right password too, is 429 with retry-after.',
-        body: Type.Object({ email: Email(), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+        body: LoginBody,
         response: {
-          200: Envelope(
-            Type.Object({
-              accessToken: Type.String(),
-              tokenType: Type.Literal('Bearer'),
-              expiresIn: Type.Integer(),
-              admin: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Enum(ADMIN_ROLES) }),
-            }),
-          ),
+          200: Envelope(AdminSession),
           ...errorResponses(400, 401, 429),
         },
       },

@@ -1,7 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { users } from '../customers/schema.sql.ts'
-import { partners } from '../partners/schema.sql.ts'
+import { customerIsBlocked } from '../customers/index.ts'
+import { partnerIsActive } from '../partners/index.ts'
 import { authSessions, refreshTokens } from './schema.sql.ts'
 
 export const authRepo = {
@@ -13,11 +13,9 @@ export const authRepo = {
   },
   async findRefreshToken(db: Executor, tokenHash: string) {
     const [row] = await db
-      .select({ token: refreshTokens, session: authSessions, partnerActive: partners.isActive, userBlocked: sql<boolean>`${users.blockedAt} is not null` })
+      .select({ token: refreshTokens, session: authSessions, partnerActive: partnerIsActive(authSessions.partnerId), userBlocked: customerIsBlocked(authSessions.userId) })
       .from(refreshTokens)
       .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
-      .innerJoin(partners, eq(partners.id, authSessions.partnerId))
-      .innerJoin(users, eq(users.id, authSessions.userId))
       .where(eq(refreshTokens.tokenHash, tokenHash))
       .limit(1)
     return row ?? null
@@ -40,10 +38,8 @@ export const authRepo = {
   /** The session with its partner's active flag: a deactivated partner's customers are cut off. */
   async findSession(db: Executor, sessionId: string) {
     const [row] = await db
-      .select({ session: authSessions, partnerActive: partners.isActive, userBlocked: sql<boolean>`${users.blockedAt} is not null` })
+      .select({ session: authSessions, partnerActive: partnerIsActive(authSessions.partnerId), userBlocked: customerIsBlocked(authSessions.userId) })
       .from(authSessions)
-      .innerJoin(partners, eq(partners.id, authSessions.partnerId))
-      .innerJoin(users, eq(users.id, authSessions.userId))
       .where(eq(authSessions.id, sessionId))
       .limit(1)
     return row ?? null

@@ -110,3 +110,11 @@ export async function currentStock(db: Executor, productId: string): Promise<num
   const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
   return row?.stock ?? 0
 }
+
+export { createCatalogService, type CatalogService } from './service.ts'
+export { catalogRoutes } from './routes.ts'
+export { createCatalogAdminService } from './admin-service.ts'
+export { catalogAdminRoutes } from './admin-routes.ts'
+export type { CatalogCache } from './cache.ts'
+export { type CatalogImport, importCatalog, parseProductsCsv } from './import.ts'
+export { syntheticCatalog } from './synthetic.ts'

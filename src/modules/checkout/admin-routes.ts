@@ -1,11 +1,11 @@
 // Back office for checkout (admin bearer): delivery zones and pincodes, partner pricing settings
-// and coupons (role ADMIN), Wallet Cash / Reward Points adjustments with a reason (SUPPORT or ADMIN).
+// and coupons (role ADMIN). Wallet Cash / Reward Points adjustments are the ledgers module's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
-import { adminOf, type Guards } from '../../http/guards.ts'
+import type { Guards } from '../../http/guards.ts'
 import type { CheckoutAdminService } from './admin-service.ts'
-import { MoneyInput, SignedMoneyInput, security } from '../../http/schemas.ts'
+import { MoneyInput, security } from '../../http/schemas.ts'
 import { Prefix, Slabs, ZoneFields } from './schemas.ts'
 
 export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdminService; guards: Guards }> = async (app, { admin, guards }) => {
@@ -135,30 +135,6 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
       const { isActive, validUntil } = request.body
       const changes = { ...(isActive !== undefined ? { isActive } : {}), ...(validUntil !== undefined ? { validUntil: validUntil ? new Date(validUntil) : null } : {}) }
       return ok(await admin.updateCoupon(request.params.couponId, changes), 'Coupon updated')
-    },
-  )
-
-  app.post(
-    '/admin/customers/:userId/ledger',
-    {
-      preValidation: guards.admin('SUPPORT'),
-      schema: {
-        tags,
-        security: sec,
-        summary: 'Adjust Wallet Cash (rupees) or Reward Points (whole points): positive credits, negative debits; never below zero',
-        params: Type.Object({ userId: Type.String({ maxLength: 100 }) }),
-        body: Type.Object({
-          kind: Type.Enum(['WALLET_CASH', 'REWARD_POINTS']),
-          amount: SignedMoneyInput(),
-          reason: Type.String({ minLength: 3, maxLength: 200 }),
-          reference: Type.Optional(Type.String({ maxLength: 200 })),
-        }),
-        response: { 200: Envelope(Type.Object({ walletCash: Type.String(), rewardPoints: Type.Integer() })), ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const { kind, amount, reason, reference } = request.body
-      return ok(await admin.adjustLedger(request.params.userId, { kind, amount, reason, reference: reference ?? `admin:${adminOf(request).adminId}` }), 'Balance adjusted')
     },
   )
 }

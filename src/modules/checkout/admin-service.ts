@@ -1,6 +1,6 @@
 // Back-office operations of the checkout module: delivery zones and their pincodes, partner
-// pricing settings, coupons, and Wallet Cash / Reward Points adjustments. Each write is one
-// transaction; amounts arrive in rupees (string or number) and are stored in paise.
+// pricing settings and coupons (Wallet Cash / Reward Points adjustments are the ledgers module's).
+// Each write is one transaction; amounts arrive in rupees (string or number) and are stored in paise.
 import { desc, eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
@@ -8,12 +8,10 @@ import { findPartner } from '../partners/index.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
-import { findCustomer } from '../customers/index.ts'
 import { type CouponInput, createCoupon } from './coupons.ts'
-import { creditLedger, debitLedger, ledgerBalances } from './ledger.ts'
 import type { VersionedCache } from '../../lib/versioned-cache.ts'
 import { pricingScope, ZONES_SCOPE } from './service.ts'
-import { coupons, deliveryZones, type LedgerKind, partnerPricing, zonePincodes } from './schema.sql.ts'
+import { coupons, deliveryZones, partnerPricing, zonePincodes } from './schema.sql.ts'
 
 type Amount = string | number
 export interface SlabInput {
@@ -182,29 +180,6 @@ export function createCheckoutAdminService({ database, clock }: Deps, settingsCa
       const [row] = await db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
       if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
       return couponOut(row)
-    },
-
-    /** Positive amounts credit, negative debit (never below zero). Points are whole. */
-    async adjustLedger(userId: string, input: { kind: LedgerKind; amount: Amount; reason: string; reference: string }) {
-      const customer = await findCustomer(db, userId)
-      if (!customer) throw new AppError('NOT_FOUND', 'Customer not found')
-      const parsed = parseRupees(input.amount)
-      if (parsed === null || parsed === 0n) throw new AppError('BAD_REQUEST', 'amount must be a non-zero amount')
-      // The parser reads rupees (paise = x100): for points, "40" must come back as 40.
-      if (input.kind === 'REWARD_POINTS' && parsed % 100n !== 0n) throw new AppError('BAD_REQUEST', 'amount must be a whole number of points')
-      const units = input.kind === 'REWARD_POINTS' ? parsed / 100n : parsed
-      const entry = {
-        userId: customer.id,
-        partnerId: customer.partnerId,
-        kind: input.kind,
-        amount: units < 0n ? -units : units,
-        reason: `ADJUSTMENT: ${input.reason}`,
-        reference: input.reference,
-        at: clock.now(),
-      }
-      await db.transaction((tx) => (units < 0n ? debitLedger(tx, entry) : creditLedger(tx, entry)))
-      const balances = await ledgerBalances(db, customer.id)
-      return { walletCash: formatPaise(balances.walletCash), rewardPoints: Number(balances.rewardPoints) }
     },
   }
 }

@@ -1,9 +1,10 @@
 // Customers (role USER) of a partner: profiles, and later addresses. Other modules use this file.
+import { type SQL, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { newId } from '../../lib/ids.ts'
 import { customerRepo } from './repo.ts'
-import type { users } from './schema.sql.ts'
+import { users } from './schema.sql.ts'
 
 export type Customer = typeof users.$inferSelect
 
@@ -46,3 +47,11 @@ export const lockCustomer = (db: Executor, id: string) => customerRepo.lockCusto
 
 /** One of the customer's saved addresses, or null (also for another customer's address). */
 export const findAddress = (db: Executor, userId: string, addressId: string) => customerRepo.findAddress(db, userId, addressId)
+
+export { createProfileService } from './service.ts'
+export { profileRoutes } from './routes.ts'
+export { createCustomerAdminService } from './admin.ts'
+export { customerAdminRoutes } from './admin-routes.ts'
+
+/** SQL: is the customer whose id is `userId` (a column of the caller's query) blocked? For a selection, not a join. */
+export const customerIsBlocked = (userId: SQLWrapper): SQL<boolean> => sql<boolean>`(select ${users.blockedAt} is not null from ${users} where ${users.id} = ${userId})`

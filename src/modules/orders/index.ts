@@ -1,7 +1,10 @@
-// What other modules (support, returns) use of orders.
-import { inArray } from 'drizzle-orm'
+// The orders module: orders, their lines and history, and the payment, refund, webhook and
+// idempotency-key rows written with them. What other modules (payments, returns, support) use of
+// orders is exported here, and nothing else of it.
+import { inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { formatPaise } from '../../lib/money.ts'
+import { idempotencyRepo } from './idempotency.ts'
 import { isOwnOrder } from './lifecycle.ts'
 import { orderRepo } from './repo.ts'
 import { orders } from './schema.sql.ts'
@@ -29,14 +32,49 @@ export async function orderRefs(db: Executor, ids: string[]): Promise<Map<string
   return new Map(rows.map((r) => [r.id, { ...r, totalAmount: formatPaise(r.totalAmount) }]))
 }
 
-export { orders as ordersTable }
+/**
+ * A subquery of the ids of orders whose number matches the ILIKE `pattern`, for another module's
+ * search to join on (`inArray(orderId, orderIdsWithNumberLike(pattern))`): the same SQL as a join
+ * on this module's table, without handing out the table.
+ */
+export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${pattern})`
 
-export { createReplacementOrder, refreshRefundStatus } from './lifecycle.ts'
+export { cancelOrder, confirmPaidOrder, createReplacementOrder, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { refundView } from './views.ts'
-export type { OrderItemRow, OrderRow, RefundRow } from './repo.ts'
+export type { OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
+export type { ClientAction } from './schema.sql.ts'
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
 export const paymentsOfOrder = (db: Executor, orderId: string) => orderRepo.paymentsOf(db, orderId)
 export const refundsOfOrder = (db: Executor, orderId: string) => orderRepo.refundsOf(db, orderId)
 export const insertRefund = (tx: Executor, row: Parameters<typeof orderRepo.insertRefund>[1]) => orderRepo.insertRefund(tx, row)
 export const updateRefund = (tx: Executor, id: string, changes: Parameters<typeof orderRepo.updateRefund>[2]) => orderRepo.updateRefund(tx, id, changes)
+
+/**
+ * The payment, refund and provider-webhook rows, for the payments module. They are tables of this
+ * module because an order and its first payment are written in one statement (orderRepo.insertNewOrder).
+ */
+export const paymentRecords = {
+  findOrder: orderRepo.findOrder,
+  lockOrder: orderRepo.lockOrder,
+  findPayment: orderRepo.findPayment,
+  findPaymentBySession: orderRepo.findPaymentBySession,
+  lockPaymentBySession: orderRepo.lockPaymentBySession,
+  updatePayment: orderRepo.updatePayment,
+  paymentsOf: orderRepo.paymentsOf,
+  expiredReservations: orderRepo.expiredReservations,
+  claimRefund: orderRepo.claimRefund,
+  lockRefund: orderRepo.lockRefund,
+  lockRefundForCallback: orderRepo.lockRefundForCallback,
+  updateRefund: orderRepo.updateRefund,
+  unsentRefunds: orderRepo.unsentRefunds,
+  recordWebhook: orderRepo.recordWebhook,
+}
+export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
+
+export { createOrderService } from './service.ts'
+export { orderRoutes } from './routes.ts'
+export { createOrderAdminService } from './admin-service.ts'
+export { orderAdminRoutes } from './admin-routes.ts'
+export { orderPartnerRoutes } from './partner-routes.ts'
+export { Refund } from './schemas.ts'

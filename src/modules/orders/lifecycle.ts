@@ -5,15 +5,13 @@
 //   PENDING_PAYMENT -> CONFIRMED -> PACKED -> SHIPPED -> OUT_FOR_DELIVERY -> DELIVERED
 //   CANCELLED from PENDING_PAYMENT, CONFIRMED or PACKED
 import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
-import { releaseCoupon } from '../checkout/coupons.ts'
-import { creditLedger } from '../checkout/ledger.ts'
-import { partnerPricing } from '../checkout/schema.sql.ts'
+import { partnerPricingOf, releaseCoupon } from '../checkout/index.ts'
+import { creditLedger } from '../ledgers/index.ts'
 import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
@@ -130,7 +128,7 @@ export async function confirmPaidOrder(tx: Executor, order: OrderRow, payment: P
 
 /** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */
 export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, at: Date) {
-  const [settings] = await tx.select().from(partnerPricing).where(eq(partnerPricing.partnerId, order.partnerId)).limit(1)
+  const settings = await partnerPricingOf(tx, order.partnerId)
   const earnPercent = BigInt(settings?.rewardEarnPercent ?? 1)
   const paisePerPoint = BigInt(settings?.paisePerPoint ?? 100)
   const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue

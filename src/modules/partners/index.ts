@@ -3,6 +3,7 @@
 import { EventEmitter, once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
+import { type SQL, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -10,6 +11,7 @@ import { safeEqual, sha256, sha256Memo } from '../../lib/hashing.ts'
 import { newId, newSecret } from '../../lib/ids.ts'
 import { createCatalog, findCatalog, findDefaultCatalog } from '../catalog/index.ts'
 import { partnerRepo } from './repo.ts'
+import { partners } from './schema.sql.ts'
 
 export interface ApiKeyIdentity {
   keyId: string
@@ -279,3 +281,9 @@ export async function setPartnerWebhook(
   })
   return (await partnerWebhooks(db, [partnerId])).get(partnerId)!
 }
+
+export { createPartnerAdminService } from './admin.ts'
+export { partnerAdminRoutes } from './admin-routes.ts'
+
+/** SQL: is the partner whose id is `partnerId` (a column of the caller's query) active? For a selection, not a join. */
+export const partnerIsActive = (partnerId: SQLWrapper): SQL<boolean> => sql<boolean>`(select ${partners.isActive} from ${partners} where ${partners.id} = ${partnerId})`

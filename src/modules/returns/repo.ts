@@ -4,7 +4,7 @@ import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
-import { ordersTable } from '../orders/index.ts'
+import { orderIdsWithNumberLike } from '../orders/index.ts'
 import { type Resolution, returnHistory, returnItems, returnRequests, type ReturnStatus } from './schema.sql.ts'
 
 export type ReturnRow = typeof returnRequests.$inferSelect
@@ -28,7 +28,7 @@ function filterWhere(scope: ListScope, f: ReturnFilter): SQL | undefined {
       or(
         ilike(returnRequests.reason, like),
         ilike(returnRequests.detail, like),
-        inArray(returnRequests.orderId, sql`(select ${ordersTable.id} from ${ordersTable} where ${ordersTable.orderNumber} ilike ${like})`),
+        inArray(returnRequests.orderId, orderIdsWithNumberLike(like)),
       )!,
     )
   }

@@ -2,7 +2,7 @@
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
 import { Money, Nullable, PageQuery, Time } from '../../http/schemas.ts'
-import { Refund } from '../orders/schemas.ts'
+import { Refund } from '../orders/index.ts'
 
 export const Status = Type.Enum(['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED'])
 export const Resolution = Type.Enum(['ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT', 'REPLACEMENT', 'KEEP_ITEM_WALLET_CREDIT'])

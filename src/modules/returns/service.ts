@@ -10,7 +10,6 @@
 // requested resolution, gives back the Reward Points spent on the units, and takes back the points
 // earned on them. Every write runs with the order row locked, so two returns or two refunds of one
 // order are serialised; a database trigger refuses refunds above what was paid in any case.
-import { eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
@@ -18,8 +17,8 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { creditLedger, debitLedger, ledgerBalances } from '../checkout/ledger.ts'
-import { partnerPricing } from '../checkout/schema.sql.ts'
+import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
+import { partnerPricingOf } from '../checkout/index.ts'
 import { recordEvent } from '../events/index.ts'
 import {
   createReplacementOrder,
@@ -34,9 +33,9 @@ import {
   refundsOfOrder,
   refundView,
 } from '../orders/index.ts'
-import type { PaymentService } from '../orders/payments.ts'
+import type { PaymentService } from '../payments/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
-import type { Storage } from '../uploads/storage.ts'
+import type { Storage } from '../uploads/index.ts'
 import { type ReturnFilter, type ReturnItemRow, returnRepo, type ReturnRow } from './repo.ts'
 import type { Resolution, ReturnStatus } from './schema.sql.ts'
 
@@ -198,7 +197,7 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
         const locked = (await lockOrder(tx, order.id))!
         if (locked.status !== 'DELIVERED') throw new AppError('BAD_REQUEST', `Order ${locked.orderNumber} has not been delivered`)
         if (!['PAID', 'PARTIALLY_REFUNDED'].includes(locked.paymentStatus)) throw new AppError('BAD_REQUEST', `Order ${locked.orderNumber} has not been paid`)
-        const [settings] = await tx.select().from(partnerPricing).where(eq(partnerPricing.partnerId, locked.partnerId)).limit(1)
+        const settings = await partnerPricingOf(tx, locked.partnerId)
         const windowDays = settings?.returnWindowDays ?? 7
         const closes = new Date(locked.deliveredAt!.getTime() + windowDays * 86_400_000)
         if (now > closes) throw new AppError('BAD_REQUEST', `The return window of order ${locked.orderNumber} closed on ${closes.toISOString()}`)

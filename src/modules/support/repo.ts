@@ -1,9 +1,9 @@
 // Data access of support tickets and their messages.
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope } from '../../lib/scope.ts'
-import { ordersTable } from '../orders/index.ts'
+import { orderIdsWithNumberLike } from '../orders/index.ts'
 import { supportTickets, type TicketStatus, ticketMessages } from './schema.sql.ts'
 
 export type TicketRow = typeof supportTickets.$inferSelect
@@ -25,7 +25,7 @@ function filterWhere(scope: ListScope, f: TicketFilter): SQL | undefined {
       or(
         ilike(supportTickets.topic, like),
         ilike(supportTickets.detail, like),
-        inArray(supportTickets.orderId, sql`(select ${ordersTable.id} from ${ordersTable} where ${ordersTable.orderNumber} ilike ${like})`),
+        inArray(supportTickets.orderId, orderIdsWithNumberLike(like)),
       )!,
     )
   }

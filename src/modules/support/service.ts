@@ -24,7 +24,7 @@ import type { Executor } from '../../db/client.ts'
 import { recordEvent } from '../events/index.ts'
 import { findOwnOrder, orderRefs } from '../orders/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
-import type { Storage } from '../uploads/storage.ts'
+import type { Storage } from '../uploads/index.ts'
 import { type TicketFilter, type MessageRow, ticketRepo, type TicketRow } from './repo.ts'
 import type { TicketStatus, ticketMessages } from './schema.sql.ts'
 

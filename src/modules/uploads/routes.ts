@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import type { Readable } from 'node:stream'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import { type UploadService } from './index.ts'
+import type { UploadService } from './service.ts'
 import { security } from '../../http/schemas.ts'
 import { Slot, SlotsBody } from './schemas.ts'
 

@@ -1,7 +1,7 @@
 // Request and response schemas of the uploads module: they validate, type the handlers, serialize
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
-import { CONTENT_TYPES, MAX_FILES_PER_REQUEST, MAX_FILE_BYTES } from './index.ts'
+import { CONTENT_TYPES, MAX_FILES_PER_REQUEST, MAX_FILE_BYTES } from './service.ts'
 
 export const SlotsBody = Type.Object({
   files: Type.Array(

@@ -1,15 +1,13 @@
 // Demo data for development: a catalog, a demo partner with a secret and an API key, and a demo
 // admin. Secrets are stored hashed, so a re-run cannot show the old ones: it rotates the demo
 // partner's secret, issues a new key and resets the demo admin's password, and prints those.
+// Composition level (beside app.ts), not db/: it uses several modules through their indexes.
 import { randomBytes } from 'node:crypto'
-import type { Db } from './client.ts'
-import { upsertAdminPassword } from '../modules/admins/index.ts'
-import { seedDeliveryZones } from '../modules/checkout/seed-zones.ts'
-import { createCoupon } from '../modules/checkout/coupons.ts'
-import { coupons } from '../modules/checkout/schema.sql.ts'
-import { and, eq } from 'drizzle-orm'
-import { createCatalog, findDefaultCatalog, importDemoCatalog } from '../modules/catalog/index.ts'
-import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from '../modules/partners/index.ts'
+import type { Db } from './db/client.ts'
+import { upsertAdminPassword } from './modules/admins/index.ts'
+import { createCoupon, findCouponId, seedDeliveryZones } from './modules/checkout/index.ts'
+import { createCatalog, findDefaultCatalog, importDemoCatalog } from './modules/catalog/index.ts'
+import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from './modules/partners/index.ts'
 
 export const DEMO_PARTNER_NAME = 'Demo partner'
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local'
@@ -63,7 +61,6 @@ export function describeCredentials(c: DemoCredentials): string {
 
 /** WELCOME10: 10% off up to ₹200 on orders from ₹499, once per customer. */
 async function seedDemoCoupon(db: Db, partnerId: string) {
-  const [existing] = await db.select({ id: coupons.id }).from(coupons).where(and(eq(coupons.partnerId, partnerId), eq(coupons.code, 'WELCOME10'))).limit(1)
-  if (existing) return
+  if (await findCouponId(db, partnerId, 'WELCOME10')) return
   await createCoupon(db, partnerId, { code: 'WELCOME10', kind: 'PERCENT', value: 10n, maxDiscount: 20_000n, minOrderValue: 49_900n, perCustomerLimit: 1 }, new Date())
 }

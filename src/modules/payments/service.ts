@@ -1,4 +1,6 @@
-// Payments: provider sessions, provider callbacks, refunds and the reservation sweeper.
+// The payments module: provider sessions, provider callbacks, refunds and the reservation sweeper.
+// The payment, refund and webhook rows are tables of orders (an order and its first payment are
+// written in one statement); this module reads and writes them through orders' paymentRecords.
 //
 // Callbacks are applied in one transaction each, recorded by provider event id first so a repeat
 // delivery changes nothing. Payment states only move forward: a success wins over a failure or a
@@ -10,10 +12,19 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../customers/index.ts'
-import { cancelOrder, confirmPaidOrder, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
-import { type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
+import {
+  cancelOrder,
+  confirmPaidOrder,
+  emit,
+  type OrderRow,
+  type PaymentRow,
+  paymentRecords,
+  purgeExpiredIdempotencyKeys,
+  queueProviderRefund,
+  type RefundRow,
+  refreshRefundStatus,
+} from '../orders/index.ts'
 import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
-import { idempotencyRepo } from './idempotency.ts'
 import type { Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
@@ -39,25 +50,25 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
         customer: { name: customer?.name ?? '', phone: customer?.phone ?? '', email: customer?.email ?? '' },
         returnUrl: order.paymentReturnUrl,
       })
-      const updated = await orderRepo.updatePayment(
+      const updated = await paymentRecords.updatePayment(
         db,
         payment.id,
         { status: 'PENDING', providerSessionId: session.sessionId, clientAction: session.clientAction, updatedAt: clock.now() },
         ['CREATED'],
       )
-      return updated ?? (await orderRepo.findPayment(db, payment.id))!
+      return updated ?? (await paymentRecords.findPayment(db, payment.id))!
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
       logger.warn({ err: err.message, paymentId: payment.id }, 'payment provider could not open a session')
-      const failed = await orderRepo.updatePayment(db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: clock.now() }, ['CREATED'])
-      return failed ?? (await orderRepo.findPayment(db, payment.id))!
+      const failed = await paymentRecords.updatePayment(db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: clock.now() }, ['CREATED'])
+      return failed ?? (await paymentRecords.findPayment(db, payment.id))!
     }
   }
 
   async function settleRefund(tx: Executor, refund: RefundRow, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string, at: Date) {
     if (refund.status !== 'PENDING') return
-    await orderRepo.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
-    const order = (await orderRepo.lockOrder(tx, refund.orderId))!
+    await paymentRecords.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
+    const order = (await paymentRecords.lockOrder(tx, refund.orderId))!
     if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
     await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', { refundId: refund.id, amount: formatPaise(refund.amount) }, at)
     const settled = { ...refund, status, providerRefundId }
@@ -67,24 +78,24 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
   /** Sends queued provider refunds. Each is claimed first, so two nodes never send one refund twice. */
   async function sendRefunds(refunds: RefundRow[]) {
     for (const refund of refunds) {
-      const claimed = await orderRepo.claimRefund(db, refund.id, `claim:${randomBytes(8).toString('hex')}`, clock.now())
+      const claimed = await paymentRecords.claimRefund(db, refund.id, `claim:${randomBytes(8).toString('hex')}`, clock.now())
       if (!claimed) continue
-      const payment = claimed.paymentId ? await orderRepo.findPayment(db, claimed.paymentId) : null
+      const payment = claimed.paymentId ? await paymentRecords.findPayment(db, claimed.paymentId) : null
       if (!payment?.providerPaymentId) {
-        await orderRepo.updateRefund(db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: clock.now() })
+        await paymentRecords.updateRefund(db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: clock.now() })
         continue
       }
       try {
         const result = await provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
         await db.transaction(async (tx) => {
-          if (result.status === 'PENDING') await orderRepo.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: clock.now() })
+          if (result.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: clock.now() })
           // Locked again: the provider's callback may have settled it while we waited for the answer.
-          else await settleRefund(tx, await orderRepo.lockRefund(tx, claimed.id), result.status, result.providerRefundId, clock.now())
+          else await settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, result.providerRefundId, clock.now())
         })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
         logger.warn({ err: err.message, refundId: claimed.id }, 'refund could not be sent; it will be retried')
-        await orderRepo.updateRefund(db, claimed.id, { providerRefundId: null, updatedAt: clock.now() })
+        await paymentRecords.updateRefund(db, claimed.id, { providerRefundId: null, updatedAt: clock.now() })
       }
     }
   }
@@ -93,29 +104,29 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
   async function applyEvent(event: ProviderEvent): Promise<{ duplicate: boolean; refunds: RefundRow[] }> {
     const at = clock.now()
     return db.transaction(async (tx) => {
-      const first = await orderRepo.recordWebhook(tx, { provider: provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
+      const first = await paymentRecords.recordWebhook(tx, { provider: provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
       if (!first) return { duplicate: true, refunds: [] }
       if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
       if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
-        const refund = await orderRepo.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
+        const refund = await paymentRecords.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
         if (refund) await settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
         return { duplicate: false, refunds: [] }
       }
-      const found = await orderRepo.findPaymentBySession(tx, provider.name, event.sessionId)
+      const found = await paymentRecords.findPaymentBySession(tx, provider.name, event.sessionId)
       if (!found) {
         logger.warn({ provider: provider.name, sessionId: event.sessionId }, 'provider event for an unknown session')
         return { duplicate: false, refunds: [] }
       }
       // Order first, then payment: the same lock order as cancellation and the sweeper.
-      const order = (await orderRepo.lockOrder(tx, found.orderId))!
-      const payment = (await orderRepo.lockPaymentBySession(tx, provider.name, event.sessionId))!
+      const order = (await paymentRecords.lockOrder(tx, found.orderId))!
+      const payment = (await paymentRecords.lockPaymentBySession(tx, provider.name, event.sessionId))!
       if (event.kind === 'PAYMENT_SUCCEEDED') return { duplicate: false, refunds: await applySuccess(tx, order, payment, event, at) }
       if (!ACTIVE.includes(payment.status)) return { duplicate: false, refunds: [] }
       if (event.kind === 'PAYMENT_FAILED') {
-        await orderRepo.updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
+        await paymentRecords.updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
         await emit(tx, order, 'payment.failed', { paymentId: payment.id, reason: event.reason }, at)
       } else if (payment.status !== 'USER_DROPPED') {
-        await orderRepo.updatePayment(tx, payment.id, { status: 'USER_DROPPED', updatedAt: at })
+        await paymentRecords.updatePayment(tx, payment.id, { status: 'USER_DROPPED', updatedAt: at })
         await emit(tx, order, 'payment.user_dropped', { paymentId: payment.id }, at)
       }
       return { duplicate: false, refunds: [] }
@@ -132,7 +143,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     if (payment.status === 'SUCCEEDED') return []
     if (event.amount !== payment.amount || event.currency !== payment.currency) {
       logger.error({ paymentId: payment.id, expected: String(payment.amount), got: String(event.amount), currency: event.currency }, 'payment amount or currency mismatch: not marked paid')
-      await orderRepo.updatePayment(tx, payment.id, {
+      await paymentRecords.updatePayment(tx, payment.id, {
         status: 'FAILED',
         providerPaymentId: event.providerPaymentId,
         failureReason: `Provider reported ${event.currency} ${formatPaise(event.amount)}, expected ${payment.currency} ${formatPaise(payment.amount)}; needs review`,
@@ -140,7 +151,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       })
       return []
     }
-    const succeeded = (await orderRepo.updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
+    const succeeded = (await paymentRecords.updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
     if (order.status === 'PENDING_PAYMENT') {
       await confirmPaidOrder(tx, order, succeeded, provider.name, at)
       return []
@@ -183,7 +194,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
      */
     async sweepExpiredReservations(limit = 100): Promise<number> {
       const now = clock.now()
-      const candidates = await db.transaction((tx) => orderRepo.expiredReservations(tx, now, limit))
+      const candidates = await db.transaction((tx) => paymentRecords.expiredReservations(tx, now, limit))
       // Orders whose payment could not be checked: kept for a later run, for up to one more
       // reservation period past their expiry, so a customer who paid while the provider could not
       // be asked is not cancelled for it. Past that they are cancelled; a payment that then
@@ -197,7 +208,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
       const ordered = [...candidates].sort((a, b) => (failedChecks.get(a.id) ?? 0) - (failedChecks.get(b.id) ?? 0))
       for (const order of ordered) {
         const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
-        for (const payment of await orderRepo.paymentsOf(db, order.id)) {
+        for (const payment of await paymentRecords.paymentsOf(db, order.id)) {
           // A customer who closed the checkout may still have paid in it: ask about those too.
           if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
           if (providerDown) {
@@ -236,7 +247,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
         // Only the orders asked about above: one that ran out since, or that the first read did not
         // reach, waits for the next run instead of being cancelled unasked.
         const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
-        for (const order of asked.length ? await orderRepo.expiredReservations(tx, now, limit, asked) : []) {
+        for (const order of asked.length ? await paymentRecords.expiredReservations(tx, now, limit, asked) : []) {
           const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
           refunds.push(...result.refunds)
           cancelled++
@@ -248,8 +259,8 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
 
     /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
     async retryRefundsAndPurgeKeys() {
-      await sendRefunds(await orderRepo.unsentRefunds(db, 100))
-      return idempotencyRepo.purgeExpired(db, clock.now())
+      await sendRefunds(await paymentRecords.unsentRefunds(db, 100))
+      return purgeExpiredIdempotencyKeys(db, clock.now())
     },
   }
 }

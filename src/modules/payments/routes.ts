@@ -1,14 +1,14 @@
 // Provider callbacks (POST /payments/webhooks/{provider}) and the sandbox checkout page.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Database } from '../../db/client.ts'
-import type { PaymentService } from './payments.ts'
+import type { PaymentService } from './service.ts'
 import type { PaymentProvider } from './providers/types.ts'
 import type { SandboxAction, SandboxProvider } from './providers/sandbox.ts'
-import { orderRepo } from './repo.ts'
+import { SandboxActionParams, SandboxActionResult, SessionParams, WebhookParams, WebhookReceipt } from './schemas.ts'
+import { paymentRecords } from '../orders/index.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 /** A value as a JavaScript literal inside <script>: JSON, with `<` escaped so `</script>` cannot end it. */
@@ -31,8 +31,8 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['Payments'],
         summary: 'Payment provider callbacks: signature-verified, applied once per provider event id, in any order',
-        params: Type.Object({ provider: Type.String({ maxLength: 40 }) }),
-        response: { 200: Envelope(Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() })), ...errorResponses(400, 401, 404) },
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookReceipt), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
@@ -44,9 +44,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
 
   if (!sandbox) return
   const session = async (sessionId: string) => {
-    const payment = await orderRepo.findPaymentBySession(database.db, 'sandbox', sessionId)
+    const payment = await paymentRecords.findPaymentBySession(database.db, 'sandbox', sessionId)
     if (!payment) throw notFound('Checkout session')
-    const order = (await orderRepo.findOrder(database.db, payment.orderId))!
+    const order = (await paymentRecords.findOrder(database.db, payment.orderId))!
     return { payment, order }
   }
 
@@ -56,7 +56,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['Payments'],
         summary: 'The sandbox checkout page: Pay, Fail or Close a payment as a customer would',
-        params: Type.Object({ sessionId: Type.String({ maxLength: 100 }) }),
+        params: SessionParams,
       },
     },
     async (request, reply) => {
@@ -103,9 +103,9 @@ for (const action of ['pay', 'fail', 'close']) {
       schema: {
         tags: ['Payments'],
         summary: 'What the sandbox page buttons call: sends a signed provider callback through the webhook path',
-        params: Type.Object({ sessionId: Type.String({ maxLength: 100 }), action: Type.Enum(['pay', 'fail', 'close']) }),
+        params: SandboxActionParams,
         response: {
-          200: Envelope(Type.Object({ orderId: Type.String(), paymentId: Type.String(), paymentStatus: Type.String(), orderStatus: Type.String(), message: Type.String() })),
+          200: Envelope(SandboxActionResult),
           ...errorResponses(400, 404),
         },
       },

@@ -1,0 +1,55 @@
+// ESLint rule `boundaries/module-boundaries` (decision 0016): resolves each relative import of a
+// file under src/ and reports
+//   (a) an import of a file of module X (src/modules/X/...) from outside X that is not X/index.ts,
+//       except a schema.sql.ts importing another module's schema.sql.ts (foreign keys only) and
+//       the schema aggregate (src/schema.ts) importing every schema.sql.ts;
+//   (b) any import of src/modules/ from the platform (src/http, src/db, src/lib).
+// Import strings cannot express this with no-restricted-imports patterns (they are matched as
+// written, `../orders/repo.ts` from a module and `./modules/orders/repo.ts` from app.ts alike).
+import { dirname, relative, resolve, sep } from 'node:path'
+
+const MODULE = /^src\/modules\/([^/]+)\/(.+)$/
+const PLATFORM = /^src\/(http|db|lib)\//
+
+function check(context, node, source) {
+  if (typeof source !== 'string' || !source.startsWith('.')) return
+  const root = context.cwd
+  const file = relative(root, context.filename).split(sep).join('/')
+  if (!file.startsWith('src/')) return
+  const target = relative(root, resolve(dirname(context.filename), source)).split(sep).join('/')
+  const to = MODULE.exec(target)
+  if (!to) return
+  if (PLATFORM.test(file)) {
+    context.report({ node, messageId: 'platform', data: { file: target } })
+    return
+  }
+  const from = MODULE.exec(file)
+  if (from && from[1] === to[1]) return
+  if (to[2] === 'index.ts') return
+  if (to[2] === 'schema.sql.ts' && (file === 'src/schema.ts' || (from && from[2] === 'schema.sql.ts'))) return
+  context.report({ node, messageId: 'internal', data: { module: to[1], file: target } })
+}
+
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A module is imported only through its index.ts; the platform imports no module' },
+    schema: [],
+    messages: {
+      internal: "'{{file}}' is inside the {{module}} module: import src/modules/{{module}}/index.ts (export what you need there).",
+      platform: "src/http, src/db and src/lib import no feature module ('{{file}}'): take what you need as a parameter, passed in by app.ts.",
+    },
+  },
+  create(context) {
+    const visit = (node) => check(context, node, node.source?.value)
+    return {
+      ImportDeclaration: visit,
+      ExportNamedDeclaration: visit,
+      ExportAllDeclaration: visit,
+      ImportExpression: visit,
+      TSImportType: (node) => check(context, node, node.argument?.literal?.value ?? node.argument?.value),
+    }
+  },
+}
+
+export default { meta: { name: 'boundaries' }, rules: { 'module-boundaries': rule } }

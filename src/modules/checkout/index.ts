@@ -1,0 +1,28 @@
+// The checkout module: delivery zones and their pincodes, pricing of a cart (quotes and orders),
+// coupons and partner pricing settings (tables delivery_zones, zone_pincodes, coupons,
+// coupon_redemptions, partner_pricing). What other modules and app.ts use of it is exported here.
+import { and, eq } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { coupons, partnerPricing } from './schema.sql.ts'
+
+export { createCheckoutService, type CheckoutService, type DeliveryMethod } from './service.ts'
+export { checkoutRoutes } from './routes.ts'
+export { createCheckoutAdminService } from './admin-service.ts'
+export { checkoutAdminRoutes } from './admin-routes.ts'
+export { createCoupon, redeemCoupon, releaseCoupon } from './coupons.ts'
+export { stateMismatch, type ZoneOfPincode } from './pincode-state.ts'
+export { seedDeliveryZones } from './seed-zones.ts'
+
+export type PartnerPricing = typeof partnerPricing.$inferSelect
+
+/** A partner's pricing settings (points, return window), or undefined when it has none (the defaults apply). */
+export async function partnerPricingOf(db: Executor, partnerId: string): Promise<PartnerPricing | undefined> {
+  const [row] = await db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1)
+  return row
+}
+
+/** The id of a partner's coupon with this (stored, upper-case) code, or null. */
+export async function findCouponId(db: Executor, partnerId: string, code: string): Promise<string | null> {
+  const [row] = await db.select({ id: coupons.id }).from(coupons).where(and(eq(coupons.partnerId, partnerId), eq(coupons.code, code))).limit(1)
+  return row?.id ?? null
+}

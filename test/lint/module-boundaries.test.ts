@@ -1,0 +1,28 @@
+// The module-boundary lint rule (decision 0016) runs through ESLint's Node API on small sources
+// placed at real paths, so a broken rule or config cannot silently let reach-ins back in.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { ESLint } from 'eslint'
+
+const eslint = new ESLint({ cwd: new URL('../../', import.meta.url).pathname })
+const boundaryErrors = async (filePath: string, code: string) =>
+  (await eslint.lintText(code, { filePath }))[0]!.messages.filter((m) => m.ruleId === 'boundaries/module-boundaries').map((m) => m.messageId)
+
+test('when a module imports a file of another module other than its index.ts, then the linter reports it', async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/returns/fixture.ts', "export { orderRepo } from '../orders/repo.ts'\n"), ['internal'])
+  assert.deepEqual(await boundaryErrors('src/app.ts', "export { orderRoutes } from './modules/orders/routes.ts'\n"), ['internal'])
+})
+
+test('when a module imports another module through its index.ts or its own files, then the linter accepts it', async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/returns/fixture.ts', "export { findOwnOrder } from '../orders/index.ts'\nexport { returnRepo } from './repo.ts'\n"), [])
+})
+
+test('when the platform (http, db, lib) imports a module, even its index.ts, then the linter reports it', async () => {
+  assert.deepEqual(await boundaryErrors('src/http/fixture.ts', "export { findPartner } from '../modules/partners/index.ts'\n"), ['platform'])
+  assert.deepEqual(await boundaryErrors('src/lib/fixture.ts', "export type { Customer } from '../modules/customers/index.ts'\n"), ['platform'])
+})
+
+test("when a schema.sql.ts imports another module's schema.sql.ts (foreign keys), then the linter accepts it; any other file may not", async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/auth/schema.sql.ts', "export { users } from '../customers/schema.sql.ts'\n"), [])
+  assert.deepEqual(await boundaryErrors('src/modules/auth/repo.ts', "export { users } from '../customers/schema.sql.ts'\n"), ['internal'])
+})
