@@ -110,3 +110,7 @@ export async function currentStock(db: Executor, productId: string): Promise<num
   const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
   return row?.stock ?? 0
 }
+
+/** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
+export { importCatalog, parseProductsCsv, type CatalogImport, type ImportReport } from './import.ts'
+export { syntheticCatalog } from './synthetic.ts'

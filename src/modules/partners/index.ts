@@ -279,3 +279,6 @@ export async function setPartnerWebhook(
   })
   return (await partnerWebhooks(db, [partnerId])).get(partnerId)!
 }
+
+/** The back office's partner operations (list, keys, rotate, deactivate), also used by the command line. */
+export { createPartnerAdminService } from './admin.ts'
