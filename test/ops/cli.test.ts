@@ -4,9 +4,9 @@
 // real bundled binary for what only a process shows (its exit code, what `--help` loads).
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
 import { main } from '../../src/cli/index.ts'
@@ -322,11 +322,40 @@ async function binary(...args: string[]): Promise<Run> {
   }
 }
 
-test('the bundled binary: --help exits 0, an unknown command 2 with a JSON error under --json', async () => {
+test('the bundled binary: rebuilt when older than src/, --help exits 0, an unknown command 2 with a JSON error under --json', async () => {
+  const entry = join(root, 'dist/cli/commerce.js')
+  if (existsSync(entry)) utimesSync(entry, new Date(0), new Date(0)) // older than every source file
   const help = await binary('--help')
   assert.equal(help.code, 0, help.stderr)
   assert.match(help.stdout, /^Usage: commerce <command> \[options\]/)
+  assert.ok(statSync(entry).mtimeMs > Date.now() - 60_000, 'the stale bundle was rebuilt before it ran')
   const unknown = await binary('frobnicate', '--json')
   assert.equal(unknown.code, 2)
   assert.deepEqual(jsonError(unknown), { code: 'USAGE', message: 'Unknown command: frobnicate' })
+})
+
+/** The packages a bundle file imports when it loads, through the chunks it imports statically (not `import()`). */
+function packagesLoadedBy(file: string, seen = new Set<string>()): Set<string> {
+  const packages = new Set<string>()
+  if (seen.has(file)) return packages
+  seen.add(file)
+  for (const [, from] of readFileSync(file, 'utf8').matchAll(/^import\s(?:[^;]*?\sfrom\s)?"([^"]+)";/gms)) {
+    if (from!.startsWith('.')) for (const p of packagesLoadedBy(join(dirname(file), from!), seen)) packages.add(p)
+    else if (!from!.startsWith('node:')) packages.add(from!)
+  }
+  return packages
+}
+
+test('commerce --help loads no database driver, ORM, logger or Fastify: the commands import them when they run', async () => {
+  const entry = join(root, 'dist/cli/commerce.js')
+  assert.equal((await binary('--help')).code, 0) // built and current
+  const heavy = ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'fastify', 'pino', 'ioredis', '@node-rs/argon2']
+  const atStart = packagesLoadedBy(entry)
+  assert.deepEqual(heavy.filter((p) => atStart.has(p)), [], `loaded by --help: ${[...atStart].join(', ')}`)
+  // The same reading finds them where the database opens: the check reads imports right.
+  const chunks = join(dirname(entry), 'chunks')
+  const bootstrap = readdirSync(chunks).find((f) => /^bootstrap-\w+\.js$/.test(f))
+  assert.ok(bootstrap, 'a chunk of its own for opening the database')
+  const whenRun = packagesLoadedBy(join(chunks, bootstrap))
+  for (const p of ['pino', 'drizzle-orm']) assert.ok(whenRun.has(p), `${p} in ${[...whenRun].join(', ')}`)
 })
