@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { AppError } from '../lib/errors.ts'
-import type { CatalogImport } from '../modules/catalog/index.ts'
+import type { CatalogImport, ProductRowLabel } from '../modules/catalog/index.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
 import { catalogOrDefault } from './lookups.ts'
 import { withProgress } from './progress.ts'
 
-function readImportFile(file: string, parseCsv: (text: string) => CatalogImport['products']): CatalogImport {
+interface ImportFile {
+  input: CatalogImport
+  /** How errors name a product: its line in a CSV file, `products[i]` in JSON. */
+  productLabel?: ProductRowLabel
+}
+
+async function readImportFile(file: string): Promise<ImportFile> {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -16,7 +22,11 @@ function readImportFile(file: string, parseCsv: (text: string) => CatalogImport[
     if (code === 'ENOENT') throw new AppError('NOT_FOUND', `File ${file} not found`)
     throw new AppError('BAD_REQUEST', `Cannot read ${file}: ${(err as Error).message}`)
   }
-  if (extname(file).toLowerCase() === '.csv') return { products: parseCsv(text) }
+  if (extname(file).toLowerCase() === '.csv') {
+    const { readProductsCsv } = await import('../modules/catalog/index.ts')
+    const csv = readProductsCsv(text)
+    return { input: { products: csv.products }, productLabel: (i) => `line ${csv.lines[i]}` }
+  }
   let input: unknown
   try {
     input = JSON.parse(text)
@@ -24,7 +34,7 @@ function readImportFile(file: string, parseCsv: (text: string) => CatalogImport[
     throw new AppError('BAD_REQUEST', `${file} is not valid JSON: ${(err as Error).message}`)
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new AppError('BAD_REQUEST', `${file} must hold a JSON object {categories, products}`)
-  return input as CatalogImport
+  return { input: input as CatalogImport }
 }
 
 export const catalogImport: Command = {
@@ -33,8 +43,8 @@ export const catalogImport: Command = {
   options: { catalog: { type: 'string', description: 'Catalog ID (default: the main catalog)' } },
   async run(config, values, positionals, context) {
     const file = positionals[0]!
-    const { importCatalog, parseProductsCsv } = await import('../modules/catalog/index.ts')
-    const input = readImportFile(file, parseProductsCsv)
+    const { importCatalog } = await import('../modules/catalog/index.ts')
+    const { input, productLabel } = await readImportFile(file)
     const report = await withProgress(
       context,
       'Opening the database',
@@ -43,7 +53,7 @@ export const catalogImport: Command = {
           const db = deps.database.db
           const catalogId = await catalogOrDefault(db, values.catalog as string | undefined)
           progress.step('Importing')
-          return importCatalog(db, catalogId, input, progress.update)
+          return importCatalog(db, catalogId, input, progress.update, productLabel)
         }),
       (r, seconds) => `Imported ${r.categories.created + r.categories.updated} categories and ${r.products.created + r.products.updated} products in ${seconds} s.`,
     )

@@ -287,6 +287,33 @@ test('catalog import FILE: JSON, progress on a terminal and one summary line whe
   assert.ok(error.details?.includes('products[0]: slug must be lower-case words joined by hyphens'), String(error.details))
 })
 
+test('catalog import FILE.csv: rows named by their line, an unknown column refused, all or nothing', async () => {
+  const csvFile = join(dataDir, 'import.csv')
+  writeFileSync(csvFile, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,description\ncli-besan,"CLI Besan, 1 kg",Fortune,CLI-2,cli-staples,95,110,"Gram flour,\nfinely milled"\ncli-rava,CLI Rava,Fortune,CLI-3,cli-staples,abc,60,\n')
+  const bad = await cli('catalog', 'import', csvFile, '--json')
+  assert.equal(bad.code, 1)
+  assert.deepEqual(jsonError(bad), {
+    code: 'BAD_REQUEST',
+    message: 'The import has invalid rows; nothing was imported',
+    details: ['line 4: sellingPrice must be an amount with at most two decimals'],
+  })
+  const unknownColumn = join(dataDir, 'colour.csv')
+  writeFileSync(unknownColumn, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,colour\ncli-dal,CLI Dal,Tata,CLI-4,cli-staples,90,100,yellow\n')
+  const refused = await cli('catalog', 'import', unknownColumn)
+  assert.equal(refused.code, 1)
+  assert.match(refused.stderr, /^The CSV header is not valid; nothing was imported\n {2}line 1: column colour should not exist \(the columns are slug, name, brand, sku, categorySlug, sellingPrice, mrp, stock, images, description, weightGrams, isActive\)\n$/)
+
+  writeFileSync(csvFile, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,description\ncli-besan,"CLI Besan, 1 kg",Fortune,CLI-2,cli-staples,95,110,"Gram flour,\nfinely milled"\ncli-rava,CLI Rava,Fortune,CLI-3,cli-staples,55,60,\n')
+  const imported = await cli('catalog', 'import', csvFile, '--json')
+  assert.equal(imported.code, 0, imported.stderr)
+  assert.deepEqual(JSON.parse(imported.stdout), { categories: { created: 0, updated: 0 }, products: { created: 2, updated: 0 } })
+  const reader = JSON.parse((await cli('partner', 'create', '--name', 'CSV reader', '--json')).stdout) as { apiKey: string }
+  const besan = await shop.app.inject({ method: 'GET', url: '/api/v1/products/cli-besan', headers: { 'x-api-key': reader.apiKey } })
+  assert.equal(besan.statusCode, 200, besan.body)
+  assert.equal(besan.json().data.name, 'CLI Besan, 1 kg')
+  assert.equal(besan.json().data.sellingPrice, '95.00')
+})
+
 test('bench-data prints the catalog, partner ID, partner secret and API key, with or without --json', async () => {
   const bench = await cli('bench-data', '--products', '300', '--json')
   assert.equal(bench.code, 0, bench.stderr)

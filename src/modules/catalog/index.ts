@@ -112,5 +112,5 @@ export async function currentStock(db: Executor, productId: string): Promise<num
 }
 
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
-export { importCatalog, parseProductsCsv, type CatalogImport, type ImportReport } from './import.ts'
+export { importCatalog, PRODUCT_CSV_COLUMNS, readProductsCsv, type CatalogImport, type ImportReport, type ProductRowLabel } from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'
