@@ -1,17 +1,47 @@
+// What a command is, where it writes, and how it reaches the database. Kept light: `commerce --help`
+// loads this file and the command files only; the database, Fastify and the modules load when a
+// command runs (dynamic imports), so help and usage errors answer at once.
 import type { Config } from '../config.ts'
-import { openRuntime } from '../bootstrap.ts'
 import type { Deps } from '../deps.ts'
+
+/** Where a command writes (the process's streams, or strings a test captures) and what it reads. */
+export interface CliContext {
+  stdout: { write(text: string): unknown }
+  /** `isTTY`: a terminal, where long commands draw their progress. */
+  stderr: { write(text: string): unknown; isTTY?: boolean }
+  env: Record<string, string | undefined>
+  /**
+   * An open database (and Redis) for the commands to use, left open after them: tests run many
+   * commands in one process on one test database. Without it each command opens and migrates the
+   * database of `env` and closes it at the end, as the `commerce` process does.
+   */
+  runtime?: Deps
+}
 
 export interface Command {
   summary: string
   options: Record<string, { type: 'string' | 'boolean'; description?: string; required?: boolean }>
   /** One positional argument, when the command takes one (e.g. FILE). */
   positional?: { name: string; description: string }
-  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[]): Promise<{ text: string; json: unknown }>
+  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[], context: CliContext): Promise<{ text: string; json: unknown }>
 }
 
-/** Opens the database (migrating it) for the length of one command. */
-export async function withRuntime<T>(config: Config, work: (deps: Deps) => Promise<T>): Promise<T> {
+/** A command line that cannot be run as written (unknown command or option, missing option): exit 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The help to print after the message (not under --json). */
+    readonly help: string,
+  ) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+/** Opens the database (migrating it) for the length of one command, unless the context holds one open. */
+export async function withRuntime<T>(config: Config, context: CliContext, work: (deps: Deps) => Promise<T>): Promise<T> {
+  if (context.runtime) return work(context.runtime)
+  const { openRuntime } = await import('../bootstrap.ts')
   const runtime = await openRuntime(config)
   try {
     return await work(runtime)

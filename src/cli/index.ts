@@ -1,16 +1,22 @@
 // `commerce <command>`: operations on the database from the command line. On the embedded database
 // the server must be stopped (it serves one process); on PostgreSQL it can run beside the servers.
+//
+// `main` runs one command line and answers its exit code: 0 done, 1 the command failed, 2 the
+// command line is wrong (unknown command or option, missing option or FILE). Results go to stdout;
+// errors and progress to stderr. Under --json the result is one JSON document on stdout and an
+// error one JSON document on stderr: {"error":{"code","message","details"?}}.
 import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config.ts'
-import { DatabaseLockedError } from '../db/client.ts'
 import { AppError } from '../lib/errors.ts'
 import { adminCreate } from './admin.ts'
 import { apikeyCreate, apikeyList, apikeyRevoke } from './apikey.ts'
 import { benchData, catalogImport } from './catalog.ts'
-import type { Command } from './command.ts'
+import { type CliContext, type Command, UsageError } from './command.ts'
 import { migrate } from './migrate.ts'
 import { partnerCreate, partnerDeactivate, partnerList, partnerReturnOrigins, partnerRotateSecret } from './partner.ts'
 import { seed } from './seed.ts'
+
+export type { CliContext } from './command.ts'
 
 const COMMANDS: Record<string, Command> = {
   migrate,
@@ -28,34 +34,66 @@ const COMMANDS: Record<string, Command> = {
   'bench-data': benchData,
 }
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(16)} ${c.summary}`)
+/** Two columns, the second starting two spaces after the longest entry of the first. */
+function columns(rows: [string, string][]): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`.trimEnd())
+}
+
+export function usage(): string {
+  const lines = columns(Object.entries(COMMANDS).map(([name, c]) => [name, c.summary]))
   return ['Usage: commerce <command> [options]', '', 'Commands:', ...lines, '', 'Run `commerce <command> --help` for its options.'].join('\n')
 }
 
-function commandHelp(name: string, command: Command): string {
-  const options = Object.entries(command.options).map(
-    ([flag, o]) => `  --${flag}${o.type === 'string' ? ' <value>' : ''}`.padEnd(26) + (o.description ?? ''),
-  )
+export function commandHelp(name: string, command: Command): string {
+  const options = columns([
+    ...Object.entries(command.options).map(([flag, o]): [string, string] => [`--${flag}${o.type === 'string' ? ' <value>' : ''}`, o.description ?? '']),
+    ['--json', 'Print machine-readable JSON (errors too, on stderr)'],
+    ['--help', 'Show this help'],
+  ])
   const positional = command.positional ? ` ${command.positional.name}` : ''
-  return [`Usage: commerce ${name}${positional} [options]`, '', command.summary, ...(command.positional ? ['', `  ${command.positional.name.padEnd(24)}${command.positional.description}`] : []), '', 'Options:', ...options, '  --json'.padEnd(26) + 'Print machine-readable JSON', '  --help'.padEnd(26) + 'Show this help'].join('\n')
+  return [
+    `Usage: commerce ${name}${positional} [options]`,
+    '',
+    command.summary,
+    ...(command.positional ? ['', ...columns([[command.positional.name, command.positional.description]])] : []),
+    '',
+    'Options:',
+    ...options,
+  ].join('\n')
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The command an argument list names: its name, or null (then `unknown` is what was asked for). */
+function findCommand(argv: string[]): { name: string; command: Command } | { unknown: string } {
   const two = argv.slice(0, 2).join(' ')
-  const name = COMMANDS[two] ? two : argv[0]
-  const command = name ? COMMANDS[name] : undefined
-  if (!command) {
-    const wantsHelp = argv.length === 0 || argv.includes('--help') || argv[0] === 'help'
-    ;(wantsHelp ? process.stdout : process.stderr).write(`${usage()}\n`)
-    return wantsHelp ? 0 : 1
+  if (COMMANDS[two]) return { name: two, command: COMMANDS[two] }
+  const one = argv[0] ?? ''
+  if (COMMANDS[one]) return { name: one, command: COMMANDS[one] }
+  // `partner frobnicate`: name the pair, not only the group.
+  const isGroup = Object.keys(COMMANDS).some((n) => n.startsWith(`${one} `))
+  return { unknown: isGroup && argv[1] && !argv[1].startsWith('-') ? two : one }
+}
+
+async function runCommandLine(argv: string[], context: CliContext): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    context.stdout.write(`${usage()}\n`)
+    return 0
   }
-  const rest = argv.slice(name!.split(' ').length)
+  const found = findCommand(argv)
+  if ('unknown' in found) {
+    if (argv.includes('--help')) {
+      context.stdout.write(`${usage()}\n`)
+      return 0
+    }
+    throw new UsageError(`Unknown command: ${found.unknown}`, usage())
+  }
+  const { name, command } = found
+  const help = () => commandHelp(name, command)
   let values: Record<string, string | boolean | undefined>
   let positionals: string[]
   try {
     const parsed = parseArgs({
-      args: rest,
+      args: argv.slice(name.split(' ').length),
       options: {
         ...Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.type }])),
         json: { type: 'boolean' },
@@ -67,38 +105,48 @@ async function main(argv: string[]): Promise<number> {
     values = parsed.values as typeof values
     positionals = parsed.positionals
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${commandHelp(name!, command)}\n`)
-    return 1
+    throw new UsageError((err as Error).message, help())
   }
   if (values.help) {
-    process.stdout.write(`${commandHelp(name!, command)}\n`)
+    context.stdout.write(`${help()}\n`)
     return 0
   }
   for (const [flag, o] of Object.entries(command.options)) {
-    if (o.required && values[flag] === undefined) {
-      process.stderr.write(`Missing --${flag}\n\n${commandHelp(name!, command)}\n`)
-      return 1
-    }
+    if (o.required && values[flag] === undefined) throw new UsageError(`Missing --${flag}`, help())
   }
-  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' })
-  if (command.positional && positionals.length !== 1 && !values.help) {
-    process.stderr.write(`Missing ${command.positional.name}\n\n${commandHelp(name!, command)}\n`)
-    return 1
-  }
-  const result = await command.run(config, values, positionals)
-  if (values.json) process.stdout.write(`${JSON.stringify(result.json)}\n`)
-  else process.stdout.write(`${result.text}\n`)
+  if (command.positional && positionals.length === 0) throw new UsageError(`Missing ${command.positional.name}`, help())
+  if (command.positional && positionals.length > 1) throw new UsageError(`Only one ${command.positional.name}, got ${positionals.length}`, help())
+  const config = loadConfig({ ...context.env, LOG_LEVEL: context.env.LOG_LEVEL ?? 'warn' })
+  const result = await command.run(config, values, positionals, context)
+  context.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`)
   return 0
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2))
-} catch (err) {
-  if (err instanceof ConfigError || err instanceof DatabaseLockedError || err instanceof AppError) {
-    const details = err instanceof AppError && err.details ? err.details.map((d) => `  ${d}\n`).join('') : ''
-    process.stderr.write(`${err.message}\n${details}`)
-    process.exitCode = 1
-  } else {
-    throw err
+/** What an error prints and exits with: expected failures are one message; a bug shows its stack. */
+async function describeError(err: unknown): Promise<{ code: string; message: string; details?: string[]; exitCode: number; help?: string; stack?: string }> {
+  if (err instanceof UsageError) return { code: 'USAGE', message: err.message, help: err.help, exitCode: 2 }
+  if (err instanceof AppError) return { code: err.code, message: err.message, details: err.details, exitCode: 1 }
+  if (err instanceof ConfigError) return { code: 'CONFIG', message: err.message, exitCode: 1 }
+  // Loaded already if it was thrown (the database opened); loading it here keeps --help light.
+  const { DatabaseLockedError } = await import('../db/client.ts')
+  if (err instanceof DatabaseLockedError) return { code: 'DATABASE_LOCKED', message: err.message, exitCode: 1 }
+  const error = err instanceof Error ? err : new Error(String(err))
+  return { code: 'INTERNAL', message: error.message, stack: error.stack, exitCode: 1 }
+}
+
+/** Runs one command line (`argv` without `node` and the script) and answers its exit code. */
+export async function main(argv: string[], context: CliContext): Promise<number> {
+  const json = argv.includes('--json')
+  try {
+    return await runCommandLine(argv, context)
+  } catch (err) {
+    const e = await describeError(err)
+    if (json) {
+      context.stderr.write(`${JSON.stringify({ error: { code: e.code, message: e.message, ...(e.details?.length ? { details: e.details } : {}) } })}\n`)
+    } else {
+      const details = e.details?.map((d) => `  ${d}\n`).join('') ?? ''
+      context.stderr.write(`${e.stack ?? e.message}\n${details}${e.help ? `\n${e.help}\n` : ''}`)
+    }
+    return e.exitCode
   }
 }

@@ -1,7 +1,9 @@
 import { AppError } from '../lib/errors.ts'
-import { createPartner, createPartnerAdminService, setPartnerReturnOrigins } from '../modules/partners/index.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
+import { requireCatalog, requirePartner } from './lookups.ts'
+
+const partners = () => import('../modules/partners/index.ts')
 
 export const partnerCreate: Command = {
   summary: 'Create a partner; prints its ID, secret and first API key (shown once)',
@@ -10,8 +12,10 @@ export const partnerCreate: Command = {
     catalog: { type: 'string', description: 'Catalog ID its key reads (default: the main catalog)' },
     'return-origins': { type: 'string', description: 'Comma-separated origins allowed in paymentReturnUrl (default: any)' },
   },
-  async run(config, values) {
-    const created = await withRuntime(config, async (deps) => {
+  async run(config, values, _positionals, context) {
+    const { createPartner, setPartnerReturnOrigins } = await partners()
+    const created = await withRuntime(config, context, async (deps) => {
+      if (values.catalog !== undefined) await requireCatalog(deps.database.db, String(values.catalog))
       const partner = await createPartner(deps.database.db, { name: String(values.name), catalogId: values.catalog as string | undefined })
       if (values['return-origins']) await setPartnerReturnOrigins(deps.database.db, partner.partner.id, splitList(values['return-origins']))
       return partner
@@ -40,8 +44,12 @@ export const partnerReturnOrigins: Command = {
     partner: { type: 'string', required: true, description: 'Partner ID' },
     origins: { type: 'string', required: true, description: 'Comma-separated origins, for example https://shop.example' },
   },
-  async run(config, values) {
-    const origins = await withRuntime(config, (deps) => setPartnerReturnOrigins(deps.database.db, String(values.partner), splitList(values.origins)))
+  async run(config, values, _positionals, context) {
+    const { setPartnerReturnOrigins } = await partners()
+    const origins = await withRuntime(config, context, async (deps) => {
+      await requirePartner(deps.database.db, String(values.partner))
+      return setPartnerReturnOrigins(deps.database.db, String(values.partner), splitList(values.origins))
+    })
     return { text: `Return origins of ${String(values.partner)}: ${origins.join(', ') || 'any'}`, json: { partnerId: values.partner, origins } }
   },
 }
@@ -60,8 +68,9 @@ export const partnerList: Command = {
     page: { type: 'string', description: 'Page (default 1)' },
     limit: { type: 'string', description: 'Partners a page, 1-100 (default 20)' },
   },
-  async run(config, values) {
-    const result = await withRuntime(config, (deps) =>
+  async run(config, values, _positionals, context) {
+    const { createPartnerAdminService } = await partners()
+    const result = await withRuntime(config, context, (deps) =>
       createPartnerAdminService(deps).list(
         { search: values.search as string | undefined, isActive: values.inactive ? false : undefined },
         { page: page(values.page, 1, 100_000), limit: page(values.limit, 20, 100) },
@@ -76,8 +85,12 @@ export const partnerList: Command = {
 export const partnerRotateSecret: Command = {
   summary: 'Issue a new partner secret (shown once); the old one works until the overlap ends (PARTNER_SECRET_OVERLAP_SECONDS)',
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
-  async run(config, values) {
-    const rotated = await withRuntime(config, (deps) => createPartnerAdminService(deps).rotateSecret(String(values.partner)))
+  async run(config, values, _positionals, context) {
+    const { createPartnerAdminService } = await partners()
+    const rotated = await withRuntime(config, context, async (deps) => {
+      await requirePartner(deps.database.db, String(values.partner))
+      return createPartnerAdminService(deps).rotateSecret(String(values.partner))
+    })
     const until = rotated.previousSecretExpiresAt ? `The previous secret works until ${rotated.previousSecretExpiresAt}.` : 'The previous secret no longer works.'
     return { text: [`New secret of ${rotated.partnerId}: ${rotated.secret}`, until, 'Store the secret now: it is not shown again.'].join('\n'), json: rotated }
   },
@@ -86,8 +99,12 @@ export const partnerRotateSecret: Command = {
 export const partnerDeactivate: Command = {
   summary: "Deactivate a partner: its API keys, secret and customer tokens stop working",
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
-  async run(config, values) {
-    const partner = await withRuntime(config, (deps) => createPartnerAdminService(deps).update(String(values.partner), { isActive: false }))
+  async run(config, values, _positionals, context) {
+    const { createPartnerAdminService } = await partners()
+    const partner = await withRuntime(config, context, async (deps) => {
+      await requirePartner(deps.database.db, String(values.partner))
+      return createPartnerAdminService(deps).update(String(values.partner), { isActive: false })
+    })
     return { text: `Partner ${partner.id} (${partner.name}) deactivated.`, json: partner }
   },
 }

@@ -116,5 +116,6 @@ export { catalogRoutes } from './routes.ts'
 export { createCatalogAdminService } from './admin-service.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
-export { type CatalogImport, importCatalog, parseProductsCsv } from './import.ts'
+/** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
+export { importCatalog, PRODUCT_CSV_COLUMNS, readProductsCsv, type CatalogImport, type ImportReport, type ProductRowLabel } from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'

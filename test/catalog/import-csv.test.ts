@@ -1,0 +1,67 @@
+// Reading a products CSV: the command line's strict reader (readProductsCsv) and the back office's
+// lenient one (parseProductsCsv, kept as it was so that the API answers the same). No database.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { AppError } from '../../src/lib/errors.ts'
+import { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv } from '../../src/modules/catalog/import.ts'
+
+const HEADER = 'slug,name,brand,sku,categorySlug,sellingPrice,mrp'
+
+function rejection(text: string): { message: string; details: string[] } {
+  try {
+    readProductsCsv(text)
+  } catch (err) {
+    assert.ok(err instanceof AppError, String(err))
+    assert.equal(err.code, 'BAD_REQUEST')
+    return { message: err.message, details: err.details ?? [] }
+  }
+  assert.fail('the CSV was accepted')
+}
+
+test('every column of the docs is read: numbers parsed, images split on |, isActive true or false', () => {
+  const csv = `${PRODUCT_CSV_COLUMNS.join(',')}\natta-5kg,Atta 5 kg,Aashirvaad,A-1,staples,289.00,320,40,https://a.example/1.jpg | https://a.example/2.jpg,Whole wheat,5000,false\n`
+  const { products, lines } = readProductsCsv(csv)
+  assert.deepEqual(products, [
+    {
+      slug: 'atta-5kg', name: 'Atta 5 kg', brand: 'Aashirvaad', sku: 'A-1', categorySlug: 'staples', sellingPrice: '289.00', mrp: '320', stock: 40,
+      images: ['https://a.example/1.jpg', 'https://a.example/2.jpg'], description: 'Whole wheat', weightGrams: 5000, isActive: false,
+    },
+  ])
+  assert.deepEqual(lines, [2])
+})
+
+test('each product knows the line it starts on, past blank lines, quoted newlines, mixed line ends and a byte order mark', () => {
+  const csv = `\uFEFF${HEADER},description\r\na,A,B,S1,c,1,1,"two\r\nlines"\r\n\r\nb,"B, with comma",B,S2,c,1,1,"say ""hi"""\nc,C,B,S3,c,1,1,\n`
+  const { products, lines } = readProductsCsv(csv)
+  assert.deepEqual(products.map((p) => [p.slug, p.name, p.description]), [['a', 'A', 'two\nlines'], ['b', 'B, with comma', 'say "hi"'], ['c', 'C', '']])
+  assert.deepEqual(lines, [2, 5, 6])
+})
+
+test('an unknown column is refused, as JSON refuses an unknown field; a missing or repeated one too', () => {
+  const unknown = rejection(`${HEADER},colour\na,A,B,S,c,1,1,red\n`)
+  assert.equal(unknown.message, 'The CSV header is not valid; nothing was imported')
+  assert.deepEqual(unknown.details, [`line 1: column colour should not exist (the columns are ${PRODUCT_CSV_COLUMNS.join(', ')})`])
+  assert.deepEqual(rejection('slug,name,brand,sku,categorySlug,sellingPrice,price\n').details, [
+    `line 1: column price should not exist (the columns are ${PRODUCT_CSV_COLUMNS.join(', ')})`,
+    'line 1: column mrp is missing',
+  ])
+  assert.deepEqual(rejection(`${HEADER},sku\n`).details, ['line 1: column sku appears twice'])
+})
+
+test('a malformed row is refused with its line: a stray quote, an unclosed quote, too many cells', () => {
+  const stray = rejection(`${HEADER}\na,A,B,S,c,1,1\nb,Aashirvaad "Select" Atta,B,S2,c,1,1\n`)
+  assert.equal(stray.message, 'The CSV file is malformed; nothing was imported')
+  assert.match(stray.details[0]!, /^line 3: Invalid Opening Quote/)
+  assert.match(rejection(`${HEADER}\na,"A,B,S,c,1,1\n`).details[0]!, /^line 2: Quote Not Closed/)
+  assert.match(rejection(`${HEADER}\na,A,B,S,c,1,1\nb,B,B,S2,c,1,1,extra\n`).details[0]!, /^line 3: Invalid Record Length/)
+})
+
+test('an empty file has no products', () => {
+  assert.deepEqual(readProductsCsv(''), { products: [], lines: [] })
+})
+
+test('the back office import (text/csv) reads CSV as it always has: unknown columns ignored, a stray quote toggles quoting', () => {
+  const [product] = parseProductsCsv(`${HEADER},colour\nb,Aashirvaad "Select" Atta,B,S2,c,1,1,red\n`)
+  assert.equal(product!.name, 'Aashirvaad Select Atta')
+  assert.equal('colour' in product!, false)
+})
