@@ -16,7 +16,7 @@ import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { adminAuthRoutes, createAdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
 import { authRoutes, createAuthService } from './modules/auth/index.ts'
-import { type CatalogCache, catalogAdminRoutes, catalogRoutes, createCatalogAdminService, createCatalogService } from './modules/catalog/index.ts'
+import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
 import { createCustomerAdminService, createProfileService, customerAdminRoutes, profileRoutes } from './modules/customers/index.ts'
 import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
@@ -185,7 +185,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     redisPrefix: config.redisPrefix,
     log: app.log,
   })
-  const catalog = createCatalogService(deps)
+  const catalog = new CatalogService(deps)
   const checkout = createCheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = createPaymentService(deps, provider)
@@ -230,7 +230,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
       await api.register(ledgerAdminRoutes, { admin: createLedgerAdminService(deps), guards })
-      await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
+      await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },
   )
