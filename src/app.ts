@@ -14,14 +14,14 @@ import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/ra
 import { HELMET_OPTIONS } from './http/security-headers.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
-import { adminAuthRoutes, createAdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
-import { authRoutes, createAuthService } from './modules/auth/index.ts'
+import { adminAuthRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
+import { AuthService, authRoutes } from './modules/auth/index.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
-import { createCustomerAdminService, createProfileService, customerAdminRoutes, profileRoutes } from './modules/customers/index.ts'
+import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
 import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
-import { createLedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
+import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { createApiKeyAuthenticator, createPartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { createReturnService, returnRoutes } from './modules/returns/index.ts'
 import { createSupportService, supportRoutes } from './modules/support/index.ts'
@@ -152,8 +152,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
 
-  const auth = createAuthService(deps)
-  const admins = createAdminService(deps, auth.signer)
+  const auth = new AuthService(deps)
+  const admins = new AdminService(deps, auth.signer)
   const guards = createGuards(deps.clock, {
     apiKey: createApiKeyAuthenticator(deps.database.db, deps.clock),
     customer: (token) => auth.authenticateCustomer(token),
@@ -199,7 +199,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const orderAdmin = createOrderAdminService(deps, payments)
   const support = createSupportService(deps, storage)
   const returns = createReturnService(deps, storage, payments)
-  const customerAdmin = createCustomerAdminService(deps, {
+  const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
     returns: (scope, paging) => returns.list(scope, {}, paging),
     tickets: (scope, paging) => support.list(scope, {}, paging),
@@ -215,7 +215,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
-      await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
+      await api.register(profileRoutes, { profiles: new ProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
       await api.register(orderRoutes, { orders, guards })
@@ -229,7 +229,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
-      await api.register(ledgerAdminRoutes, { admin: createLedgerAdminService(deps), guards })
+      await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },
