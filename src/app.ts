@@ -19,14 +19,14 @@ import { AuthService, authRoutes } from './modules/auth/index.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
-import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
+import { Dispatcher, EventAdminService, eventAdminRoutes } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
-import { createApiKeyAuthenticator, createPartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
+import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { createReturnService, returnRoutes } from './modules/returns/index.ts'
-import { createSupportService, supportRoutes } from './modules/support/index.ts'
-import { createStorage, createUploadNames, createUploadService, uploadRoutes } from './modules/uploads/index.ts'
-import { createOrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
+import { SupportService, supportRoutes } from './modules/support/index.ts'
+import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
+import { OrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, createPaymentService, type PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -192,12 +192,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const orders = createOrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
-  app.decorate('dispatcher', createDispatcher(deps))
+  app.decorate('dispatcher', new Dispatcher(deps))
   const storage = createStorage(config)
-  const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
+  const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
-  const orderAdmin = createOrderAdminService(deps, payments)
-  const support = createSupportService(deps, storage)
+  const orderAdmin = new OrderAdminService(deps, payments)
+  const support = new SupportService(deps, storage)
   const returns = createReturnService(deps, storage, payments)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
@@ -223,8 +223,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
       await api.register(orderPartnerRoutes, { admin: orderAdmin, guards })
-      await api.register(partnerAdminRoutes, { admin: createPartnerAdminService(deps), guards })
-      await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
+      await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
+      await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })

@@ -1,4 +1,4 @@
-import { announceRevocations, createApiKey, createPartnerAdminService, findPartner, revokeApiKey } from '../modules/partners/index.ts'
+import { announceRevocations, createApiKey, PartnerAdminService, findPartner, revokeApiKey } from '../modules/partners/index.ts'
 import { findDefaultCatalog } from '../modules/catalog/index.ts'
 import { AppError } from '../lib/errors.ts'
 import type { Command } from './command.ts'
@@ -39,7 +39,7 @@ export const apikeyList: Command = {
   summary: "A partner's API keys, newest first, revoked ones too (never the keys themselves)",
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values) {
-    const keys = await withRuntime(config, (deps) => createPartnerAdminService(deps).keys(String(values.partner)))
+    const keys = await withRuntime(config, (deps) => new PartnerAdminService(deps).keys(String(values.partner)))
     const lines = keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  catalog ${k.catalogId}  last used ${k.lastUsedAt ?? 'never'}  ${k.name}`)
     return { text: lines.length ? lines.join('\n') : 'No API keys.', json: keys }
   },

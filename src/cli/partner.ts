@@ -1,5 +1,5 @@
 import { AppError } from '../lib/errors.ts'
-import { createPartner, createPartnerAdminService, setPartnerReturnOrigins } from '../modules/partners/index.ts'
+import { createPartner, PartnerAdminService, setPartnerReturnOrigins } from '../modules/partners/index.ts'
 import type { Command } from './command.ts'
 import { withRuntime } from './command.ts'
 
@@ -62,7 +62,7 @@ export const partnerList: Command = {
   },
   async run(config, values) {
     const result = await withRuntime(config, (deps) =>
-      createPartnerAdminService(deps).list(
+      new PartnerAdminService(deps).list(
         { search: values.search as string | undefined, isActive: values.inactive ? false : undefined },
         { page: page(values.page, 1, 100_000), limit: page(values.limit, 20, 100) },
       ),
@@ -77,7 +77,7 @@ export const partnerRotateSecret: Command = {
   summary: 'Issue a new partner secret (shown once); the old one works until the overlap ends (PARTNER_SECRET_OVERLAP_SECONDS)',
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values) {
-    const rotated = await withRuntime(config, (deps) => createPartnerAdminService(deps).rotateSecret(String(values.partner)))
+    const rotated = await withRuntime(config, (deps) => new PartnerAdminService(deps).rotateSecret(String(values.partner)))
     const until = rotated.previousSecretExpiresAt ? `The previous secret works until ${rotated.previousSecretExpiresAt}.` : 'The previous secret no longer works.'
     return { text: [`New secret of ${rotated.partnerId}: ${rotated.secret}`, until, 'Store the secret now: it is not shown again.'].join('\n'), json: rotated }
   },
@@ -87,7 +87,7 @@ export const partnerDeactivate: Command = {
   summary: "Deactivate a partner: its API keys, secret and customer tokens stop working",
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values) {
-    const partner = await withRuntime(config, (deps) => createPartnerAdminService(deps).update(String(values.partner), { isActive: false }))
+    const partner = await withRuntime(config, (deps) => new PartnerAdminService(deps).update(String(values.partner), { isActive: false }))
     return { text: `Partner ${partner.id} (${partner.name}) deactivated.`, json: partner }
   },
 }
