@@ -17,7 +17,7 @@ import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { adminAuthRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
 import { AuthService, authRoutes } from './modules/auth/index.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
-import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
+import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutService } from './modules/checkout/index.ts'
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
 import { Dispatcher, EventAdminService, eventAdminRoutes } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
@@ -27,7 +27,7 @@ import { createReturnService, returnRoutes } from './modules/returns/index.ts'
 import { SupportService, supportRoutes } from './modules/support/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { OrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
-import { createPaymentProvider, createPaymentService, type PaymentService, paymentRoutes } from './modules/payments/index.ts'
+import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -186,9 +186,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     log: app.log,
   })
   const catalog = new CatalogService(deps)
-  const checkout = createCheckoutService(deps)
+  const checkout = new CheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
-  const payments = createPaymentService(deps, provider)
+  const payments = new PaymentService(deps, provider)
   const orders = createOrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
@@ -228,7 +228,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })
-      await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
+      await api.register(checkoutAdminRoutes, { admin: new CheckoutAdminService(deps, checkout.settingsCache), guards })
       await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
