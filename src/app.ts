@@ -14,20 +14,20 @@ import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/ra
 import { HELMET_OPTIONS } from './http/security-headers.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
-import { adminAuthRoutes, createAdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
-import { authRoutes, createAuthService } from './modules/auth/index.ts'
-import { type CatalogCache, catalogAdminRoutes, catalogRoutes, createCatalogAdminService, createCatalogService } from './modules/catalog/index.ts'
-import { checkoutAdminRoutes, checkoutRoutes, createCheckoutAdminService, createCheckoutService } from './modules/checkout/index.ts'
-import { createCustomerAdminService, createProfileService, customerAdminRoutes, profileRoutes } from './modules/customers/index.ts'
-import { createDispatcher, createEventAdminService, type Dispatcher, eventAdminRoutes } from './modules/events/index.ts'
+import { adminAuthRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
+import { AuthService, authRoutes } from './modules/auth/index.ts'
+import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
+import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutService } from './modules/checkout/index.ts'
+import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
+import { Dispatcher, EventAdminService, eventAdminRoutes } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
-import { createLedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
-import { createApiKeyAuthenticator, createPartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
+import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
+import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { createReturnService, returnRoutes } from './modules/returns/index.ts'
-import { createSupportService, supportRoutes } from './modules/support/index.ts'
-import { createStorage, createUploadNames, createUploadService, uploadRoutes } from './modules/uploads/index.ts'
-import { createOrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
-import { createPaymentProvider, createPaymentService, type PaymentService, paymentRoutes } from './modules/payments/index.ts'
+import { SupportService, supportRoutes } from './modules/support/index.ts'
+import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
+import { OrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
+import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -152,8 +152,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
 
-  const auth = createAuthService(deps)
-  const admins = createAdminService(deps, auth.signer)
+  const auth = new AuthService(deps)
+  const admins = new AdminService(deps, auth.signer)
   const guards = createGuards(deps.clock, {
     apiKey: createApiKeyAuthenticator(deps.database.db, deps.clock),
     customer: (token) => auth.authenticateCustomer(token),
@@ -185,21 +185,21 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     redisPrefix: config.redisPrefix,
     log: app.log,
   })
-  const catalog = createCatalogService(deps)
-  const checkout = createCheckoutService(deps)
+  const catalog = new CatalogService(deps)
+  const checkout = new CheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
-  const payments = createPaymentService(deps, provider)
+  const payments = new PaymentService(deps, provider)
   const orders = createOrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
-  app.decorate('dispatcher', createDispatcher(deps))
+  app.decorate('dispatcher', new Dispatcher(deps))
   const storage = createStorage(config)
-  const uploads = createUploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
+  const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
-  const orderAdmin = createOrderAdminService(deps, payments)
-  const support = createSupportService(deps, storage)
+  const orderAdmin = new OrderAdminService(deps, payments)
+  const support = new SupportService(deps, storage)
   const returns = createReturnService(deps, storage, payments)
-  const customerAdmin = createCustomerAdminService(deps, {
+  const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
     returns: (scope, paging) => returns.list(scope, {}, paging),
     tickets: (scope, paging) => support.list(scope, {}, paging),
@@ -215,7 +215,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
-      await api.register(profileRoutes, { profiles: createProfileService(deps), guards })
+      await api.register(profileRoutes, { profiles: new ProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
       await api.register(orderRoutes, { orders, guards })
@@ -223,14 +223,14 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
       await api.register(orderPartnerRoutes, { admin: orderAdmin, guards })
-      await api.register(partnerAdminRoutes, { admin: createPartnerAdminService(deps), guards })
-      await api.register(eventAdminRoutes, { admin: createEventAdminService(deps), guards })
+      await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
+      await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
       await api.register(supportRoutes, { support, guards })
       await api.register(returnRoutes, { returns, guards })
-      await api.register(checkoutAdminRoutes, { admin: createCheckoutAdminService(deps, checkout.settingsCache), guards })
-      await api.register(ledgerAdminRoutes, { admin: createLedgerAdminService(deps), guards })
-      await api.register(catalogAdminRoutes, { admin: createCatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
+      await api.register(checkoutAdminRoutes, { admin: new CheckoutAdminService(deps, checkout.settingsCache), guards })
+      await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
+      await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
     },
     { prefix: API_PREFIX },
   )

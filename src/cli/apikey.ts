@@ -45,10 +45,10 @@ export const apikeyList: Command = {
   summary: "A partner's API keys, newest first, revoked ones too (never the keys themselves)",
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values, _positionals, context) {
-    const { createPartnerAdminService } = await import('../modules/partners/index.ts')
+    const { PartnerAdminService } = await import('../modules/partners/index.ts')
     const keys = await withRuntime(config, context, async (deps) => {
       await requirePartner(deps.database.db, String(values.partner))
-      return createPartnerAdminService(deps).keys(String(values.partner))
+      return new PartnerAdminService(deps).keys(String(values.partner))
     })
     const lines = keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  catalog ${k.catalogId}  last used ${k.lastUsedAt ?? 'never'}  ${k.name}`)
     return { text: lines.length ? lines.join('\n') : 'No API keys.', json: keys }

@@ -69,9 +69,9 @@ export const partnerList: Command = {
     limit: { type: 'string', description: 'Partners a page, 1-100 (default 20)' },
   },
   async run(config, values, _positionals, context) {
-    const { createPartnerAdminService } = await partners()
+    const { PartnerAdminService } = await partners()
     const result = await withRuntime(config, context, (deps) =>
-      createPartnerAdminService(deps).list(
+      new PartnerAdminService(deps).list(
         { search: values.search as string | undefined, isActive: values.inactive ? false : undefined },
         { page: page(values.page, 1, 100_000), limit: page(values.limit, 20, 100) },
       ),
@@ -86,10 +86,10 @@ export const partnerRotateSecret: Command = {
   summary: 'Issue a new partner secret (shown once); the old one works until the overlap ends (PARTNER_SECRET_OVERLAP_SECONDS)',
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values, _positionals, context) {
-    const { createPartnerAdminService } = await partners()
+    const { PartnerAdminService } = await partners()
     const rotated = await withRuntime(config, context, async (deps) => {
       await requirePartner(deps.database.db, String(values.partner))
-      return createPartnerAdminService(deps).rotateSecret(String(values.partner))
+      return new PartnerAdminService(deps).rotateSecret(String(values.partner))
     })
     const until = rotated.previousSecretExpiresAt ? `The previous secret works until ${rotated.previousSecretExpiresAt}.` : 'The previous secret no longer works.'
     return { text: [`New secret of ${rotated.partnerId}: ${rotated.secret}`, until, 'Store the secret now: it is not shown again.'].join('\n'), json: rotated }
@@ -100,10 +100,10 @@ export const partnerDeactivate: Command = {
   summary: "Deactivate a partner: its API keys, secret and customer tokens stop working",
   options: { partner: { type: 'string', required: true, description: 'Partner ID' } },
   async run(config, values, _positionals, context) {
-    const { createPartnerAdminService } = await partners()
+    const { PartnerAdminService } = await partners()
     const partner = await withRuntime(config, context, async (deps) => {
       await requirePartner(deps.database.db, String(values.partner))
-      return createPartnerAdminService(deps).update(String(values.partner), { isActive: false })
+      return new PartnerAdminService(deps).update(String(values.partner), { isActive: false })
     })
     return { text: `Partner ${partner.id} (${partner.name}) deactivated.`, json: partner }
   },

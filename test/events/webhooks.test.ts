@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { after, before, beforeEach, describe, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { recordEvent } from '../../src/modules/events/index.ts'
-import { createDispatcher, LEASE_MS } from '../../src/modules/events/dispatcher.ts'
+import { Dispatcher, LEASE_MS } from '../../src/modules/events/dispatcher.ts'
 import { eventRepo } from '../../src/modules/events/repo.ts'
 import { verifySignature } from '../../src/modules/events/signing.ts'
 import { setPartnerWebhook } from '../../src/modules/partners/index.ts'
@@ -199,7 +199,7 @@ describe('delivery', () => {
 
   test('two dispatchers at once deliver each event exactly once', async () => {
     for (let i = 0; i < 8; i++) await codOrder()
-    const second = createDispatcher(t.deps)
+    const second = new Dispatcher(t.deps)
     const [a, b] = await Promise.all([t.app.dispatcher.dispatchOnce(5), second.dispatchOnce(5)])
     assert.equal(a + b, 8)
     await Promise.all([t.app.dispatcher.dispatchOnce(), second.dispatchOnce()])

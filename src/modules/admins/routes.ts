@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AttemptLimiter } from '../../http/attempt-limit.ts'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { AppError } from '../../lib/errors.ts'
-import type { AdminService } from './index.ts'
+import type { AdminService } from './service.ts'
 import { AdminSession, LoginBody } from './schemas.ts'
 
 /**

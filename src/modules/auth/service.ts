@@ -2,7 +2,7 @@
 // pair. A session is one refresh-token family; each refresh rotates the token, and presenting a
 // used token again (a sign that it leaked) revokes the whole family.
 import { randomBytes } from 'node:crypto'
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/hashing.ts'
@@ -13,7 +13,7 @@ import { type Customer, findCustomer, findOrCreateCustomer, toUser } from '../cu
 import { recordEvent } from '../events/index.ts'
 import { verifyPartnerSecret } from '../partners/index.ts'
 import { authRepo } from './repo.ts'
-import { createTokenSigner } from './tokens.ts'
+import { createTokenSigner, type TokenSigner } from './tokens.ts'
 
 /** A verified customer: its scope (the only way to list a customer's rows) and its session. */
 export interface CustomerIdentity extends CustomerScope {
@@ -23,102 +23,106 @@ export interface CustomerIdentity extends CustomerScope {
 const INVALID_REFRESH = 'Invalid or expired refresh token'
 export const CUSTOMER_BLOCKED = 'This customer is blocked: contact the merchant'
 
-export function createAuthService({ database, clock, config }: Deps) {
-  const db = database.db
-  const signer = createTokenSigner(config.authSecret)
+export class AuthService {
+  readonly signer: TokenSigner
+  private readonly db: Db
+  private readonly clock: Deps['clock']
+  private readonly config: Deps['config']
 
-  async function issuePair(tx: Executor, user: Customer, sessionId: string) {
-    const now = clock.now()
+  constructor({ database, clock, config }: Deps) {
+    this.db = database.db
+    this.clock = clock
+    this.config = config
+    this.signer = createTokenSigner(config.authSecret)
+  }
+
+  private async issuePair(tx: Executor, user: Customer, sessionId: string) {
+    const now = this.clock.now()
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
     await authRepo.insertRefreshToken(tx, {
       id: newId('rtk'),
       sessionId,
       tokenHash: sha256(refreshToken),
-      expiresAt: new Date(now.getTime() + config.refreshTokenTtlSeconds * 1000),
+      expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
       createdAt: now,
     })
-    const accessToken = await signer.sign(
+    const accessToken = await this.signer.sign(
       { pid: user.partnerId, sid: sessionId },
       user.id,
       'customer',
-      config.accessTokenTtlSeconds,
+      this.config.accessTokenTtlSeconds,
       now,
     )
     return {
       accessToken,
       tokenType: 'Bearer' as const,
-      expiresIn: config.accessTokenTtlSeconds,
+      expiresIn: this.config.accessTokenTtlSeconds,
       refreshToken,
       user: toUser(user),
     }
   }
 
-  return {
-    signer,
-
-    async issueCustomerToken(partnerId: string, partnerSecret: string, input: { phone: string; name?: string; email?: string }) {
-      await verifyPartnerSecret(db, partnerId, partnerSecret, clock.now())
-      const phone = normalizeIndianMobile(input.phone)
-      if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
-      return db.transaction(async (tx) => {
-        const { customer: user, created } = await findOrCreateCustomer(tx, clock, { partnerId, phone, name: input.name, email: input.email })
-        if (user.blockedAt) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
-        if (created) {
-          await recordEvent(tx, { partnerId, type: 'customer.created', subjectId: user.id, data: { customerId: user.id, customer: toUser(user) }, at: clock.now() })
-        }
-        const sessionId = newId('ses')
-        await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: clock.now() })
-        return issuePair(tx, user, sessionId)
-      })
-    },
-
-    async refresh(refreshToken: string) {
-      const now = clock.now()
-      const found = await authRepo.findRefreshToken(db, sha256(refreshToken))
-      if (!found || !found.partnerActive || found.session.revokedAt || found.token.expiresAt <= now) {
-        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+  async issueCustomerToken(partnerId: string, partnerSecret: string, input: { phone: string; name?: string; email?: string }) {
+    await verifyPartnerSecret(this.db, partnerId, partnerSecret, this.clock.now())
+    const phone = normalizeIndianMobile(input.phone)
+    if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
+    return this.db.transaction(async (tx) => {
+      const { customer: user, created } = await findOrCreateCustomer(tx, this.clock, { partnerId, phone, name: input.name, email: input.email })
+      if (user.blockedAt) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
+      if (created) {
+        await recordEvent(tx, { partnerId, type: 'customer.created', subjectId: user.id, data: { customerId: user.id, customer: toUser(user) }, at: this.clock.now() })
       }
-      if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
-      if (found.token.usedAt) {
-        await authRepo.revokeSession(db, found.session.id, now, 'refresh token reused')
-        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
-      }
-      const result = await db.transaction(async (tx) => {
-        if (!(await authRepo.markUsed(tx, found.token.id, now))) return null
-        const user = await findCustomer(tx, found.session.userId)
-        if (!user) return null
-        return issuePair(tx, user, found.session.id)
-      })
-      if (!result) {
-        // Lost a race with another refresh of the same token: that is reuse too.
-        await authRepo.revokeSession(db, found.session.id, now, 'refresh token reused')
-        throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
-      }
-      return result
-    },
+      const sessionId = newId('ses')
+      await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: this.clock.now() })
+      return this.issuePair(tx, user, sessionId)
+    })
+  }
 
-    /** Revokes the session of this refresh token. Unknown tokens succeed too: logout is idempotent. */
-    async logout(refreshToken: string) {
-      const found = await authRepo.findRefreshToken(db, sha256(refreshToken))
-      if (found) await authRepo.revokeSession(db, found.session.id, clock.now(), 'logout')
-    },
+  async refresh(refreshToken: string) {
+    const now = this.clock.now()
+    const found = await authRepo.findRefreshToken(this.db, sha256(refreshToken))
+    if (!found || !found.partnerActive || found.session.revokedAt || found.token.expiresAt <= now) {
+      throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+    }
+    if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
+    if (found.token.usedAt) {
+      await authRepo.revokeSession(this.db, found.session.id, now, 'refresh token reused')
+      throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+    }
+    const result = await this.db.transaction(async (tx) => {
+      if (!(await authRepo.markUsed(tx, found.token.id, now))) return null
+      const user = await findCustomer(tx, found.session.userId)
+      if (!user) return null
+      return this.issuePair(tx, user, found.session.id)
+    })
+    if (!result) {
+      // Lost a race with another refresh of the same token: that is reuse too.
+      await authRepo.revokeSession(this.db, found.session.id, now, 'refresh token reused')
+      throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
+    }
+    return result
+  }
 
-    /**
-     * The customer behind a bearer token, or null if it is forged, expired or its session revoked;
-     * a blocked customer's valid token is a 403 (the session and token stay, and work again once
-     * the back office unblocks the customer).
-     */
-    async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
-      const claims = await signer.verify(accessToken, 'customer', clock.now())
-      if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
-        return null
-      }
-      const found = await authRepo.findSession(db, claims.sid)
-      if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
-      if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
-      return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
-    },
+  /** Revokes the session of this refresh token. Unknown tokens succeed too: logout is idempotent. */
+  async logout(refreshToken: string) {
+    const found = await authRepo.findRefreshToken(this.db, sha256(refreshToken))
+    if (found) await authRepo.revokeSession(this.db, found.session.id, this.clock.now(), 'logout')
+  }
+
+  /**
+   * The customer behind a bearer token, or null if it is forged, expired or its session revoked;
+   * a blocked customer's valid token is a 403 (the session and token stay, and work again once
+   * the back office unblocks the customer).
+   */
+  async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
+    const claims = await this.signer.verify(accessToken, 'customer', this.clock.now())
+    if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
+      return null
+    }
+    const found = await authRepo.findSession(this.db, claims.sid)
+    if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
+    if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
+    return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
   }
 }
 
-export type AuthService = ReturnType<typeof createAuthService>

@@ -1,6 +1,7 @@
 // Back-office catalog management: catalogs, categories, products, stock, bulk import and search
 // analytics. Each write runs in one transaction, refreshes the derived search columns it affects,
 // and then invalidates the catalog's read cache on every node.
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -77,188 +78,195 @@ function money(field: string, value: string | number | undefined): bigint | unde
   return paise
 }
 
-export function createCatalogAdminService({ database, clock }: Deps, cache: CatalogCache, flushSearchLog: () => Promise<void>) {
-  const db = database.db
+export class CatalogAdminService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function catalogOrThrow(catalogId: string) {
-    const catalog = await catalogRepo.findById(db, catalogId)
+  constructor(
+    { database, clock }: Deps,
+    private readonly cache: CatalogCache,
+    private readonly flushSearchLog: () => Promise<void>,
+  ) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  private async catalogOrThrow(catalogId: string) {
+    const catalog = await catalogRepo.findById(this.db, catalogId)
     if (!catalog) throw new AppError('NOT_FOUND', 'Catalog not found')
     return catalog
   }
 
-  return {
-    async listCatalogs() {
-      return (await catalogRepo.list(db)).map((c) => ({ id: c.id, name: c.name, createdAt: c.createdAt.toISOString() }))
-    },
+  async listCatalogs() {
+    return (await catalogRepo.list(this.db)).map((c) => ({ id: c.id, name: c.name, createdAt: c.createdAt.toISOString() }))
+  }
 
-    async createCatalog(name: string) {
-      const row = await catalogRepo.insert(db, { id: newId('cat'), name: name.trim(), createdAt: clock.now() })
-      return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() }
-    },
+  async createCatalog(name: string) {
+    const row = await catalogRepo.insert(this.db, { id: newId('cat'), name: name.trim(), createdAt: this.clock.now() })
+    return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() }
+  }
 
-    async listCategories(catalogId: string) {
-      await catalogOrThrow(catalogId)
-      return (await catalogRepo.categories(db, catalogId)).map(toAdminCategory)
-    },
+  async listCategories(catalogId: string) {
+    await this.catalogOrThrow(catalogId)
+    return (await catalogRepo.categories(this.db, catalogId)).map(toAdminCategory)
+  }
 
-    async createCategory(catalogId: string, input: Required<Pick<CategoryInput, 'name' | 'slug'>> & CategoryInput) {
-      await catalogOrThrow(catalogId)
-      if (input.parentId && !(await catalogRepo.findCategory(db, catalogId, input.parentId))) {
-        throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
+  async createCategory(catalogId: string, input: Required<Pick<CategoryInput, 'name' | 'slug'>> & CategoryInput) {
+    await this.catalogOrThrow(catalogId)
+    if (input.parentId && !(await catalogRepo.findCategory(this.db, catalogId, input.parentId))) {
+      throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
+    }
+    const now = this.clock.now()
+    const [row] = await catalogRepo.insertCategories(this.db, [
+      {
+        id: newId('ctg'),
+        catalogId,
+        parentId: input.parentId ?? null,
+        name: input.name.trim(),
+        slug: input.slug,
+        image: input.image ?? null,
+        position: input.position ?? 0,
+        isActive: input.isActive ?? true,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ])
+    await this.cache.invalidate(catalogId)
+    return toAdminCategory(row!)
+  }
+
+  async updateCategory(categoryId: string, input: CategoryInput) {
+    const current = await catalogRepo.findCategoryById(this.db, categoryId)
+    if (!current) throw new AppError('NOT_FOUND', 'Category not found')
+    if (input.parentId) {
+      const all = await catalogRepo.categories(this.db, current.catalogId)
+      if (!all.some((c) => c.id === input.parentId)) throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
+      if (descendantIds(all, categoryId).includes(input.parentId)) {
+        throw new AppError('CONFLICT', 'A category cannot move under itself or one of its descendants')
       }
-      const now = clock.now()
-      const [row] = await catalogRepo.insertCategories(db, [
+    }
+    const row = await this.db.transaction(async (tx) => {
+      const updated = await catalogRepo.updateCategory(tx, categoryId, {
+        ...input,
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        updatedAt: this.clock.now(),
+      })
+      // Names and parents are part of every product's category path, which search indexes.
+      if (input.name !== undefined || input.parentId !== undefined) await refreshSearchColumns(tx, current.catalogId)
+      return updated
+    })
+    await this.cache.invalidate(current.catalogId)
+    return toAdminCategory(row)
+  }
+
+  async listProducts(catalogId: string, query: { page: number; limit: number; search?: string }) {
+    await this.catalogOrThrow(catalogId)
+    const { rows, total } = await catalogRepo.adminListProducts(this.db, catalogId, query)
+    return { data: rows.map(toAdminProduct), meta: pageMeta(total, query) }
+  }
+
+  async getProduct(productId: string) {
+    const row = await catalogRepo.findProduct(this.db, productId)
+    if (!row) throw new AppError('NOT_FOUND', 'Product not found')
+    return toAdminProduct(row)
+  }
+
+  async createProduct(catalogId: string, input: Required<Pick<ProductInput, 'name' | 'slug' | 'brand' | 'sku' | 'categoryId' | 'sellingPrice' | 'mrp'>> & ProductInput) {
+    await this.catalogOrThrow(catalogId)
+    if (!(await catalogRepo.findCategory(this.db, catalogId, input.categoryId))) {
+      throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
+    }
+    const sellingPrice = money('sellingPrice', input.sellingPrice)!
+    const mrp = money('mrp', input.mrp)!
+    if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
+    const now = this.clock.now()
+    const id = newId('prd', now.getTime())
+    const row = await this.db.transaction(async (tx) => {
+      await catalogRepo.insertProducts(tx, [
         {
-          id: newId('ctg'),
+          id,
           catalogId,
-          parentId: input.parentId ?? null,
+          categoryId: input.categoryId,
           name: input.name.trim(),
           slug: input.slug,
-          image: input.image ?? null,
-          position: input.position ?? 0,
+          brand: input.brand.trim(),
+          sku: input.sku.trim(),
+          description: input.description ?? '',
+          sellingPrice,
+          mrp,
+          stock: input.stock ?? 0,
+          images: input.images ?? [],
+          weightGrams: input.weightGrams ?? 500,
           isActive: input.isActive ?? true,
           createdAt: now,
           updatedAt: now,
         },
       ])
-      await cache.invalidate(catalogId)
-      return toAdminCategory(row!)
-    },
+      await refreshSearchColumns(tx, catalogId, [id])
+      return (await catalogRepo.findProduct(tx, id))!
+    })
+    await this.cache.invalidate(catalogId)
+    return toAdminProduct(row)
+  }
 
-    async updateCategory(categoryId: string, input: CategoryInput) {
-      const current = await catalogRepo.findCategoryById(db, categoryId)
-      if (!current) throw new AppError('NOT_FOUND', 'Category not found')
-      if (input.parentId) {
-        const all = await catalogRepo.categories(db, current.catalogId)
-        if (!all.some((c) => c.id === input.parentId)) throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
-        if (descendantIds(all, categoryId).includes(input.parentId)) {
-          throw new AppError('CONFLICT', 'A category cannot move under itself or one of its descendants')
-        }
-      }
-      const row = await db.transaction(async (tx) => {
-        const updated = await catalogRepo.updateCategory(tx, categoryId, {
-          ...input,
-          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-          updatedAt: clock.now(),
-        })
-        // Names and parents are part of every product's category path, which search indexes.
-        if (input.name !== undefined || input.parentId !== undefined) await refreshSearchColumns(tx, current.catalogId)
-        return updated
+  async updateProduct(productId: string, input: ProductInput) {
+    const current = await catalogRepo.findProduct(this.db, productId)
+    if (!current) throw new AppError('NOT_FOUND', 'Product not found')
+    if (input.categoryId && !(await catalogRepo.findCategory(this.db, current.catalogId, input.categoryId))) {
+      throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
+    }
+    const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
+    const mrp = money('mrp', input.mrp) ?? current.mrp
+    if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
+    const { sellingPrice: _s, mrp: _m, ...rest } = input
+    const row = await this.db.transaction(async (tx) => {
+      await catalogRepo.updateProduct(tx, productId, {
+        ...rest,
+        ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+        ...(rest.brand !== undefined ? { brand: rest.brand.trim() } : {}),
+        sellingPrice,
+        mrp,
+        updatedAt: this.clock.now(),
       })
-      await cache.invalidate(current.catalogId)
-      return toAdminCategory(row)
-    },
+      await refreshSearchColumns(tx, current.catalogId, [productId])
+      return (await catalogRepo.findProduct(tx, productId))!
+    })
+    await this.cache.invalidate(current.catalogId)
+    return toAdminProduct(row)
+  }
 
-    async listProducts(catalogId: string, query: { page: number; limit: number; search?: string }) {
-      await catalogOrThrow(catalogId)
-      const { rows, total } = await catalogRepo.adminListProducts(db, catalogId, query)
-      return { data: rows.map(toAdminProduct), meta: pageMeta(total, query) }
-    },
+  /** Adds (or with a negative delta removes) stock; never below zero. */
+  async adjustStock(productId: string, delta: number) {
+    const current = await catalogRepo.findProduct(this.db, productId)
+    if (!current) throw new AppError('NOT_FOUND', 'Product not found')
+    const row = await catalogRepo.adjustStock(this.db, productId, delta, this.clock.now())
+    if (!row) throw new AppError('CONFLICT', `Stock cannot go below zero (current stock ${current.stock})`)
+    await this.cache.invalidate(current.catalogId)
+    return toAdminProduct(row)
+  }
 
-    async getProduct(productId: string) {
-      const row = await catalogRepo.findProduct(db, productId)
-      if (!row) throw new AppError('NOT_FOUND', 'Product not found')
-      return toAdminProduct(row)
-    },
+  async importCatalog(catalogId: string, input: CatalogImport) {
+    const report = await importCatalog(this.db, catalogId, input)
+    await this.cache.invalidate(catalogId)
+    return report
+  }
 
-    async createProduct(catalogId: string, input: Required<Pick<ProductInput, 'name' | 'slug' | 'brand' | 'sku' | 'categoryId' | 'sellingPrice' | 'mrp'>> & ProductInput) {
-      await catalogOrThrow(catalogId)
-      if (!(await catalogRepo.findCategory(db, catalogId, input.categoryId))) {
-        throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
-      }
-      const sellingPrice = money('sellingPrice', input.sellingPrice)!
-      const mrp = money('mrp', input.mrp)!
-      if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
-      const now = clock.now()
-      const id = newId('prd', now.getTime())
-      const row = await db.transaction(async (tx) => {
-        await catalogRepo.insertProducts(tx, [
-          {
-            id,
-            catalogId,
-            categoryId: input.categoryId,
-            name: input.name.trim(),
-            slug: input.slug,
-            brand: input.brand.trim(),
-            sku: input.sku.trim(),
-            description: input.description ?? '',
-            sellingPrice,
-            mrp,
-            stock: input.stock ?? 0,
-            images: input.images ?? [],
-            weightGrams: input.weightGrams ?? 500,
-            isActive: input.isActive ?? true,
-            createdAt: now,
-            updatedAt: now,
-          },
-        ])
-        await refreshSearchColumns(tx, catalogId, [id])
-        return (await catalogRepo.findProduct(tx, id))!
-      })
-      await cache.invalidate(catalogId)
-      return toAdminProduct(row)
-    },
-
-    async updateProduct(productId: string, input: ProductInput) {
-      const current = await catalogRepo.findProduct(db, productId)
-      if (!current) throw new AppError('NOT_FOUND', 'Product not found')
-      if (input.categoryId && !(await catalogRepo.findCategory(db, current.catalogId, input.categoryId))) {
-        throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
-      }
-      const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
-      const mrp = money('mrp', input.mrp) ?? current.mrp
-      if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
-      const { sellingPrice: _s, mrp: _m, ...rest } = input
-      const row = await db.transaction(async (tx) => {
-        await catalogRepo.updateProduct(tx, productId, {
-          ...rest,
-          ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
-          ...(rest.brand !== undefined ? { brand: rest.brand.trim() } : {}),
-          sellingPrice,
-          mrp,
-          updatedAt: clock.now(),
-        })
-        await refreshSearchColumns(tx, current.catalogId, [productId])
-        return (await catalogRepo.findProduct(tx, productId))!
-      })
-      await cache.invalidate(current.catalogId)
-      return toAdminProduct(row)
-    },
-
-    /** Adds (or with a negative delta removes) stock; never below zero. */
-    async adjustStock(productId: string, delta: number) {
-      const current = await catalogRepo.findProduct(db, productId)
-      if (!current) throw new AppError('NOT_FOUND', 'Product not found')
-      const row = await catalogRepo.adjustStock(db, productId, delta, clock.now())
-      if (!row) throw new AppError('CONFLICT', `Stock cannot go below zero (current stock ${current.stock})`)
-      await cache.invalidate(current.catalogId)
-      return toAdminProduct(row)
-    },
-
-    async importCatalog(catalogId: string, input: CatalogImport) {
-      const report = await importCatalog(db, catalogId, input)
-      await cache.invalidate(catalogId)
-      return report
-    },
-
-    async searchAnalytics(catalogId: string, days: number, limit: number) {
-      await catalogOrThrow(catalogId)
-      await flushSearchLog()
-      const since = new Date(clock.now().getTime() - days * 86_400_000)
-      const shape = (rows: Awaited<ReturnType<typeof catalogRepo.topQueries>>) =>
-        rows.map((r) => ({
-          query: r.query,
-          searches: Number(r.searches),
-          averageResults: Math.round(Number(r.averageResults) * 100) / 100,
-          lastSearchedAt: new Date(r.lastSearchedAt).toISOString(),
-        }))
-      const [top, zero] = await Promise.all([
-        catalogRepo.topQueries(db, catalogId, since, limit, false),
-        catalogRepo.topQueries(db, catalogId, since, limit, true),
-      ])
-      return { since: since.toISOString(), topQueries: shape(top), zeroResultQueries: shape(zero) }
-    },
+  async searchAnalytics(catalogId: string, days: number, limit: number) {
+    await this.catalogOrThrow(catalogId)
+    await this.flushSearchLog()
+    const since = new Date(this.clock.now().getTime() - days * 86_400_000)
+    const shape = (rows: Awaited<ReturnType<typeof catalogRepo.topQueries>>) =>
+      rows.map((r) => ({
+        query: r.query,
+        searches: Number(r.searches),
+        averageResults: Math.round(Number(r.averageResults) * 100) / 100,
+        lastSearchedAt: new Date(r.lastSearchedAt).toISOString(),
+      }))
+    const [top, zero] = await Promise.all([
+      catalogRepo.topQueries(this.db, catalogId, since, limit, false),
+      catalogRepo.topQueries(this.db, catalogId, since, limit, true),
+    ])
+    return { since: since.toISOString(), topQueries: shape(top), zeroResultQueries: shape(zero) }
   }
 }
 
-export type CatalogAdminService = ReturnType<typeof createCatalogAdminService>

@@ -111,9 +111,9 @@ export async function currentStock(db: Executor, productId: string): Promise<num
   return row?.stock ?? 0
 }
 
-export { createCatalogService, type CatalogService } from './service.ts'
+export { CatalogService } from './service.ts'
 export { catalogRoutes } from './routes.ts'
-export { createCatalogAdminService } from './admin-service.ts'
+export { CatalogAdminService } from './admin-service.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */

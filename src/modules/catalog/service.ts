@@ -92,106 +92,113 @@ function createSearchLog(db: Db, logger: Deps['logger']) {
   }
 }
 
-export function createCatalogService(
-  { database, redis, config, clock, logger }: Deps,
-  cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, config.catalogCache, database.readDb !== database.db),
-) {
-  const db = database.db
+/** Catalog reads for API-key callers; `cache` and `searchLog` are shared with the back office. */
+export class CatalogService {
+  readonly cache: CatalogCache
+  readonly searchLog: ReturnType<typeof createSearchLog>
+  private readonly redis: Deps['redis']
+  private readonly clock: Deps['clock']
   // Partners' catalog reads go to the read replica when there is one; search analytics are written to `db`.
-  const reads = database.readDb
+  private readonly reads: Db
+  private readonly builds: IndexBuilds
 
-  // Orders move stock in their own transactions; product answers show it, so they go once those commit.
-  onStockMoved(db, (catalogIds) => cache.stockChanged(catalogIds))
-  const searchLog = createSearchLog(db, logger)
-  const builds: IndexBuilds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
-  const allCategories = (catalogId: string) => cache.get(catalogId, 'categories', () => catalogRepo.categories(reads, catalogId))
+  constructor(
+    { database, redis, config, clock, logger }: Deps,
+    cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, config.catalogCache, database.readDb !== database.db),
+  ) {
+    const db = database.db
+    this.cache = cache
+    this.redis = redis
+    this.clock = clock
+    this.reads = database.readDb
+    // Orders move stock in their own transactions; product answers show it, so they go once those commit.
+    onStockMoved(db, (catalogIds) => cache.stockChanged(catalogIds))
+    this.searchLog = createSearchLog(db, logger)
+    this.builds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
+  }
 
-  return {
-    cache,
-    searchLog,
+  private allCategories(catalogId: string) {
+    return this.cache.get(catalogId, 'categories', () => catalogRepo.categories(this.reads, catalogId))
+  }
 
-    async categoryTree(catalogId: string) {
-      const all = (await allCategories(catalogId)).filter((c) => c.isActive)
-      const active = new Set(all.map((c) => c.id))
-      return all
-        .filter((c) => c.parentId === null)
-        .map((top) => ({
-          id: top.id,
-          name: top.name,
-          slug: top.slug,
-          parentId: null,
-          children: all
-            .filter((c) => c.parentId === top.id && active.has(c.id))
-            .map((c) => ({ id: c.id, name: c.name, slug: c.slug, parentId: top.id })),
-        }))
-    },
+  async categoryTree(catalogId: string) {
+    const all = (await this.allCategories(catalogId)).filter((c) => c.isActive)
+    const active = new Set(all.map((c) => c.id))
+    return all
+      .filter((c) => c.parentId === null)
+      .map((top) => ({
+        id: top.id,
+        name: top.name,
+        slug: top.slug,
+        parentId: null,
+        children: all
+          .filter((c) => c.parentId === top.id && active.has(c.id))
+          .map((c) => ({ id: c.id, name: c.name, slug: c.slug, parentId: top.id })),
+      }))
+  }
 
-    async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
-      {
-        let categoryIds: string[] | undefined
-        if (query.categoryId) {
-          const all = await allCategories(catalogId)
-          categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
-        }
-        const { rows, total } = await catalogRepo.listProducts(reads, {
-          catalogId,
-          search: query.search?.trim() || undefined,
-          categoryIds,
-          brand: query.brand?.trim() || undefined,
-          sortBy: query.sortBy,
-          sortOrder: query.sortOrder,
-          limit: query.limit,
-          offset: (query.page - 1) * query.limit,
-        })
-        return { data: rows.map(toProduct), meta: pageMeta(total, query) }
-      }
-    },
+  async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
+    let categoryIds: string[] | undefined
+    if (query.categoryId) {
+      const all = await this.allCategories(catalogId)
+      categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
+    }
+    const { rows, total } = await catalogRepo.listProducts(this.reads, {
+      catalogId,
+      search: query.search?.trim() || undefined,
+      categoryIds,
+      brand: query.brand?.trim() || undefined,
+      sortBy: query.sortBy,
+      sortOrder: query.sortOrder,
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    })
+    return { data: rows.map(toProduct), meta: pageMeta(total, query) }
+  }
 
-    async productBySlug(catalogId: string, slug: string) {
-      const row = await catalogRepo.findProductBySlug(reads, catalogId, slug)
-      if (!row) throw new AppError('NOT_FOUND', 'Product not found')
-      return toProduct(row)
-    },
+  async productBySlug(catalogId: string, slug: string) {
+    const row = await catalogRepo.findProductBySlug(this.reads, catalogId, slug)
+    if (!row) throw new AppError('NOT_FOUND', 'Product not found')
+    return toProduct(row)
+  }
 
-    async search(
-      caller: { partnerId: string; catalogId: string },
-      input: { q: string; type: 'products' | 'categories' | 'all'; limit: number; source?: string },
-    ) {
-      const q = input.q.trim()
-      if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
-      const found = await searchCatalog(
-        reads,
-        { catalogId: caller.catalogId, q, limit: input.limit, products: input.type !== 'categories', categories: input.type !== 'products' },
-        // The index syncs when the catalog's version changes (a back-office write) or its entry
-        // expires. While Redis cannot be asked there is no version: then at most once a second
-        // (each sync scans the catalog's rows), so a write shows within a second.
-        async (catalogId) => {
-          if (redis && redis.status !== 'ready' && sinceLastSync(reads, catalogId) < DEGRADED_SYNC_INTERVAL_MS) return currentIndex(reads, catalogId, builds)
-          await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId, builds), true))
-          return currentIndex(reads, catalogId, builds)
-        },
-      )
-      // Products stay as their indexed JSON (ProductHit): the route writes them into the answer.
-      const products = found.products
-      const categories = found.categories
-      const topScore = Math.max(0, products[0]?.score ?? 0, categories[0]?.score ?? 0)
-      const totalResults = found.totalProducts + found.totalCategories
-      searchLog.add({
-        id: newId('srq'),
-        partnerId: caller.partnerId,
-        catalogId: caller.catalogId,
-        // PostgreSQL text cannot hold NUL; one bad row must not sink the whole batch.
-        query: q.replaceAll('\u0000', '').slice(0, 500),
-        normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
-        type: input.type,
-        source: input.source?.replaceAll('\u0000', '') ?? null,
-        resultCount: totalResults,
-        topScore,
-        createdAt: clock.now(),
-      })
-      return { products, categories, totalResults, topScore }
-    },
+  async search(
+    caller: { partnerId: string; catalogId: string },
+    input: { q: string; type: 'products' | 'categories' | 'all'; limit: number; source?: string },
+  ) {
+    const q = input.q.trim()
+    if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
+    const { reads, builds, redis, cache } = this
+    const found = await searchCatalog(
+      reads,
+      { catalogId: caller.catalogId, q, limit: input.limit, products: input.type !== 'categories', categories: input.type !== 'products' },
+      // The index syncs when the catalog's version changes (a back-office write) or its entry
+      // expires. While Redis cannot be asked there is no version: then at most once a second
+      // (each sync scans the catalog's rows), so a write shows within a second.
+      async (catalogId) => {
+        if (redis && redis.status !== 'ready' && sinceLastSync(reads, catalogId) < DEGRADED_SYNC_INTERVAL_MS) return currentIndex(reads, catalogId, builds)
+        await cache.get(catalogId, 'search-index', async () => (await syncedIndex(reads, catalogId, builds), true))
+        return currentIndex(reads, catalogId, builds)
+      },
+    )
+    // Products stay as their indexed JSON (ProductHit): the route writes them into the answer.
+    const products = found.products
+    const categories = found.categories
+    const topScore = Math.max(0, products[0]?.score ?? 0, categories[0]?.score ?? 0)
+    const totalResults = found.totalProducts + found.totalCategories
+    this.searchLog.add({
+      id: newId('srq'),
+      partnerId: caller.partnerId,
+      catalogId: caller.catalogId,
+      // PostgreSQL text cannot hold NUL; one bad row must not sink the whole batch.
+      query: q.replaceAll('\u0000', '').slice(0, 500),
+      normalizedQuery: queryTokens(q).join(' ').slice(0, 200),
+      type: input.type,
+      source: input.source?.replaceAll('\u0000', '') ?? null,
+      resultCount: totalResults,
+      topScore,
+      createdAt: this.clock.now(),
+    })
+    return { products, categories, totalResults, topScore }
   }
 }
-
-export type CatalogService = ReturnType<typeof createCatalogService>

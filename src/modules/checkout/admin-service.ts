@@ -2,7 +2,7 @@
 // pricing settings and coupons (Wallet Cash / Reward Points adjustments are the ledgers module's).
 // Each write is one transaction; amounts arrive in rupees (string or number) and are stored in paise.
 import { desc, eq } from 'drizzle-orm'
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { findPartner } from '../partners/index.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -81,107 +81,116 @@ export function couponOut(c: typeof coupons.$inferSelect) {
 }
 
 /** `settingsCache` is the checkout service's: zone and pricing writes drop what it holds. */
-export function createCheckoutAdminService({ database, clock }: Deps, settingsCache: VersionedCache) {
-  const db = database.db
+export class CheckoutAdminService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function zones(zoneId?: string) {
-    const rows = zoneId ? await db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId)) : await db.select().from(deliveryZones)
-    const pins = await db.select().from(zonePincodes)
+  constructor(
+    { database, clock }: Deps,
+    private readonly settingsCache: VersionedCache,
+  ) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  /** The zones (or the one zone) with their pincode prefixes, as answered. */
+  private async zoneViews(zoneId?: string) {
+    const rows = zoneId ? await this.db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId)) : await this.db.select().from(deliveryZones)
+    const pins = await this.db.select().from(zonePincodes)
     return rows.map((z) => zoneOut(z, pins))
   }
 
   /** Maps prefixes to a zone; a prefix already mapped elsewhere moves. */
-  async function mapPrefixes(tx: Executor, zoneId: string, prefixes: PrefixInput[]) {
+  private async mapPrefixes(tx: Executor, zoneId: string, prefixes: PrefixInput[]) {
     for (const p of prefixes) {
       await tx.insert(zonePincodes).values({ ...p, zoneId }).onConflictDoUpdate({ target: zonePincodes.prefix, set: { zoneId, city: p.city, state: p.state } })
     }
   }
 
-  return {
-    zones: () => zones(),
+  async zones() {
+    return this.zoneViews()
+  }
 
-    async createZone(input: ZoneInput & { pincodes: PrefixInput[] }) {
-      const id = newId('zon')
-      await db.transaction(async (tx) => {
-        await tx.insert(deliveryZones).values({
-          id,
-          name: input.name,
-          serviceable: input.serviceable ?? true,
-          standardSlabs: slabs(input.standardSlabs),
-          standardMinDays: input.standardMinDays,
-          standardMaxDays: input.standardMaxDays,
-          expressAvailable: input.expressAvailable,
-          expressSlabs: slabs(input.expressSlabs ?? []),
-          expressMinDays: input.expressMinDays,
-          expressMaxDays: input.expressMaxDays,
-          freeShippingThreshold: input.freeShippingThreshold === null ? null : paise(input.freeShippingThreshold),
-          cutoffHour: input.cutoffHour,
-          codAvailable: input.codAvailable,
-          codLimit: paise(input.codLimit),
-          codFee: paise(input.codFee),
-          updatedAt: clock.now(),
+  async createZone(input: ZoneInput & { pincodes: PrefixInput[] }) {
+    const id = newId('zon')
+    await this.db.transaction(async (tx) => {
+      await tx.insert(deliveryZones).values({
+        id,
+        name: input.name,
+        serviceable: input.serviceable ?? true,
+        standardSlabs: slabs(input.standardSlabs),
+        standardMinDays: input.standardMinDays,
+        standardMaxDays: input.standardMaxDays,
+        expressAvailable: input.expressAvailable,
+        expressSlabs: slabs(input.expressSlabs ?? []),
+        expressMinDays: input.expressMinDays,
+        expressMaxDays: input.expressMaxDays,
+        freeShippingThreshold: input.freeShippingThreshold === null ? null : paise(input.freeShippingThreshold),
+        cutoffHour: input.cutoffHour,
+        codAvailable: input.codAvailable,
+        codLimit: paise(input.codLimit),
+        codFee: paise(input.codFee),
+        updatedAt: this.clock.now(),
+      })
+      await this.mapPrefixes(tx, id, input.pincodes)
+    })
+    await this.settingsCache.invalidate(ZONES_SCOPE)
+    return (await this.zoneViews(id))[0]!
+  }
+
+  async updateZone(zoneId: string, input: Partial<ZoneInput> & { pincodes?: PrefixInput[] }) {
+    const { pincodes, standardSlabs, expressSlabs, freeShippingThreshold, codLimit, codFee, ...rest } = input
+    const found = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(deliveryZones)
+        .set({
+          ...rest,
+          ...(standardSlabs ? { standardSlabs: slabs(standardSlabs) } : {}),
+          ...(expressSlabs ? { expressSlabs: slabs(expressSlabs) } : {}),
+          ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : paise(freeShippingThreshold) } : {}),
+          ...(codLimit !== undefined ? { codLimit: paise(codLimit) } : {}),
+          ...(codFee !== undefined ? { codFee: paise(codFee) } : {}),
+          updatedAt: this.clock.now(),
         })
-        await mapPrefixes(tx, id, input.pincodes)
-      })
-      await settingsCache.invalidate(ZONES_SCOPE)
-      return (await zones(id))[0]!
-    },
+        .where(eq(deliveryZones.id, zoneId))
+        .returning({ id: deliveryZones.id })
+      if (rows.length === 0) return false
+      await this.mapPrefixes(tx, zoneId, pincodes ?? [])
+      return true
+    })
+    if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
+    await this.settingsCache.invalidate(ZONES_SCOPE)
+    return (await this.zoneViews(zoneId))[0]!
+  }
 
-    async updateZone(zoneId: string, input: Partial<ZoneInput> & { pincodes?: PrefixInput[] }) {
-      const { pincodes, standardSlabs, expressSlabs, freeShippingThreshold, codLimit, codFee, ...rest } = input
-      const found = await db.transaction(async (tx) => {
-        const rows = await tx
-          .update(deliveryZones)
-          .set({
-            ...rest,
-            ...(standardSlabs ? { standardSlabs: slabs(standardSlabs) } : {}),
-            ...(expressSlabs ? { expressSlabs: slabs(expressSlabs) } : {}),
-            ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : paise(freeShippingThreshold) } : {}),
-            ...(codLimit !== undefined ? { codLimit: paise(codLimit) } : {}),
-            ...(codFee !== undefined ? { codFee: paise(codFee) } : {}),
-            updatedAt: clock.now(),
-          })
-          .where(eq(deliveryZones.id, zoneId))
-          .returning({ id: deliveryZones.id })
-        if (rows.length === 0) return false
-        await mapPrefixes(tx, zoneId, pincodes ?? [])
-        return true
-      })
-      if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
-      await settingsCache.invalidate(ZONES_SCOPE)
-      return (await zones(zoneId))[0]!
-    },
+  async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number }) {
+    const values = { ...settings, updatedAt: this.clock.now() }
+    await this.db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
+    await this.settingsCache.invalidate(pricingScope(partnerId))
+    return settings
+  }
 
-    async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number }) {
-      const values = { ...settings, updatedAt: clock.now() }
-      await db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
-      await settingsCache.invalidate(pricingScope(partnerId))
-      return settings
-    },
+  async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {
+    if (!(await findPartner(this.db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+    const value = input.kind === 'PERCENT' ? (/^\d+$/.test(String(input.value)) ? BigInt(input.value) : -1n) : paise(input.value)
+    const row = await createCoupon(
+      this.db,
+      partnerId,
+      { ...input, value, maxDiscount: input.maxDiscount == null ? null : paise(input.maxDiscount), minOrderValue: input.minOrderValue === undefined ? 0n : paise(input.minOrderValue) },
+      this.clock.now(),
+    )
+    return couponOut(row)
+  }
 
-    async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {
-      if (!(await findPartner(db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
-      const value = input.kind === 'PERCENT' ? (/^\d+$/.test(String(input.value)) ? BigInt(input.value) : -1n) : paise(input.value)
-      const row = await createCoupon(
-        db,
-        partnerId,
-        { ...input, value, maxDiscount: input.maxDiscount == null ? null : paise(input.maxDiscount), minOrderValue: input.minOrderValue === undefined ? 0n : paise(input.minOrderValue) },
-        clock.now(),
-      )
-      return couponOut(row)
-    },
+  async coupons(partnerId: string) {
+    return (await this.db.select().from(coupons).where(eq(coupons.partnerId, partnerId)).orderBy(desc(coupons.createdAt))).map(couponOut)
+  }
 
-    async coupons(partnerId: string) {
-      return (await db.select().from(coupons).where(eq(coupons.partnerId, partnerId)).orderBy(desc(coupons.createdAt))).map(couponOut)
-    },
-
-    async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
-      if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of isActive, validUntil')
-      const [row] = await db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
-      if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
-      return couponOut(row)
-    },
+  async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
+    if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of isActive, validUntil')
+    const [row] = await this.db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
+    if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
+    return couponOut(row)
   }
 }
 
-export type CheckoutAdminService = ReturnType<typeof createCheckoutAdminService>

@@ -1,6 +1,6 @@
 // Serviceability, delivery quotes and COD eligibility for a customer's cart. The rules are data
 // (delivery zones); the arithmetic is in delivery.ts.
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -61,15 +61,36 @@ export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>
 export const ZONES_SCOPE = 'zones'
 export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
 
-export function createCheckoutService(deps: Deps, settingsCache: VersionedCache = createCheckoutSettingsCache(deps)) {
-  const { database, clock } = deps
-  const db = database.db
-  const zoneForPincode = (pincode: string, executor: Executor = db) => settingsCache.get(ZONES_SCOPE, pincode, () => checkoutRepo.zoneForPincode(executor, pincode))
-  const pricingSettings = (partnerId: string, executor: Executor = db) =>
-    settingsCache.get(pricingScope(partnerId), '', async () => (await executor.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1))[0] ?? null)
+/** A cart as loadCart reads it: its lines with their products, total and weight. */
+type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
+
+export class CheckoutService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
+
+  constructor(
+    deps: Deps,
+    readonly settingsCache: VersionedCache = createCheckoutSettingsCache(deps),
+  ) {
+    this.db = deps.database.db
+    this.clock = deps.clock
+  }
+
+  private zoneForPincode(pincode: string, executor: Executor = this.db) {
+    return this.settingsCache.get(ZONES_SCOPE, pincode, () => checkoutRepo.zoneForPincode(executor, pincode))
+  }
+
+  private pricingSettings(partnerId: string, executor: Executor = this.db) {
+    return this.settingsCache.get(pricingScope(partnerId), '', async () => (await executor.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1))[0] ?? null)
+  }
+
+  /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
+  addressStateMismatch(address: { state: string; pincode: string }, field?: string, executor: Executor = this.db) {
+    return stateMismatch(executor, address, field, (pincode) => this.zoneForPincode(pincode, executor))
+  }
 
   /** The cart's products, from the partner's catalogs; unknown ids and duplicate lines are refused. */
-  async function loadCart(partnerId: string, items: CartItem[], db: Executor = database.db) {
+  async loadCart(partnerId: string, items: CartItem[], db: Executor = this.db) {
     const ids = items.map((i) => i.productId)
     const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
     if (duplicate) throw new AppError('BAD_REQUEST', `items must not list product ${duplicate} twice`)
@@ -83,11 +104,9 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
     return { lines, itemsTotal, weightGrams }
   }
 
-  type Cart = Awaited<ReturnType<typeof loadCart>>
-
-  function quoteMethod(zone: DeliveryZone, method: DeliveryMethod, cart: { itemsTotal: bigint; weightGrams: number }) {
+  private quoteMethod(zone: DeliveryZone, method: DeliveryMethod, cart: { itemsTotal: bigint; weightGrams: number }) {
     const terms = methodTerms(zone, method)
-    const now = clock.now()
+    const now = this.clock.now()
     return {
       method,
       available: terms.available,
@@ -97,7 +116,7 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
     }
   }
 
-  function codReasons(found: Awaited<ReturnType<typeof checkoutRepo.zoneForPincode>>, amount: bigint): string[] {
+  private codReasons(found: Awaited<ReturnType<typeof checkoutRepo.zoneForPincode>>, amount: bigint): string[] {
     if (!found || !found.zone.serviceable) return ['Pincode is not serviceable']
     if (!found.zone.codAvailable) return ['Cash on delivery is not available for this pincode']
     if (amount > found.zone.codLimit) return [`Cash on delivery is limited to ₹${rupees(found.zone.codLimit)} for this pincode`]
@@ -107,14 +126,14 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
   /** Cart, shipping, COD fee, coupon, settings and balances -> priceCart. Shared with order creation. */
   /** `balances: 'when-used'` skips reading the ledgers when neither Wallet Cash nor Reward Points is used (order creation). */
   /** `cart`: the cart already loaded by the caller (order creation loads it before its transaction). */
-  async function priceForCustomer(
+  async priceForCustomer(
     customer: { userId: string; partnerId: string },
     input: QuoteInput,
-    db: Executor = database.db,
+    db: Executor = this.db,
     balances: 'always' | 'when-used' = 'always',
     loaded?: Cart,
   ) {
-    const cart = loaded ?? (await loadCart(customer.partnerId, input.items, db))
+    const cart = loaded ?? (await this.loadCart(customer.partnerId, input.items, db))
     const inactive = cart.lines.find((l) => !l.product.isActive)
     if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
     const method = input.deliveryMethod ?? 'STANDARD'
@@ -123,7 +142,7 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
     let codFee = 0n
     let codLimit: bigint | null = null
     if (input.pincode) {
-      const found = await zoneForPincode(input.pincode, db)
+      const found = await this.zoneForPincode(input.pincode, db)
       if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
       const terms = methodTerms(found.zone, method)
       if (!terms.available) throw new AppError('BAD_REQUEST', `${method} delivery is not available for pincode ${input.pincode}`)
@@ -137,9 +156,9 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
       throw new AppError('BAD_REQUEST', 'pincode is required for cash on delivery')
     }
     const coupon = input.couponCode
-      ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: clock.now() })
+      ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: this.clock.now() })
       : null
-    const settings = await pricingSettings(customer.partnerId, db)
+    const settings = await this.pricingSettings(customer.partnerId, db)
     const readBalances = balances === 'always' || input.useRewardPoints === true || input.useWalletCash === true
     const current = readBalances ? await ledgerBalances(db, customer.userId) : { walletCash: 0n, rewardPoints: 0n }
     const priced = priceCart({
@@ -161,111 +180,100 @@ export function createCheckoutService(deps: Deps, settingsCache: VersionedCache 
     return { ...priced, balances: current, coupon, cart }
   }
 
-  return {
-    /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
-    addressStateMismatch: (address: { state: string; pincode: string }, field?: string, executor: Executor = db) =>
-      stateMismatch(executor, address, field, (pincode) => zoneForPincode(pincode, executor)),
+  async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
+    const cart = await this.loadCart(partnerId, input.items)
+    const found = await this.zoneForPincode(input.pincode)
+    const serviceable = found?.zone.serviceable === true
+    const cod = this.codReasons(found, cart.itemsTotal)
+    return {
+      pincode: input.pincode,
+      serviceable,
+      city: found?.city ?? null,
+      state: found?.state ?? null,
+      items: cart.lines.map((l: { productId: string; quantity: number; product: CartProduct }) => ({
+        productId: l.productId,
+        available: l.product.isActive,
+        inStock: l.product.isActive && l.product.stock >= l.quantity,
+      })),
+      deliveryMethods: found
+        ? (['STANDARD', 'EXPRESS'] as const).map((m) => this.quoteMethod(found.zone, m, cart))
+        : (['STANDARD', 'EXPRESS'] as const).map((method) => ({ method, available: false, charge: '0.00', estimatedDays: { min: 0, max: 0 }, estimatedDeliveryDate: null })),
+      paymentOptions: [
+        { mode: 'PREPAID' as const, available: serviceable, ...(serviceable ? {} : { reason: 'Pincode is not serviceable' }) },
+        { mode: 'COD' as const, available: cod.length === 0, ...(cod.length ? { reason: cod[0] } : {}) },
+      ],
+    }
+  }
 
-    settingsCache,
-    loadCart,
-    priceForCustomer,
+  async deliveryQuote(partnerId: string, input: { pincode: string; deliveryMethod: DeliveryMethod; items: CartItem[] }) {
+    const cart = await this.loadCart(partnerId, input.items)
+    const inactive = cart.lines.find((l) => !l.product.isActive)
+    if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
+    const found = await this.zoneForPincode(input.pincode)
+    if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
+    const quote = this.quoteMethod(found.zone, input.deliveryMethod, cart)
+    if (!quote.available) throw new AppError('BAD_REQUEST', `${input.deliveryMethod} delivery is not available for pincode ${input.pincode}`)
+    return {
+      pincode: input.pincode,
+      deliveryMethod: input.deliveryMethod,
+      charge: quote.charge,
+      estimatedDays: quote.estimatedDays,
+      estimatedDeliveryDate: quote.estimatedDeliveryDate!,
+    }
+  }
 
-    async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
-      const cart = await loadCart(partnerId, input.items)
-      const found = await zoneForPincode(input.pincode)
-      const serviceable = found?.zone.serviceable === true
-      const cod = codReasons(found, cart.itemsTotal)
-      return {
-        pincode: input.pincode,
-        serviceable,
-        city: found?.city ?? null,
-        state: found?.state ?? null,
-        items: cart.lines.map((l: { productId: string; quantity: number; product: CartProduct }) => ({
-          productId: l.productId,
-          available: l.product.isActive,
-          inStock: l.product.isActive && l.product.stock >= l.quantity,
-        })),
-        deliveryMethods: found
-          ? (['STANDARD', 'EXPRESS'] as const).map((m) => quoteMethod(found.zone, m, cart))
-          : (['STANDARD', 'EXPRESS'] as const).map((method) => ({ method, available: false, charge: '0.00', estimatedDays: { min: 0, max: 0 }, estimatedDeliveryDate: null })),
-        paymentOptions: [
-          { mode: 'PREPAID' as const, available: serviceable, ...(serviceable ? {} : { reason: 'Pincode is not serviceable' }) },
-          { mode: 'COD' as const, available: cod.length === 0, ...(cod.length ? { reason: cod[0] } : {}) },
-        ],
-      }
-    },
+  /** Prices a cart exactly as order creation will (same function, same inputs). */
+  async quote(customer: { userId: string; partnerId: string }, input: QuoteInput) {
+    const priced = await this.priceForCustomer(customer, input)
+    const { balances } = priced
+    return {
+      itemsTotal: rupees(priced.itemsTotal),
+      mrpTotal: rupees(priced.mrpTotal),
+      couponDiscount: rupees(priced.couponDiscount),
+      shippingCharge: rupees(priced.shippingCharge),
+      codFee: rupees(priced.codFee),
+      totalAmount: rupees(priced.totalAmount),
+      rewardPointsUsed: Number(priced.rewardPointsUsed),
+      rewardPointsValue: rupees(priced.rewardPointsValue),
+      walletCashUsed: rupees(priced.walletCashUsed),
+      remainingPayable: rupees(priced.remainingPayable),
+      balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
+    }
+  }
 
-    async deliveryQuote(partnerId: string, input: { pincode: string; deliveryMethod: DeliveryMethod; items: CartItem[] }) {
-      const cart = await loadCart(partnerId, input.items)
-      const inactive = cart.lines.find((l) => !l.product.isActive)
-      if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
-      const found = await zoneForPincode(input.pincode)
-      if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
-      const quote = quoteMethod(found.zone, input.deliveryMethod, cart)
-      if (!quote.available) throw new AppError('BAD_REQUEST', `${input.deliveryMethod} delivery is not available for pincode ${input.pincode}`)
-      return {
-        pincode: input.pincode,
-        deliveryMethod: input.deliveryMethod,
-        charge: quote.charge,
-        estimatedDays: quote.estimatedDays,
-        estimatedDeliveryDate: quote.estimatedDeliveryDate!,
-      }
-    },
-
-    /** Prices a cart exactly as order creation will (same function, same inputs). */
-    async quote(customer: { userId: string; partnerId: string }, input: QuoteInput) {
-      const priced = await priceForCustomer(customer, input)
-      const { balances } = priced
-      return {
-        itemsTotal: rupees(priced.itemsTotal),
-        mrpTotal: rupees(priced.mrpTotal),
-        couponDiscount: rupees(priced.couponDiscount),
-        shippingCharge: rupees(priced.shippingCharge),
-        codFee: rupees(priced.codFee),
-        totalAmount: rupees(priced.totalAmount),
-        rewardPointsUsed: Number(priced.rewardPointsUsed),
-        rewardPointsValue: rupees(priced.rewardPointsValue),
-        walletCashUsed: rupees(priced.walletCashUsed),
-        remainingPayable: rupees(priced.remainingPayable),
+  async wallet(userId: string, page: number, limit: number) {
+    const [balances, entries] = await Promise.all([ledgerBalances(this.db, userId), ledgerPage(this.db, userId, page, limit)])
+    return {
+      data: {
         balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
-      }
-    },
+        entries: entries.rows.map((e) => ({
+          id: e.id,
+          kind: e.kind,
+          amount: e.kind === 'WALLET_CASH' ? rupees(e.amount) : e.amount.toString(),
+          reason: e.reason,
+          reference: e.reference,
+          createdAt: e.createdAt.toISOString(),
+        })),
+      },
+      meta: pageMeta(entries.total, { page, limit }),
+    }
+  }
 
-    async wallet(userId: string, page: number, limit: number) {
-      const [balances, entries] = await Promise.all([ledgerBalances(db, userId), ledgerPage(db, userId, page, limit)])
-      return {
-        data: {
-          balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
-          entries: entries.rows.map((e) => ({
-            id: e.id,
-            kind: e.kind,
-            amount: e.kind === 'WALLET_CASH' ? rupees(e.amount) : e.amount.toString(),
-            reason: e.reason,
-            reference: e.reference,
-            createdAt: e.createdAt.toISOString(),
-          })),
-        },
-        meta: pageMeta(entries.total, { page, limit }),
-      }
-    },
-
-    /**
-     * Nothing to collect (Wallet Cash and Reward Points cover the order) means no COD fee, as
-     * priceCart waives it for the quote and the order: eligible on a COD pincode, fee 0.00.
-     */
-    async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
-      const found = await zoneForPincode(input.pincode)
-      const reasons = codReasons(found, input.collectableAmount)
-      const usable = found?.zone.serviceable === true && found.zone.codAvailable
-      return {
-        eligible: reasons.length === 0,
-        collectableAmount: rupees(input.collectableAmount),
-        codFee: rupees(usable && input.collectableAmount > 0n ? found!.zone.codFee : 0n),
-        maxCodAmount: rupees(usable ? found!.zone.codLimit : 0n),
-        reasons,
-      }
-    },
+  /**
+   * Nothing to collect (Wallet Cash and Reward Points cover the order) means no COD fee, as
+   * priceCart waives it for the quote and the order: eligible on a COD pincode, fee 0.00.
+   */
+  async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
+    const found = await this.zoneForPincode(input.pincode)
+    const reasons = this.codReasons(found, input.collectableAmount)
+    const usable = found?.zone.serviceable === true && found.zone.codAvailable
+    return {
+      eligible: reasons.length === 0,
+      collectableAmount: rupees(input.collectableAmount),
+      codFee: rupees(usable && input.collectableAmount > 0n ? found!.zone.codFee : 0n),
+      maxCodAmount: rupees(usable ? found!.zone.codLimit : 0n),
+      reasons,
+    }
   }
 }
 
-export type CheckoutService = ReturnType<typeof createCheckoutService>

@@ -1,6 +1,7 @@
 // The back office's view of customers: list and search, one customer with everything an operator
 // needs on a call (profile, addresses, balances, recent orders, returns and tickets), block and
 // unblock. The other modules' reads are given by the app (this module imports none of them).
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -40,50 +41,56 @@ function customerView(row: CustomerRow) {
   }
 }
 
-export function createCustomerAdminService({ database, clock }: Deps, activity: CustomerActivity) {
-  const db = database.db
+export class CustomerAdminService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function customerOrThrow(userId: string) {
-    const row = await customerRepo.findById(db, userId)
+  constructor(
+    { database, clock }: Deps,
+    private readonly activity: CustomerActivity,
+  ) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  private async customerOrThrow(userId: string) {
+    const row = await customerRepo.findById(this.db, userId)
     if (!row) throw new AppError('NOT_FOUND', 'Customer not found')
     return row
   }
 
-  return {
-    async list(filter: { partnerId?: string; phone?: string; email?: string; name?: string }, query: { page: number; limit: number }) {
-      const phone = filter.phone === undefined ? undefined : normalizeIndianMobile(filter.phone)
-      if (phone === null) throw new AppError('BAD_REQUEST', 'Validation failed', ['phone must be a valid Indian mobile number'])
-      const { rows, total } = await customerRepo.page(db, { ...filter, phone, email: filter.email?.trim().toLowerCase(), name: filter.name?.trim() }, query.page, query.limit)
-      return { data: rows.map(customerView), meta: pageMeta(total, query) }
-    },
+  async list(filter: { partnerId?: string; phone?: string; email?: string; name?: string }, query: { page: number; limit: number }) {
+    const phone = filter.phone === undefined ? undefined : normalizeIndianMobile(filter.phone)
+    if (phone === null) throw new AppError('BAD_REQUEST', 'Validation failed', ['phone must be a valid Indian mobile number'])
+    const { rows, total } = await customerRepo.page(this.db, { ...filter, phone, email: filter.email?.trim().toLowerCase(), name: filter.name?.trim() }, query.page, query.limit)
+    return { data: rows.map(customerView), meta: pageMeta(total, query) }
+  }
 
-    /** One customer: the back office sees every partner's, a partner's server its own (scope). */
-    async view(userId: string, scope: ListScope = backOfficeScope(undefined)) {
-      const row = await customerOrThrow(userId)
-      if (!inScope(scope, { partnerId: row.partnerId, userId: row.id })) throw new AppError('NOT_FOUND', 'Customer not found')
-      const own = backOfficeScope(row.partnerId, row.id)
-      const first = { page: 1, limit: RECENT }
-      const [addresses, balances, orders, returns, tickets] = await Promise.all([
-        customerRepo.listAddresses(db, userId),
-        activity.balances(userId),
-        activity.orders(own, first),
-        activity.returns(own, first),
-        activity.tickets(own, first),
-      ])
-      return { ...customerView(row), addresses: addresses.map(toAddress), balances, recentOrders: orders.data, recentReturns: returns.data, recentTickets: tickets.data }
-    },
+  /** One customer: the back office sees every partner's, a partner's server its own (scope). */
+  async view(userId: string, scope: ListScope = backOfficeScope(undefined)) {
+    const row = await this.customerOrThrow(userId)
+    if (!inScope(scope, { partnerId: row.partnerId, userId: row.id })) throw new AppError('NOT_FOUND', 'Customer not found')
+    const own = backOfficeScope(row.partnerId, row.id)
+    const first = { page: 1, limit: RECENT }
+    const [addresses, balances, orders, returns, tickets] = await Promise.all([
+      customerRepo.listAddresses(this.db, userId),
+      this.activity.balances(userId),
+      this.activity.orders(own, first),
+      this.activity.returns(own, first),
+      this.activity.tickets(own, first),
+    ])
+    return { ...customerView(row), addresses: addresses.map(toAddress), balances, recentOrders: orders.data, recentReturns: returns.data, recentTickets: tickets.data }
+  }
 
-    async block(userId: string, reason: string) {
-      await customerOrThrow(userId)
-      const now = clock.now()
-      return customerView(await customerRepo.update(db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
-    },
+  async block(userId: string, reason: string) {
+    await this.customerOrThrow(userId)
+    const now = this.clock.now()
+    return customerView(await customerRepo.update(this.db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
+  }
 
-    async unblock(userId: string) {
-      await customerOrThrow(userId)
-      return customerView(await customerRepo.update(db, userId, { blockedAt: null, blockedReason: null, updatedAt: clock.now() }))
-    },
+  async unblock(userId: string) {
+    await this.customerOrThrow(userId)
+    return customerView(await customerRepo.update(this.db, userId, { blockedAt: null, blockedReason: null, updatedAt: this.clock.now() }))
   }
 }
 
-export type CustomerAdminService = ReturnType<typeof createCustomerAdminService>

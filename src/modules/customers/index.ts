@@ -48,9 +48,9 @@ export const lockCustomer = (db: Executor, id: string) => customerRepo.lockCusto
 /** One of the customer's saved addresses, or null (also for another customer's address). */
 export const findAddress = (db: Executor, userId: string, addressId: string) => customerRepo.findAddress(db, userId, addressId)
 
-export { createProfileService } from './service.ts'
+export { ProfileService } from './service.ts'
 export { profileRoutes } from './routes.ts'
-export { createCustomerAdminService } from './admin.ts'
+export { CustomerAdminService } from './admin.ts'
 export { customerAdminRoutes } from './admin-routes.ts'
 
 /** SQL: is the customer whose id is `userId` (a column of the caller's query) blocked? For a selection, not a join. */

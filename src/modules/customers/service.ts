@@ -1,7 +1,7 @@
 // The customer's own profile and address book. Every change runs in one transaction; address
 // changes first lock the customer row, so concurrent "make default" calls cannot leave two
 // defaults (the partial unique index would refuse it anyway) or none.
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -47,118 +47,121 @@ function requireText(fields: object, names: string[]) {
   if (empty.length) throw new AppError('BAD_REQUEST', `${empty[0]} should not be empty`)
 }
 
-export function createProfileService({ database, clock }: Deps) {
-  const db = database.db
+export class ProfileService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function customerOrThrow(userId: string) {
-    const user = await customerRepo.findById(db, userId)
+  constructor({ database, clock }: Deps) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  private async customerOrThrow(userId: string) {
+    const user = await customerRepo.findById(this.db, userId)
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
     return user
   }
 
   /** An address's state must be one its pincode may be in (400 naming both otherwise). */
-  async function requireStateOfPincode(address: { state: string; pincode: string }, executor: Executor = db) {
+  private async requireStateOfPincode(address: { state: string; pincode: string }, executor: Executor = this.db) {
     const mismatch = await stateMismatch(executor, address)
     if (mismatch) throw new AppError('BAD_REQUEST', 'Validation failed', [mismatch])
   }
 
-  return {
-    async profile(userId: string) {
-      const user = await customerOrThrow(userId)
-      const list = await customerRepo.listAddresses(db, userId)
-      return { ...toUser(user), addresses: list.map(toAddress) }
-    },
+  async profile(userId: string) {
+    const user = await this.customerOrThrow(userId)
+    const list = await customerRepo.listAddresses(this.db, userId)
+    return { ...toUser(user), addresses: list.map(toAddress) }
+  }
 
-    async updateProfile(userId: string, input: { name?: string; email?: string }) {
-      const changes = trimmed(input)
-      requireText(changes, ['name'])
-      if (changes.email !== undefined) changes.email = changes.email.toLowerCase()
-      await customerOrThrow(userId)
-      return toUser(await customerRepo.update(db, userId, { ...changes, updatedAt: clock.now() }))
-    },
+  async updateProfile(userId: string, input: { name?: string; email?: string }) {
+    const changes = trimmed(input)
+    requireText(changes, ['name'])
+    if (changes.email !== undefined) changes.email = changes.email.toLowerCase()
+    await this.customerOrThrow(userId)
+    return toUser(await customerRepo.update(this.db, userId, { ...changes, updatedAt: this.clock.now() }))
+  }
 
-    async listAddresses(userId: string) {
-      return (await customerRepo.listAddresses(db, userId)).map(toAddress)
-    },
+  async listAddresses(userId: string) {
+    return (await customerRepo.listAddresses(this.db, userId)).map(toAddress)
+  }
 
-    async createAddress(userId: string, input: AddressInput) {
-      const fields = trimmed(input)
-      requireText(fields, ['label', 'line1', 'city', 'state'])
-      await requireStateOfPincode(fields)
-      return db.transaction(async (tx) => {
-        if (!(await customerRepo.lockCustomer(tx, userId))) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
-        const existing = await customerRepo.countAddresses(tx, userId)
-        if (existing >= MAX_ADDRESSES) {
-          throw new AppError('BUSINESS_RULE', `A customer can save at most ${MAX_ADDRESSES} addresses; delete one first`)
-        }
-        // The first address is the default whatever was asked; a later one only when asked.
-        const isDefault = existing === 0 || fields.isDefault === true
-        if (isDefault) await customerRepo.clearDefault(tx, userId)
-        const now = clock.now()
-        const row = await customerRepo.insertAddress(tx, {
-          id: newId('adr'),
-          userId,
-          label: fields.label,
-          line1: fields.line1,
-          line2: fields.line2 ?? '',
-          city: fields.city,
-          state: fields.state,
-          pincode: fields.pincode,
-          isDefault,
-          createdAt: now,
-          updatedAt: now,
-        })
-        return toAddress(row)
+  async createAddress(userId: string, input: AddressInput) {
+    const fields = trimmed(input)
+    requireText(fields, ['label', 'line1', 'city', 'state'])
+    await this.requireStateOfPincode(fields)
+    return this.db.transaction(async (tx) => {
+      if (!(await customerRepo.lockCustomer(tx, userId))) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
+      const existing = await customerRepo.countAddresses(tx, userId)
+      if (existing >= MAX_ADDRESSES) {
+        throw new AppError('BUSINESS_RULE', `A customer can save at most ${MAX_ADDRESSES} addresses; delete one first`)
+      }
+      // The first address is the default whatever was asked; a later one only when asked.
+      const isDefault = existing === 0 || fields.isDefault === true
+      if (isDefault) await customerRepo.clearDefault(tx, userId)
+      const now = this.clock.now()
+      const row = await customerRepo.insertAddress(tx, {
+        id: newId('adr'),
+        userId,
+        label: fields.label,
+        line1: fields.line1,
+        line2: fields.line2 ?? '',
+        city: fields.city,
+        state: fields.state,
+        pincode: fields.pincode,
+        isDefault,
+        createdAt: now,
+        updatedAt: now,
       })
-    },
+      return toAddress(row)
+    })
+  }
 
-    async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>) {
-      const fields = trimmed(input)
-      requireText(fields, ['label', 'line1', 'city', 'state'])
-      return db.transaction(async (tx) => {
-        await customerRepo.lockCustomer(tx, userId)
-        const current = await customerRepo.findAddress(tx, userId, addressId)
-        if (!current) throw new AppError('NOT_FOUND', 'Address not found')
-        // The state and pincode as they will be, checked when either changes.
-        if (fields.state !== undefined || fields.pincode !== undefined) {
-          await requireStateOfPincode({ state: fields.state ?? current.state, pincode: fields.pincode ?? current.pincode }, tx)
+  async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>) {
+    const fields = trimmed(input)
+    requireText(fields, ['label', 'line1', 'city', 'state'])
+    return this.db.transaction(async (tx) => {
+      await customerRepo.lockCustomer(tx, userId)
+      const current = await customerRepo.findAddress(tx, userId, addressId)
+      if (!current) throw new AppError('NOT_FOUND', 'Address not found')
+      // The state and pincode as they will be, checked when either changes.
+      if (fields.state !== undefined || fields.pincode !== undefined) {
+        await this.requireStateOfPincode({ state: fields.state ?? current.state, pincode: fields.pincode ?? current.pincode }, tx)
+      }
+      const { isDefault, ...rest } = fields
+      const now = this.clock.now()
+      let nextDefault = current.isDefault
+      if (isDefault === true && !current.isDefault) {
+        await customerRepo.clearDefault(tx, userId)
+        nextDefault = true
+      } else if (isDefault === false && current.isDefault) {
+        // Giving up the default passes it to the most recent other address; the only address stays default.
+        const successor = (await customerRepo.listAddresses(tx, userId))
+          .filter((a) => a.id !== addressId)
+          .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))[0]
+        if (successor) {
+          await customerRepo.updateAddress(tx, addressId, { isDefault: false })
+          await customerRepo.updateAddress(tx, successor.id, { isDefault: true, updatedAt: now })
+          nextDefault = false
         }
-        const { isDefault, ...rest } = fields
-        const now = clock.now()
-        let nextDefault = current.isDefault
-        if (isDefault === true && !current.isDefault) {
-          await customerRepo.clearDefault(tx, userId)
-          nextDefault = true
-        } else if (isDefault === false && current.isDefault) {
-          // Giving up the default passes it to the most recent other address; the only address stays default.
-          const successor = (await customerRepo.listAddresses(tx, userId))
-            .filter((a) => a.id !== addressId)
-            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id))[0]
-          if (successor) {
-            await customerRepo.updateAddress(tx, addressId, { isDefault: false })
-            await customerRepo.updateAddress(tx, successor.id, { isDefault: true, updatedAt: now })
-            nextDefault = false
-          }
-        }
-        const row = await customerRepo.updateAddress(tx, addressId, { ...rest, isDefault: nextDefault, updatedAt: now })
-        return toAddress(row)
-      })
-    },
+      }
+      const row = await customerRepo.updateAddress(tx, addressId, { ...rest, isDefault: nextDefault, updatedAt: now })
+      return toAddress(row)
+    })
+  }
 
-    async deleteAddress(userId: string, addressId: string) {
-      return db.transaction(async (tx) => {
-        await customerRepo.lockCustomer(tx, userId)
-        const current = await customerRepo.findAddress(tx, userId, addressId)
-        if (!current) throw new AppError('NOT_FOUND', 'Address not found')
-        await customerRepo.deleteAddress(tx, addressId)
-        if (current.isDefault) {
-          const next = await customerRepo.mostRecentAddress(tx, userId)
-          if (next) await customerRepo.updateAddress(tx, next.id, { isDefault: true, updatedAt: clock.now() })
-        }
-        return toAddress(current)
-      })
-    },
+  async deleteAddress(userId: string, addressId: string) {
+    return this.db.transaction(async (tx) => {
+      await customerRepo.lockCustomer(tx, userId)
+      const current = await customerRepo.findAddress(tx, userId, addressId)
+      if (!current) throw new AppError('NOT_FOUND', 'Address not found')
+      await customerRepo.deleteAddress(tx, addressId)
+      if (current.isDefault) {
+        const next = await customerRepo.mostRecentAddress(tx, userId)
+        if (next) await customerRepo.updateAddress(tx, next.id, { isDefault: true, updatedAt: this.clock.now() })
+      }
+      return toAddress(current)
+    })
   }
 }
 
-export type ProfileService = ReturnType<typeof createProfileService>

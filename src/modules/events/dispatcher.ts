@@ -15,6 +15,7 @@
 // not start goes back at once, uncounted, for the next round. Outcomes and give-backs apply only
 // while the row still carries this round's lease: if a slow database let it run out and another
 // node took the event over, that node's claim stands (the event may then be sent twice: at least once).
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
@@ -45,86 +46,95 @@ export function signingSecrets(webhook: PartnerWebhook, box: ReturnType<typeof c
   return overlap ? [...current, box.open(webhook.previousSecretEncrypted!)] : current
 }
 
-export function createDispatcher({ database, clock, config, logger }: Deps) {
-  const db = database.db
-  const box = createSecretBox(config.authSecret, 'webhook-secrets')
-  const options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
+export class Dispatcher {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
+  private readonly config: Deps['config']
+  private readonly logger: Deps['logger']
+  private readonly box: ReturnType<typeof createSecretBox>
+  private readonly options: { timeoutMs: number; allowPrivateNetworks: boolean; allowHttp: boolean }
+
+  constructor({ database, clock, config, logger }: Deps) {
+    this.db = database.db
+    this.clock = clock
+    this.config = config
+    this.logger = logger
+    this.box = createSecretBox(config.authSecret, 'webhook-secrets')
+    this.options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
+  }
 
   /** Sends one claimed event; its outcome is recorded only while this node still holds it under `lease`. */
-  async function deliver(event: OutboxEvent, webhook: PartnerWebhook, lease: Date) {
+  private async deliver(event: OutboxEvent, webhook: PartnerWebhook, lease: Date) {
     const started = Date.now()
     const body = webhookBody(event)
     let statusCode: number | null = null
     let error: string | null = null
     try {
       if (!webhook.url || !webhook.secretEncrypted) throw new OutboundError('No webhook URL configured')
-      const signature = signPayload(signingSecrets(webhook, box, clock.now()), Math.floor(clock.now().getTime() / 1000), body)
-      statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, options)).statusCode
+      const signature = signPayload(signingSecrets(webhook, this.box, this.clock.now()), Math.floor(this.clock.now().getTime() / 1000), body)
+      statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, this.options)).statusCode
       if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`
     } catch (err) {
       error = err instanceof OutboundError ? err.message : 'Delivery failed'
-      if (!(err instanceof OutboundError)) logger.warn({ err, eventId: event.id }, 'webhook delivery failed unexpectedly')
+      if (!(err instanceof OutboundError)) this.logger.warn({ err, eventId: event.id }, 'webhook delivery failed unexpectedly')
     }
-    const now = clock.now()
-    await eventRepo.recordDelivery(db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
+    const now = this.clock.now()
+    await eventRepo.recordDelivery(this.db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
     if (!error) {
-      await eventRepo.update(db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null }, lease)
+      await eventRepo.update(this.db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null }, lease)
       return true
     }
     const next = new Date(now.getTime() + retryDelayMs(event.attempts))
     const giveUp = next.getTime() > event.createdAt.getTime() + RETRY_WINDOW_MS
-    await eventRepo.update(db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error }, lease)
+    await eventRepo.update(this.db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error }, lease)
     return false
   }
 
-  return {
-    /** One round: lease due events, deliver them. Returns how many were taken. */
-    async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * options.timeoutMs)): Promise<number> {
-      const now = clock.now()
-      const claimed = Date.now()
-      const lease = new Date(now.getTime() + leaseMs)
-      const events = await eventRepo.claim(db, now, lease, limit)
-      if (events.length === 0) return 0
-      const webhooks = await partnerWebhooks(db, [...new Set(events.map((e) => e.partnerId))])
-      const byPartner = new Map<string, OutboxEvent[]>()
-      for (const e of events) byPartner.set(e.partnerId, [...(byPartner.get(e.partnerId) ?? []), e])
-      await Promise.all(
-        [...byPartner].map(async ([partnerId, queue]) => {
-          for (const [i, event] of queue.entries()) {
-            if (Date.now() - claimed > leaseMs - 2 * options.timeoutMs) return eventRepo.release(db, queue.slice(i).map((e) => e.id), lease)
-            await deliver(event, webhooks.get(partnerId)!, lease)
-          }
-        }),
-      )
-      return events.length
-    },
-
-    /** Polls every `pollIntervalMs`; keeps going while rounds come back full. */
-    start() {
-      let running: Promise<void> | null = null
-      const round = async () => {
-        try {
-          while ((await this.dispatchOnce()) === 50) {
-            /* a full batch: there may be more */
-          }
-        } catch (err) {
-          logger.warn({ err }, 'webhook dispatch round failed; retrying at the next interval')
+  /** One round: lease due events, deliver them. Returns how many were taken. */
+  async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * this.options.timeoutMs)): Promise<number> {
+    const now = this.clock.now()
+    const claimed = Date.now()
+    const lease = new Date(now.getTime() + leaseMs)
+    const events = await eventRepo.claim(this.db, now, lease, limit)
+    if (events.length === 0) return 0
+    const webhooks = await partnerWebhooks(this.db, [...new Set(events.map((e) => e.partnerId))])
+    const byPartner = new Map<string, OutboxEvent[]>()
+    for (const e of events) byPartner.set(e.partnerId, [...(byPartner.get(e.partnerId) ?? []), e])
+    await Promise.all(
+      [...byPartner].map(async ([partnerId, queue]) => {
+        for (const [i, event] of queue.entries()) {
+          if (Date.now() - claimed > leaseMs - 2 * this.options.timeoutMs) return eventRepo.release(this.db, queue.slice(i).map((e) => e.id), lease)
+          await this.deliver(event, webhooks.get(partnerId)!, lease)
         }
+      }),
+    )
+    return events.length
+  }
+
+  /** Polls every `pollIntervalMs`; keeps going while rounds come back full. */
+  start() {
+    let running: Promise<void> | null = null
+    const round = async () => {
+      try {
+        while ((await this.dispatchOnce()) === 50) {
+          /* a full batch: there may be more */
+        }
+      } catch (err) {
+        this.logger.warn({ err }, 'webhook dispatch round failed; retrying at the next interval')
       }
-      const timer = setInterval(() => {
-        running ??= round().finally(() => {
-          running = null
-        })
-      }, config.webhooks.pollIntervalMs)
-      timer.unref()
-      return {
-        async stop() {
-          clearInterval(timer)
-          await running
-        },
-      }
-    },
+    }
+    const timer = setInterval(() => {
+      running ??= round().finally(() => {
+        running = null
+      })
+    }, this.config.webhooks.pollIntervalMs)
+    timer.unref()
+    return {
+      async stop() {
+        clearInterval(timer)
+        await running
+      },
+    }
   }
 }
 
-export type Dispatcher = ReturnType<typeof createDispatcher>

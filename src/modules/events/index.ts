@@ -53,6 +53,6 @@ export function eventInsert(tx: Executor, event: NewEvent) {
   return Object.assign(insert, { id })
 }
 
-export { createDispatcher, type Dispatcher } from './dispatcher.ts'
-export { createEventAdminService } from './admin-service.ts'
+export { Dispatcher } from './dispatcher.ts'
+export { EventAdminService } from './admin-service.ts'
 export { eventAdminRoutes } from './admin-routes.ts'

@@ -3,5 +3,5 @@
 // own transactions, the back office adjusts them. What other modules may use is exported here.
 export { creditLedger, debitLedger, ledgerBalances, ledgerPage, type LedgerWrite } from './ledger.ts'
 export type { LedgerKind } from './schema.sql.ts'
-export { createLedgerAdminService, type LedgerAdminService } from './admin-service.ts'
+export { LedgerAdminService } from './admin-service.ts'
 export { ledgerAdminRoutes } from './admin-routes.ts'

@@ -1,6 +1,7 @@
 // Back office for orders: every partner's orders, one order with all its payments, and moves along
 // the order machine. Cancelling here does what a customer's cancellation does (release, refund);
 // delivering collects COD and earns Reward Points.
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -18,67 +19,72 @@ function decodeCursor(cursor: string): SyncCursor {
   return { txid: BigInt(match[1]!), id: match[2]! }
 }
 
-export function createOrderAdminService({ database, clock }: Deps, payments: PaymentService) {
-  const db = database.db
+export class OrderAdminService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function view(orderId: string) {
-    const order = await orderRepo.findOrder(db, orderId)
+  constructor(
+    { database, clock }: Deps,
+    private readonly payments: PaymentService,
+  ) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  /** One order with all its payments. */
+  async view(orderId: string) {
+    const order = await orderRepo.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
-    const [answered, paymentRows] = await Promise.all([answeredOrder(db, order), orderRepo.paymentsOf(db, order.id)])
+    const [answered, paymentRows] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id)])
     return { ...answered, payments: paymentRows.map(paymentView) }
   }
 
-  return {
-    view,
+  /** One order, if it is inside the scope (a partner's own server): else 404, like a customer's. */
+  async viewIn(scope: ListScope, orderId: string) {
+    const order = await orderRepo.findOrder(this.db, orderId)
+    if (!order || !inScope(scope, order)) throw notFound('Order')
+    return this.view(orderId)
+  }
 
-    /** One order, if it is inside the scope (a partner's own server): else 404, like a customer's. */
-    async viewIn(scope: ListScope, orderId: string) {
-      const order = await orderRepo.findOrder(db, orderId)
-      if (!order || !inScope(scope, order)) throw notFound('Order')
-      return view(orderId)
-    },
+  /**
+   * A page of a partner's sync: its orders in the order they were last written, after `cursor`.
+   * The answer's cursor is where the next call starts; it is the same cursor when nothing new was
+   * written, so a partner polls with the last cursor it got.
+   */
+  async sync(scope: PartnerScope, filter: OrderSyncFilter, cursor: string | undefined, limit: number) {
+    const after = cursor === undefined ? null : decodeCursor(cursor)
+    const rows = await orderRepo.syncPage(this.db, scope, filter, after, limit)
+    const page = rows.slice(0, limit)
+    const counts = await orderRepo.itemCounts(this.db, page.map((r) => r.order.id))
+    const last = page.at(-1)
+    return {
+      data: page.map(({ order }) => ({ ...orderSummaryView(order, counts.get(order.id) ?? 0), userId: order.userId, updatedAt: order.updatedAt.toISOString() })),
+      meta: { nextCursor: last ? encodeCursor({ txid: BigInt(last.changeTxid), id: last.order.id }) : (cursor ?? null), hasMore: rows.length > limit },
+    }
+  }
 
-    /**
-     * A page of a partner's sync: its orders in the order they were last written, after `cursor`.
-     * The answer's cursor is where the next call starts; it is the same cursor when nothing new was
-     * written, so a partner polls with the last cursor it got.
-     */
-    async sync(scope: PartnerScope, filter: OrderSyncFilter, cursor: string | undefined, limit: number) {
-      const after = cursor === undefined ? null : decodeCursor(cursor)
-      const rows = await orderRepo.syncPage(db, scope, filter, after, limit)
-      const page = rows.slice(0, limit)
-      const counts = await orderRepo.itemCounts(db, page.map((r) => r.order.id))
-      const last = page.at(-1)
-      return {
-        data: page.map(({ order }) => ({ ...orderSummaryView(order, counts.get(order.id) ?? 0), userId: order.userId, updatedAt: order.updatedAt.toISOString() })),
-        meta: { nextCursor: last ? encodeCursor({ txid: BigInt(last.changeTxid), id: last.order.id }) : (cursor ?? null), hasMore: rows.length > limit },
+  async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {
+    const result = await orderRepo.page(this.db, scope, filter, query.page, query.limit)
+    const counts = await orderRepo.itemCounts(this.db, result.rows.map((o) => o.id))
+    return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
+  }
+
+  async setStatus(adminId: string, orderId: string, to: OrderStatus, note: string | undefined) {
+    const actor = { name: `ADMIN:${adminId}`, note: note ?? null }
+    const refunds = await this.db.transaction(async (tx) => {
+      const now = this.clock.now()
+      const order = await orderRepo.lockOrder(tx, orderId)
+      if (!order) throw notFound('Order')
+      if (order.status === 'PENDING_PAYMENT' && to === 'CONFIRMED') {
+        throw new AppError('CONFLICT', `Order ${order.orderNumber} is confirmed by its payment, not by hand`)
       }
-    },
-
-    async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {
-      const result = await orderRepo.page(db, scope, filter, query.page, query.limit)
-      const counts = await orderRepo.itemCounts(db, result.rows.map((o) => o.id))
-      return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
-    },
-
-    async setStatus(adminId: string, orderId: string, to: OrderStatus, note: string | undefined) {
-      const actor = { name: `ADMIN:${adminId}`, note: note ?? null }
-      const refunds = await db.transaction(async (tx) => {
-        const now = clock.now()
-        const order = await orderRepo.lockOrder(tx, orderId)
-        if (!order) throw notFound('Order')
-        if (order.status === 'PENDING_PAYMENT' && to === 'CONFIRMED') {
-          throw new AppError('CONFLICT', `Order ${order.orderNumber} is confirmed by its payment, not by hand`)
-        }
-        if (to === 'CANCELLED') return (await cancelOrder(tx, order, { ...actor, reason: note ?? 'Cancelled by the merchant' }, now)).refunds
-        if (to === 'DELIVERED' && order.status === 'OUT_FOR_DELIVERY') await deliverOrder(tx, order, actor, now)
-        else await transition(tx, order, to, actor, now)
-        return []
-      })
-      await payments.sendRefunds(refunds)
-      return view(orderId)
-    },
+      if (to === 'CANCELLED') return (await cancelOrder(tx, order, { ...actor, reason: note ?? 'Cancelled by the merchant' }, now)).refunds
+      if (to === 'DELIVERED' && order.status === 'OUT_FOR_DELIVERY') await deliverOrder(tx, order, actor, now)
+      else await transition(tx, order, to, actor, now)
+      return []
+    })
+    await this.payments.sendRefunds(refunds)
+    return this.view(orderId)
   }
 }
 
-export type OrderAdminService = ReturnType<typeof createOrderAdminService>

@@ -74,7 +74,7 @@ export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempote
 
 export { createOrderService } from './service.ts'
 export { orderRoutes } from './routes.ts'
-export { createOrderAdminService } from './admin-service.ts'
+export { OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
 export { Refund } from './schemas.ts'

@@ -1,5 +1,6 @@
 // The back office of partners and their API keys: create (the secret and a first key are shown
 // once), list, view, update, deactivate, rotate the secret with an overlap, issue and revoke keys.
+import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -40,97 +41,105 @@ function keyView(k: ApiKeyRow) {
   }
 }
 
-export function createPartnerAdminService({ database, clock, config, redis }: Deps) {
-  const db = database.db
+export class PartnerAdminService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
+  private readonly config: Deps['config']
+  private readonly redis: Deps['redis']
 
-  async function partnerOrThrow(partnerId: string) {
-    const partner = await partnerRepo.findPartner(db, partnerId)
+  constructor({ database, clock, config, redis }: Deps) {
+    this.db = database.db
+    this.clock = clock
+    this.config = config
+    this.redis = redis
+  }
+
+  private async partnerOrThrow(partnerId: string) {
+    const partner = await partnerRepo.findPartner(this.db, partnerId)
     if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
     return partner
   }
-  async function view(partnerId: string) {
-    const partner = await partnerOrThrow(partnerId)
-    const counts = await partnerRepo.activeKeyCounts(db, [partnerId])
-    return partnerView(partner, counts.get(partnerId) ?? 0, clock.now())
+
+  private async view(partnerId: string) {
+    const partner = await this.partnerOrThrow(partnerId)
+    const counts = await partnerRepo.activeKeyCounts(this.db, [partnerId])
+    return partnerView(partner, counts.get(partnerId) ?? 0, this.clock.now())
   }
 
-  return {
-    async create(input: { name: string; catalogId?: string; returnUrlOrigins?: string[] }) {
-      const origins = normalizeOrigins(input.returnUrlOrigins ?? [])
-      const created = await createPartner(db, { name: input.name, catalogId: input.catalogId, returnUrlOrigins: origins })
-      const key = await partnerRepo.findApiKey(db, created.apiKeyId)
-      return { partner: await view(created.partner.id), secret: created.secret, apiKey: { ...keyView(key!), apiKey: created.apiKey } }
-    },
+  async create(input: { name: string; catalogId?: string; returnUrlOrigins?: string[] }) {
+    const origins = normalizeOrigins(input.returnUrlOrigins ?? [])
+    const created = await createPartner(this.db, { name: input.name, catalogId: input.catalogId, returnUrlOrigins: origins })
+    const key = await partnerRepo.findApiKey(this.db, created.apiKeyId)
+    return { partner: await this.view(created.partner.id), secret: created.secret, apiKey: { ...keyView(key!), apiKey: created.apiKey } }
+  }
 
-    async list(filter: { search?: string; isActive?: boolean }, query: { page: number; limit: number }) {
-      const { rows, total } = await partnerRepo.page(db, filter, query.page, query.limit)
-      const counts = await partnerRepo.activeKeyCounts(db, rows.map((r) => r.id))
-      const now = clock.now()
-      return { data: rows.map((r) => partnerView(r, counts.get(r.id) ?? 0, now)), meta: pageMeta(total, query) }
-    },
+  async list(filter: { search?: string; isActive?: boolean }, query: { page: number; limit: number }) {
+    const { rows, total } = await partnerRepo.page(this.db, filter, query.page, query.limit)
+    const counts = await partnerRepo.activeKeyCounts(this.db, rows.map((r) => r.id))
+    const now = this.clock.now()
+    return { data: rows.map((r) => partnerView(r, counts.get(r.id) ?? 0, now)), meta: pageMeta(total, query) }
+  }
 
-    async detail(partnerId: string) {
-      const partner = await view(partnerId)
-      return { ...partner, apiKeys: (await partnerRepo.keysOf(db, partnerId)).map(keyView) }
-    },
+  async detail(partnerId: string) {
+    const partner = await this.view(partnerId)
+    return { ...partner, apiKeys: (await partnerRepo.keysOf(this.db, partnerId)).map(keyView) }
+  }
 
-    async update(partnerId: string, changes: { name?: string; returnUrlOrigins?: string[]; isActive?: boolean }) {
-      if (changes.name === undefined && changes.returnUrlOrigins === undefined && changes.isActive === undefined) {
-        throw new AppError('BAD_REQUEST', 'Send at least one of name, returnUrlOrigins, isActive')
+  async update(partnerId: string, changes: { name?: string; returnUrlOrigins?: string[]; isActive?: boolean }) {
+    if (changes.name === undefined && changes.returnUrlOrigins === undefined && changes.isActive === undefined) {
+      throw new AppError('BAD_REQUEST', 'Send at least one of name, returnUrlOrigins, isActive')
+    }
+    const origins = changes.returnUrlOrigins === undefined ? undefined : normalizeOrigins(changes.returnUrlOrigins)
+    await this.db.transaction(async (tx) => {
+      const partner = await partnerRepo.lockPartner(tx, partnerId)
+      if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
+      if (changes.name !== undefined) {
+        const taken = await partnerRepo.findPartnerByName(tx, changes.name)
+        if (taken && taken.id !== partnerId) throw new AppError('CONFLICT', `A partner named ${taken.name} already exists`)
       }
-      const origins = changes.returnUrlOrigins === undefined ? undefined : normalizeOrigins(changes.returnUrlOrigins)
-      await db.transaction(async (tx) => {
-        const partner = await partnerRepo.lockPartner(tx, partnerId)
-        if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
-        if (changes.name !== undefined) {
-          const taken = await partnerRepo.findPartnerByName(tx, changes.name)
-          if (taken && taken.id !== partnerId) throw new AppError('CONFLICT', `A partner named ${taken.name} already exists`)
-        }
-        await partnerRepo.updatePartner(tx, partnerId, {
-          ...(changes.name !== undefined ? { name: changes.name } : {}),
-          ...(origins !== undefined ? { returnUrlOrigins: origins } : {}),
-          ...(changes.isActive !== undefined ? { isActive: changes.isActive } : {}),
-          updatedAt: clock.now(),
-        })
+      await partnerRepo.updatePartner(tx, partnerId, {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(origins !== undefined ? { returnUrlOrigins: origins } : {}),
+        ...(changes.isActive !== undefined ? { isActive: changes.isActive } : {}),
+        updatedAt: this.clock.now(),
       })
-      // Customer tokens and the secret are checked against the row on every request; keys are
-      // remembered for a few seconds, so this process forgets them now.
-      if (changes.isActive === false) await announceRevocations(redis, config.redisPrefix, (await partnerRepo.keysOf(db, partnerId)).map((k) => k.id))
-      return view(partnerId)
-    },
+    })
+    // Customer tokens and the secret are checked against the row on every request; keys are
+    // remembered for a few seconds, so this process forgets them now.
+    if (changes.isActive === false) await announceRevocations(this.redis, this.config.redisPrefix, (await partnerRepo.keysOf(this.db, partnerId)).map((k) => k.id))
+    return this.view(partnerId)
+  }
 
-    async rotateSecret(partnerId: string) {
-      const rotated = await rotatePartnerSecret(db, partnerId, clock.now(), config.partnerSecretOverlapSeconds * 1000)
-      return { partnerId, secret: rotated.secret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) }
-    },
+  async rotateSecret(partnerId: string) {
+    const rotated = await rotatePartnerSecret(this.db, partnerId, this.clock.now(), this.config.partnerSecretOverlapSeconds * 1000)
+    return { partnerId, secret: rotated.secret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) }
+  }
 
-    async keys(partnerId: string) {
-      await partnerOrThrow(partnerId)
-      return (await partnerRepo.keysOf(db, partnerId)).map(keyView)
-    },
+  async keys(partnerId: string) {
+    await this.partnerOrThrow(partnerId)
+    return (await partnerRepo.keysOf(this.db, partnerId)).map(keyView)
+  }
 
-    async createKey(partnerId: string, input: { catalogId?: string; name?: string }) {
-      await partnerOrThrow(partnerId)
-      let catalogId = input.catalogId
-      if (catalogId === undefined) {
-        // The catalog of the partner's newest active key, as the partner sells today.
-        const active = (await partnerRepo.keysOf(db, partnerId)).find((k) => k.revokedAt === null)
-        if (!active) throw new AppError('BAD_REQUEST', 'catalogId should not be empty (the partner has no active key to take it from)')
-        catalogId = active.catalogId
-      } else if (!(await findCatalog(db, catalogId))) throw new AppError('NOT_FOUND', `Catalog ${catalogId} not found`)
-      const issued = await createApiKey(db, partnerId, catalogId, input.name ?? 'default')
-      const row = await partnerRepo.findApiKey(db, issued.id)
-      return { ...keyView(row!), apiKey: issued.apiKey }
-    },
+  async createKey(partnerId: string, input: { catalogId?: string; name?: string }) {
+    await this.partnerOrThrow(partnerId)
+    let catalogId = input.catalogId
+    if (catalogId === undefined) {
+      // The catalog of the partner's newest active key, as the partner sells today.
+      const active = (await partnerRepo.keysOf(this.db, partnerId)).find((k) => k.revokedAt === null)
+      if (!active) throw new AppError('BAD_REQUEST', 'catalogId should not be empty (the partner has no active key to take it from)')
+      catalogId = active.catalogId
+    } else if (!(await findCatalog(this.db, catalogId))) throw new AppError('NOT_FOUND', `Catalog ${catalogId} not found`)
+    const issued = await createApiKey(this.db, partnerId, catalogId, input.name ?? 'default')
+    const row = await partnerRepo.findApiKey(this.db, issued.id)
+    return { ...keyView(row!), apiKey: issued.apiKey }
+  }
 
-    async revokeKey(partnerId: string, keyId: string) {
-      const key = await partnerRepo.findApiKey(db, keyId)
-      if (!key || key.partnerId !== partnerId) throw new AppError('NOT_FOUND', 'API key not found')
-      await revokeApiKey(db, clock, keyId)
-      await announceRevocations(redis, config.redisPrefix, [keyId])
-      return keyView((await partnerRepo.findApiKey(db, keyId))!)
-    },
+  async revokeKey(partnerId: string, keyId: string) {
+    const key = await partnerRepo.findApiKey(this.db, keyId)
+    if (!key || key.partnerId !== partnerId) throw new AppError('NOT_FOUND', 'API key not found')
+    await revokeApiKey(this.db, this.clock, keyId)
+    await announceRevocations(this.redis, this.config.redisPrefix, [keyId])
+    return keyView((await partnerRepo.findApiKey(this.db, keyId))!)
   }
 }
 
-export type PartnerAdminService = ReturnType<typeof createPartnerAdminService>

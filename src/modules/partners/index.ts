@@ -282,7 +282,7 @@ export async function setPartnerWebhook(
   return (await partnerWebhooks(db, [partnerId])).get(partnerId)!
 }
 
-export { createPartnerAdminService } from './admin.ts'
+export { PartnerAdminService } from './admin.ts'
 export { partnerAdminRoutes } from './admin-routes.ts'
 
 /** SQL: is the partner whose id is `partnerId` (a column of the caller's query) active? For a selection, not a join. */

@@ -1,7 +1,7 @@
 // The payments module: the payment service (provider sessions, callbacks, refunds, the reservation
 // sweeper), its routes (provider webhooks, the sandbox checkout page) and the providers (sandbox,
 // razorpay) chosen by config. What other modules and app.ts use of it is exported here.
-export { createPaymentService, type PaymentService } from './service.ts'
+export { PaymentService } from './service.ts'
 export { paymentRoutes } from './routes.ts'
 export { createPaymentProvider } from './providers/index.ts'
 export type { PaymentProvider, ProviderEvent } from './providers/types.ts'

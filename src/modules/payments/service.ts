@@ -25,23 +25,39 @@ import {
   refreshRefundStatus,
 } from '../orders/index.ts'
 import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
 
 /** Told, in the settling transaction, when a refund succeeds or fails (returns follow their refunds). */
 export type RefundListener = (tx: Executor, refund: RefundRow, at: Date) => Promise<void>
 
-export function createPaymentService(deps: Deps, provider: PaymentProvider) {
-  const { database, clock, logger, config } = deps
-  const db = database.db
-  const refundListeners: RefundListener[] = []
+export class PaymentService {
+  readonly providerName: string
+  private readonly db: Db
+  private readonly clock: Deps['clock']
+  private readonly logger: Deps['logger']
+  private readonly config: Deps['config']
+  private readonly refundListeners: RefundListener[] = []
+  /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
+  private readonly failedChecks = new Map<string, number>()
+
+  constructor(
+    { database, clock, logger, config }: Deps,
+    private readonly provider: PaymentProvider,
+  ) {
+    this.db = database.db
+    this.clock = clock
+    this.logger = logger
+    this.config = config
+    this.providerName = provider.name
+  }
 
   /** Opens the provider session of a CREATED payment; a provider failure marks the payment FAILED. */
-  async function startSession(payment: PaymentRow, order: OrderRow): Promise<PaymentRow> {
-    const customer = await findCustomer(db, order.userId)
+  async startSession(payment: PaymentRow, order: OrderRow): Promise<PaymentRow> {
+    const customer = await findCustomer(this.db, order.userId)
     try {
-      const session = await provider.createSession({
+      const session = await this.provider.createSession({
         paymentId: payment.id,
         orderId: order.id,
         orderNumber: order.orderNumber,
@@ -51,76 +67,76 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
         returnUrl: order.paymentReturnUrl,
       })
       const updated = await paymentRecords.updatePayment(
-        db,
+        this.db,
         payment.id,
-        { status: 'PENDING', providerSessionId: session.sessionId, clientAction: session.clientAction, updatedAt: clock.now() },
+        { status: 'PENDING', providerSessionId: session.sessionId, clientAction: session.clientAction, updatedAt: this.clock.now() },
         ['CREATED'],
       )
-      return updated ?? (await paymentRecords.findPayment(db, payment.id))!
+      return updated ?? (await paymentRecords.findPayment(this.db, payment.id))!
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
-      logger.warn({ err: err.message, paymentId: payment.id }, 'payment provider could not open a session')
-      const failed = await paymentRecords.updatePayment(db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: clock.now() }, ['CREATED'])
-      return failed ?? (await paymentRecords.findPayment(db, payment.id))!
+      this.logger.warn({ err: err.message, paymentId: payment.id }, 'payment this.provider could not open a session')
+      const failed = await paymentRecords.updatePayment(this.db, payment.id, { status: 'FAILED', failureReason: 'The payment this.provider could not be reached; start a new payment', updatedAt: this.clock.now() }, ['CREATED'])
+      return failed ?? (await paymentRecords.findPayment(this.db, payment.id))!
     }
   }
 
-  async function settleRefund(tx: Executor, refund: RefundRow, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string, at: Date) {
+  private async settleRefund(tx: Executor, refund: RefundRow, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string, at: Date) {
     if (refund.status !== 'PENDING') return
     await paymentRecords.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
     const order = (await paymentRecords.lockOrder(tx, refund.orderId))!
     if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
     await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', { refundId: refund.id, amount: formatPaise(refund.amount) }, at)
     const settled = { ...refund, status, providerRefundId }
-    for (const listener of refundListeners) await listener(tx, settled, at)
+    for (const listener of this.refundListeners) await listener(tx, settled, at)
   }
 
   /** Sends queued provider refunds. Each is claimed first, so two nodes never send one refund twice. */
-  async function sendRefunds(refunds: RefundRow[]) {
+  async sendRefunds(refunds: RefundRow[]) {
     for (const refund of refunds) {
-      const claimed = await paymentRecords.claimRefund(db, refund.id, `claim:${randomBytes(8).toString('hex')}`, clock.now())
+      const claimed = await paymentRecords.claimRefund(this.db, refund.id, `claim:${randomBytes(8).toString('hex')}`, this.clock.now())
       if (!claimed) continue
-      const payment = claimed.paymentId ? await paymentRecords.findPayment(db, claimed.paymentId) : null
+      const payment = claimed.paymentId ? await paymentRecords.findPayment(this.db, claimed.paymentId) : null
       if (!payment?.providerPaymentId) {
-        await paymentRecords.updateRefund(db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: clock.now() })
+        await paymentRecords.updateRefund(this.db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: this.clock.now() })
         continue
       }
       try {
-        const result = await provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
-        await db.transaction(async (tx) => {
-          if (result.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: clock.now() })
+        const result = await this.provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
+        await this.db.transaction(async (tx) => {
+          if (result.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: this.clock.now() })
           // Locked again: the provider's callback may have settled it while we waited for the answer.
-          else await settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, result.providerRefundId, clock.now())
+          else await this.settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, result.providerRefundId, this.clock.now())
         })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
-        logger.warn({ err: err.message, refundId: claimed.id }, 'refund could not be sent; it will be retried')
-        await paymentRecords.updateRefund(db, claimed.id, { providerRefundId: null, updatedAt: clock.now() })
+        this.logger.warn({ err: err.message, refundId: claimed.id }, 'refund could not be sent; it will be retried')
+        await paymentRecords.updateRefund(this.db, claimed.id, { providerRefundId: null, updatedAt: this.clock.now() })
       }
     }
   }
 
   /** Applies one verified provider event; returns refunds to send after commit. */
-  async function applyEvent(event: ProviderEvent): Promise<{ duplicate: boolean; refunds: RefundRow[] }> {
-    const at = clock.now()
-    return db.transaction(async (tx) => {
-      const first = await paymentRecords.recordWebhook(tx, { provider: provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
+  private async applyEvent(event: ProviderEvent): Promise<{ duplicate: boolean; refunds: RefundRow[] }> {
+    const at = this.clock.now()
+    return this.db.transaction(async (tx) => {
+      const first = await paymentRecords.recordWebhook(tx, { provider: this.provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
       if (!first) return { duplicate: true, refunds: [] }
       if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
       if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
         const refund = await paymentRecords.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
-        if (refund) await settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
+        if (refund) await this.settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
         return { duplicate: false, refunds: [] }
       }
-      const found = await paymentRecords.findPaymentBySession(tx, provider.name, event.sessionId)
+      const found = await paymentRecords.findPaymentBySession(tx, this.provider.name, event.sessionId)
       if (!found) {
-        logger.warn({ provider: provider.name, sessionId: event.sessionId }, 'provider event for an unknown session')
+        this.logger.warn({ provider: this.provider.name, sessionId: event.sessionId }, 'provider event for an unknown session')
         return { duplicate: false, refunds: [] }
       }
       // Order first, then payment: the same lock order as cancellation and the sweeper.
       const order = (await paymentRecords.lockOrder(tx, found.orderId))!
-      const payment = (await paymentRecords.lockPaymentBySession(tx, provider.name, event.sessionId))!
-      if (event.kind === 'PAYMENT_SUCCEEDED') return { duplicate: false, refunds: await applySuccess(tx, order, payment, event, at) }
+      const payment = (await paymentRecords.lockPaymentBySession(tx, this.provider.name, event.sessionId))!
+      if (event.kind === 'PAYMENT_SUCCEEDED') return { duplicate: false, refunds: await this.applySuccess(tx, order, payment, event, at) }
       if (!ACTIVE.includes(payment.status)) return { duplicate: false, refunds: [] }
       if (event.kind === 'PAYMENT_FAILED') {
         await paymentRecords.updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
@@ -133,7 +149,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     })
   }
 
-  async function applySuccess(
+  private async applySuccess(
     tx: Executor,
     order: OrderRow,
     payment: PaymentRow,
@@ -142,7 +158,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
   ): Promise<RefundRow[]> {
     if (payment.status === 'SUCCEEDED') return []
     if (event.amount !== payment.amount || event.currency !== payment.currency) {
-      logger.error({ paymentId: payment.id, expected: String(payment.amount), got: String(event.amount), currency: event.currency }, 'payment amount or currency mismatch: not marked paid')
+      this.logger.error({ paymentId: payment.id, expected: String(payment.amount), got: String(event.amount), currency: event.currency }, 'payment amount or currency mismatch: not marked paid')
       await paymentRecords.updatePayment(tx, payment.id, {
         status: 'FAILED',
         providerPaymentId: event.providerPaymentId,
@@ -153,7 +169,7 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     }
     const succeeded = (await paymentRecords.updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
     if (order.status === 'PENDING_PAYMENT') {
-      await confirmPaidOrder(tx, order, succeeded, provider.name, at)
+      await confirmPaidOrder(tx, order, succeeded, this.provider.name, at)
       return []
     }
     // The order was cancelled (or paid through another session) before this payment arrived.
@@ -162,107 +178,98 @@ export function createPaymentService(deps: Deps, provider: PaymentProvider) {
     return [await queueProviderRefund(tx, order, succeeded, reason, at)]
   }
 
-  /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
-  const failedChecks = new Map<string, number>()
+  onRefundSettled(listener: RefundListener) {
+    this.refundListeners.push(listener)
+  }
 
-  return {
-    providerName: provider.name,
-    onRefundSettled(listener: RefundListener) {
-      refundListeners.push(listener)
-    },
-    startSession,
-    sendRefunds,
+  /** POST /payments/webhooks/{provider}: verify, apply once, then send any refund it caused. */
+  async handleWebhook(rawBody: Buffer, headers: IncomingHttpHeaders) {
+    let event: ProviderEvent
+    try {
+      event = this.provider.parseWebhook(rawBody, headers)
+    } catch (err) {
+      if (err instanceof WebhookSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
+      throw err
+    }
+    const result = await this.applyEvent(event)
+    await this.sendRefunds(result.refunds)
+    return { received: true, duplicate: result.duplicate }
+  }
 
-    /** POST /payments/webhooks/{provider}: verify, apply once, then send any refund it caused. */
-    async handleWebhook(rawBody: Buffer, headers: IncomingHttpHeaders) {
-      let event: ProviderEvent
-      try {
-        event = provider.parseWebhook(rawBody, headers)
-      } catch (err) {
-        if (err instanceof WebhookSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
-        throw err
-      }
-      const result = await applyEvent(event)
-      await sendRefunds(result.refunds)
-      return { received: true, duplicate: result.duplicate }
-    },
-
-    /**
-     * Cancels unpaid orders whose reservation ran out and releases what they held. Before that,
-     * asks the provider about their open sessions, so a payment whose callback is late still counts.
-     * Rows are locked with SKIP LOCKED: sweepers on several nodes share the work without overlap.
-     */
-    async sweepExpiredReservations(limit = 100): Promise<number> {
-      const now = clock.now()
-      const candidates = await db.transaction((tx) => paymentRecords.expiredReservations(tx, now, limit))
-      // Orders whose payment could not be checked: kept for a later run, for up to one more
-      // reservation period past their expiry, so a customer who paid while the provider could not
-      // be asked is not cancelled for it. Past that they are cancelled; a payment that then
-      // succeeds is handled as one after the cancellation (confirmed if the stock allows, else refunded).
-      const unchecked = new Set<string>()
-      const reservationMs = config.reservationMinutes * 60_000
-      // After one failed check the run asks no more (an outage costs one call a run, not one an
-      // order). Orders whose check failed before are asked last, so an outage's first call goes to
-      // a fresh one, and a session that fails on its own does not hold the others back.
-      let providerDown = false
-      const ordered = [...candidates].sort((a, b) => (failedChecks.get(a.id) ?? 0) - (failedChecks.get(b.id) ?? 0))
-      for (const order of ordered) {
-        const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
-        for (const payment of await paymentRecords.paymentsOf(db, order.id)) {
-          // A customer who closed the checkout may still have paid in it: ask about those too.
-          if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
-          if (providerDown) {
-            if (keep) unchecked.add(order.id)
-            continue
+  /**
+   * Cancels unpaid orders whose reservation ran out and releases what they held. Before that,
+   * asks the provider about their open sessions, so a payment whose callback is late still counts.
+   * Rows are locked with SKIP LOCKED: sweepers on several nodes share the work without overlap.
+   */
+  async sweepExpiredReservations(limit = 100): Promise<number> {
+    const now = this.clock.now()
+    const candidates = await this.db.transaction((tx) => paymentRecords.expiredReservations(tx, now, limit))
+    // Orders whose payment could not be checked: kept for a later run, for up to one more
+    // reservation period past their expiry, so a customer who paid while the provider could not
+    // be asked is not cancelled for it. Past that they are cancelled; a payment that then
+    // succeeds is handled as one after the cancellation (confirmed if the stock allows, else refunded).
+    const unchecked = new Set<string>()
+    const reservationMs = this.config.reservationMinutes * 60_000
+    // After one failed check the run asks no more (an outage costs one call a run, not one an
+    // order). Orders whose check failed before are asked last, so an outage's first call goes to
+    // a fresh one, and a session that fails on its own does not hold the others back.
+    let providerDown = false
+    const ordered = [...candidates].sort((a, b) => (this.failedChecks.get(a.id) ?? 0) - (this.failedChecks.get(b.id) ?? 0))
+    for (const order of ordered) {
+      const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
+      for (const payment of await paymentRecords.paymentsOf(this.db, order.id)) {
+        // A customer who closed the checkout may still have paid in it: ask about those too.
+        if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
+        if (providerDown) {
+          if (keep) unchecked.add(order.id)
+          continue
+        }
+        try {
+          const status = await this.provider.fetchStatus(payment.providerSessionId)
+          if (status.status === 'SUCCEEDED' && status.providerPaymentId) {
+            await this.applyEvent({
+              kind: 'PAYMENT_SUCCEEDED',
+              eventId: `poll:${status.providerPaymentId}`,
+              sessionId: payment.providerSessionId,
+              providerPaymentId: status.providerPaymentId,
+              amount: status.amount ?? payment.amount,
+              currency: status.currency ?? payment.currency,
+            })
           }
-          try {
-            const status = await provider.fetchStatus(payment.providerSessionId)
-            if (status.status === 'SUCCEEDED' && status.providerPaymentId) {
-              await applyEvent({
-                kind: 'PAYMENT_SUCCEEDED',
-                eventId: `poll:${status.providerPaymentId}`,
-                sessionId: payment.providerSessionId,
-                providerPaymentId: status.providerPaymentId,
-                amount: status.amount ?? payment.amount,
-                currency: status.currency ?? payment.currency,
-              })
-            }
-          } catch (err) {
-            if (!(err instanceof ProviderError)) throw err
-            providerDown = true
-            failedChecks.set(order.id, Date.now())
-            if (keep) unchecked.add(order.id)
-            logger.warn(
-              { err: err.message, paymentId: payment.id, orderId: order.id },
-              keep ? 'could not ask the provider about a payment: the order is kept for the next run' : 'could not ask the provider about a payment: the order is cancelled',
-            )
-          }
+        } catch (err) {
+          if (!(err instanceof ProviderError)) throw err
+          providerDown = true
+          this.failedChecks.set(order.id, Date.now())
+          if (keep) unchecked.add(order.id)
+          this.logger.warn(
+            { err: err.message, paymentId: payment.id, orderId: order.id },
+            keep ? 'could not ask the this.provider about a payment: the order is kept for the next run' : 'could not ask the this.provider about a payment: the order is cancelled',
+          )
         }
       }
-      for (const order of candidates) if (!unchecked.has(order.id)) failedChecks.delete(order.id)
-      if (failedChecks.size > 10_000) failedChecks.clear()
-      let cancelled = 0
-      const refunds: RefundRow[] = []
-      await db.transaction(async (tx) => {
-        // Only the orders asked about above: one that ran out since, or that the first read did not
-        // reach, waits for the next run instead of being cancelled unasked.
-        const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
-        for (const order of asked.length ? await paymentRecords.expiredReservations(tx, now, limit, asked) : []) {
-          const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
-          refunds.push(...result.refunds)
-          cancelled++
-        }
-      })
-      await sendRefunds(refunds)
-      return cancelled
-    },
+    }
+    for (const order of candidates) if (!unchecked.has(order.id)) this.failedChecks.delete(order.id)
+    if (this.failedChecks.size > 10_000) this.failedChecks.clear()
+    let cancelled = 0
+    const refunds: RefundRow[] = []
+    await this.db.transaction(async (tx) => {
+      // Only the orders asked about above: one that ran out since, or that the first read did not
+      // reach, waits for the next run instead of being cancelled unasked.
+      const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
+      for (const order of asked.length ? await paymentRecords.expiredReservations(tx, now, limit, asked) : []) {
+        const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
+        refunds.push(...result.refunds)
+        cancelled++
+      }
+    })
+    await this.sendRefunds(refunds)
+    return cancelled
+  }
 
-    /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
-    async retryRefundsAndPurgeKeys() {
-      await sendRefunds(await paymentRecords.unsentRefunds(db, 100))
-      return purgeExpiredIdempotencyKeys(db, clock.now())
-    },
+  /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
+  async retryRefundsAndPurgeKeys() {
+    await this.sendRefunds(await paymentRecords.unsentRefunds(this.db, 100))
+    return purgeExpiredIdempotencyKeys(this.db, this.clock.now())
   }
 }
 
-export type PaymentService = ReturnType<typeof createPaymentService>

@@ -1,4 +1,4 @@
 // The support module: tickets and their conversation (tables of support/schema.sql.ts). app.ts
 // builds it; no other module uses it.
-export { createSupportService, type SupportService } from './service.ts'
+export { SupportService } from './service.ts'
 export { supportRoutes } from './routes.ts'

@@ -20,7 +20,7 @@ export interface Agent {
 }
 export const adminAgent = (adminId: string): Agent => ({ actor: `ADMIN:${adminId}`, id: adminId, scope: ALL_PARTNERS })
 export const partnerAgent = (scope: ListScope & { kind: 'partner' }): Agent => ({ actor: `PARTNER:${scope.partnerId}`, id: scope.partnerId, scope })
-import type { Executor } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import { recordEvent } from '../events/index.ts'
 import { findOwnOrder, orderRefs } from '../orders/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
@@ -43,10 +43,23 @@ export interface CustomerRef {
 
 const messageView = (m: MessageRow) => ({ id: m.id, ticketId: m.ticketId, author: m.author, body: m.body, imageUrls: m.imageUrls, createdAt: m.createdAt.toISOString() })
 
-export function createSupportService({ database, clock }: Deps, storage: Storage) {
-  const db = database.db
+export class SupportService {
+  private readonly db: Db
+  private readonly clock: Deps['clock']
 
-  async function views(rows: TicketRow[], executor: Executor = db) {
+  constructor(
+    { database, clock }: Deps,
+    private readonly storage: Storage,
+  ) {
+    this.db = database.db
+    this.clock = clock
+  }
+
+  private async view(row: TicketRow) {
+    return (await this.views([row]))[0]!
+  }
+
+  private async views(rows: TicketRow[], executor: Executor = this.db) {
     const refs = await orderRefs(executor, [...new Set(rows.flatMap((r) => (r.orderId ? [r.orderId] : [])))])
     return rows.map((t) => ({
       id: t.id,
@@ -61,113 +74,109 @@ export function createSupportService({ database, clock }: Deps, storage: Storage
       updatedAt: t.updatedAt.toISOString(),
     }))
   }
-  const view = async (row: TicketRow) => (await views([row]))[0]!
 
-  async function ownTicket(customer: CustomerRef, ticketId: string) {
-    const ticket = await ticketRepo.find(db, ticketId)
+  private async ownTicket(customer: CustomerRef, ticketId: string) {
+    const ticket = await ticketRepo.find(this.db, ticketId)
     if (!ticket || ticket.userId !== customer.userId || ticket.partnerId !== customer.partnerId) throw notFound('Ticket')
     return ticket
   }
 
   // Ticket events carry the ticket (or the message) as the API answers it, written in the change's transaction.
-  async function move(tx: Executor, ticket: TicketRow, to: TicketStatus, by: string, at: Date) {
+  private async move(tx: Executor, ticket: TicketRow, to: TicketStatus, by: string, at: Date) {
     const updated = await ticketRepo.update(tx, ticket.id, { status: to, updatedAt: at })
-    const [shown] = await views([updated], tx)
+    const [shown] = await this.views([updated], tx)
     await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.status_changed', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, from: ticket.status, status: to, by, ticket: shown }, at })
     return updated
   }
 
-  async function addMessage(tx: Executor, ticket: TicketRow, row: typeof ticketMessages.$inferInsert) {
+  private async addMessage(tx: Executor, ticket: TicketRow, row: typeof ticketMessages.$inferInsert) {
     const message = messageView(await ticketRepo.addMessage(tx, row))
     await recordEvent(tx, { partnerId: ticket.partnerId, type: 'ticket.message.created', subjectId: ticket.id, data: { ticketId: ticket.id, orderId: ticket.orderId, message }, at: row.createdAt })
     return message
   }
 
-  return {
-    async create(customer: CustomerRef, input: { topic: string; detail: string; orderId?: string; imageUrls?: string[] }) {
-      const now = clock.now()
-      if (input.orderId && !(await findOwnOrder(db, customer, input.orderId))) throw notFound('Order')
-      const imageUrls = await checkImageUrls(db, storage, customer, 'support', input.imageUrls ?? [], now)
-      const ticket = await db.transaction(async (tx) => {
-        const created = await ticketRepo.insert(tx, {
-          id: newId('tkt', now.getTime()),
-          partnerId: customer.partnerId,
-          userId: customer.userId,
-          orderId: input.orderId ?? null,
-          topic: input.topic.trim(),
-          detail: input.detail.trim(),
-          imageUrls,
-          status: 'OPEN',
-          createdAt: now,
-          updatedAt: now,
-        })
-        const [shown] = await views([created], tx)
-        await recordEvent(tx, { partnerId: customer.partnerId, type: 'ticket.created', subjectId: created.id, data: { ticketId: created.id, orderId: created.orderId, ticket: shown }, at: now })
-        return created
+  async create(customer: CustomerRef, input: { topic: string; detail: string; orderId?: string; imageUrls?: string[] }) {
+    const now = this.clock.now()
+    if (input.orderId && !(await findOwnOrder(this.db, customer, input.orderId))) throw notFound('Order')
+    const imageUrls = await checkImageUrls(this.db, this.storage, customer, 'support', input.imageUrls ?? [], now)
+    const ticket = await this.db.transaction(async (tx) => {
+      const created = await ticketRepo.insert(tx, {
+        id: newId('tkt', now.getTime()),
+        partnerId: customer.partnerId,
+        userId: customer.userId,
+        orderId: input.orderId ?? null,
+        topic: input.topic.trim(),
+        detail: input.detail.trim(),
+        imageUrls,
+        status: 'OPEN',
+        createdAt: now,
+        updatedAt: now,
       })
-      return view(ticket)
-    },
+      const [shown] = await this.views([created], tx)
+      await recordEvent(tx, { partnerId: customer.partnerId, type: 'ticket.created', subjectId: created.id, data: { ticketId: created.id, orderId: created.orderId, ticket: shown }, at: now })
+      return created
+    })
+    return this.view(ticket)
+  }
 
-    async list(scope: ListScope, filter: TicketFilter, query: { page: number; limit: number }) {
-      const result = await ticketRepo.page(db, scope, filter, query.page, query.limit)
-      return { data: await views(result.rows), meta: pageMeta(result.total, query) }
-    },
+  async list(scope: ListScope, filter: TicketFilter, query: { page: number; limit: number }) {
+    const result = await ticketRepo.page(this.db, scope, filter, query.page, query.limit)
+    return { data: await this.views(result.rows), meta: pageMeta(result.total, query) }
+  }
 
-    async get(customer: CustomerRef, ticketId: string) {
-      return view(await ownTicket(customer, ticketId))
-    },
+  async get(customer: CustomerRef, ticketId: string) {
+    return this.view(await this.ownTicket(customer, ticketId))
+  }
 
-    async messages(customer: CustomerRef | null, ticketId: string) {
-      const ticket = customer ? await ownTicket(customer, ticketId) : await ticketRepo.find(db, ticketId)
-      if (!ticket) throw notFound('Ticket')
-      return (await ticketRepo.messages(db, ticket.id)).map(messageView)
-    },
+  async messages(customer: CustomerRef | null, ticketId: string) {
+    const ticket = customer ? await this.ownTicket(customer, ticketId) : await ticketRepo.find(this.db, ticketId)
+    if (!ticket) throw notFound('Ticket')
+    return (await ticketRepo.messages(this.db, ticket.id)).map(messageView)
+  }
 
-    /** A customer's message; on a RESOLVED ticket it reopens it. A CLOSED ticket takes no more. */
-    async customerReply(customer: CustomerRef, ticketId: string, input: { body: string; imageUrls?: string[] }) {
-      await ownTicket(customer, ticketId)
-      const now = clock.now()
-      const imageUrls = await checkImageUrls(db, storage, customer, 'support', input.imageUrls ?? [], now)
-      return db.transaction(async (tx) => {
-        const ticket = (await ticketRepo.lock(tx, ticketId))!
-        if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed; open a new ticket')
-        if (ticket.status === 'RESOLVED') await move(tx, ticket, 'OPEN', 'CUSTOMER', now)
-        else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-        return addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'CUSTOMER', authorId: customer.userId, body: input.body.trim(), imageUrls, createdAt: now })
-      })
-    },
+  /** A customer's message; on a RESOLVED ticket it reopens it. A CLOSED ticket takes no more. */
+  async customerReply(customer: CustomerRef, ticketId: string, input: { body: string; imageUrls?: string[] }) {
+    await this.ownTicket(customer, ticketId)
+    const now = this.clock.now()
+    const imageUrls = await checkImageUrls(this.db, this.storage, customer, 'support', input.imageUrls ?? [], now)
+    return this.db.transaction(async (tx) => {
+      const ticket = (await ticketRepo.lock(tx, ticketId))!
+      if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed; open a new ticket')
+      if (ticket.status === 'RESOLVED') await this.move(tx, ticket, 'OPEN', 'CUSTOMER', now)
+      else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
+      return this.addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'CUSTOMER', authorId: customer.userId, body: input.body.trim(), imageUrls, createdAt: now })
+    })
+  }
 
-    /** One ticket with its conversation, for the back office or the partner's own server (its scope). */
-    async adminView(ticketId: string, scope: ListScope = ALL_PARTNERS) {
-      const ticket = await ticketRepo.find(db, ticketId)
-      if (!ticket || !inScope(scope, ticket)) throw notFound('Ticket')
-      return { ...(await view(ticket)), userId: ticket.userId, messages: (await ticketRepo.messages(db, ticketId)).map(messageView) }
-    },
+  /** One ticket with its conversation, for the back office or the partner's own server (its scope). */
+  async adminView(ticketId: string, scope: ListScope = ALL_PARTNERS) {
+    const ticket = await ticketRepo.find(this.db, ticketId)
+    if (!ticket || !inScope(scope, ticket)) throw notFound('Ticket')
+    return { ...(await this.view(ticket)), userId: ticket.userId, messages: (await ticketRepo.messages(this.db, ticketId)).map(messageView) }
+  }
 
-    /** An agent's reply (the back office's or the partner's support); an OPEN ticket moves to IN_PROGRESS with it. */
-    async agentReply(agent: Agent, ticketId: string, body: string) {
-      const now = clock.now()
-      return db.transaction(async (tx) => {
-        const ticket = await ticketRepo.lock(tx, ticketId)
-        if (!ticket || !inScope(agent.scope, ticket)) throw notFound('Ticket')
-        if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
-        if (ticket.status === 'OPEN') await move(tx, ticket, 'IN_PROGRESS', agent.actor, now)
-        else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-        return addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now })
-      })
-    },
+  /** An agent's reply (the back office's or the partner's support); an OPEN ticket moves to IN_PROGRESS with it. */
+  async agentReply(agent: Agent, ticketId: string, body: string) {
+    const now = this.clock.now()
+    return this.db.transaction(async (tx) => {
+      const ticket = await ticketRepo.lock(tx, ticketId)
+      if (!ticket || !inScope(agent.scope, ticket)) throw notFound('Ticket')
+      if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
+      if (ticket.status === 'OPEN') await this.move(tx, ticket, 'IN_PROGRESS', agent.actor, now)
+      else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
+      return this.addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now })
+    })
+  }
 
-    async setStatus(agent: Agent, ticketId: string, to: TicketStatus) {
-      const now = clock.now()
-      const ticket = await db.transaction(async (tx) => {
-        const current = await ticketRepo.lock(tx, ticketId)
-        if (!current || !inScope(agent.scope, current)) throw notFound('Ticket')
-        if (!TICKET_MOVES[current.status].includes(to)) throw new AppError('CONFLICT', `Ticket cannot move from ${current.status} to ${to}`)
-        return move(tx, current, to, agent.actor, now)
-      })
-      return view(ticket)
-    },
+  async setStatus(agent: Agent, ticketId: string, to: TicketStatus) {
+    const now = this.clock.now()
+    const ticket = await this.db.transaction(async (tx) => {
+      const current = await ticketRepo.lock(tx, ticketId)
+      if (!current || !inScope(agent.scope, current)) throw notFound('Ticket')
+      if (!TICKET_MOVES[current.status].includes(to)) throw new AppError('CONFLICT', `Ticket cannot move from ${current.status} to ${to}`)
+      return this.move(tx, current, to, agent.actor, now)
+    })
+    return this.view(ticket)
   }
 }
 
-export type SupportService = ReturnType<typeof createSupportService>

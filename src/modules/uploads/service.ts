@@ -39,77 +39,79 @@ export interface SlotRequest {
   sizeBytes: number
 }
 
-export function createUploadService(db: Db, clock: Clock, storage: Storage, names: ObjectNames) {
-  return {
-    storage,
+export class UploadService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    readonly storage: Storage,
+    private readonly names: ObjectNames,
+  ) {}
 
-    async issueSlots(customer: { userId: string; partnerId: string }, purpose: UploadPurpose, files: SlotRequest[]) {
-      const now = clock.now()
-      const expiresAt = new Date(now.getTime() + SLOT_LIFETIME_MS)
-      const slots = []
-      const rows = []
-      for (const file of files) {
-        const id = newId('upl', now.getTime())
-        // The stored name is ours: nothing of the client's file name reaches the path. Its tag
-        // lets the public GET refuse names it never issued without a query (object-names.ts).
-        const objectName = names.name(`${PREFIX[purpose]}/${customer.userId}/${id}`, EXTENSIONS[file.contentType])
-        const signed = await storage.signUpload({ objectName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt })
-        const publicUrl = storage.publicUrl(objectName)
-        rows.push({ id, partnerId: customer.partnerId, userId: customer.userId, purpose, objectName, publicUrl, fileName: file.fileName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt, createdAt: now })
-        slots.push({ fileName: file.fileName, objectName, uploadUrl: signed.uploadUrl, publicUrl, method: 'PUT' as const, headers: signed.headers, expiresAt: expiresAt.toISOString() })
-      }
-      await db.insert(uploads).values(rows)
-      return slots
-    },
 
-    /** The local driver's PUT: signature, Content-Type, size (while streaming) and image bytes checked. */
-    async receive(objectName: string, query: Record<string, string | undefined>, contentTypeHeader: string | undefined, contentLength: number | null, body: Readable) {
-      const local = storage as LocalStorage
-      const target = local.verify(objectName, query, clock.now())
-      if (!target) throw new AppError('FORBIDDEN', 'Invalid or expired upload signature')
-      const [slot] = await db.select().from(uploads).where(eq(uploads.objectName, objectName)).limit(1)
-      if (!slot) throw notFound('Upload slot')
-      // One-shot: a signed address stays valid until it expires, so a replay must not replace the file.
-      if (slot.status === 'UPLOADED') throw new AppError('CONFLICT', 'This upload address has already been used')
-      const sent = (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase()
-      if (sent !== target.contentType) throw new AppError('BAD_REQUEST', `Content-Type must be ${target.contentType}, as signed`)
-      const limit = Math.min(target.sizeBytes, MAX_FILE_BYTES)
-      if (contentLength !== null && contentLength > limit) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${limit} bytes declared for this slot`)
-      let written: { size: number; head: Buffer }
-      try {
-        written = await local.write(objectName, body, limit)
-      } catch (err) {
-        if (err instanceof TooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${limit} bytes declared for this slot`)
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', 'This upload address has already been used')
-        throw err
-      }
-      const refuse = async (message: string) => {
-        await local.remove(objectName)
-        return new AppError('BAD_REQUEST', message)
-      }
-      if (written.size !== target.sizeBytes) throw await refuse(`The file is ${written.size} bytes; this slot was declared for ${target.sizeBytes}`)
-      if (!looksLike(target.contentType as ImageType, written.head)) throw await refuse(`The file content is not a valid ${target.contentType} file`)
-      await db.update(uploads).set({ status: 'UPLOADED', uploadedAt: clock.now() }).where(eq(uploads.id, slot.id))
-      return { objectName, size: written.size, contentType: target.contentType }
-    },
+  async issueSlots(customer: { userId: string; partnerId: string }, purpose: UploadPurpose, files: SlotRequest[]) {
+    const now = this.clock.now()
+    const expiresAt = new Date(now.getTime() + SLOT_LIFETIME_MS)
+    const slots = []
+    const rows = []
+    for (const file of files) {
+      const id = newId('upl', now.getTime())
+      // The stored name is ours: nothing of the client's file name reaches the path. Its tag
+      // lets the public GET refuse names it never issued without a query (object-names.ts).
+      const objectName = this.names.name(`${PREFIX[purpose]}/${customer.userId}/${id}`, EXTENSIONS[file.contentType])
+      const signed = await this.storage.signUpload({ objectName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt })
+      const publicUrl = this.storage.publicUrl(objectName)
+      rows.push({ id, partnerId: customer.partnerId, userId: customer.userId, purpose, objectName, publicUrl, fileName: file.fileName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt, createdAt: now })
+      slots.push({ fileName: file.fileName, objectName, uploadUrl: signed.uploadUrl, publicUrl, method: 'PUT' as const, headers: signed.headers, expiresAt: expiresAt.toISOString() })
+    }
+    await this.db.insert(uploads).values(rows)
+    return slots
+  }
 
-    /**
-     * The local driver's GET of an uploaded file. It is public, so a miss must be cheap: a name we
-     * never issued is refused in memory, and a file that is not on disk before any query; the
-     * database then says whether the upload completed and its type.
-     */
-    async open(objectName: string) {
-      const local = storage as LocalStorage
-      if (names.check(objectName) === 'never-issued' || !(await local.stat(objectName))) throw notFound('File')
-      const [slot] = await db.select().from(uploads).where(and(eq(uploads.objectName, objectName), eq(uploads.status, 'UPLOADED'))).limit(1)
-      const stream = slot ? local.read(objectName) : null
-      if (!slot || !stream) throw notFound('File')
-      return { stream, contentType: slot.contentType }
-    },
+  /** The local driver's PUT: signature, Content-Type, size (while streaming) and image bytes checked. */
+  async receive(objectName: string, query: Record<string, string | undefined>, contentTypeHeader: string | undefined, contentLength: number | null, body: Readable) {
+    const local = this.storage as LocalStorage
+    const target = local.verify(objectName, query, this.clock.now())
+    if (!target) throw new AppError('FORBIDDEN', 'Invalid or expired upload signature')
+    const [slot] = await this.db.select().from(uploads).where(eq(uploads.objectName, objectName)).limit(1)
+    if (!slot) throw notFound('Upload slot')
+    // One-shot: a signed address stays valid until it expires, so a replay must not replace the file.
+    if (slot.status === 'UPLOADED') throw new AppError('CONFLICT', 'This upload address has already been used')
+    const sent = (contentTypeHeader ?? '').split(';')[0]!.trim().toLowerCase()
+    if (sent !== target.contentType) throw new AppError('BAD_REQUEST', `Content-Type must be ${target.contentType}, as signed`)
+    const limit = Math.min(target.sizeBytes, MAX_FILE_BYTES)
+    if (contentLength !== null && contentLength > limit) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${limit} bytes declared for this slot`)
+    let written: { size: number; head: Buffer }
+    try {
+      written = await local.write(objectName, body, limit)
+    } catch (err) {
+      if (err instanceof TooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${limit} bytes declared for this slot`)
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AppError('CONFLICT', 'This upload address has already been used')
+      throw err
+    }
+    const refuse = async (message: string) => {
+      await local.remove(objectName)
+      return new AppError('BAD_REQUEST', message)
+    }
+    if (written.size !== target.sizeBytes) throw await refuse(`The file is ${written.size} bytes; this slot was declared for ${target.sizeBytes}`)
+    if (!looksLike(target.contentType as ImageType, written.head)) throw await refuse(`The file content is not a valid ${target.contentType} file`)
+    await this.db.update(uploads).set({ status: 'UPLOADED', uploadedAt: this.clock.now() }).where(eq(uploads.id, slot.id))
+    return { objectName, size: written.size, contentType: target.contentType }
+  }
+
+  /**
+   * The local driver's GET of an uploaded file. It is public, so a miss must be cheap: a name we
+   * never issued is refused in memory, and a file that is not on disk before any query; the
+   * database then says whether the upload completed and its type.
+   */
+  async open(objectName: string) {
+    const local = this.storage as LocalStorage
+    if (this.names.check(objectName) === 'never-issued' || !(await local.stat(objectName))) throw notFound('File')
+    const [slot] = await this.db.select().from(uploads).where(and(eq(uploads.objectName, objectName), eq(uploads.status, 'UPLOADED'))).limit(1)
+    const stream = slot ? local.read(objectName) : null
+    if (!slot || !stream) throw notFound('File')
+    return { stream, contentType: slot.contentType }
   }
 }
-
-export type UploadService = ReturnType<typeof createUploadService>
 
 /**
  * `imageUrls` of a ticket or return: each must be a publicUrl issued to this customer for this
