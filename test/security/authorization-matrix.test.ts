@@ -40,20 +40,22 @@ type Outcome = number | 'ok' | 'role'
 
 //                                 apiKey  customer (x-partner-id optional)  customerOfPartner  partnerSecret  admin
 const row = (apiKey: Outcome, customer: Outcome, customerOfPartner: Outcome, partnerSecret: Outcome, admin: Outcome) => ({ apiKey, customer, customerOfPartner, partnerSecret, admin })
-const GRID: Record<PrincipalName, Record<GuardKind, Outcome>> = {
+/**
+ * Spent, broken or crossed credentials are refused by every guarded route of the OpenAPI document
+ * in the shared suite, test/auth/credentials-on-every-route.test.ts; the matrix keeps the
+ * principals whose answer depends on the route (its object, its role, its partner header).
+ */
+const CHECKED_BY_SHARED_SUITE = ['revoked key', 'x-partner-id only', 'A1 with x-partner-id B', 'A1 expired token', 'A1 forged token', 'A1 logged-out session'] as const
+type MatrixPrincipal = Exclude<PrincipalName, (typeof CHECKED_BY_SHARED_SUITE)[number]>
+const inMatrix = (p: Principal): p is Principal & { name: MatrixPrincipal } => !(CHECKED_BY_SHARED_SUITE as readonly string[]).includes(p.name)
+const GRID: Record<MatrixPrincipal, Record<GuardKind, Outcome>> = {
   'none': row(401, 401, 400, 400, 401),
   'key A': row('ok', 401, 401, 401, 401),
   'key B': row('ok', 401, 401, 401, 401),
-  'revoked key': row(401, 401, 401, 401, 401),
   'A1': row(401, 'ok', 'ok', 401, 401),
   'A2': row(401, 'ok', 'ok', 401, 401),
   'B1': row(401, 'ok', 'ok', 401, 401),
   'A1 without x-partner-id': row(401, 'ok', 400, 400, 401),
-  'A1 with x-partner-id B': row(401, 401, 401, 401, 401),
-  'x-partner-id only': row(401, 401, 401, 401, 401),
-  'A1 expired token': row(401, 401, 401, 401, 401),
-  'A1 forged token': row(401, 401, 401, 401, 401),
-  'A1 logged-out session': row(401, 401, 401, 401, 401),
   'ADMIN': row(401, 401, 401, 401, 'role'),
   'SUPPORT': row(401, 401, 401, 401, 'role'),
   'CATALOG': row(401, 401, 401, 401, 'role'),
@@ -386,7 +388,7 @@ const guardOf = (auth: Auth): GuardKind | null =>
   typeof auth === 'string' ? (auth === 'public' ? null : auth) : 'admin' in auth ? 'admin' : null
 
 /** The cells of one route: [principal, owner, expected status]. */
-function cellsOf(route: Route, p: Principal): { owner: CustomerName | PartnerName; expected: number }[] {
+function cellsOf(route: Route, p: Principal & { name: MatrixPrincipal }): { owner: CustomerName | PartnerName; expected: number }[] {
   const guard = guardOf(route.auth)
   if (typeof route.auth === 'object' && 'fixed' in route.auth) return [{ owner: 'A1', expected: route.auth.fixed }]
   const outcome: Outcome = guard ? GRID[p.name][guard] : 'ok'
@@ -428,7 +430,7 @@ const allResults: Result[] = []
 const mismatches = (results: Result[]) => results.filter((r) => r.actual !== r.expected).map((r) => `${r.route} as ${r.principal} on ${r.owner}'s object: expected ${r.expected}, got ${r.actual} ${r.body}`)
 
 /** Principals whose GET cells are repeated as HEAD (Fastify adds a HEAD route for every GET). */
-const HEAD_PRINCIPALS: PrincipalName[] = ['none', 'key B', 'A2', 'B1', 'A1 expired token', 'SUPPORT', 'CATALOG']
+const HEAD_PRINCIPALS: PrincipalName[] = ['none', 'key B', 'A2', 'B1', 'SUPPORT', 'CATALOG']
 
 // ---------------------------------------------------------------------------------------------
 
@@ -457,7 +459,7 @@ describe('authorization matrix: route × principal × owner', () => {
   for (const [key, route] of Object.entries(MATRIX)) {
     test(key, async () => {
       const results: Result[] = []
-      for (const p of f.principals) {
+      for (const p of f.principals.filter(inMatrix)) {
         for (const { owner, expected } of cellsOf(route, p)) {
           results.push(await runCell(key, route, p, owner, expected))
           if (key.startsWith('GET ') && HEAD_PRINCIPALS.includes(p.name)) results.push(await runCell(key, route, p, owner, expected, 'HEAD'))
