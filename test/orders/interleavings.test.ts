@@ -532,7 +532,7 @@ try {
 const seconds = ((Date.now() - started) / 1000).toFixed(1)
 after(() => t.close())
 
-test(`DI-20: ${RUNS} scheduler-chosen interleavings of order, payment, failure, cancel, expiry, fulfilment and refund: 0 violations`, (ctx) => {
+test(`${RUNS} scheduler-chosen interleavings of order, payment, failure, cancel, expiry, fulfilment and refund: 0 violations`, (ctx) => {
   ctx.diagnostic(`seed ${SEED} (DI20_SEED replays), ${RUNS} runs in ${seconds} s: ${JSON.stringify(stats)}`)
   if (failure) throw failure
 })

@@ -251,7 +251,7 @@ describe('Razorpay webhooks', () => {
     assert.equal((await orderOf(customer, order.id)).status, 'CONFIRMED')
   })
 
-  test('WH-04 secret rotation: a body signed with the previous secret is accepted while RAZORPAY_WEBHOOK_SECRET_PREVIOUS names it; any other secret is not', async () => {
+  test('a body signed with the previous secret is accepted while RAZORPAY_WEBHOOK_SECRET_PREVIOUS names it; any other secret is not', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const order = await prepaidOrder(customer)
     const captured = paymentEvent('payment.captured', { id: 'pay_AppRotated01', order_id: order.paymentClientAction.payload.order_id, amount: paiseOf(order.amountPayable) })
@@ -439,7 +439,7 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(sent('POST', /refund$/).length, 0)
   })
 
-  test(`WH-09: the captured webhook and the sweeper's own look at Razorpay confirm the same payment at the same moment, for ${WH09_ORDERS} orders: one confirmation each, no refund, no 5xx`, async () => {
+  test(`the captured webhook and the sweeper's own look at Razorpay confirm the same payment at the same moment, for ${WH09_ORDERS} orders: one confirmation each, no refund, no 5xx`, async () => {
     await sweepLeftovers()
     // Five unpaid orders per customer is the cap: a customer for every five orders.
     const customers = await Promise.all(Array.from({ length: WH09_ORDERS / 5 }, () => givenCustomer(t.app, shop.partner)))

@@ -289,9 +289,9 @@ const providerCases = [
   },
 ]
 
-describe('WH-02 tampered body', () => {
+describe('a tampered webhook body', () => {
   for (const { provider, app, signed } of providerCases) {
-    test(`WH-02 (${provider}): a signed payment success with 1 byte changed (each byte in turn), re-serialised JSON or added whitespace is refused 401 with no side effect; the untouched body is then applied`, async () => {
+    test(`${provider}: a signed payment success with 1 byte changed (each byte in turn), re-serialised JSON or added whitespace is refused 401 with no side effect; the untouched body is then applied`, async () => {
       const t = app()
       const { order, raw, headers } = await signed()
       const text = raw.toString('utf8')
@@ -353,8 +353,8 @@ function seededRandom(seed: number) {
   }
 }
 
-describe('WH-05 duplicate delivery', () => {
-  test(`WH-05: ${WH05_EVENTS} distinct payment events (1,000 on PostgreSQL, 200 on PGlite) × 3 deliveries, shuffled, ${WH05_PARALLEL} at a time: ${3 * WH05_EVENTS} × 200 and each effect applied exactly once`, async () => {
+describe('the same webhook delivered several times', () => {
+  test(`${WH05_EVENTS} distinct payment events (1,000 on PostgreSQL, 200 on PGlite) × 3 deliveries, shuffled, ${WH05_PARALLEL} at a time: ${3 * WH05_EVENTS} × 200 and each effect applied exactly once`, async () => {
     const t = sbx
     const db = t.deps.database.db
     const seed = 0x5eed05
@@ -423,7 +423,7 @@ describe('WH-05 duplicate delivery', () => {
 
 // ---- WH-06 ------------------------------------------------------------------------------------------
 
-describe('WH-06 out of order', () => {
+describe('webhooks delivered out of order', () => {
   /** Delivers in the given order; each is a new event, acknowledged 200. */
   async function deliverAll(deliveries: { raw: Buffer; headers: Record<string, unknown> }[]) {
     for (const d of deliveries) {
@@ -433,7 +433,7 @@ describe('WH-06 out of order', () => {
     }
   }
 
-  test('WH-06 (razorpay): a paid order cancelled with its refund pending; all 24 orders of {payment.authorized, payment.captured, refund.created, refund.processed}: one final state, refunded once', async () => {
+  test('razorpay: a paid order cancelled with its refund pending; all 24 orders of {payment.authorized, payment.captured, refund.created, refund.processed}: one final state, refunded once', async () => {
     standIn.reset()
     standIn.refundStatus = 'pending'
     try {
@@ -486,7 +486,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (razorpay): never paid (attempt 1 failed, attempt 2 authorized but never captured and refunded by Razorpay); all 24 orders of {payment.failed, payment.authorized, refund.created, refund.processed}: pending with a failed payment, never paid', async () => {
+  test('razorpay: never paid (attempt 1 failed, attempt 2 authorized but never captured and refunded by Razorpay); all 24 orders of {payment.failed, payment.authorized, refund.created, refund.processed}: pending with a failed payment, never paid', async () => {
     const states = []
     for (const order of permutations(['payment.failed', 'payment.authorized', 'refund.created', 'refund.processed'] as const)) {
       const placed = await prepaidOrder(rzp, rzpShop, 'atta')
@@ -523,7 +523,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (razorpay): attempt 1 failed, attempt 2 paid; all 24 orders of {payment.failed, payment.authorized, payment.captured, order.paid}: confirmed and paid once', async () => {
+  test('razorpay: attempt 1 failed, attempt 2 paid; all 24 orders of {payment.failed, payment.authorized, payment.captured, order.paid}: confirmed and paid once', async () => {
     const states = []
     for (const order of permutations(['payment.failed', 'payment.authorized', 'payment.captured', 'order.paid'] as const)) {
       const placed = await prepaidOrder(rzp, rzpShop, 'earbuds')
@@ -560,7 +560,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (sandbox): both orders of {payment.failed, payment.succeeded} end paid; both orders of {payment.failed, payment.closed} never paid', async () => {
+  test('sandbox: both orders of {payment.failed, payment.succeeded} end paid; both orders of {payment.failed, payment.closed} never paid', async () => {
     const run = async (actions: ('pay' | 'fail' | 'close')[]) => {
       const placed = await prepaidOrder(sbx, sbxShop, 'earbuds')
       for (const action of actions) {

@@ -115,8 +115,8 @@ function openObjects(schema: unknown, path: string, out: string[]): string[] {
   return out
 }
 
-describe('BI-04: mass assignment', () => {
-  test('BI-04: every body schema, as the app compiles it, closes every object (additionalProperties: false) at every depth', () => {
+describe('mass assignment', () => {
+  test('every body schema, as the app compiles it, closes every object (additionalProperties: false) at every depth', () => {
     const api = routes.filter((r) => r.url.startsWith(`${PREFIX}/`) && r.method !== 'HEAD')
     assert.ok(api.length > 50, `only ${api.length} routes seen: is the onRoute hook still attached?`)
     const problems: string[] = []
@@ -151,7 +151,7 @@ describe('BI-04: mass assignment', () => {
     assert.deepEqual(problems, [])
   })
 
-  test('BI-04: unknown fields on write routes are refused 400 and change no row', async () => {
+  test('unknown fields on write routes are refused 400 and change no row', async () => {
     const db = f.t.deps.database.db
     const a1 = f.objects.A1
     const headers = customerHeaders(a1.customer)
@@ -232,7 +232,7 @@ describe('BI-04: mass assignment', () => {
     assert.deepEqual(await rows(), before, 'a refused write changed a row')
   })
 
-  test('BI-04: the catalog import (no body schema) refuses unknown fields of the body and of each row, and writes nothing', async () => {
+  test('the catalog import (no body schema) refuses unknown fields of the body and of each row, and writes nothing', async () => {
     const db = f.t.deps.database.db
     const slug = `bi04-${randomUUID().slice(0, 8)}`
     const foreignCatalog = f.partners.A.catalogId
@@ -509,7 +509,7 @@ type Kind = keyof typeof SHAPES
 /** The answers collected per kind: [what was called, body]. */
 const samples = new Map<Kind, { call: string; body: Record<string, unknown> }[]>()
 
-describe('SE-03: answers carry only whitelisted keys', () => {
+describe('answers carry only whitelisted keys', () => {
   const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
     const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
     assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
@@ -605,7 +605,7 @@ describe('SE-03: answers carry only whitelisted keys', () => {
   })
 
   for (const [kind, shape] of Object.entries(SHAPES) as [Kind, Shape][]) {
-    test(`SE-03: ${kind}`, () => {
+    test(`the ${kind} answer carries only whitelisted keys`, () => {
       const got = samples.get(kind) ?? []
       assert.ok(got.length > 0, `no ${kind} answer was collected`)
       const problems: string[] = []
