@@ -1,5 +1,5 @@
 // Webhook bodies as payment providers send them, and the ways a body can be changed in transit:
-// the test of tampered, repeated and reordered deliveries (test/orders/webhook-plan.test.ts) builds
+// the test of tampered, repeated and reordered deliveries (test/orders/webhook-deliveries.test.ts) builds
 // its deliveries from these. Pure functions, no app.
 import { randomUUID } from 'node:crypto'
 
