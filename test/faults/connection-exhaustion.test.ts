@@ -33,7 +33,7 @@ let appUrl: string
 let server: ServerProcess
 let serverExit: string | null = null
 
-describe('PostgreSQL out of connections (FT-10)', { timeout: 200_000 }, () => {
+describe('PostgreSQL out of connections', { timeout: 200_000 }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres({ max_connections: String(MAX_CONNECTIONS), superuser_reserved_connections: String(RESERVED) })
     await postgres.query('create role app login')
@@ -54,7 +54,7 @@ describe('PostgreSQL out of connections (FT-10)', { timeout: 200_000 }, () => {
   const appBackends = async () =>
     (await postgres.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where usename = 'app'`))[0]!.n
 
-  test(`FT-10: pool ${POOL_SIZE}, ${APP_SLOTS} connections allowed, ${OTHER_INSTANCE} held elsewhere: beyond capacity 503 + Retry-After within ${POOL_WAIT_MS / 1000} s, never a hang or a 500; process and liveness up; success resumes`, async () => {
+  test(`pool ${POOL_SIZE}, ${APP_SLOTS} connections allowed, ${OTHER_INSTANCE} held elsewhere: beyond capacity 503 + Retry-After within ${POOL_WAIT_MS / 1000} s, never a hang or a 500; process and liveness up; success resumes`, async () => {
     // ---- Phase 1: another instance holds 3 of the 5; 12 clients share what is left. ----
     const other: pg.Client[] = []
     for (let i = 0; i < OTHER_INSTANCE; i++) {

@@ -61,7 +61,7 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 
 const sleepingBackends = () => count(`pg_stat_activity where datname = 'app' and wait_event = 'PgSleep'`, [])
 
-describe('SIGKILL at each step of order creation (FT-06)', { timeout: Math.max(220_000, REPEATS * 50_000) }, () => {
+describe('SIGKILL at each step of order creation', { timeout: Math.max(220_000, REPEATS * 50_000) }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres()
     const url = await postgres.createDatabase('app')
@@ -95,7 +95,7 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: Math.max(2
   ] as const
   steps.forEach(([table, where], i) => {
     for (let round = 0; round < REPEATS; round++) {
-      test(`FT-06: killed ${where} (insert into ${table} paused), ${round + 1} of ${REPEATS}: no rows, and the same key then creates exactly one order`, async () => {
+      test(`killed ${where} (insert into ${table} paused), ${round + 1} of ${REPEATS}: no rows, and the same key then creates exactly one order`, async () => {
         const customer = fs.customers[1 + i * REPEATS + round]!
         const key = randomUUID()
         const stockBefore = await stock()
@@ -132,7 +132,7 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: Math.max(2
     }
   })
 
-  test('FT-06: killed after commit, while the payment provider is asked (prepaid): the same key answers the same order', async () => {
+  test('killed after commit, while the payment provider is asked (prepaid): the same key answers the same order', async () => {
     const customer = fs.customers[0]!
     const key = randomUUID()
     const hangOnSession = (request: RazorpayRequest) => (request.method === 'POST' && request.path === '/v1/orders' ? 'hang' : null)
@@ -174,7 +174,7 @@ describe('SIGKILL at each step of order creation (FT-06)', { timeout: Math.max(2
     console.log(`FT-06 SIGKILL after commit, before the answer: order kept; same key 409 in progress for 30 s, then 201 with the same order ${committed.id}; 1 order`)
   })
 
-  test('FT-06: invariant sweep I1-I8 holds after the crashes', async () => {
+  test('after the crashes, the invariant sweep I1-I8 holds', async () => {
     server?.kill('SIGKILL')
     await server?.exited
     assert.deepEqual(await invariantViolations(fs.database.db, { now: new Date() }), [])

@@ -17,7 +17,7 @@ let postgres: ThrowawayPostgres
 let fs: FaultShop
 let server: ServerProcess
 
-describe('Graceful shutdown (FT-08)', { timeout: 120_000 }, () => {
+describe('Graceful shutdown', { timeout: 120_000 }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres()
     const url = await postgres.createDatabase('app')
@@ -31,7 +31,7 @@ describe('Graceful shutdown (FT-08)', { timeout: 120_000 }, () => {
     await postgres?.cleanup()
   })
 
-  test(`FT-08: SIGTERM with ${IN_FLIGHT} requests in flight: they complete 2xx, new requests 503 or refused, exit 0 within 10 s`, async () => {
+  test(`SIGTERM with ${IN_FLIGHT} requests in flight: they complete 2xx, new requests 503 or refused, exit 0 within 10 s`, async () => {
     const sql = (text: string) => postgres.query(text, [], 'app')
     await sql(`create function slow_insert() returns trigger language plpgsql as $$ begin perform pg_sleep(2); return new; end $$`)
     await sql(`create trigger slow_insert before insert on order_items for each row execute function slow_insert()`)

@@ -54,7 +54,7 @@ async function readyAgain(): Promise<number> {
   throw new Error('not ready again within 20 s')
 }
 
-describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => {
+describe('Redis outages under load', { timeout: 200_000 }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres()
     redis = await startThrowawayRedis()
@@ -71,7 +71,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     await postgres?.cleanup()
   })
 
-  test('FT-03: Redis shut down: reads 200 and fast, limits in process, ready says down, recovery without restart', async () => {
+  test('Redis shut down: reads 200 and fast, limits in process, ready says down, recovery without restart', async () => {
     const load = startLoad(server.base, fs, customers())
     await sleep(4000)
     const downAt = Date.now()
@@ -119,7 +119,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     )
   })
 
-  test('FT-04: Redis frozen (kill -STOP): no request waits past the command timeout, then kill -CONT recovers', async () => {
+  test('Redis frozen (kill -STOP): no request waits past the command timeout, then kill -CONT recovers', async () => {
     const load = startLoad(server.base, fs, customers())
     await sleep(3000)
     const frozenAt = Date.now()
@@ -139,7 +139,7 @@ describe('Redis outages under load (FT-03, FT-04)', { timeout: 200_000 }, () => 
     )
   })
 
-  test('FT-04: Redis paused (CLIENT PAUSE 3000 ALL): no request waits past the command timeout, service recovers when the pause ends', async () => {
+  test('Redis paused (CLIENT PAUSE 3000 ALL): no request waits past the command timeout, service recovers when the pause ends', async () => {
     const load = startLoad(server.base, fs, customers())
     await sleep(3000)
     const PAUSE_MS = 3000

@@ -17,7 +17,7 @@ let proxy: DelayProxy
 let fs: FaultShop
 let server: ServerProcess
 
-describe('Slow and locked database (FT-05)', { timeout: 200_000 }, () => {
+describe('Slow and locked database', { timeout: 200_000 }, () => {
   before(async () => {
     postgres = await startThrowawayPostgres()
     const url = await postgres.createDatabase('app')
@@ -33,7 +33,7 @@ describe('Slow and locked database (FT-05)', { timeout: 200_000 }, () => {
     await postgres?.cleanup()
   })
 
-  test(`FT-05: ${DELAY_MS} ms added each way on every database packet: every request succeeds, slower`, async () => {
+  test(`${DELAY_MS} ms added each way on every database packet: every request succeeds, slower`, async () => {
     const load = startLoad(server.base, fs, fs.customers.slice(0, 3))
     await sleep(3000)
     const slowFrom = Date.now()
@@ -58,7 +58,7 @@ describe('Slow and locked database (FT-05)', { timeout: 200_000 }, () => {
     )
   })
 
-  test('FT-05: products locked by another connection: order creation answers 503 at lock_timeout, reads carry on', async () => {
+  test('products locked by another connection: order creation answers 503 at lock_timeout, reads carry on', async () => {
     const locker = new pg.Client({ connectionString: postgres.url('app') })
     await locker.connect()
     try {

@@ -116,7 +116,7 @@ describe('rate limits with the Redis store', () => {
 // RATE_LIMIT_WINDOW_MS; every partner key has the same one, there is no per-partner setting), here
 // 100 in a 5 s window so the test can wait for the reset. Counters in Redis when TEST_REDIS_URL is
 // set, in process otherwise: the same figures hold for both stores.
-describe('LD-04: rate-limit accuracy under concurrency', () => {
+describe('rate-limit accuracy under concurrency', () => {
   const QUOTA = 100
   const WINDOW_MS = 5000
   let t: TestApp
@@ -126,7 +126,7 @@ describe('LD-04: rate-limit accuracy under concurrency', () => {
   after(() => t.close())
   const catalogGet = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'x-api-key': key } })
 
-  test('LD-04: 150 concurrent requests on a quota of 100: exactly 100 x 200 and 50 x 429 with Retry-After and rate-limit headers; after the window, 200 again', async () => {
+  test('150 concurrent requests on a quota of 100: exactly 100 x 200 and 50 x 429 with Retry-After and rate-limit headers; after the window, 200 again', async () => {
     const partner = await givenPartner(t.deps, 'LD-04')
     const started = Date.now()
     const results = await Promise.all(Array.from({ length: 150 }, () => catalogGet(partner.apiKey)))
@@ -150,7 +150,7 @@ describe('LD-04: rate-limit accuracy under concurrency', () => {
 
 // LD-05 with a window of a minute: the whole burst must fall in one window even on a loaded box
 // (with LD-04's 5 s window, a burst that took 6 s saw A's counter reset midway).
-describe('LD-05: a noisy neighbour', () => {
+describe('a noisy neighbour', () => {
   const QUOTA = 100
   let t: TestApp
   before(async () => {
@@ -159,7 +159,7 @@ describe('LD-05: a noisy neighbour', () => {
   after(() => t.close())
   const catalogGet = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'x-api-key': key } })
 
-  test('LD-05: partner A at 5x its quota while partner B runs at half of its own: every one of B\'s requests is a 200', async () => {
+  test('partner A at 5x its quota while partner B runs at half of its own: every one of B\'s requests is a 200', async () => {
     const a = await givenPartner(t.deps, 'LD-05 noisy')
     const b = await givenPartner(t.deps, 'LD-05 quiet')
     const timed = async (key: string) => {

@@ -30,7 +30,7 @@ async function deadlocks(): Promise<number> {
   return (res as unknown as { rows: { n: number }[] }).rows[0]!.n
 }
 
-test(`DI-04: ${ORDERS} concurrent orders, half [A, B] and half [B, A]: every order 201, no 5xx, no deadlock, stock exact`, async () => {
+test(`${ORDERS} concurrent orders, half [A, B] and half [B, A]: every order 201, no 5xx, no deadlock, stock exact`, async () => {
   const customers: CustomerFixture[] = []
   for (let i = 0; i < ORDERS; i += 50) customers.push(...(await Promise.all(Array.from({ length: 50 }, () => givenCustomer(t.app, shop.partner)))))
   const a = shop.ids.atta!

@@ -32,7 +32,7 @@ async function deadlocks(): Promise<number> {
   return (res as unknown as { rows: { n: number }[] }).rows[0]!.n
 }
 
-test(`LD-03: ${CHECKOUTS} concurrent checkouts of one SKU with stock ${STOCK}: exactly ${STOCK} orders, the rest 409, no 500, no deadlock`, async () => {
+test(`${CHECKOUTS} concurrent checkouts of one SKU with stock ${STOCK}: exactly ${STOCK} orders, the rest 409, no 500, no deadlock`, async () => {
   const customers: CustomerFixture[] = []
   for (let i = 0; i < CHECKOUTS; i += 100) {
     customers.push(...(await Promise.all(Array.from({ length: 100 }, () => givenCustomer(t.app, shop.partner)))))

@@ -50,7 +50,7 @@ function subsetSums(values: number[]): Set<number> {
   return sums
 }
 
-test(`DI-02: ${ORDERS} concurrent orders of random quantities 1-${MAX_QTY} for stock ${STOCK}: never oversold, stock left = ${STOCK} - sold, every 409 a quantity that did not fit`, async () => {
+test(`${ORDERS} concurrent orders of random quantities 1-${MAX_QTY} for stock ${STOCK}: never oversold, stock left = ${STOCK} - sold, every 409 a quantity that did not fit`, async () => {
   console.log(`DI-02 seed ${SEED} (DI02_SEED=${SEED} replays this run)`)
   const random = seededRandom(SEED)
   const quantities = Array.from({ length: ORDERS }, () => 1 + Math.floor(random() * MAX_QTY))

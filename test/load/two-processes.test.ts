@@ -74,7 +74,7 @@ async function call(server: ServerProcess, method: string, path: string, headers
   return { status: res.status, headers: res.headers, json: () => JSON.parse(text), text }
 }
 
-test('LD-06: one API key through both processes shares one quota: at most quota + 2 answers 200', async () => {
+test('one API key through both processes shares one quota: at most quota + 2 answers 200', async () => {
   const key = await createApiKey(database.db, shop.partner.partnerId, shop.catalogId, 'ld-06')
   const results = await Promise.all(Array.from({ length: 300 }, (_, i) => call(servers[i % 2]!, 'GET', '/categories', { 'x-api-key': key.apiKey })))
   const ok = results.filter((r) => r.status === 200).length

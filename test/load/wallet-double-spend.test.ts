@@ -67,7 +67,7 @@ async function ledgerCheck(customer: CustomerFixture) {
   return { entries: rows.rows[0]!.n, sum: BigInt(rows.rows[0]!.total), listed, balance: paise(view.balances.walletCash) }
 }
 
-test(`DI-16: ${SPENDS} concurrent orders with useWalletCash, each a tenth of the balance: exactly ${FITS} paid by Wallet Cash, ${SPENDS - FITS} apply none, balance 0`, async () => {
+test(`${SPENDS} concurrent orders with useWalletCash, each a tenth of the balance: exactly ${FITS} paid by Wallet Cash, ${SPENDS - FITS} apply none, balance 0`, async () => {
   const customer = await givenCustomer(t.app, shop.partner)
   // Cash on delivery: an order the balance does not cover stays CONFIRMED with its amount to collect
   // (a customer may hold only 5 unpaid prepaid orders, which would refuse the 40 for another reason).
@@ -145,7 +145,7 @@ test(`DI-16: ${SPENDS} concurrent orders with useWalletCash, each a tenth of the
   )
 })
 
-test(`DI-16: ${SPENDS} concurrent back-office debits of 10 on a balance of 100: exactly ${FITS} × 200, ${SPENDS - FITS} × 409 insufficient balance, balance 0`, async () => {
+test(`${SPENDS} concurrent back-office debits of 10 on a balance of 100: exactly ${FITS} × 200, ${SPENDS - FITS} × 409 insufficient balance, balance 0`, async () => {
   const customer = await givenCustomer(t.app, shop.partner)
   const credited = await adjust(customer, '100.00', 'DI-16 balance')
   assert.equal(credited.statusCode, 200, credited.body)
@@ -180,7 +180,7 @@ test(`DI-16: ${SPENDS} concurrent back-office debits of 10 on a balance of 100: 
   )
 })
 
-test('DI-16: 20 concurrent orders with useWalletCash on 2.5 orders\' worth: 2 paid in full, exactly 1 takes the remaining half, 17 none', async () => {
+test('20 concurrent orders with useWalletCash on 2.5 orders\' worth: 2 paid in full, exactly 1 takes the remaining half, 17 none', async () => {
   const customer = await givenCustomer(t.app, shop.partner)
   const body = { items: [{ productId: shop.ids.hot!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD', useWalletCash: true }
   const quote = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(customer), payload: { items: body.items, paymentMode: 'PREPAID', pincode: ADDRESS.pincode, useWalletCash: false } })

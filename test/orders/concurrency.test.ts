@@ -79,7 +79,7 @@ describe('idempotency', () => {
     assert.equal(await ordersOf(customer.userId), 1)
   })
 
-  test('DI-08: one key and one body from A1, A2 of one partner and B1 of another: three orders, each its own stored answer', async () => {
+  test('one key and one body from A1, A2 of one partner and B1 of another: three orders, each its own stored answer', async () => {
     // Partner B sells the same catalog, so the very same body is valid for all three.
     const partnerB = await givenPartner(t.deps, `Partner B ${randomUUID()}`, shop.catalogId)
     const customers = [await givenCustomer(t.app, shop.partner), await givenCustomer(t.app, shop.partner), await givenCustomer(t.app, partnerB)]
@@ -237,7 +237,7 @@ describe('reservation expiry', () => {
   })
 })
 
-describe('DI-13: cancel, sweeper and a late success at the same moment', () => {
+describe('cancel, sweeper and a late success at the same moment', () => {
   test('20 expired prepaid orders: stock back exactly once, one terminal state, a success that lost is refunded once', async () => {
     // A shop of its own, so the stock counted here is only these orders'.
     const own = await givenShop(t)

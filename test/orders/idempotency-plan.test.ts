@@ -135,8 +135,8 @@ const ordersOf = async (customer: CustomerFixture) => db().select().from(orders)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-describe('DI-06: a key reused with a different payload', () => {
-  test('DI-06: qty 1 then qty 2 with the same key, one after the other: 409 IDEMPOTENCY_KEY_REUSED, and the second writes nothing', async () => {
+describe('a key reused with a different payload', () => {
+  test('qty 1 then qty 2 with the same key, one after the other: 409 IDEMPOTENCY_KEY_REUSED, and the second writes nothing', async () => {
     const customer = await customerWithWallet()
     const key = `di06-seq-${randomUUID()}`
     const start = await footprint()
@@ -157,7 +157,7 @@ describe('DI-06: a key reused with a different payload', () => {
     assert.deepEqual(orderRows.map((o) => o.id), [first.json().data.id])
   })
 
-  test('DI-06: qty 2 while the qty 1 request is in flight (order committed, key IN_PROGRESS, provider call held): 409 at once, nothing written; the first then completes', async () => {
+  test('qty 2 while the qty 1 request is in flight (order committed, key IN_PROGRESS, provider call held): 409 at once, nothing written; the first then completes', async () => {
     const customer = await customerWithWallet()
     const key = `di06-flight-${randomUUID()}`
     gate.holding = true
@@ -194,7 +194,7 @@ describe('DI-06: a key reused with a different payload', () => {
     assert.equal((await ordersOf(customer)).length, 1)
   })
 
-  test('DI-06: qty 1 and qty 2 in flight together, the first queued first behind a lock on the customer row: the first creates, the second 409 and writes nothing', async () => {
+  test('qty 1 and qty 2 in flight together, the first queued first behind a lock on the customer row: the first creates, the second 409 and writes nothing', async () => {
     // The same order by someone else first: what exactly one order writes, and warm caches, so
     // both requests below take the same path to the database.
     const reference = await customerWithWallet()
@@ -237,8 +237,8 @@ describe('DI-06: a key reused with a different payload', () => {
   })
 })
 
-describe('DI-07: replay fidelity', () => {
-  test('DI-07: a completed key replayed 10 times: 10 × 201, byte-identical body, idempotent-replayed, 0 new rows anywhere', async () => {
+describe('replay fidelity', () => {
+  test('a completed key replayed 10 times: 10 × 201, byte-identical body, idempotent-replayed, 0 new rows anywhere', async () => {
     const customer = await customerWithWallet()
     const key = `di07-${randomUUID()}`
     const first = await placeOrder(t, customer, body(1), key)
@@ -257,8 +257,8 @@ describe('DI-07: replay fidelity', () => {
   })
 })
 
-describe('DI-10: key retention', () => {
-  test('DI-10: at +23h59m the key still replays; at +24h the purge deletes every expired key (and only those) and the key executes anew', async () => {
+describe('key retention', () => {
+  test('at +23h59m the key still replays; at +24h the purge deletes every expired key (and only those) and the key executes anew', async () => {
     const customer = await customerWithWallet()
     const key = `di10-${randomUUID()}`
     const first = await placeOrder(t, customer, { ...body(1), useWalletCash: false }, key)

@@ -65,6 +65,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
 import { invariantViolations } from '../helpers/invariants.ts'
 import { ADDRESS, credit, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
+import { type Op, type OrderPlan, runPlan } from '../helpers/interleaving-plans.ts'
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? (process.env.TEST_DATABASE_URL ? 400 : 250))
 const SEED = process.env.DI20_SEED ? Number(process.env.DI20_SEED) : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0
@@ -90,48 +91,7 @@ let runNumber = 0
 /** Invariant violations already reported: a later run (fast-check shrinking) is judged on what it adds. */
 const knownViolations = new Set<string>()
 
-// ---- The plan of a run ------------------------------------------------------------------------------
-
-const OPS = ['pay', 'fail', 'cancel', 'adminCancel', 'retry', 'fulfil'] as const
-type Op = (typeof OPS)[number]
-
-interface OrderPlan {
-  customer: number
-  quantity: number
-  mode: 'PREPAID' | 'COD'
-  wallet: boolean
-  ops: Op[]
-  /** Deliveries of the one success event of op `pay`. */
-  payDeliveries: number
-  resolution: 'ORIGINAL_PAYMENT_REFUND' | 'WALLET_CREDIT'
-  returnUnits: number
-}
-
-interface RunPlan {
-  stock: number
-  orders: OrderPlan[]
-  /** Sweeps after the clock passed the reservation, and sweeps without moving it. */
-  expiries: number
-  sweeps: number
-}
-
-const orderPlan: fc.Arbitrary<OrderPlan> = fc.record({
-  customer: fc.integer({ min: 0, max: 1 }),
-  quantity: fc.integer({ min: 1, max: 2 }),
-  mode: fc.constantFrom<('PREPAID' | 'COD')[]>('PREPAID', 'PREPAID', 'PREPAID', 'COD'),
-  wallet: fc.boolean(),
-  ops: fc.subarray([...OPS], { minLength: 1, maxLength: 4 }),
-  payDeliveries: fc.integer({ min: 1, max: 2 }),
-  resolution: fc.constantFrom<('ORIGINAL_PAYMENT_REFUND' | 'WALLET_CREDIT')[]>('ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT'),
-  returnUnits: fc.integer({ min: 1, max: 2 }),
-})
-
-const runPlan: fc.Arbitrary<RunPlan> = fc.record({
-  stock: fc.integer({ min: 1, max: 4 }),
-  orders: fc.array(orderPlan, { minLength: 1, maxLength: 3 }),
-  expiries: fc.integer({ min: 0, max: 2 }),
-  sweeps: fc.integer({ min: 0, max: 1 }),
-})
+// ---- The plan of a run: test/helpers/interleaving-plans.ts ---------------------------------------------
 
 // ---- Set-up of a run ------------------------------------------------------------------------------------
 
@@ -532,7 +492,7 @@ try {
 const seconds = ((Date.now() - started) / 1000).toFixed(1)
 after(() => t.close())
 
-test(`DI-20: ${RUNS} scheduler-chosen interleavings of order, payment, failure, cancel, expiry, fulfilment and refund: 0 violations`, (ctx) => {
+test(`${RUNS} scheduler-chosen interleavings of order, payment, failure, cancel, expiry, fulfilment and refund: 0 violations`, (ctx) => {
   ctx.diagnostic(`seed ${SEED} (DI20_SEED replays), ${RUNS} runs in ${seconds} s: ${JSON.stringify(stats)}`)
   if (failure) throw failure
 })

@@ -90,7 +90,7 @@ describe('provider webhooks', () => {
     assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
   })
 
-  test('WH-04: a signature header with two v1 values (a secret being rotated) is accepted if one matches; v1 values of another body or secret are not', async () => {
+  test('a signature header with two v1 values (a secret being rotated) is accepted if one matches; v1 values of another body or secret are not', async () => {
     const secret = createHmac('sha256', t.deps.config.authSecret).update('sandbox-webhook').digest('hex')
     const v1 = (raw: Buffer | string, timestamp: number, key = secret) => createHmac('sha256', key).update(`${timestamp}.${raw.toString()}`).digest('hex')
     const customer = await givenCustomer(t.app, shop.partner)
@@ -126,7 +126,7 @@ describe('provider webhooks', () => {
     assert.match(fetched.payment.failureReason, /expected INR 1000.00/)
   })
 
-  test('WH-03: a valid signature 299 s old is accepted; 301 s old or 301 s ahead is refused with 401', async () => {
+  test('a valid signature 299 s old is accepted; 301 s old or 301 s ahead is refused with 401', async () => {
     // The sandbox checks the signature timestamp against Date.now() (not the injected clock), with a
     // 300-second tolerance. Rounding is chosen so the accepted case stays inside and the refused ones outside.
     const secret = createHmac('sha256', t.deps.config.authSecret).update('sandbox-webhook').digest('hex')
@@ -152,7 +152,7 @@ describe('provider webhooks', () => {
     assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'CONFIRMED')
   })
 
-  test('WH-07: a success with the right amount but another currency is not marked paid', async () => {
+  test('a success with the right amount but another currency is not marked paid', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const stock = await stockOf(t, shop.ids.earbuds!)
     const order = await prepaidOrder(customer)
@@ -167,7 +167,7 @@ describe('provider webhooks', () => {
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1, 'the reservation stays, nothing more is committed')
   })
 
-  test("WH-08: a fault inside the webhook's transaction answers 5xx and records nothing; the redelivery applies once", async () => {
+  test("a fault inside the webhook's transaction answers 5xx and records nothing; the redelivery applies once", async () => {
     const db = t.deps.database.db
     const customer = await givenCustomer(t.app, shop.partner)
     const order = await prepaidOrder(customer)
@@ -274,7 +274,7 @@ describe('payments of an order', () => {
     assert.equal(fetched.refunds[0].amount, '1000.00')
     assert.equal(fetched.refunds[0].method, 'ORIGINAL_PAYMENT')
   })
-  test('DI-14(b): expired and swept, then the same success delivered twice: exactly one refund, order stays cancelled', async () => {
+  test('expired and swept, then the same success delivered twice: exactly one refund, order stays cancelled', async () => {
     // A shop of its own: the sweeper also releases other tests' unpaid orders.
     const own = await givenShop(t)
     let customer = await givenCustomer(t.app, own.partner)
@@ -331,7 +331,7 @@ describe('cancellation', () => {
     assert.deepEqual(await ledgerBalances(t.deps.database.db, customer.userId), { walletCash: 10_000n, rewardPoints: 50n })
   })
 
-  test('DI-19 regression: a paid order whose second capture (a late success on its older session) was refunded can still be cancelled; each capture is refunded once', async () => {
+  test('a paid order whose second capture (a late success on its older session) was refunded can still be cancelled; each capture is refunded once', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     await credit(t, clock, customer, 'WALLET_CASH', 10_000n)
     const order = await prepaidOrder(customer, { useWalletCash: true })

@@ -316,7 +316,7 @@ describe('review and refunds', () => {
     assert.equal(refused.reduce((sum, f) => sum + Number(f.amount), 0), paid)
   })
 
-  test('DI-17: with one paisa of headroom, two concurrent refunds that each fit alone: exactly one lands; 20 of a tenth: exactly 10', async () => {
+  test('with one paisa of headroom, two concurrent refunds that each fit alone: exactly one lands; 20 of a tenth: exactly 10', async () => {
     const db = t.deps.database.db
     const refundsOf = async (orderId: string) => (await db.query.refunds.findMany({ where: (f, { eq }) => eq(f.orderId, orderId) })).map((f) => Number(f.amount))
     // Each insert is its own transaction on its own pool connection (PostgreSQL), so the trigger's
@@ -348,7 +348,7 @@ describe('review and refunds', () => {
     assert.ok(amounts.reduce((a, b) => a + b, 0) <= paid)
   })
 
-  test('DI-17: two concurrent back-office moves of one approved return to REFUND_PENDING: one refund, one 409', async () => {
+  test('two concurrent back-office moves of one approved return to REFUND_PENDING: one refund, one 409', async () => {
     const { customer, order: o } = await order({ items: [{ productId: ids.sneaker, quantity: 1 }] })
     const r = (await ret(customer, { orderId: o.id, reason: 'r', detail: 'd', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: o.items[0].id, quantity: 1, reason: 'x' }] })).json().data
     await moveReturn(r.id, 'UNDER_REVIEW')

@@ -123,8 +123,8 @@ async function tenderRefunds(orderId: string, returnIds: string[]) {
   }
 }
 
-describe('DI-18: split-tender refunds (card + Wallet Cash + Reward Points)', () => {
-  test('DI-18: a full return gives each tender back exactly what it paid: card, Wallet Cash, all 2,000 points', async () => {
+describe('split-tender refunds (card + Wallet Cash + Reward Points)', () => {
+  test('a full return gives each tender back exactly what it paid: card, Wallet Cash, all 2,000 points', async () => {
     const { customer, order, cardPaid, cardPaymentId } = await splitTenderOrder()
     const r = await refundedReturn(customer, order.id, order.items.map((i: { id: string; quantity: number }) => ({ orderItemId: i.id, quantity: i.quantity })))
     const paidForItems = order.items.reduce((s: bigint, i: { paidAmount: string }) => s + paise(i.paidAmount), 0n)
@@ -141,7 +141,7 @@ describe('DI-18: split-tender refunds (card + Wallet Cash + Reward Points)', () 
     assert.equal(fetched.paymentStatus, 'REFUNDED')
   })
 
-  test('DI-18: partial returns one after another until every unit is back: no tender ever gets back more than it paid; each return adds up', async () => {
+  test('partial returns one after another until every unit is back: no tender ever gets back more than it paid; each return adds up', async () => {
     const { customer, order, cardPaid } = await splitTenderOrder()
     const tee = order.items.find((i: { productId: string }) => i.productId === ids.tee)!.id as string
     const cap = order.items.find((i: { productId: string }) => i.productId === ids.cap)!.id as string

@@ -87,8 +87,8 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - start]
 }
 
-describe('SE-02: password guessing on the back-office login', () => {
-  test('SE-02: after 5 failed logins on one admin account within a minute, the 6th attempt is 429 with retry-after, from any address, even with the right password', async () => {
+describe('password guessing on the back-office login', () => {
+  test('after 5 failed logins on one admin account within a minute, the 6th attempt is 429 with retry-after, from any address, even with the right password', async () => {
     const email = `guessed-${randomUUID()}@abuse.test`
     await createAdmin(t.deps.database.db, { email, password: 'the-right-password', role: 'SUPPORT' })
     // Five wrong guesses, each from another address: the per-address limit never sees more than one.
@@ -109,7 +109,7 @@ describe('SE-02: password guessing on the back-office login', () => {
     assert.equal((await adminLogin('abuse-admin@abuse.test', 'long-enough-password', freshAddress())).statusCode, 200)
   })
 
-  test('SE-02: successful logins do not count: an admin who logs in often is never locked out', async () => {
+  test('successful logins do not count: an admin who logs in often is never locked out', async () => {
     const email = `busy-${randomUUID()}@abuse.test`
     await createAdmin(t.deps.database.db, { email, password: 'the-right-password', role: 'SUPPORT' })
     const statuses: number[] = []
@@ -120,14 +120,14 @@ describe('SE-02: password guessing on the back-office login', () => {
     assert.equal((await adminLogin(email, 'the-right-password', freshAddress())).statusCode, 200)
   })
 
-  test('SE-02: an account nobody has is limited the same way (the 429 does not tell which emails exist)', async () => {
+  test('an account nobody has is limited the same way (the 429 does not tell which emails exist)', async () => {
     const email = `nobody-${randomUUID()}@abuse.test`
     const statuses: number[] = []
     for (let i = 0; i < PER_ACCOUNT + 2; i++) statuses.push((await adminLogin(email, 'whatever-password', freshAddress())).statusCode)
     assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429])
   })
 
-  test('SE-02: one client address gets 30 auth attempts a minute on each auth route (admin login, customer-token, refresh), then 429', async () => {
+  test('one client address gets 30 auth attempts a minute on each auth route (admin login, customer-token, refresh), then 429', async () => {
     const ip = freshAddress()
     const wrongSecret = { 'x-partner-id': shop.partner.partnerId, 'x-partner-secret': 'psk_guess' }
     const attempts: Record<string, () => Promise<{ statusCode: number; headers: Record<string, unknown> }>> = {
@@ -148,10 +148,10 @@ describe('SE-02: password guessing on the back-office login', () => {
   })
 })
 
-describe('SE-05: resource limits', () => {
+describe('resource limits', () => {
   const line = (productId: string) => ({ productId, quantity: 1 })
 
-  test('SE-05: an order of 101 lines (or 10,000) is refused 400 within 1 s with the error body; 100 lines is the most accepted', async () => {
+  test('an order of 101 lines (or 10,000) is refused 400 within 1 s with the error body; 100 lines is the most accepted', async () => {
     const c = await customer()
     assert.equal(bulkIds.length, 100)
     for (const lines of [101, 10_000]) {
@@ -170,7 +170,7 @@ describe('SE-05: resource limits', () => {
     assert.equal(res.json().data.items.length, 100)
   })
 
-  test('SE-05: a body over the 1 MiB body limit is 413 with the error body within 1 s, with or without content-length', async () => {
+  test('a body over the 1 MiB body limit is 413 with the error body within 1 s, with or without content-length', async () => {
     const c = await customer()
     const oversized = JSON.stringify({ items: [line(shop.ids.earbuds!)], shippingAddress: { ...ADDRESS, line2: 'x'.repeat(1_048_576) }, paymentMode: 'COD' })
     const headers = { ...customerHeaders(c), 'x-idempotency-key': randomUUID(), 'content-type': 'application/json' }
@@ -195,7 +195,7 @@ describe('SE-05: resource limits', () => {
     return res
   }
 
-  test('SE-05: ?limit=100000 on every list is 400 within 1 s (the maximum is 100, which is served)', async () => {
+  test('?limit=100000 on every list is 400 within 1 s (the maximum is 100, which is served)', async () => {
     const c = await customer()
     const partner = { 'x-api-key': shop.partner.apiKey }
     const lists = [
@@ -212,7 +212,7 @@ describe('SE-05: resource limits', () => {
     }
   })
 
-  test('SE-05: too many evidence images, over-long strings, 6 upload slots and a 15 MiB + 1 file are 400 within 1 s, and nothing is stored', async () => {
+  test('too many evidence images, over-long strings, 6 upload slots and a 15 MiB + 1 file are 400 within 1 s, and nothing is stored', async () => {
     const c = await customer()
     const headers = customerHeaders(c)
     const image = 'https://example.com/x.png'
@@ -232,7 +232,7 @@ describe('SE-05: resource limits', () => {
     assert.equal(five.json().data.length, 5, '5 slots, the largest exactly 15 MiB, are the most one request gets')
   })
 
-  test('SE-05: JSON nested 10,000 deep is 400 within 1 s; a search made of regex and wildcard characters is answered within 1 s', async () => {
+  test('JSON nested 10,000 deep is 400 within 1 s; a search made of regex and wildcard characters is answered within 1 s', async () => {
     const c = await customer()
     const deep = `{"items":${'['.repeat(10_000)}${']'.repeat(10_000)},"shippingAddress":{},"paymentMode":"COD"}`
     await refused(400, `${PREFIX}/orders`, () =>
@@ -248,7 +248,7 @@ describe('SE-05: resource limits', () => {
     }
   })
 
-  test('SE-05: 1,000 bodies of 1 MiB + 1 in a row are each 413 (or 429 once the rate limit is spent), and resident memory grows less than 50 MB', async () => {
+  test('1,000 bodies of 1 MiB + 1 in a row are each 413 (or 429 once the rate limit is spent), and resident memory grows less than 50 MB', async () => {
     const c = await customer()
     const headers = { ...customerHeaders(c), 'content-type': 'application/json' }
     const oversized = JSON.stringify({ shippingAddress: { line2: 'x'.repeat(1_048_577) } })
@@ -306,14 +306,14 @@ describe('SE-05: resource limits', () => {
       })
     }
 
-    test('SE-05: a slow-loris client trickling its headers is cut off by the headers timeout', async () => {
+    test('a slow-loris client trickling its headers is cut off by the headers timeout', async () => {
       const { closedAfterMs, answer } = await slowClient(`GET ${PREFIX}/health/live HTTP/1.1\r\nHost: localhost\r\n`, `X-Slow: ${'a'.repeat(500)}`)
       assert.ok(closedAfterMs >= HEADERS_TIMEOUT_MS - 100, `closed after ${closedAfterMs.toFixed(0)} ms: before the timeout, so by something else (${answer.slice(0, 80)})`)
       assert.ok(closedAfterMs <= HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000, `closed after ${closedAfterMs.toFixed(0)} ms, headers timeout ${HEADERS_TIMEOUT_MS} ms`)
       assert.ok(answer === '' || answer.startsWith('HTTP/1.1 408'), `answer: ${answer.slice(0, 80)}`)
     })
 
-    test('SE-05: a client trickling its body is cut off by the request timeout', async () => {
+    test('a client trickling its body is cut off by the request timeout', async () => {
       const head = `POST ${PREFIX}/auth/refresh HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`
       const { closedAfterMs, answer } = await slowClient(head, `{"refreshToken":"${'r'.repeat(980)}"}`)
       assert.ok(closedAfterMs >= REQUEST_TIMEOUT_MS - 100, `closed after ${closedAfterMs.toFixed(0)} ms: before the timeout (${answer.slice(0, 80)})`)
@@ -321,14 +321,14 @@ describe('SE-05: resource limits', () => {
       assert.ok(answer === '' || answer.startsWith('HTTP/1.1 408'), `answer: ${answer.slice(0, 80)}`)
     })
 
-    test('SE-05: a client that sends its request at a normal pace is served over the same listener', async () => {
+    test('a client that sends its request at a normal pace is served over the same listener', async () => {
       const res = await fetch(`http://127.0.0.1:${port}${PREFIX}/health/live`)
       assert.equal(res.status, 200)
     })
   })
 })
 
-describe('SE-06: a coupon redeemed by more orders at once than it allows', () => {
+describe('a coupon redeemed by more orders at once than it allows', () => {
   async function givenCoupon(limits: { totalUsageLimit?: number; perCustomerLimit?: number }) {
     const code = `RACE${randomUUID().slice(0, 8).toUpperCase()}`
     const res = await t.app.inject({
@@ -343,7 +343,7 @@ describe('SE-06: a coupon redeemed by more orders at once than it allows', () =>
   const couponOrder = (c: CustomerFixture, code: string) => order(c, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD', couponCode: code })
   const db = () => t.deps.database.db
 
-  test('SE-06: a coupon with a total limit of 4 used by 12 customers at once: exactly 4 orders get it, 8 get the coupon error, 0 5xx', async () => {
+  test('a coupon with a total limit of 4 used by 12 customers at once: exactly 4 orders get it, 8 get the coupon error, 0 5xx', async () => {
     const LIMIT = 4
     const { code, id } = await givenCoupon({ totalUsageLimit: LIMIT })
     const customers = await Promise.all(Array.from({ length: 12 }, () => customer()))
@@ -362,7 +362,7 @@ describe('SE-06: a coupon redeemed by more orders at once than it allows', () =>
     assert.equal((await db().select({ n: count() }).from(orders).where(eq(orders.couponCode, code)))[0]!.n, LIMIT)
   })
 
-  test('SE-06: a coupon of one use per customer sent in 6 orders at once by one customer: exactly 1 order gets it', async () => {
+  test('a coupon of one use per customer sent in 6 orders at once by one customer: exactly 1 order gets it', async () => {
     const { code, id } = await givenCoupon({ perCustomerLimit: 1 })
     const c = await customer()
     const answers = await Promise.all(Array.from({ length: 6 }, () => couponOrder(c, code)))

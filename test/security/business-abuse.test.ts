@@ -99,8 +99,8 @@ function assertCapRefusal(res: { statusCode: number; body: string; json(): unkno
   assert.ok(!Number.isNaN(Date.parse(body.timestamp)))
 }
 
-describe('SE-06 hoarding: unpaid prepaid orders per customer', () => {
-  test('SE-06: the 6th unpaid prepaid order of one customer is 409 and writes nothing; replays, COD, fully covered orders and other customers are not affected', async () => {
+describe('hoarding stock with unpaid prepaid orders', () => {
+  test('the 6th unpaid prepaid order of one customer is 409 and writes nothing; replays, COD, fully covered orders and other customers are not affected', async () => {
     const customer = await givenCustomer(t.app, partner)
     const keys: string[] = []
     for (let i = 0; i < CAP; i++) {
@@ -130,7 +130,7 @@ describe('SE-06 hoarding: unpaid prepaid orders per customer', () => {
     assert.equal((await placed(other, prepaid())).status, 'PENDING_PAYMENT')
   })
 
-  test('SE-06: paying one, cancelling one, or its reservation expiring frees exactly one place', async () => {
+  test('paying one, cancelling one, or its reservation expiring frees exactly one place', async () => {
     const customer = await givenCustomer(t.app, partner)
     const held = []
     for (let i = 0; i < CAP; i++) held.push(await placed(customer, prepaid()))
@@ -156,7 +156,7 @@ describe('SE-06 hoarding: unpaid prepaid orders per customer', () => {
     assertCapRefusal(await placeOrder(t, customerAgain, prepaid()))
   })
 
-  test('SE-06: concurrent prepaid orders of one customer at the cap boundary: exactly the places left succeed', async () => {
+  test('concurrent prepaid orders of one customer at the cap boundary: exactly the places left succeed', async () => {
     for (const [already, sent] of [[0, 12], [3, 10], [4, 8]] as const) {
       const customer = await givenCustomer(t.app, partner)
       for (let i = 0; i < already; i++) await placed(customer, prepaid())
@@ -204,8 +204,8 @@ async function refund(returnId: string) {
   return view
 }
 
-describe('SE-06 over-return', () => {
-  test('SE-06: a return never asks for more units than were bought, in one request or over several', async () => {
+describe('returning more than was bought', () => {
+  test('a return never asks for more units than were bought, in one request or over several', async () => {
     const { customer, order } = await delivered({ items: [{ productId: ids.sneaker!, quantity: 2 }] })
     const item = order.items[0]!
     for (const q of [3, 100, 9999]) {
@@ -221,7 +221,7 @@ describe('SE-06 over-return', () => {
     assert.equal((await call(customer, 'POST', '/returns', returnBody(order.id, item.id, 1))).statusCode, 400, 'nothing left')
   })
 
-  test('SE-06: two returns of the same units at once: exactly one accepted; 10 single-unit returns of 3 units at once: exactly 3', async () => {
+  test('two returns of the same units at once: exactly one accepted; 10 single-unit returns of 3 units at once: exactly 3', async () => {
     const { customer, order } = await delivered({ items: [{ productId: ids.sneaker!, quantity: 2 }] })
     const pair = await Promise.all([0, 1].map(() => call(customer, 'POST', '/returns', returnBody(order.id, order.items[0]!.id, 2))))
     assert.deepEqual(pair.map((r) => r.statusCode).sort(), [201, 400], pair.map((r) => r.body).join('\n'))
@@ -237,8 +237,8 @@ describe('SE-06 over-return', () => {
   })
 })
 
-describe('SE-06 points farming', () => {
-  test('SE-06: order, delivery, full return, three times over: no reward point and no rupee gained', async () => {
+describe('farming reward points with returns', () => {
+  test('order, delivery, full return, three times over: no reward point and no rupee gained', async () => {
     const customer = await givenCustomer(t.app, partner)
     let paid = 0n
     for (let round = 0; round < 3; round++) {
@@ -252,7 +252,7 @@ describe('SE-06 points farming', () => {
     }
   })
 
-  test('SE-06: an order returned a unit at a time gives back every point earned on it (rounded per return it kept some)', async () => {
+  test('an order returned a unit at a time gives back every point earned on it (rounded per return it kept some)', async () => {
     const { customer, order } = await delivered({ items: [{ productId: ids.odd!, quantity: 3 }] })
     // ₹1,600.02 paid for the items: 16 points; each unit's share is 5.33 points (5 + 5 + 5 before the fix).
     assert.equal(order.rewardPointsEarned, 16)
@@ -263,7 +263,7 @@ describe('SE-06 points farming', () => {
     assert.deepEqual(await ledgerBalances(db(), customer.userId), { walletCash: 160_002n, rewardPoints: 0n })
   })
 
-  test('SE-06: a rejected return takes no points and does not count towards later ones', async () => {
+  test('a rejected return takes no points and does not count towards later ones', async () => {
     const { customer, order } = await delivered({ items: [{ productId: ids.odd!, quantity: 3 }] })
     const rejected = (await call(customer, 'POST', '/returns', returnBody(order.id, order.items[0]!.id, 3))).json().data
     await admin('POST', `/returns/${rejected.id}/status`, { status: 'UNDER_REVIEW' })

@@ -31,7 +31,7 @@ function assertErrorBody(res: LightMyRequestResponse, status: number, label: str
   assert.doesNotMatch(res.body, /"stack"|\bat [\w.<>]+ \(|node:internal|\/src\//, `${label}: no stack trace`)
 }
 
-describe('header checklist (SE-08)', () => {
+describe('header checklist', () => {
   test('public, partner-key, customer, admin, error and unknown-route answers: nosniff, HSTS, no X-Powered-By', async () => {
     const customer = await givenCustomer(t.app, partner)
     const admin = await givenAdminToken(t.app, t.deps, 'headers-admin@example.com', 'ADMIN')
@@ -75,7 +75,7 @@ describe('header checklist (SE-08)', () => {
   })
 })
 
-describe('CORS with a list of origins (SE-08)', () => {
+describe('CORS with a list of origins', () => {
   test('an evil Origin is not reflected; an allowed one is, and credentials are never combined with *', async () => {
     for (const method of ['GET', 'OPTIONS'] as const) {
       const headers = { origin: 'https://evil.example', 'access-control-request-method': 'GET' }
@@ -95,7 +95,7 @@ describe('CORS with a list of origins (SE-08)', () => {
   })
 })
 
-describe('methods (SE-08)', () => {
+describe('methods', () => {
   test('TRACE and an unknown method: 404/405 in the error body, no stack trace, headers set', async () => {
     for (const url of ['/api/v1/health/live', '/api/v1/products', '/api/v1/no-such-thing']) {
       const trace = await t.app.inject({ method: 'TRACE', url, headers: { 'x-api-key': partner.apiKey } })

@@ -175,8 +175,8 @@ const OTHER_REFUSALS: [url: (port: number) => string, message: RegExp][] = [
   [() => '/hooks', /must be an absolute URL/],
 ]
 
-describe('SE-07: configuration refuses private targets', () => {
-  test('SE-07: every private, loopback, link-local or metadata address literal and localhost is 400 when set, and nothing is stored', async () => {
+describe('configuration refuses private targets', () => {
+  test('every private, loopback, link-local or metadata address literal and localhost is 400 when set, and nothing is stored', async () => {
     for (const [t, schemes] of [[prod, ['https']], [httpAllowed, ['https', 'http']]] as const) {
       const p = await partnerOf(t, `Config ${schemes.join(' ')}`)
       for (const scheme of schemes) {
@@ -195,7 +195,7 @@ describe('SE-07: configuration refuses private targets', () => {
     assert.equal(trapConnections, 0)
   })
 
-  test('SE-07: userinfo tricks, other schemes and relative URLs are 400; plain http is 400 in production', async () => {
+  test('userinfo tricks, other schemes and relative URLs are 400; plain http is 400 in production', async () => {
     for (const t of [prod, httpAllowed]) {
       const p = await partnerOf(t, `Tricks ${t === prod ? 'prod' : 'http'}`)
       for (const [make, message] of OTHER_REFUSALS) {
@@ -210,7 +210,7 @@ describe('SE-07: configuration refuses private targets', () => {
     assert.equal(trapConnections, 0)
   })
 
-  test('SE-07: public names and addresses are still accepted', async () => {
+  test('public names and addresses are still accepted', async () => {
     const p = await partnerOf(prod, 'Public')
     for (const url of ['https://partner.example/hooks', 'https://93.184.216.34/hooks', 'https://[2606:4700::1111]/x', 'https://hooks.partner.example:8443/in?x=1', 'https://localhost.partner.example/']) {
       const res = await p.put(url)
@@ -220,8 +220,8 @@ describe('SE-07: configuration refuses private targets', () => {
   })
 })
 
-describe('SE-07: delivery never connects to a private target', () => {
-  test("SE-07: the guard's address table: every private range refused, public IPv4 and IPv6 not", () => {
+describe('delivery never connects to a private target', () => {
+  test("the guard's address table: every private range refused, public IPv4 and IPv6 not", () => {
     for (const a of ['127.0.0.1', '127.9.9.9', '0.0.0.0', '10.1.2.3', '100.64.0.1', '169.254.169.254', '172.16.0.1', '172.31.9.9', '192.168.4.4', '192.0.0.8', '198.18.0.1', '224.0.0.1', '255.255.255.255',
       '::', '::1', '::ffff:127.0.0.1', '::ffff:8.8.8.8', '::7f00:1', 'fc00::1', 'fd00::1', 'fe80::1', 'ff02::1', '64:ff9b::7f00:1', '2002:7f00:1::1', 'not-an-address']) {
       assert.equal(isPrivateAddress(a), true, a)
@@ -232,7 +232,7 @@ describe('SE-07: delivery never connects to a private target', () => {
     }
   })
 
-  test('SE-07: a private URL stored anyway (before the rule, or by hand) is refused when sent, before any connection', async () => {
+  test('a private URL stored anyway (before the rule, or by hand) is refused when sent, before any connection', async () => {
     for (const [t, schemes] of [[prod, ['https']], [httpAllowed, ['https', 'http']]] as const) {
       const p = await partnerOf(t, `Stored ${schemes.join(' ')}`)
       assert.equal((await p.put('https://partner.example/hooks')).statusCode, 200, 'creates the signing secret')
@@ -253,7 +253,7 @@ describe('SE-07: delivery never connects to a private target', () => {
     assert.equal(trapConnections, 0)
   })
 
-  test('SE-07: names resolving to private addresses pass configuration but are never connected to', async () => {
+  test('names resolving to private addresses pass configuration but are never connected to', async () => {
     answers.set('internal.rebind.test', [v4('10.0.0.5')])
     answers.set('metadata.rebind.test', [v4('169.254.169.254')])
     answers.set('loop.rebind.test', [v4('127.0.0.1'), v6('::1')])
@@ -283,7 +283,7 @@ describe('SE-07: delivery never connects to a private target', () => {
     assert.equal(trapConnections, 0)
   })
 
-  test('SE-07: DNS rebinding: a name accepted at configuration that answers public, then private, is never connected to', async () => {
+  test('DNS rebinding: a name accepted at configuration that answers public, then private, is never connected to', async () => {
     // Configuration does not resolve names (an answer then proves nothing later): the name is checked
     // on every delivery, on the very answer the connection uses. TTL-0 rebinding: public on odd
     // look-ups, the loopback on even ones. A sender that resolved once to check and again to connect
@@ -305,8 +305,8 @@ describe('SE-07: delivery never connects to a private target', () => {
   })
 })
 
-describe('SE-07: redirects are never followed', () => {
-  test('SE-07: 301, 302, 303, 307 and 308 to the trap (by address or by name) are failed deliveries, even where private networks are allowed', async () => {
+describe('redirects are never followed', () => {
+  test('301, 302, 303, 307 and 308 to the trap (by address or by name) are failed deliveries, even where private networks are allowed', async () => {
     const p = await partnerOf(open, 'Redirects')
     const targets = [`http://127.0.0.1:${trapPort}/latest/meta-data/`, `http://localhost:${trapPort}/`, `http://[::1]:${trapPort}/`, `https://127.0.0.1:${trapPort}/`]
     let sent = 0
@@ -326,8 +326,8 @@ describe('SE-07: redirects are never followed', () => {
   })
 })
 
-describe('SE-07: evidence imageUrls and paymentReturnUrl are never fetched (plan 5.1 API7)', () => {
-  test("SE-07: the plan's imageUrls list is 400 on a ticket (only the customer's own uploads are evidence), nothing stored, 0 connections", async () => {
+describe('evidence imageUrls and paymentReturnUrl are never fetched (plan 5.1 API7)', () => {
+  test("the plan's imageUrls list is 400 on a ticket (only the customer's own uploads are evidence), nothing stored, 0 connections", async () => {
     const shop = await givenShop(prod)
     const customer = await givenCustomer(prod.app, shop.partner)
     answers.set('hosts-file.rebind.test', [v4('127.0.0.1')])
@@ -361,7 +361,7 @@ describe('SE-07: evidence imageUrls and paymentReturnUrl are never fetched (plan
     assert.equal(trapConnections, 0)
   })
 
-  test('SE-07: paymentReturnUrl: javascript: and data: are 400; an origin the partner did not register is 400; an accepted one is only handed to the browser', async () => {
+  test('paymentReturnUrl: javascript: and data: are 400; an origin the partner did not register is 400; an accepted one is only handed to the browser', async () => {
     const shop = await givenShop(prod)
     const customer = await givenCustomer(prod.app, shop.partner)
     const order = (paymentReturnUrl: string) =>
@@ -390,7 +390,7 @@ describe('SE-07: evidence imageUrls and paymentReturnUrl are never fetched (plan
   })
 })
 
-test('SE-07: 0 connections to the trap over the whole file', async () => {
+test('0 connections to the trap over the whole file', async () => {
   // A last look, after every dispatcher has had time to act on anything still pending.
   await new Promise((resolve) => setTimeout(resolve, 200))
   await controlConnection('127.0.0.1')

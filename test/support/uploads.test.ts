@@ -104,7 +104,7 @@ describe('PUT to the signed address (local driver)', () => {
     assert.deepEqual(served.rawPayload, png(300))
   })
 
-  test('SE-09 replay: a second PUT with the same signed URL after a successful upload is refused, the stored file unchanged', async () => {
+  test('a second PUT with the same signed URL after a successful upload is refused, the stored file unchanged', async () => {
     const s = await slot(300)
     const first = png(300)
     assert.equal((await put(t, s.uploadUrl, first, 'image/png')).statusCode, 201)

@@ -9,7 +9,7 @@
 // (acknowledged, no effect), refund.succeeded = refund.processed; failed/succeeded = sandbox
 // payment.failed/payment.succeeded and Razorpay payment.failed/payment.captured.
 import assert from 'node:assert/strict'
-import { createHmac, randomUUID } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/db/client.ts'
@@ -20,6 +20,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
 import { createRazorpayStandIn } from '../helpers/razorpay-standin.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
+import { oneByteChanges, permutations, razorpayPaymentEvent, razorpayRefundEvent, reserialisations, seededRandom, uid, withWhitespace } from '../helpers/webhook-bodies.ts'
 
 /** WH-05's event count: the plan's 1,000 on PostgreSQL; 200 on the embedded database (one connection, CI budget). */
 const WH05_EVENTS = process.env.TEST_DATABASE_URL ? 1000 : 200
@@ -108,67 +109,6 @@ function razorpayDelivery(body: object, eventId: string) {
   return { raw, headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature, 'x-razorpay-event-id': eventId } }
 }
 
-type RazorpayPaymentEvent = 'payment.authorized' | 'payment.captured' | 'payment.failed' | 'order.paid'
-function razorpayPaymentEvent(event: RazorpayPaymentEvent, payment: { id: string; order_id: string; amount: number }) {
-  const status = event === 'payment.failed' ? 'failed' : event === 'payment.authorized' ? 'authorized' : 'captured'
-  return {
-    entity: 'event',
-    account_id: 'acc_WebhookPlan1',
-    event,
-    contains: event === 'order.paid' ? ['payment', 'order'] : ['payment'],
-    payload: {
-      payment: {
-        entity: {
-          entity: 'payment',
-          currency: 'INR',
-          status,
-          method: 'upi',
-          captured: status === 'captured',
-          description: 'Earbuds — ₹1,000 (boAt)',
-          error_code: status === 'failed' ? 'BAD_REQUEST_ERROR' : null,
-          error_description: status === 'failed' ? 'Payment was unsuccessful as the bank declined it' : null,
-          created_at: 1_700_000_000,
-          ...payment,
-        },
-      },
-      ...(event === 'order.paid' ? { order: { entity: { id: payment.order_id, entity: 'order', amount: payment.amount, amount_paid: payment.amount, amount_due: 0, currency: 'INR', status: 'paid' } } } : {}),
-    },
-    created_at: 1_700_000_005,
-  }
-}
-
-function razorpayRefundEvent(event: 'refund.created' | 'refund.processed', refund: { id: string; payment_id: string; amount: number; ours: string | null }) {
-  const { ours, ...entity } = refund
-  return {
-    entity: 'event',
-    account_id: 'acc_WebhookPlan1',
-    event,
-    contains: ['refund', 'payment'],
-    payload: {
-      refund: {
-        entity: {
-          entity: 'refund',
-          currency: 'INR',
-          status: event === 'refund.processed' ? 'processed' : 'pending',
-          speed_processed: 'normal',
-          receipt: ours,
-          notes: ours ? { refundId: ours } : [],
-          ...entity,
-        },
-      },
-      payment: { entity: { id: refund.payment_id, entity: 'payment', amount: refund.amount, currency: 'INR', status: 'refunded' } },
-    },
-    created_at: 1_700_000_010,
-  }
-}
-
-const uid = () => randomUUID().replace(/-/g, '').slice(0, 14)
-
-function permutations<T>(items: T[]): T[][] {
-  if (items.length <= 1) return [items]
-  return items.flatMap((first, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [first, ...rest]))
-}
-
 /** Row counts of every table a webhook can write, and the sum of all stock. */
 async function tableCounts(t: TestApp) {
   const [row] = await queryRows<Record<string, string | number>>(
@@ -224,50 +164,6 @@ async function finalState(t: TestApp, orderId: string, productId: string, roles:
 
 // ---- WH-02 ------------------------------------------------------------------------------------------
 
-/** Every byte changed, one at a time; letters and digits to another letter or digit, so many results are still JSON. */
-function oneByteChanges(raw: Buffer): Buffer[] {
-  const substitute = (b: number) => {
-    if (b >= 0x30 && b <= 0x38) return b + 1
-    if (b === 0x39) return 0x30
-    if ((b >= 0x41 && b <= 0x59) || (b >= 0x61 && b <= 0x79)) return b + 1
-    if (b === 0x5a || b === 0x7a) return b - 25
-    return b ^ 0x01 // punctuation, whitespace, and UTF-8 continuation bytes (which stay continuation bytes)
-  }
-  return [...raw].map((b, i) => {
-    const changed = Buffer.from(raw)
-    changed[i] = substitute(b)
-    return changed
-  })
-}
-
-/** The same JSON value written differently: other spacing, other key order, other escapes. */
-function reserialisations(raw: string): Record<string, string> {
-  const value = JSON.parse(raw) as unknown
-  const reversed = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(reversed) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v
-  const firstKey = raw.indexOf('"') + 1
-  const variants: Record<string, string> = {
-    'parsed and re-stringified with 2-space indent': JSON.stringify(value, null, 2),
-    'parsed and re-stringified with keys in reverse order': JSON.stringify(reversed(value)),
-    'keys reversed and tab-indented': JSON.stringify(reversed(value), null, '\t'),
-    'one character of a key written as a \\u escape': `${raw.slice(0, firstKey)}\\u${raw.charCodeAt(firstKey).toString(16).padStart(4, '0')}${raw.slice(firstKey + 1)}`,
-  }
-  if (/[\u0080-\uffff]/.test(raw)) variants['non-ASCII characters written as \\u escapes'] = raw.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-  return variants
-}
-
-function withWhitespace(raw: string): Record<string, string> {
-  return {
-    'a leading space': ` ${raw}`,
-    'a trailing newline': `${raw}\n`,
-    'a trailing CRLF': `${raw}\r\n`,
-    'a leading newline': `\n${raw}`,
-    'a space after the first colon': raw.replace(':', ': '),
-    'a space after the first comma': raw.replace(',', ', '),
-    'a tab before the closing brace': `${raw.slice(0, -1)}\t}`,
-  }
-}
-
 const providerCases = [
   {
     provider: 'sandbox' as const,
@@ -289,9 +185,9 @@ const providerCases = [
   },
 ]
 
-describe('WH-02 tampered body', () => {
+describe('a tampered webhook body', () => {
   for (const { provider, app, signed } of providerCases) {
-    test(`WH-02 (${provider}): a signed payment success with 1 byte changed (each byte in turn), re-serialised JSON or added whitespace is refused 401 with no side effect; the untouched body is then applied`, async () => {
+    test(`${provider}: a signed payment success with 1 byte changed (each byte in turn), re-serialised JSON or added whitespace is refused 401 with no side effect; the untouched body is then applied`, async () => {
       const t = app()
       const { order, raw, headers } = await signed()
       const text = raw.toString('utf8')
@@ -342,19 +238,8 @@ describe('WH-02 tampered body', () => {
 
 // ---- WH-05 ------------------------------------------------------------------------------------------
 
-/** A seeded PRNG (mulberry32), so a failing shuffle can be replayed. */
-function seededRandom(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let x = Math.imul(a ^ (a >>> 15), 1 | a)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-describe('WH-05 duplicate delivery', () => {
-  test(`WH-05: ${WH05_EVENTS} distinct payment events (1,000 on PostgreSQL, 200 on PGlite) × 3 deliveries, shuffled, ${WH05_PARALLEL} at a time: ${3 * WH05_EVENTS} × 200 and each effect applied exactly once`, async () => {
+describe('the same webhook delivered several times', () => {
+  test(`${WH05_EVENTS} distinct payment events (1,000 on PostgreSQL, 200 on PGlite) × 3 deliveries, shuffled, ${WH05_PARALLEL} at a time: ${3 * WH05_EVENTS} × 200 and each effect applied exactly once`, async () => {
     const t = sbx
     const db = t.deps.database.db
     const seed = 0x5eed05
@@ -423,7 +308,7 @@ describe('WH-05 duplicate delivery', () => {
 
 // ---- WH-06 ------------------------------------------------------------------------------------------
 
-describe('WH-06 out of order', () => {
+describe('webhooks delivered out of order', () => {
   /** Delivers in the given order; each is a new event, acknowledged 200. */
   async function deliverAll(deliveries: { raw: Buffer; headers: Record<string, unknown> }[]) {
     for (const d of deliveries) {
@@ -433,7 +318,7 @@ describe('WH-06 out of order', () => {
     }
   }
 
-  test('WH-06 (razorpay): a paid order cancelled with its refund pending; all 24 orders of {payment.authorized, payment.captured, refund.created, refund.processed}: one final state, refunded once', async () => {
+  test('razorpay: a paid order cancelled with its refund pending; all 24 orders of {payment.authorized, payment.captured, refund.created, refund.processed}: one final state, refunded once', async () => {
     standIn.reset()
     standIn.refundStatus = 'pending'
     try {
@@ -486,7 +371,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (razorpay): never paid (attempt 1 failed, attempt 2 authorized but never captured and refunded by Razorpay); all 24 orders of {payment.failed, payment.authorized, refund.created, refund.processed}: pending with a failed payment, never paid', async () => {
+  test('razorpay: never paid (attempt 1 failed, attempt 2 authorized but never captured and refunded by Razorpay); all 24 orders of {payment.failed, payment.authorized, refund.created, refund.processed}: pending with a failed payment, never paid', async () => {
     const states = []
     for (const order of permutations(['payment.failed', 'payment.authorized', 'refund.created', 'refund.processed'] as const)) {
       const placed = await prepaidOrder(rzp, rzpShop, 'atta')
@@ -523,7 +408,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (razorpay): attempt 1 failed, attempt 2 paid; all 24 orders of {payment.failed, payment.authorized, payment.captured, order.paid}: confirmed and paid once', async () => {
+  test('razorpay: attempt 1 failed, attempt 2 paid; all 24 orders of {payment.failed, payment.authorized, payment.captured, order.paid}: confirmed and paid once', async () => {
     const states = []
     for (const order of permutations(['payment.failed', 'payment.authorized', 'payment.captured', 'order.paid'] as const)) {
       const placed = await prepaidOrder(rzp, rzpShop, 'earbuds')
@@ -560,7 +445,7 @@ describe('WH-06 out of order', () => {
     }
   })
 
-  test('WH-06 (sandbox): both orders of {payment.failed, payment.succeeded} end paid; both orders of {payment.failed, payment.closed} never paid', async () => {
+  test('sandbox: both orders of {payment.failed, payment.succeeded} end paid; both orders of {payment.failed, payment.closed} never paid', async () => {
     const run = async (actions: ('pay' | 'fail' | 'close')[]) => {
       const placed = await prepaidOrder(sbx, sbxShop, 'earbuds')
       for (const action of actions) {

@@ -1,0 +1,330 @@
+// The route table of the authorization matrix (test/security/authorization-matrix.test.ts): every
+// route Fastify registers, with its guard (AUTH), the status its rightful caller gets and, for
+// routes that take an object id, whose object it is; `req` builds the request of one cell. The
+// matrix hands over its fixtures with useFixtures() before the first cell runs.
+import { randomUUID } from 'node:crypto'
+import type { AdminRole } from '../../src/modules/admins/index.ts'
+import { givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
+import { png } from '../helpers/uploads.ts'
+import { type CustomerName, type Fixtures, type OwnedObjects, type PartnerName, PREFIX, type Principal, zoneBody } from './fixtures.ts'
+
+let f: Fixtures
+export function useFixtures(fixtures: Fixtures) {
+  f = fixtures
+}
+
+/** The guard of a route. `fixed`: the request carries its own credential (a refresh token, a
+ * provider signature, a sandbox session, an upload signature), so every principal gets `status`
+ * for the request below; the positive cells are in "credentials carried in the request". */
+export type Auth = 'public' | 'apiKey' | 'customer' | 'customerOfPartner' | 'partnerSecret' | { admin: AdminRole[] } | { fixed: number }
+
+// ---------------------------------------------------------------------------------------------
+// The route table
+
+export interface Cell {
+  p: Principal
+  /** The objects the request names: those of `ownerName` (A1 unless the route iterates owners). */
+  o: OwnedObjects
+  ownerName: CustomerName
+  /** For partner-owned routes: whose catalog the request names. */
+  partner: PartnerName
+  /** The principal's own objects (A1's for non-customers): carts use its partner's products. */
+  mine: OwnedObjects
+  /** The cell expects a success: a route that changes its object gets a fresh one. */
+  allowed: boolean
+}
+export interface Req {
+  url?: string
+  payload?: object | string
+  headers?: Record<string, string>
+}
+export interface Route {
+  auth: Auth
+  ok: number
+  owner?: 'customer' | 'partner'
+  req?: (c: Cell) => Req | Promise<Req>
+}
+
+export const SUPPORT: { admin: AdminRole[] } = { admin: ['SUPPORT'] }
+export const CATALOG: { admin: AdminRole[] } = { admin: ['CATALOG'] }
+export const ADMIN_ONLY: { admin: AdminRole[] } = { admin: [] }
+export const idem = () => ({ 'x-idempotency-key': randomUUID() })
+export const items = (c: Cell) => [{ productId: c.mine.productId, quantity: 1 }]
+export const partnerC = () => f.partners.C.partnerId
+export const uploadFiles = { files: [{ fileName: 'photo.png', contentType: 'image/png', sizeBytes: 100 }] }
+export const address = { label: 'Home', line1: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
+
+export const MATRIX: Record<string, Route> = {
+  // Health and the OpenAPI document: public.
+  'GET /health/live': { auth: 'public', ok: 200 },
+  'GET /health/ready': { auth: 'public', ok: 200 },
+  'GET /health': { auth: 'public', ok: 200 },
+  'GET /openapi.json': { auth: 'public', ok: 200 },
+
+  // Credentials exchanged in the request.
+  'POST /auth/customer-token': { auth: 'partnerSecret', ok: 200, req: () => ({ payload: { phone: randomPhone() } }) },
+  'POST /auth/refresh': { auth: { fixed: 401 }, ok: 200, req: () => ({ payload: { refreshToken: 'rt_not-a-real-token' } }) },
+  // Logout is idempotent: an unknown refresh token succeeds (the token itself is the credential).
+  'POST /auth/logout': { auth: { fixed: 200 }, ok: 200, req: () => ({ payload: { refreshToken: 'rt_not-a-real-token' } }) },
+  'POST /admin/auth/login': { auth: { fixed: 401 }, ok: 200, req: () => ({ payload: { email: 'nobody@matrix.test', password: 'not-the-password' } }) },
+
+  // Catalog: a valid API key, answering from its own catalog only.
+  'GET /categories': { auth: 'apiKey', ok: 200 },
+  'GET /products': { auth: 'apiKey', ok: 200 },
+  'GET /products/:slug': { auth: 'apiKey', ok: 200, owner: 'partner', req: (c) => ({ url: `/products/${f.slugs[c.partner]}` }) },
+  'GET /search': { auth: 'apiKey', ok: 200, req: () => ({ url: '/search?q=tea' }) },
+
+  // Profile and address book: customer token, x-partner-id optional.
+  'GET /users/me': { auth: 'customer', ok: 200 },
+  'PATCH /users/me': { auth: 'customer', ok: 200, req: () => ({ payload: { name: 'Renamed customer' } }) },
+  'GET /users/me/addresses': { auth: 'customer', ok: 200 },
+  'POST /users/me/addresses': { auth: 'customer', ok: 201, req: () => ({ payload: address }) },
+  'PATCH /users/me/addresses/:addressId': { auth: 'customer', ok: 200, owner: 'customer', req: (c) => ({ url: `/users/me/addresses/${c.o.addressId}`, payload: { label: 'Work' } }) },
+  'DELETE /users/me/addresses/:addressId': {
+    auth: 'customer',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => ({ url: `/users/me/addresses/${c.allowed ? await f.fresh.address(c.o.customer) : c.o.addressId}` }),
+  },
+
+  // Checkout and wallet: customer token and its x-partner-id.
+  'POST /checkout/serviceability': { auth: 'customerOfPartner', ok: 200, req: (c) => ({ payload: { pincode: '560001', items: items(c) } }) },
+  'GET /checkout/delivery-quote': { auth: 'customerOfPartner', ok: 200, req: (c) => ({ url: `/checkout/delivery-quote?pincode=560001&items=${c.mine.productId}:1` }) },
+  'GET /checkout/cod-eligibility': { auth: 'customerOfPartner', ok: 200, req: () => ({ url: '/checkout/cod-eligibility?pincode=560001&collectableAmount=100.00' }) },
+  'POST /wallet/quote': { auth: 'customerOfPartner', ok: 200, req: (c) => ({ payload: { items: items(c), pincode: '560001' } }) },
+  'GET /wallet': { auth: 'customerOfPartner', ok: 200 },
+
+  // Orders and their payments. Denied cells aim at objects the action would succeed on.
+  'POST /orders': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer', // the saved address in the body
+    req: (c) => ({ headers: idem(), payload: { items: items(c), shippingAddress: { addressId: c.o.addressId, landmark: 'Near the park' }, paymentMode: 'COD' } }),
+  },
+  'GET /orders': { auth: 'customerOfPartner', ok: 200 },
+  'GET /orders/:orderId': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: (c) => ({ url: `/orders/${c.o.deliveredOrder.id}` }) },
+  'POST /orders/:orderId/cancel': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => ({ url: `/orders/${c.allowed ? (await f.fresh.codOrder(c.o.customer)).id : c.o.pendingOrder.id}/cancel`, payload: { reason: 'Changed my mind' } }),
+  },
+  'POST /orders/:orderId/payments': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer',
+    req: async (c) => ({ url: `/orders/${c.allowed ? (await f.fresh.prepaidOrder(c.o.customer)).id : c.o.pendingOrder.id}/payments`, headers: idem() }),
+  },
+  'POST /orders/:orderId/payments/:paymentId/abandon': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => {
+      const order = c.allowed ? await f.fresh.prepaidOrder(c.o.customer) : c.o.pendingOrder
+      return { url: `/orders/${order.id}/payments/${order.paymentId}/abandon` }
+    },
+  },
+  'POST /payments/webhooks/:provider': { auth: { fixed: 401 }, ok: 200, req: () => ({ url: '/payments/webhooks/sandbox', payload: { id: 'evt_unsigned', type: 'payment.succeeded' } }) },
+  'GET /sandbox/checkout/:sessionId': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session' }) },
+  'POST /sandbox/checkout/:sessionId/:action': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session/pay' }) },
+
+  // Back office: orders (SUPPORT).
+  'GET /admin/orders': { auth: SUPPORT, ok: 200 },
+  'GET /admin/orders/:orderId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/orders/${f.objects.A1.deliveredOrder.id}` }) },
+  'POST /admin/orders/:orderId/status': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({
+      url: `/admin/orders/${c.allowed ? (await f.fresh.prepaidOrder(f.objects.A1.customer)).id : f.objects.A1.pendingOrder.id}/status`,
+      payload: { status: 'CANCELLED', note: 'Matrix' },
+    }),
+  },
+
+  // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
+  // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
+  'GET /partner/orders': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/orders/:orderId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/orders/${f.objects.A1.deliveredOrder.id}` }) },
+  'GET /partner/returns': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/returns/:returnRequestId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/returns/${f.objects.A1.returnId}` }) },
+  'GET /partner/support/tickets': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/support/tickets/:ticketId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}` }) },
+  'POST /partner/support/tickets/:ticketId/messages': { auth: 'partnerSecret', ok: 201, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Matrix' } }) },
+  'POST /partner/support/tickets/:ticketId/status': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/status`, payload: { status: 'IN_PROGRESS' } }) },
+  'GET /partner/webhook': { auth: 'partnerSecret', ok: 200 },
+  'POST /partner/webhook/ping': { auth: 'partnerSecret', ok: 200 },
+  'PUT /partner/webhook': { auth: 'partnerSecret', ok: 200, req: () => ({ payload: { url: 'https://hooks.example.com/a' } }) },
+  'GET /partner/events': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/events/:eventId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/events/${f.admin.eventId}` }) },
+  'POST /partner/events/:eventId/replay': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/events/${f.admin.eventId}/replay` }) },
+  'GET /partner/customers': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/customers/:userId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/customers/${f.objects.A1.customer.userId}` }) },
+
+  // Back office: customers (SUPPORT). Blocking takes a fresh customer, so the shared ones stay usable.
+  'GET /admin/customers': { auth: SUPPORT, ok: 200 },
+  'GET /admin/customers/:userId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}` }) },
+  'POST /admin/customers/:userId/block': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/customers/${c.allowed ? (await givenCustomer(f.t.app, f.partners.A)).userId : f.objects.A2.customer.userId}/block`, payload: { reason: 'Matrix' } }),
+  },
+  'POST /admin/customers/:userId/unblock': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}/unblock` }) },
+
+  // Back office: partners and API keys (ADMIN only). Cells that change a partner get a fresh one.
+  'POST /admin/partners': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: '/admin/partners', payload: { name: `Matrix ${randomUUID()}` } }) },
+  'GET /admin/partners': { auth: ADMIN_ONLY, ok: 200 },
+  'GET /admin/partners/:partnerId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}` }) },
+  'PATCH /admin/partners/:partnerId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}`, payload: { returnUrlOrigins: ['https://c.example'] } }) },
+  'POST /admin/partners/:partnerId/deactivate': { auth: ADMIN_ONLY, ok: 200, req: async (c) => ({ url: `/admin/partners/${c.allowed ? (await givenPartner(f.t.deps, 'Matrix')).partnerId : partnerC()}/deactivate` }) },
+  'POST /admin/partners/:partnerId/rotate-secret': { auth: ADMIN_ONLY, ok: 200, req: async (c) => ({ url: `/admin/partners/${c.allowed ? (await givenPartner(f.t.deps, 'Matrix')).partnerId : partnerC()}/rotate-secret` }) },
+  'GET /admin/partners/:partnerId/api-keys': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/api-keys` }) },
+  'POST /admin/partners/:partnerId/api-keys': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: `/admin/partners/${partnerC()}/api-keys`, payload: { name: 'matrix' } }) },
+  'POST /admin/partners/:partnerId/api-keys/:keyId/revoke': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async (c) => {
+      const partner = c.allowed ? await givenPartner(f.t.deps, 'Matrix') : f.partners.C
+      return { url: `/admin/partners/${partner.partnerId}/api-keys/${partner.apiKeyId}/revoke` }
+    },
+  },
+
+  // Back office: partner webhooks and events (ADMIN only).
+  'GET /admin/partners/:partnerId/webhook': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook` }) },
+  'PUT /admin/partners/:partnerId/webhook': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook`, payload: { url: 'https://hooks.example.com/c' } }) },
+  'DELETE /admin/partners/:partnerId/webhook': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook` }) },
+  'POST /admin/partners/:partnerId/webhook/rotate-secret': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/webhook/rotate-secret` }) },
+  'POST /admin/partners/:partnerId/webhook/ping': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async () => {
+      await f.fresh.webhookUrl(partnerC()) // a URL nobody answers at in this sandbox: the ping answers what happened
+      return { url: `/admin/partners/${partnerC()}/webhook/ping` }
+    },
+  },
+  'POST /admin/partners/:partnerId/webhook/test': {
+    auth: ADMIN_ONLY,
+    ok: 201,
+    req: async () => {
+      await f.fresh.webhookUrl(partnerC()) // so that a leak would queue an event (201), not answer 409
+      return { url: `/admin/partners/${partnerC()}/webhook/test` }
+    },
+  },
+  'GET /admin/events': { auth: ADMIN_ONLY, ok: 200 },
+  'GET /admin/events/:eventId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/events/${f.admin.eventId}` }) },
+  'POST /admin/events/:eventId/replay': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/events/${f.admin.eventId}/replay` }) },
+  'POST /admin/events/replay-failed': { auth: ADMIN_ONLY, ok: 200, req: () => ({ payload: { partnerId: partnerC() } }) },
+
+  // Evidence uploads: slots need the customer; the signed PUT needs its signature; a publicUrl is
+  // itself the capability to read the file (unguessable object name), so anyone holding it may.
+  'POST /support/uploads/signed-urls': { auth: 'customerOfPartner', ok: 201, req: () => ({ payload: uploadFiles }) },
+  'POST /returns/uploads/signed-urls': { auth: 'customerOfPartner', ok: 201, req: () => ({ payload: uploadFiles }) },
+  'PUT /uploads/*': { auth: { fixed: 403 }, ok: 201, req: () => ({ url: `/uploads/support/${randomUUID()}/photo.png`, payload: png(100), headers: { 'content-type': 'image/png' } }) },
+  'GET /uploads/*': { auth: { fixed: 200 }, ok: 200, req: () => ({ url: new URL(f.objects.A1.imageUrl).pathname.slice(PREFIX.length) }) },
+
+  // Support tickets: customer side, then back office (SUPPORT).
+  'POST /support/tickets': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer', // the order in the body
+    req: (c) => ({ payload: { topic: 'Damaged item', detail: 'The box was crushed', orderId: c.o.deliveredOrder.id } }),
+  },
+  'GET /support/tickets': { auth: 'customerOfPartner', ok: 200 },
+  'GET /support/tickets/:ticketId': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: (c) => ({ url: `/support/tickets/${c.o.ticketId}` }) },
+  'GET /support/tickets/:ticketId/messages': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: (c) => ({ url: `/support/tickets/${c.o.ticketId}/messages` }) },
+  'POST /support/tickets/:ticketId/messages': { auth: 'customerOfPartner', ok: 201, owner: 'customer', req: (c) => ({ url: `/support/tickets/${c.o.ticketId}/messages`, payload: { body: 'Any news?' } }) },
+  'GET /admin/support/tickets': { auth: SUPPORT, ok: 200 },
+  'GET /admin/support/tickets/:ticketId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/support/tickets/${f.objects.A1.ticketId}` }) },
+  'POST /admin/support/tickets/:ticketId/messages': { auth: SUPPORT, ok: 201, req: () => ({ url: `/admin/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Looking into it' } }) },
+  'POST /admin/support/tickets/:ticketId/status': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/support/tickets/${c.allowed ? await f.fresh.ticket(f.objects.A1.customer) : f.objects.A2.ticketId}/status`, payload: { status: 'IN_PROGRESS' } }),
+  },
+
+  // Returns: customer side, then back office (SUPPORT).
+  'POST /returns': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer', // the order and its item in the body
+    req: (c) => ({
+      payload: {
+        orderId: c.o.deliveredOrder.id,
+        reason: 'Damaged',
+        detail: 'The pack was torn',
+        requestedResolution: 'WALLET_CREDIT',
+        items: [{ orderItemId: c.o.deliveredOrder.itemId, quantity: 1, reason: 'Torn' }],
+      },
+    }),
+  },
+  'GET /returns': { auth: 'customerOfPartner', ok: 200 },
+  'GET /returns/:returnRequestId': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: (c) => ({ url: `/returns/${c.o.returnId}` }) },
+  'POST /returns/:returnRequestId/respond': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => ({
+      url: `/returns/${c.allowed ? await f.fresh.returnRequest(c.o.customer, c.o.deliveredOrder, 'NEEDS_INFO') : c.o.returnId}/respond`,
+      payload: { detail: 'Photo attached' },
+    }),
+  },
+  'GET /admin/returns': { auth: SUPPORT, ok: 200 },
+  'GET /admin/returns/:returnRequestId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/returns/${f.objects.A1.returnId}` }) },
+  'POST /admin/returns/:returnRequestId/status': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => {
+      const a2 = f.objects.A2
+      const id = c.allowed ? await f.fresh.returnRequest(a2.customer, a2.deliveredOrder) : a2.returnId
+      return { url: `/admin/returns/${id}/status`, payload: { status: 'UNDER_REVIEW' } }
+    },
+  },
+
+  // Back office: checkout settings (ADMIN only) and ledger adjustments (SUPPORT).
+  'GET /admin/delivery-zones': { auth: ADMIN_ONLY, ok: 200 },
+  'POST /admin/delivery-zones': { auth: ADMIN_ONLY, ok: 201, req: () => ({ payload: zoneBody(`Zone ${randomUUID()}`) }) },
+  'PATCH /admin/delivery-zones/:zoneId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/delivery-zones/${f.admin.zoneId}`, payload: { cutoffHour: 13 } }) },
+  'PUT /admin/partners/:partnerId/pricing': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: () => ({ url: `/admin/partners/${partnerC()}/pricing`, payload: { rewardEarnPercent: 1, rewardRedeemCapPercent: 10, paisePerPoint: 100 } }),
+  },
+  'POST /admin/partners/:partnerId/coupons': {
+    auth: ADMIN_ONLY,
+    ok: 201,
+    req: () => ({ url: `/admin/partners/${partnerC()}/coupons`, payload: { code: `M${randomUUID().slice(0, 8)}`, kind: 'FLAT', value: '5.00' } }),
+  },
+  'GET /admin/partners/:partnerId/coupons': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/coupons` }) },
+  'PATCH /admin/coupons/:couponId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/coupons/${f.admin.couponId}`, payload: { isActive: true } }) },
+  'POST /admin/customers/:userId/ledger': {
+    auth: SUPPORT,
+    ok: 200,
+    req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}/ledger`, payload: { kind: 'WALLET_CASH', amount: '1.00', reason: 'Goodwill credit' } }),
+  },
+
+  // Back office: catalog (CATALOG), on catalog C.
+  'GET /admin/catalogs': { auth: CATALOG, ok: 200 },
+  'POST /admin/catalogs': { auth: CATALOG, ok: 201, req: () => ({ payload: { name: `Matrix ${randomUUID()}` } }) },
+  'GET /admin/catalogs/:catalogId/categories': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/categories` }) },
+  'POST /admin/catalogs/:catalogId/categories': {
+    auth: CATALOG,
+    ok: 201,
+    req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/categories`, payload: { name: 'New', slug: `c-${randomUUID().slice(0, 8)}` } }),
+  },
+  'PATCH /admin/categories/:categoryId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/categories/${f.admin.categoryId}`, payload: { name: 'Misc renamed' } }) },
+  'GET /admin/catalogs/:catalogId/products': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/products` }) },
+  'POST /admin/catalogs/:catalogId/products': {
+    auth: CATALOG,
+    ok: 201,
+    req: () => {
+      const id = randomUUID().slice(0, 8)
+      return {
+        url: `/admin/catalogs/${f.admin.catalogId}/products`,
+        payload: { name: 'New thing', slug: `c-${id}`, brand: 'C', sku: `C-${id}`, categoryId: f.admin.categoryId, sellingPrice: '10.00', mrp: '12.00' },
+      }
+    },
+  },
+  'GET /admin/products/:productId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}` }) },
+  'PATCH /admin/products/:productId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}`, payload: { description: 'Updated by the matrix' } }) },
+  'POST /admin/products/:productId/stock': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}/stock`, payload: { delta: 1 } }) },
+  'POST /admin/catalogs/:catalogId/import': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/import`, payload: { categories: [], products: [] } }) },
+  'GET /admin/catalogs/:catalogId/search-analytics': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/search-analytics` }) },
+}
