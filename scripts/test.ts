@@ -138,4 +138,4 @@ if (slowest.length) console.log(`\nSlowest files (time in their tests):\n  ${slo
 if (skipped.length) console.log(`\nSkipped (${skipped.length}):\n  ${skipped.join('\n  ')}`)
 if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`)
 console.log(`\n${passed} passed, ${failed} failed`)
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0
+process.exitCode = failed > 0 || (passed === 0 && skipped.length === 0) ? 1 : 0
