@@ -85,7 +85,8 @@ const skipped: string[] = []
 const fileMs = new Map<string, number>()
 const stream = run({
   files: files.map((f) => relative(process.cwd(), f)),
-  concurrency: Math.max(2, Math.min(4, availableParallelism())),
+  // TEST_CONCURRENCY: files at a time (.ci/run runs two suites side by side, one file each).
+  concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, availableParallelism())),
   // A whole file may take this long (the CLI test starts a dozen processes; a loaded CI box is slow).
   timeout: 240_000,
 })
