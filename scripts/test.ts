@@ -93,7 +93,8 @@ const stream = run({
 stream.on('test:pass', (event) => {
   const file = event.file ? relative(process.cwd(), event.file) : ''
   // A file's top-level tests and suites run one after another: their sum is the file's time, less
-  // its imports (the `before` hooks that build the app count in the first test).
+  // its imports (the `before` hooks that build the app count in the first test). node:test names
+  // the file that defines a test: the six fuzz shards all show as fuzz.stress.ts.
   if (event.nesting === 0) fileMs.set(file, (fileMs.get(file) ?? 0) + event.details.duration_ms)
   // A skipped suite (Chromium not installed) is reported once, as a suite with the reason.
   if (event.skip !== undefined && event.skip !== false) {
