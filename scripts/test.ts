@@ -38,8 +38,15 @@ const filter = args.filter((a) => a !== '--slow')
 // starts throwaway PostgreSQL clusters and Redis servers of its own, in the PostgreSQL run only.
 const POSTGRES_ONLY = [join('test', 'load') + '/', join('test', 'faults') + '/']
 // The slow rows, in `npm run test:slow` only: load and fault rows (minutes of traffic, outages held
-// for seconds) and the six shards of the CI fuzz (1,000 runs a route).
-const SLOW = [...POSTGRES_ONLY, join('test', 'security', 'fuzz-')]
+// for seconds), the six shards of the CI fuzz (1,000 runs a route), and the two randomized property
+// rows sized like it: DI-20 interleavings (250-400 scheduled races) and the DI-19/22 ledger model
+// (20 sequences of up to 50 HTTP commands, each property).
+const SLOW = [
+  ...POSTGRES_ONLY,
+  join('test', 'security', 'fuzz-'),
+  join('test', 'orders', 'interleavings.test.ts'),
+  join('test', 'orders', 'ledger-model.test.ts'),
+]
 const isSlow = (f: string) => SLOW.some((prefix) => f.startsWith(prefix))
 const files = testFiles('test')
   .filter((f) => process.env.TEST_DATABASE_URL || !POSTGRES_ONLY.some((dir) => f.startsWith(dir)))
