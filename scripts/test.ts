@@ -1,7 +1,11 @@
-// `npm test`: runs every test file (each in its own process, each on its own fresh database) and
-// ends with one plain line, "N passed, N failed". On the embedded database it first migrates one
-// PGlite and dumps it, so each file loads a ready database in about a second instead of four.
-// TEST_DATABASE_URL / TEST_REDIS_URL switch the same suite to PostgreSQL and Redis.
+// `npm test`: runs the fast test files (each in its own process, each on its own fresh database) and
+// ends with one plain line, "N passed, N failed". `npm run test:slow` (--slow) runs the slow rows
+// instead: load, faults and fuzz (SLOW below). Files named on the command line (`npm test -- health`)
+// run whichever of the two they belong to.
+// Every file's database is a copy of one migrated template made here once per run: on the embedded
+// database a dump of a migrated PGlite (each file loads it in about a second instead of migrating
+// for four), on PostgreSQL (TEST_DATABASE_URL) a migrated database that each file's database is
+// created from (`CREATE DATABASE ... TEMPLATE`). TEST_REDIS_URL adds Redis.
 // Every run also captures the logs of every test app and server process (TEST_LOG_DIR, one file per
 // process, test/helpers/log-capture.ts) and scans each line for secrets (reliability row SE-11,
 // test/helpers/secret-scan.ts): a match, or nothing captured, counts as one more failed test.
@@ -15,7 +19,7 @@ import { spec } from 'node:test/reporters'
 import { finished } from 'node:stream/promises'
 import { openDatabase } from '../src/db/client.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
-import { TEST_AUTH_SECRET } from '../test/helpers/app.ts'
+import { migratedPostgresTemplate, TEST_AUTH_SECRET } from '../test/helpers/app.ts'
 import { scanLogDirectory } from '../test/helpers/secret-scan.ts'
 
 function testFiles(dir: string): string[] {
@@ -26,17 +30,32 @@ function testFiles(dir: string): string[] {
   })
 }
 
-const filter = process.argv.slice(2)
+const args = process.argv.slice(2)
+const slowRun = args.includes('--slow')
+const filter = args.filter((a) => a !== '--slow')
 // Folders that measure PostgreSQL itself (concurrent connections, several server processes): the
 // embedded database serves one connection, so they run only with TEST_DATABASE_URL. test/faults
 // starts throwaway PostgreSQL clusters and Redis servers of its own, in the PostgreSQL run only.
-const POSTGRES_ONLY = [join('test', 'load'), join('test', 'faults')]
+const POSTGRES_ONLY = [join('test', 'load') + '/', join('test', 'faults') + '/']
+// The slow rows, in `npm run test:slow` only: load and fault rows (minutes of traffic, outages held
+// for seconds), the six shards of the CI fuzz (1,000 runs a route), and the two randomized property
+// rows sized like it: DI-20 interleavings (250-400 scheduled races) and the DI-19/22 ledger model
+// (20 sequences of up to 50 HTTP commands, each property).
+const SLOW = [
+  ...POSTGRES_ONLY,
+  join('test', 'security', 'fuzz-'),
+  join('test', 'orders', 'interleavings.test.ts'),
+  join('test', 'orders', 'ledger-model.test.ts'),
+]
+const isSlow = (f: string) => SLOW.some((prefix) => f.startsWith(prefix))
 const files = testFiles('test')
-  .filter((f) => process.env.TEST_DATABASE_URL || !POSTGRES_ONLY.some((dir) => f.startsWith(dir + '/')))
-  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
+  .filter((f) => process.env.TEST_DATABASE_URL || !POSTGRES_ONLY.some((dir) => f.startsWith(dir)))
+  .filter((f) => (filter.length === 0 ? isSlow(f) === slowRun : filter.some((part) => f.includes(part))))
   .sort()
 
 let templateFile: string | null = null
+let postgresTemplate: { name: string; drop(): Promise<void> } | null = null
+const templateStart = Date.now()
 if (!process.env.TEST_DATABASE_URL) {
   const database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1 })
   await migrateDatabase(database)
@@ -45,7 +64,11 @@ if (!process.env.TEST_DATABASE_URL) {
   templateFile = join(tmpdir(), `commerce-pglite-template-${process.pid}.tar`)
   writeFileSync(templateFile, Buffer.from(await dump.arrayBuffer()))
   process.env.TEST_PGLITE_TEMPLATE = templateFile
+} else {
+  postgresTemplate = await migratedPostgresTemplate(process.env.TEST_DATABASE_URL)
+  process.env.TEST_POSTGRES_TEMPLATE = postgresTemplate.name
 }
+const templateMs = Date.now() - templateStart
 
 const keepLogs = Boolean(process.env.TEST_LOG_DIR)
 const logDir = process.env.TEST_LOG_DIR || mkdtempSync(join(tmpdir(), 'commerce-test-logs-'))
@@ -53,23 +76,43 @@ mkdirSync(logDir, { recursive: true })
 process.env.TEST_LOG_DIR = logDir
 
 console.log(
-  `Running ${files.length} test files on ${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}` +
-    `${process.env.TEST_REDIS_URL ? ' + Redis' : ''}`,
+  `Running ${files.length} ${slowRun ? 'slow' : filter.length ? 'matching' : 'fast'} test files on ` +
+    `${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` +
+    ` (migrated template ready in ${(templateMs / 1000).toFixed(1)} s)`,
 )
+if (slowRun && !process.env.TEST_DATABASE_URL) {
+  console.log('test/load and test/faults need PostgreSQL: set TEST_DATABASE_URL (README, "Tests") to run them too.')
+}
 
 let passed = 0
 let failed = 0
 const failures: string[] = []
+// A skipped test (Chromium not installed) is reported, not counted as passed.
+const skipped: string[] = []
+const fileMs = new Map<string, number>()
 const stream = run({
   files: files.map((f) => relative(process.cwd(), f)),
-  concurrency: Math.max(2, Math.min(4, availableParallelism())),
+  // TEST_CONCURRENCY: files at a time (.ci/run runs two suites side by side, one file each).
+  concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, availableParallelism())),
   // A whole file may take this long (the CLI test starts a dozen processes; a loaded CI box is slow).
   timeout: 240_000,
 })
 stream.on('test:pass', (event) => {
+  const file = event.file ? relative(process.cwd(), event.file) : ''
+  // A file's top-level tests and suites run one after another: their sum is the file's time, less
+  // its imports (the `before` hooks that build the app count in the first test). node:test names
+  // the file that defines a test: the six fuzz shards all show as fuzz.stress.ts.
+  if (event.nesting === 0) fileMs.set(file, (fileMs.get(file) ?? 0) + event.details.duration_ms)
+  // A skipped suite (Chromium not installed) is reported once, as a suite with the reason.
+  if (event.skip !== undefined && event.skip !== false) {
+    skipped.push(`${file} > ${event.name}${typeof event.skip === 'string' ? ` (${event.skip})` : ''}`)
+    return
+  }
   if (event.details.type !== 'suite') passed++
 })
 stream.on('test:fail', (event) => {
+  const file = event.file ? relative(process.cwd(), event.file) : ''
+  if (event.nesting === 0) fileMs.set(file, (fileMs.get(file) ?? 0) + event.details.duration_ms)
   // A suite fails when one of its tests did (already counted) or when its own hook did (an
   // `after` that closes the app and finds a broken invariant): count the second kind.
   const failureType = (event.details.error as { failureType?: string } | undefined)?.failureType
@@ -81,6 +124,7 @@ const reporter = stream.compose(new spec())
 reporter.pipe(process.stdout, { end: false })
 await finished(reporter)
 if (templateFile) rmSync(templateFile, { force: true })
+await postgresTemplate?.drop()
 
 // SE-11: the run's own secrets (the tests' AUTH_SECRET and the keys derived from it) and every
 // format of credential the service issues must appear in no captured line.
@@ -98,6 +142,9 @@ if (scan.findings.length > 0 || capturedNothing) {
 }
 if (keepLogs) console.log(`Captured logs kept in ${logDir}`)
 else rmSync(logDir, { recursive: true, force: true })
+const slowest = [...fileMs].sort((a, b) => b[1] - a[1]).slice(0, 10)
+if (slowest.length) console.log(`\nSlowest files (time in their tests):\n  ${slowest.map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(6)} s  ${f}`).join('\n  ')}`)
+if (skipped.length) console.log(`\nSkipped (${skipped.length}):\n  ${skipped.join('\n  ')}`)
 if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`)
 console.log(`\n${passed} passed, ${failed} failed`)
-process.exitCode = failed > 0 || passed === 0 ? 1 : 0
+process.exitCode = failed > 0 || (passed === 0 && skipped.length === 0) ? 1 : 0

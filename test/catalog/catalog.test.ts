@@ -290,9 +290,10 @@ describe('GET /search', () => {
 
   test('every search is recorded with query, source, result count, top score and partner', async () => {
     await get('/search?q=zzqqxx%20nothing&source=app')
-    await new Promise((r) => setTimeout(r, 1000))
-    const rows = await t.deps.database.db.query.searchQueries.findMany()
-    const row = rows.find((r) => r.query === 'zzqqxx nothing')
+    // Searches are written in batches (within half a second): wait for the row, not for a time.
+    const recorded = async () => (await t.deps.database.db.query.searchQueries.findMany()).find((r) => r.query === 'zzqqxx nothing')
+    let row = await recorded()
+    for (const deadline = Date.now() + 10_000; !row && Date.now() < deadline; row = await recorded()) await new Promise((r) => setTimeout(r, 25))
     assert.ok(row)
     assert.equal(row.source, 'app')
     assert.equal(row.resultCount, 0)

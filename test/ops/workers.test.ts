@@ -55,10 +55,25 @@ test('two workers on PostgreSQL + Redis share the port and replace a worker that
 
     // Kill one worker: the primary starts another and the service keeps answering.
     // The primary's children that run the server (tsx's esbuild service may be a child of it too).
-    const workers = (await import('node:child_process')).execFileSync('pgrep', ['-P', String(child.pid), '-f', 'src/server.ts']).toString().trim().split('\n').map(Number)
+    const { execFileSync } = await import('node:child_process')
+    const serverWorkers = () => {
+      try {
+        return execFileSync('pgrep', ['-P', String(child.pid), '-f', 'src/server.ts']).toString().trim().split('\n').map(Number)
+      } catch {
+        return [] // pgrep exits 1 when it finds none
+      }
+    }
+    const workers = serverWorkers()
     assert.equal(workers.length, 2, `two workers expected, got ${workers}`)
     process.kill(workers[0]!, 'SIGKILL')
-    await new Promise((r) => setTimeout(r, 500))
+    // Wait for the replacement itself (the other worker answers meanwhile), then for it to serve.
+    const deadline = Date.now() + 30_000
+    let now = serverWorkers()
+    while ((now.length < 2 || now.includes(workers[0]!)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50))
+      now = serverWorkers()
+    }
+    assert.ok(now.length === 2 && !now.includes(workers[0]!), `the primary starts a new worker, got ${now}`)
     await ready()
   } finally {
     process.kill(-child.pid!, 'SIGTERM')
