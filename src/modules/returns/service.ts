@@ -15,7 +15,7 @@ import type { Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { formatPaise as rupees } from '../../lib/money.ts'
+import { formatPaise as rupees, paisePerPointOf, pointsForSlice, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../checkout/ledger.ts'
@@ -65,11 +65,6 @@ export interface CreateReturnInput {
   items: { orderItemId: string; quantity: number; reason: string }[]
   imageUrls?: string[]
 }
-
-/** The share of `total` that units [from, from + count) of `quantity` carry, exact over all units. */
-const unitShare = (total: bigint, quantity: number, from: number, count: number) =>
-  (total * BigInt(from + count)) / BigInt(quantity) - (total * BigInt(from)) / BigInt(quantity)
-
 
 export function createReturnService({ database, clock }: Deps, storage: Storage, payments: PaymentService) {
   const db = database.db
@@ -131,13 +126,9 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     const paid = (await paymentsOfOrder(tx, order.id)).find((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)
     let providerPart = 0n
     if (row.requestedResolution === 'ORIGINAL_PAYMENT_REFUND' && paid) {
-      const providerRefunded = refunds.filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n)
-      // The card's share rounds up and the wallet's down: rounded the other way, partial returns
-      // that together give back everything would credit the wallet a few paise more than it paid
-      // (and the card that much less). The card's part is capped at what is left of its payment.
-      const both = paid.amount + order.walletCashUsed
-      const share = both > 0n ? (amount * paid.amount + both - 1n) / both : 0n
-      providerPart = share < paid.amount - providerRefunded ? share : paid.amount - providerRefunded
+      const providerRefunded = sumPaise(refunds.filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').map((r) => r.amount))
+      // The card's share rounds up and the wallet's down (splitRefund says why), capped at what is left of the card's payment.
+      providerPart = splitRefund(amount, { providerPaid: paid.amount, walletPaid: order.walletCashUsed, providerLeft: paid.amount - providerRefunded }).provider
     }
     // Wallet Cash: the resolution asked for it, or the wallet part of the payment, or cash collected on delivery.
     const walletPart = amount - providerPart
@@ -151,15 +142,14 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
     }
 
     const items = await returnRepo.items(tx, [row.id])
-    const pointsBack = items.reduce((s, i) => s + i.rewardPoints, 0n)
+    const pointsBack = sumPaise(items.map((i) => i.rewardPoints))
     if (pointsBack > 0n) await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: pointsBack, reason: 'RETURN_POINTS_BACK', reference: row.id, at })
     // Points earned on the order go back in proportion to what is refunded, counted over every
     // refunded return of the order so far: rounded down per return, an order returned a unit at a
     // time kept up to a point a return (points farming).
     const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
-    const earnedOn = (value: bigint) => (itemsPaid > 0n ? (order.rewardPointsEarned * value) / itemsPaid : 0n)
     const before = await returnRepo.refundedBefore(tx, order.id, row.id)
-    const earnedBack = earnedOn(before + row.requestedAmount) - earnedOn(before)
+    const earnedBack = shareOfSlice(order.rewardPointsEarned, itemsPaid, before, row.requestedAmount)
     if (earnedBack > 0n) {
       const balance = (await ledgerBalances(tx, row.userId)).rewardPoints
       const take = earnedBack < balance ? earnedBack : balance
@@ -205,12 +195,11 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
 
         const orderItems = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
         const returned = await returnRepo.returnedQuantities(tx, order.id)
-        const pointValue = locked.rewardPointsUsed > 0n ? locked.rewardPointsValue / locked.rewardPointsUsed : 0n
+        const pointValue = paisePerPointOf(locked.rewardPointsValue, locked.rewardPointsUsed)
         // Points come back whole, counted over the value of all the units returned so far (every
         // line, earlier returns included): rounded per line or per return, returning every unit
         // would give back fewer points than were spent.
-        const pointsFor = (value: bigint) => (pointValue > 0n ? value / pointValue : 0n)
-        let pointsValueBack = [...orderItems.values()].reduce((s, i) => s + unitShare(i.rewardPointsDiscount, i.quantity, 0, returned.get(i.id) ?? 0), 0n)
+        let pointsValueBack = sumPaise([...orderItems.values()].map((i) => shareOfSlice(i.rewardPointsDiscount, i.quantity, 0, returned.get(i.id) ?? 0)))
         const id = newId('ret', now.getTime())
         const items: (ReturnItemRow & { returnRequestId: string })[] = []
         for (const wanted of input.items) {
@@ -221,15 +210,15 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
           if (wanted.quantity > remaining) {
             throw new AppError('BAD_REQUEST', `Order item ${item.id}: quantity ${wanted.quantity} is more than the ${remaining} that can still be returned`)
           }
-          const pointsValue = unitShare(item.rewardPointsDiscount, item.quantity, already, wanted.quantity)
+          const pointsValue = shareOfSlice(item.rewardPointsDiscount, item.quantity, already, wanted.quantity)
           items.push({
             id: newId('rti', now.getTime()),
             returnRequestId: id,
             orderItemId: item.id,
             quantity: wanted.quantity,
             reason: wanted.reason.trim(),
-            requestedAmount: unitShare(item.paidAmount, item.quantity, already, wanted.quantity),
-            rewardPoints: pointsFor(pointsValueBack + pointsValue) - pointsFor(pointsValueBack),
+            requestedAmount: shareOfSlice(item.paidAmount, item.quantity, already, wanted.quantity),
+            rewardPoints: pointsForSlice(pointsValueBack, pointsValue, pointValue),
           })
           pointsValueBack += pointsValue
         }
@@ -244,7 +233,7 @@ export function createReturnService({ database, clock }: Deps, storage: Storage,
             reason: input.reason.trim(),
             detail: input.detail.trim(),
             requestedResolution: input.requestedResolution,
-            requestedAmount: items.reduce((s, i) => s + i.requestedAmount, 0n),
+            requestedAmount: sumPaise(items.map((i) => i.requestedAmount)),
             imageUrls,
             createdAt: now,
             updatedAt: now,
