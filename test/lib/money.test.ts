@@ -32,6 +32,7 @@ describe('formatting and parsing', () => {
   test('formatPaise writes two decimals, with the sign in front', () => {
     assert.equal(formatPaise(129_950n), '1299.50')
     assert.equal(formatPaise(5n), '0.05')
+    assert.equal(formatPaise(0n), '0.00', 'zero has no sign')
     assert.equal(formatPaise(-105n), '-1.05')
   })
 
@@ -124,6 +125,17 @@ describe('allocate (largest remainder)', () => {
           if (weights[i] === 0n) assert.equal(p, 0n, 'nothing to a part of no weight')
         }
         return true
+      }),
+      runs,
+    )
+  })
+
+  test('ties go to the earlier part: of equal weights, an earlier part never gets less', () => {
+    assert.deepEqual(allocate(2n, [1n, 1n, 1n]), [1n, 1n, 0n])
+    fc.assert(
+      fc.property(amount, fc.array(fc.bigInt({ min: 0n, max: 5n }), { minLength: 2, maxLength: 12 }), (whole, weights) => {
+        const parts = allocate(whole, weights)
+        for (let i = 0; i < weights.length; i++) for (let j = i + 1; j < weights.length; j++) if (weights[i] === weights[j]) assert.ok(parts[i]! >= parts[j]!)
       }),
       runs,
     )
