@@ -12,7 +12,7 @@
 //
 //   npm run mutate -- --file src/modules/orders/idempotency.ts --test test/orders/idempotency-plan.test.ts [--file ... --test ...] [--max N] [--timeout S] [--list]
 //
-// Without --file: the plan's modules (ledger, inventory, refunds, idempotency) with their tests.
+// Without --file: the plan's modules (ledger, inventory, refunds, idempotency, and the money arithmetic) with their tests.
 // Tests run on the embedded database (`node --import tsx scripts/test.ts <files>`).
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -32,10 +32,11 @@ const { values } = parseArgs({
   },
 })
 
-/** The plan's targets: ledger, inventory, refunds, idempotency, each with the tests that guard it. */
+/** The plan's targets: ledger, inventory, refunds (their arithmetic is in lib/money.ts), idempotency, each with the tests that guard it. */
 const DEFAULT_TARGETS = {
-  files: ['src/modules/ledgers/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts'],
+  files: ['src/modules/ledgers/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts', 'src/lib/money.ts'],
   tests: [
+    'test/lib/money.test.ts',
     'test/orders/idempotency-plan.test.ts',
     'test/orders/concurrency.test.ts',
     'test/orders/create.test.ts',

@@ -23,10 +23,10 @@ import { Dispatcher, EventAdminService, eventAdminRoutes } from './modules/event
 import { healthRoutes } from './modules/health/index.ts'
 import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
-import { createReturnService, returnRoutes } from './modules/returns/index.ts'
+import { ReturnService, returnRoutes } from './modules/returns/index.ts'
 import { SupportService, supportRoutes } from './modules/support/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
-import { OrderAdminService, createOrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
+import { OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -189,7 +189,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const checkout = new CheckoutService(deps)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = new PaymentService(deps, provider)
-  const orders = createOrderService(deps, checkout, payments)
+  const orders = new OrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', new Dispatcher(deps))
@@ -198,7 +198,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
 
   const orderAdmin = new OrderAdminService(deps, payments)
   const support = new SupportService(deps, storage)
-  const returns = createReturnService(deps, storage, payments)
+  const returns = new ReturnService(deps, storage, payments)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
     returns: (scope, paging) => returns.list(scope, {}, paging),

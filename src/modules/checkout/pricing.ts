@@ -7,6 +7,8 @@
 // down (in the customer's disfavour by at most one paisa, never above a cap). Discounts are spread
 // over the lines in proportion to their amounts by the largest-remainder method, so the line
 // shares add up exactly, and a later partial return can refund what was paid for those units.
+// The arithmetic itself, with its rounding rules, is in lib/money.ts.
+import { allocate, cappedDiscount, lineTotal, percentOf, pointsFor, pointsValue, spendable, sumPaise } from '../../lib/money.ts'
 
 export interface PricingLine {
   productId: string
@@ -57,30 +59,12 @@ export interface PricedCart {
   remainingPayable: bigint
 }
 
-const min = (a: bigint, b: bigint) => (a < b ? a : b)
-const max = (a: bigint, b: bigint) => (a > b ? a : b)
-
-/** Splits `amount` over `weights` in proportion, exactly (largest remainder; ties to the earlier line). */
-export function allocate(amount: bigint, weights: bigint[]): bigint[] {
-  const total = weights.reduce((s, w) => s + w, 0n)
-  if (amount === 0n || total === 0n) return weights.map(() => 0n)
-  const shares = weights.map((w) => (amount * w) / total)
-  let rest = amount - shares.reduce((s, x) => s + x, 0n)
-  const order = weights
-    .map((w, i) => ({ i, remainder: (amount * w) % total }))
-    .sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1))
-  for (const { i } of order) {
-    if (rest === 0n) break
-    shares[i]! += 1n
-    rest -= 1n
-  }
-  return shares
-}
+// The split of a discount over the lines lives with the rest of the money arithmetic.
+export { allocate }
 
 export function couponDiscountFor(coupon: PricingCoupon, eligibleTotal: bigint): bigint {
-  const raw = coupon.kind === 'PERCENT' ? (eligibleTotal * coupon.value) / 100n : coupon.value
-  const capped = coupon.maxDiscount === null ? raw : min(raw, coupon.maxDiscount)
-  return max(0n, min(capped, eligibleTotal))
+  const raw = coupon.kind === 'PERCENT' ? percentOf(eligibleTotal, coupon.value) : coupon.value
+  return cappedDiscount(raw, coupon.maxDiscount, eligibleTotal)
 }
 
 export function priceCart(input: PricingInput): PricedCart {
@@ -94,31 +78,31 @@ export function priceCart(input: PricingInput): PricedCart {
 }
 
 function priceWithFee(input: PricingInput): PricedCart {
-  const lineTotals = input.lines.map((l) => l.unitPrice * BigInt(l.quantity))
-  const itemsTotal = lineTotals.reduce((s, x) => s + x, 0n)
-  const mrpTotal = input.lines.reduce((s, l) => s + l.unitMrp * BigInt(l.quantity), 0n)
+  const lineTotals = input.lines.map((l) => lineTotal(l.unitPrice, l.quantity))
+  const itemsTotal = sumPaise(lineTotals)
+  const mrpTotal = sumPaise(input.lines.map((l) => lineTotal(l.unitMrp, l.quantity)))
 
   const eligible = input.lines.map((l, i) =>
     input.coupon && (input.coupon.categoryIds === null || input.coupon.categoryIds.includes(l.categoryId)) ? lineTotals[i]! : 0n,
   )
-  const couponDiscount = input.coupon ? couponDiscountFor(input.coupon, eligible.reduce((s, x) => s + x, 0n)) : 0n
+  const couponDiscount = input.coupon ? couponDiscountFor(input.coupon, sumPaise(eligible)) : 0n
   const couponShares = allocate(couponDiscount, eligible)
 
   const discountedItems = itemsTotal - couponDiscount
-  const totalAmount = discountedItems + input.shippingCharge + input.codFee
+  const totalAmount = sumPaise([discountedItems, input.shippingCharge, input.codFee])
 
   const points = input.rewardPoints
   let rewardPointsUsed = 0n
   if (points.use && points.paisePerPoint > 0n) {
-    const capValue = (discountedItems * BigInt(points.redeemCapPercent)) / 100n
-    rewardPointsUsed = min(max(points.balance, 0n), capValue / points.paisePerPoint)
+    const capValue = percentOf(discountedItems, points.redeemCapPercent)
+    rewardPointsUsed = spendable(points.balance, pointsFor(capValue, points.paisePerPoint))
   }
-  const rewardPointsValue = rewardPointsUsed * points.paisePerPoint
+  const rewardPointsValue = pointsValue(rewardPointsUsed, points.paisePerPoint)
   const netLines = lineTotals.map((t, i) => t - couponShares[i]!)
   const pointsShares = allocate(rewardPointsValue, netLines)
 
   const afterPoints = totalAmount - rewardPointsValue
-  const walletCashUsed = input.walletCash.use ? min(max(input.walletCash.balance, 0n), afterPoints) : 0n
+  const walletCashUsed = input.walletCash.use ? spendable(input.walletCash.balance, afterPoints) : 0n
 
   return {
     lines: input.lines.map((l, i) => ({

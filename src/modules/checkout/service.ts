@@ -3,7 +3,7 @@
 import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
-import { formatPaise } from '../../lib/money.ts'
+import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
 import { type CartProduct, findCartProducts } from '../catalog/index.ts'
 import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
@@ -99,7 +99,7 @@ export class CheckoutService {
     const missing = ids.find((id) => !byId.has(id))
     if (missing) throw new AppError('BAD_REQUEST', `Product ${missing} does not exist`)
     const lines = items.map((i) => ({ ...i, product: byId.get(i.productId)! }))
-    const itemsTotal = lines.reduce((sum, l) => sum + l.product.sellingPrice * BigInt(l.quantity), 0n)
+    const itemsTotal = sumPaise(lines.map((l) => lineTotal(l.product.sellingPrice, l.quantity)))
     const weightGrams = lines.reduce((sum, l) => sum + l.product.weightGrams * l.quantity, 0)
     return { lines, itemsTotal, weightGrams }
   }

@@ -72,7 +72,7 @@ export const paymentRecords = {
 }
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
 
-export { createOrderService } from './service.ts'
+export { OrderService } from './service.ts'
 export { orderRoutes } from './routes.ts'
 export { OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { formatPaise } from '../../lib/money.ts'
+import { formatPaise, lineTotal, pointsEarned, sumPaise } from '../../lib/money.ts'
 import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
 import { partnerPricingOf, releaseCoupon } from '../checkout/index.ts'
 import { creditLedger } from '../ledgers/index.ts'
@@ -112,7 +112,7 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
   const earlier = await orderRepo.refundsOf(tx, order.id)
   const refunds = []
   for (const payment of captured) {
-    const refunded = earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').reduce((s, r) => s + r.amount, 0n)
+    const refunded = sumPaise(earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
     if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at, payment.amount - refunded))
   }
   const cancelled = await transition(tx, released, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
@@ -129,10 +129,8 @@ export async function confirmPaidOrder(tx: Executor, order: OrderRow, payment: P
 /** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */
 export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, at: Date) {
   const settings = await partnerPricingOf(tx, order.partnerId)
-  const earnPercent = BigInt(settings?.rewardEarnPercent ?? 1)
-  const paisePerPoint = BigInt(settings?.paisePerPoint ?? 100)
   const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
-  const points = paisePerPoint > 0n && itemsPaid > 0n ? (itemsPaid * earnPercent) / 100n / paisePerPoint : 0n
+  const points = pointsEarned(itemsPaid, settings?.rewardEarnPercent ?? 1, BigInt(settings?.paisePerPoint ?? 100))
   if (points > 0n) {
     await creditLedger(tx, { userId: order.userId, partnerId: order.partnerId, kind: 'REWARD_POINTS', amount: points, reason: 'ORDER_REWARD', reference: order.id, at })
   }
@@ -152,11 +150,11 @@ export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; p
  */
 export async function refreshRefundStatus(tx: Executor, order: OrderRow, at: Date) {
   const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
-  const providerPaid = paid.filter((p) => p.status === 'SUCCEEDED').reduce((s, p) => s + p.amount, 0n)
-  const refunded = refunds.filter((r) => r.status === 'SUCCEEDED').reduce((s, r) => s + r.amount, 0n)
+  const providerPaid = sumPaise(paid.filter((p) => p.status === 'SUCCEEDED').map((p) => p.amount))
+  const refunded = sumPaise(refunds.filter((r) => r.status === 'SUCCEEDED').map((r) => r.amount))
   if (refunded === 0n) return order
   const codCollected = order.paymentMode === 'COD' && order.paymentStatus !== 'COD_PENDING' ? order.amountPayable : 0n
-  const total = order.status === 'CANCELLED' ? providerPaid : providerPaid + order.walletCashUsed + codCollected
+  const total = order.status === 'CANCELLED' ? providerPaid : sumPaise([providerPaid, order.walletCashUsed, codCollected])
   return orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= total ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
 }
 
@@ -192,7 +190,7 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
       couponId: null,
       couponCode: null,
       itemsTotal: 0n,
-      mrpTotal: lines.reduce((s, l) => s + l.item.unitMrp * BigInt(l.quantity), 0n),
+      mrpTotal: sumPaise(lines.map((l) => lineTotal(l.item.unitMrp, l.quantity))),
       couponDiscount: 0n,
       shippingCharge: 0n,
       codFee: 0n,

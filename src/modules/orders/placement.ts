@@ -1,0 +1,333 @@
+// Placing an order (POST /orders), as named steps, read top to bottom in OrderPlacement.insert:
+//
+//   before the transaction: nothing written, so nothing to undo
+//     checkRequest        the return URL's origin, the alternate phone, the defaults
+//     checkCart           the cart read outside the transaction: a product already short, or seen
+//                         sold out by this process meanwhile, is refused without taking a connection
+//                         for a transaction and the customer's lock (a flash sale's crowd)
+//   ONE transaction, the customer's row locked first; any failure rolls back every step
+//     lockBuyer           one customer's orders are serialised; the profile must have a name
+//     shippingAddressFor  a saved address or the one sent, checked (order-request.ts)
+//     priceOrder          the same pricing as the wallet quote, so the two agree to the paisa
+//     checkUnpaidLimit    prepaid: at most MAX_UNPAID_ORDERS_PER_CUSTOMER waiting for payment
+//     reserveOrderStock   conditional decrements, in product id order       undo: releaseReservation
+//     orderRows           the order, its lines, history and payment, in memory
+//     redeemOrderCoupon   one use of the coupon                              undo: releaseReservation
+//     debitLedgers        Wallet Cash and Reward Points spent                undo: releaseReservation
+//     insertOrder         the order, lines, history, payment, its order.created event and the
+//                         idempotency key's record, in one statement
+//   after commit
+//     openPaymentSession  the provider call (a network call, so outside the transaction); a failure
+//                         leaves the payment FAILED and the order standing (POST /orders/{id}/payments
+//                         tries again); its answer is then stored under the key (answer-once.ts)
+//
+// The undo of a committed order's reservation (stock, coupon use, Wallet Cash, Reward Points) is
+// lifecycle.ts's releaseReservation, run once when the order is cancelled or its payment window
+// closes (the sweeper).
+import type { Executor } from '../../db/client.ts'
+import type { Deps } from '../../deps.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { formatPaise } from '../../lib/money.ts'
+import { currentStock, reserveStock } from '../catalog/index.ts'
+import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../checkout/index.ts'
+import { debitLedger } from '../ledgers/index.ts'
+import { lockCustomer } from '../customers/index.ts'
+import { eventInsert, type NewEvent } from '../events/index.ts'
+import type { Answer, Created } from './answer-once.ts'
+import { type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
+import { answeredOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
+import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, type CustomerRef, shippingAddressFor } from './order-request.ts'
+import type { PaymentService } from '../payments/index.ts'
+import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
+import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
+import { outOfStock, SoldOutSightings } from './sold-out.ts'
+import { currentPayment, NO_CLIENT_ACTION, type OrderDetail, orderView } from './views.ts'
+
+type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
+type PricedOrder = Awaited<ReturnType<CheckoutService['priceForCustomer']>>
+type OrderRows = Omit<OrderDetail, 'refunds'>
+
+/** The request as checked before the transaction. */
+interface CheckedRequest {
+  /** performance.now() when the request began (sold-out sightings are compared with it). */
+  began: number
+  alternatePhone: string | null
+  paymentMode: 'PREPAID' | 'COD'
+  deliveryMethod: DeliveryMethod
+}
+
+/** How the order is to be paid, decided from its price. */
+interface Settlement {
+  status: OrderStatus
+  /** A provider payment is to be made (prepaid, something left to pay). */
+  prepaid: boolean
+  nothingToPay: boolean
+}
+
+export class OrderPlacement {
+  readonly #deps: Deps
+  readonly #checkout: CheckoutService
+  readonly #payments: PaymentService
+  readonly #soldOut = new SoldOutSightings()
+
+  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
+    this.#deps = deps
+    this.#checkout = checkout
+    this.#payments = payments
+  }
+
+  /** Phase 1: everything the order holds, in one transaction. Returns the order id (and its answer when final). */
+  async insert(customer: CustomerRef, input: CreateOrderInput, scope: IdempotencyScope, fingerprint: string): Promise<Created> {
+    const request = await this.checkRequest(customer, input)
+    const cart = await this.checkCart(customer, input, request.began)
+
+    const soldOut = new Set<string>() // products this order sold out
+    let txBegan = 0
+    const created = await this.#deps.database.db.transaction(async (tx): Promise<Created> => {
+      soldOut.clear()
+      // The connection may have come after a long wait in the pool's queue.
+      this.#soldOut.refuseIfSoldOutSince(request.began, input.items)
+      txBegan = performance.now()
+      const now = this.#deps.clock.now()
+      const buyer = await lockBuyer(tx, customer)
+      const address = await shippingAddressFor(tx, this.#checkout, customer, buyer.name, buyer.phone, input.shippingAddress)
+      const priced = await this.priceOrder(tx, customer, input, request, address, cart)
+      const orderId = newId('ord', now.getTime())
+      const settlement = settlementOf(request, priced)
+      if (settlement.prepaid) await this.checkUnpaidLimit(tx, customer)
+      await this.reserveOrderStock(tx, priced, soldOut)
+      const rows = this.orderRows(customer, input, request, priced, address, orderId, settlement, now)
+      await redeemOrderCoupon(tx, customer, priced, orderId, now)
+      await debitLedgers(tx, customer, priced, orderId, now)
+      return insertOrder(tx, rows, settlement, scope, fingerprint, now)
+    })
+    // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
+    for (const productId of soldOut) this.#soldOut.saw(productId, txBegan)
+    return created
+  }
+
+  /** Phase 2: the provider session of a new prepaid order, then the answer. Safe to run again. */
+  async openPaymentSession(orderId: string, created?: Created): Promise<Answer> {
+    const db = this.#deps.database.db
+    const fresh = created?.rows
+    const order = fresh?.order ?? (await orderRepo.findOrder(db, orderId))!
+    let payment: PaymentRow | null = fresh ? fresh.payment : currentPayment(await orderRepo.paymentsOf(db, orderId))
+    if (payment?.status === 'CREATED') payment = await this.#payments.startSession(payment, order)
+    // A new order's rows are at hand; a resumed one is read back.
+    const view = fresh ? orderView({ ...fresh, payment, refunds: [] }) : await answeredOrder(db, order)
+    const paymentClientAction = payment?.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION
+    return { status: 201, body: { ...view, paymentClientAction } }
+  }
+
+  /** The return URL and alternate phone checked, the payment mode and delivery method defaulted. */
+  async checkRequest(customer: CustomerRef, input: CreateOrderInput): Promise<CheckedRequest> {
+    const began = performance.now()
+    await checkReturnUrl(this.#deps.database.db, customer.partnerId, input.paymentReturnUrl)
+    const alternatePhone = alternatePhoneOf(input)
+    return { began, alternatePhone, paymentMode: input.paymentMode ?? 'PREPAID', deliveryMethod: input.deliveryMethod ?? 'STANDARD' }
+  }
+
+  /**
+   * The cart, read before the transaction: a product already sold out is refused without taking a
+   * connection for a transaction and the customer's lock (a flash sale's crowd), and the transaction
+   * is shorter. The stock itself is taken in the transaction, conditionally.
+   */
+  async checkCart(customer: CustomerRef, input: CreateOrderInput, began: number): Promise<Cart> {
+    const cart = await this.#checkout.loadCart(customer.partnerId, input.items)
+    const short = cart.lines.find((l) => l.product.isActive && l.product.stock < l.quantity)
+    if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
+    this.#soldOut.refuseIfSoldOutSince(began, input.items)
+    return cart
+  }
+
+  /** The order priced by the wallet quote's function, on the cart read before and the balances under the lock. */
+  priceOrder(tx: Executor, customer: CustomerRef, input: CreateOrderInput, request: CheckedRequest, address: ShippingAddress, cart: Cart): Promise<PricedOrder> {
+    return this.#checkout.priceForCustomer(
+      customer,
+      {
+        items: input.items,
+        pincode: address.pincode,
+        deliveryMethod: request.deliveryMethod,
+        paymentMode: request.paymentMode,
+        couponCode: input.couponCode,
+        useRewardPoints: input.useRewardPoints,
+        useWalletCash: input.useWalletCash,
+      },
+      tx,
+      'when-used',
+      cart,
+    )
+  }
+
+  /**
+   * Stock hoarding: every unpaid order holds its stock for the reservation window, so one customer
+   * may hold only so many at once. Counted under the customer's lock, so concurrent orders of one
+   * customer cannot pass the cap together.
+   */
+  async checkUnpaidLimit(tx: Executor, customer: CustomerRef) {
+    const unpaid = await orderRepo.countUnpaid(tx, customer.userId)
+    if (unpaid >= this.#deps.config.maxUnpaidOrdersPerCustomer) {
+      throw new AppError(
+        'CONFLICT',
+        `Customer already has ${unpaid} orders waiting for payment, the most allowed: pay or cancel one before placing another prepaid order`,
+      )
+    }
+  }
+
+  /**
+   * Conditional decrements, in product id order so two orders never wait on each other's rows in a
+   * cycle. A short product is a 409 with the stock read then (a 0 is remembered as a sighting);
+   * products this order takes the last unit of are added to `soldOut`.
+   */
+  async reserveOrderStock(tx: Executor, priced: PricedOrder, soldOut: Set<string>) {
+    for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
+      const left = await reserveStock(tx, line.productId, line.quantity)
+      if (left === null) {
+        const reading = performance.now()
+        const available = await currentStock(tx, line.productId)
+        if (available === 0) this.#soldOut.saw(line.productId, reading)
+        throw outOfStock(line.productId, line.quantity, available)
+      }
+      if (left === 0) soldOut.add(line.productId)
+    }
+  }
+
+  /** The new order's rows, in memory: the order, its lines (price and discount snapshots), its first history row, and its payment when prepaid. */
+  orderRows(
+    customer: CustomerRef,
+    input: CreateOrderInput,
+    request: CheckedRequest,
+    priced: PricedOrder,
+    address: ShippingAddress,
+    orderId: string,
+    settlement: Settlement,
+    now: Date,
+  ): OrderRows {
+    const { config } = this.#deps
+    const { status, prepaid, nothingToPay } = settlement
+    const order: OrderRow = {
+      id: orderId,
+      orderNumber: newOrderNumber(),
+      partnerId: customer.partnerId,
+      userId: customer.userId,
+      status,
+      paymentStatus: nothingToPay ? 'PAID' : request.paymentMode === 'COD' ? 'COD_PENDING' : 'PENDING',
+      paymentMode: request.paymentMode,
+      deliveryMethod: request.deliveryMethod,
+      shippingAddress: address,
+      alternatePhone: request.alternatePhone,
+      paymentReturnUrl: input.paymentReturnUrl ?? null,
+      couponId: priced.coupon?.id ?? null,
+      couponCode: priced.coupon?.code ?? null,
+      itemsTotal: priced.itemsTotal,
+      mrpTotal: priced.mrpTotal,
+      couponDiscount: priced.couponDiscount,
+      shippingCharge: priced.shippingCharge,
+      codFee: priced.codFee,
+      totalAmount: priced.totalAmount,
+      rewardPointsUsed: priced.rewardPointsUsed,
+      rewardPointsValue: priced.rewardPointsValue,
+      walletCashUsed: priced.walletCashUsed,
+      amountPayable: priced.remainingPayable,
+      rewardPointsEarned: 0n,
+      reservationExpiresAt: prepaid ? new Date(now.getTime() + config.reservationMinutes * 60_000) : null,
+      releasedAt: null,
+      cancelReason: null,
+      deliveredAt: null,
+      createdAt: now,
+      updatedAt: now,
+    }
+    const products = new Map(priced.cart.lines.map((l) => [l.productId, l.product]))
+    const items: OrderItemRow[] = priced.lines.map((l, position) => ({
+      id: newId('itm', now.getTime()),
+      orderId,
+      productId: l.productId,
+      name: products.get(l.productId)!.name,
+      sku: products.get(l.productId)!.sku,
+      imageUrl: products.get(l.productId)!.images[0] ?? null,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      unitMrp: l.unitMrp,
+      lineTotal: l.lineTotal,
+      couponDiscount: l.couponDiscount,
+      rewardPointsDiscount: l.rewardPointsDiscount,
+      paidAmount: l.paidAmount,
+      position,
+    }))
+    const history: HistoryRow[] = [{ id: newId('osh', now.getTime()), orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now }]
+    const payment: PaymentRow | null = prepaid
+      ? {
+          id: newId('pay', now.getTime()),
+          orderId,
+          partnerId: customer.partnerId,
+          provider: this.#payments.providerName,
+          providerSessionId: null,
+          providerPaymentId: null,
+          amount: priced.remainingPayable,
+          currency: 'INR',
+          status: 'CREATED',
+          clientAction: null,
+          failureReason: null,
+          createdAt: now,
+          updatedAt: now,
+        }
+      : null
+    return { order, items, history, payment }
+  }
+}
+
+/**
+ * The customer's row locked: one customer's orders are serialised, balances read afterwards stay
+ * true until commit, and a second request with the same key waits here, then finds the first one's
+ * record. The profile must have a name (it is the default addressee).
+ */
+export async function lockBuyer(tx: Executor, customer: CustomerRef): Promise<{ name: string; phone: string }> {
+  const profile = await lockCustomer(tx, customer.userId)
+  if (!profile) throw notFound('Customer')
+  if (!profile.name.trim()) {
+    throw new AppError('BAD_REQUEST', 'Customer profile name must not be empty: set it with PATCH /users/me before placing an order')
+  }
+  return { name: profile.name.trim(), phone: profile.phone }
+}
+
+/** Prepaid with something left to pay: PENDING_PAYMENT and a provider payment; otherwise CONFIRMED at once (COD, or nothing to pay). */
+export function settlementOf(request: Pick<CheckedRequest, 'paymentMode'>, priced: Pick<PricedOrder, 'remainingPayable'>): Settlement {
+  const nothingToPay = priced.remainingPayable === 0n
+  const prepaid = request.paymentMode === 'PREPAID' && !nothingToPay
+  return { status: prepaid ? 'PENDING_PAYMENT' : 'CONFIRMED', prepaid, nothingToPay }
+}
+
+/** One use of the order's coupon. Undo: releaseReservation gives it back. */
+export async function redeemOrderCoupon(tx: Executor, customer: CustomerRef, priced: PricedOrder, orderId: string, at: Date) {
+  if (priced.coupon) await redeemCoupon(tx, { couponId: priced.coupon.id, userId: customer.userId, orderId, at })
+}
+
+/** The Wallet Cash and Reward Points the order spends. Undo: releaseReservation credits them back. */
+export async function debitLedgers(tx: Executor, customer: CustomerRef, priced: PricedOrder, orderId: string, at: Date) {
+  const debit = { userId: customer.userId, partnerId: customer.partnerId, reason: 'ORDER_PAYMENT', reference: orderId, at }
+  if (priced.walletCashUsed > 0n) await debitLedger(tx, { ...debit, kind: 'WALLET_CASH', amount: priced.walletCashUsed })
+  if (priced.rewardPointsUsed > 0n) await debitLedger(tx, { ...debit, kind: 'REWARD_POINTS', amount: priced.rewardPointsUsed })
+}
+
+/** order.created, carrying the order as GET /orders/{id} answers it (built from the rows in memory: no query). */
+export function orderCreatedEvent(order: OrderRow, shown: ReturnType<typeof orderView>, at: Date): NewEvent {
+  return orderEvent(
+    order,
+    'order.created',
+    { status: order.status, paymentMode: order.paymentMode, totalAmount: formatPaise(order.totalAmount), amountPayable: formatPaise(order.amountPayable), order: shown },
+    at,
+  )
+}
+
+/**
+ * Writes the order, its lines, history, payment, its event and the idempotency key's record in one
+ * statement. Nothing to pay a provider: the answer is final now and is stored with the order.
+ */
+export async function insertOrder(tx: Executor, rows: OrderRows, settlement: Settlement, scope: IdempotencyScope, fingerprint: string, at: Date): Promise<Created> {
+  const shown = orderView({ ...rows, refunds: [] })
+  const answer = settlement.prepaid ? undefined : { status: 201, body: { ...shown, paymentClientAction: NO_CLIENT_ACTION } }
+  const event = orderCreatedEvent(rows.order, shown, at)
+  await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, rows.order.id, at, answer)])
+  return { resourceId: rows.order.id, answer, rows }
+}

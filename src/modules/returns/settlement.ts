@@ -1,0 +1,119 @@
+// Settling a return's refund (the move to REFUND_PENDING), as named steps, read top to bottom in
+// startRefund. All of it runs in the caller's transaction with the order row locked, so two refunds
+// of one order are serialised; a database trigger refuses refunds above what was paid in any case.
+//
+//   moveReturn(REFUND_PENDING)
+//   a retry (from REFUND_FAILED): resendFailedRefund, and nothing else (the wallet credit and the
+//     points were settled the first time)
+//   otherwise:
+//     splitOverTenders     the amount (approved, else requested) over the card and Wallet Cash:
+//                          the card's share rounds up, capped at what is left of its payment
+//                          (lib/money.ts splitRefund); everything else goes to Wallet Cash
+//     refundToProvider     a PENDING provider refund, sent after commit (payments.sendRefunds)
+//     refundToWallet       a SUCCEEDED wallet refund, the ledger credit and refund.succeeded
+//     givePointsBack       the Reward Points spent on the returned units
+//     takeEarnedPointsBack the points earned on the order, in proportion to what is refunded
+//     refreshRefundStatus  the order's paymentStatus (PARTIALLY_REFUNDED or REFUNDED)
+//     nothing sent to a provider: REFUNDED at once
+//
+// A provider refund settles later (settleProviderRefund): all the return's refunds through ->
+// REFUNDED; one refused -> REFUND_FAILED, from which the back office retries with REFUND_PENDING.
+import type { Executor } from '../../db/client.ts'
+import { newId } from '../../lib/ids.ts'
+import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
+import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
+import { recordEvent } from '../events/index.ts'
+import { insertRefund, lockOrder, type OrderRow, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { moveReturn } from './machine.ts'
+import { returnRepo, type ReturnRow } from './repo.ts'
+
+type Payment = Awaited<ReturnType<typeof paymentsOfOrder>>[number]
+
+/** REFUND_PENDING: money, points given back and points earned taken back. Returns provider refunds to send. */
+export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow, actor: string, note: string | null, at: Date): Promise<RefundRow[]> {
+  const retry = row.status === 'REFUND_FAILED'
+  const pending = await moveReturn(tx, row, 'REFUND_PENDING', actor, note, at)
+  const amount = row.approvedAmount ?? row.requestedAmount
+  const refunds = await refundsOfOrder(tx, order.id)
+  if (retry) return resendFailedRefund(tx, row, refunds, at)
+
+  const { paid, providerPart, walletPart } = await splitOverTenders(tx, row, order, amount, refunds)
+  const sent: RefundRow[] = []
+  if (providerPart > 0n) sent.push(await refundToProvider(tx, row, paid!, providerPart, at))
+  if (walletPart > 0n) await refundToWallet(tx, row, walletPart, at)
+  await givePointsBack(tx, row, at)
+  await takeEarnedPointsBack(tx, row, order, at)
+  await refreshRefundStatus(tx, (await lockOrder(tx, order.id))!, at)
+  if (sent.length === 0) await moveReturn(tx, pending, 'REFUNDED', 'SYSTEM', null, at)
+  return sent
+}
+
+/** A retry: only what failed goes again (the latest refused provider refund of this return). */
+export async function resendFailedRefund(tx: Executor, row: ReturnRow, refunds: RefundRow[], at: Date): Promise<RefundRow[]> {
+  const failed = refunds.filter((r) => r.returnRequestId === row.id && r.status === 'FAILED' && r.method === 'ORIGINAL_PAYMENT').at(-1)
+  if (!failed) return []
+  return [await insertRefund(tx, { ...refundBase(row, at), id: newId('ref', at.getTime()), paymentId: failed.paymentId, amount: failed.amount, method: 'ORIGINAL_PAYMENT', status: 'PENDING', reason: `Return ${row.id} (retry)` })]
+}
+
+/**
+ * The refund over the tenders. To the card only for ORIGINAL_PAYMENT_REFUND of an order with a
+ * captured provider payment, its proportional share rounded up and capped at what is left of that
+ * payment; Wallet Cash takes the rest: the resolution asked for it, or the wallet part of the
+ * payment, or cash collected on delivery.
+ */
+export async function splitOverTenders(tx: Executor, row: ReturnRow, order: OrderRow, amount: bigint, refunds: RefundRow[]): Promise<{ paid: Payment | undefined; providerPart: bigint; walletPart: bigint }> {
+  const paid = (await paymentsOfOrder(tx, order.id)).find((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)
+  if (row.requestedResolution !== 'ORIGINAL_PAYMENT_REFUND' || !paid) return { paid, providerPart: 0n, walletPart: amount }
+  const providerRefunded = sumPaise(refunds.filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').map((r) => r.amount))
+  const split = splitRefund(amount, { providerPaid: paid.amount, walletPaid: order.walletCashUsed, providerLeft: paid.amount - providerRefunded })
+  return { paid, providerPart: split.provider, walletPart: split.wallet }
+}
+
+/** A PENDING refund to the provider payment, sent once the transaction commits. */
+export function refundToProvider(tx: Executor, row: ReturnRow, paid: Payment, amount: bigint, at: Date): Promise<RefundRow> {
+  return insertRefund(tx, { ...refundBase(row, at), id: newId('ref', at.getTime()), paymentId: paid.id, amount, method: 'ORIGINAL_PAYMENT', status: 'PENDING', reason: `Return ${row.id}` })
+}
+
+/** A Wallet Cash refund: done at once (SUCCEEDED), credited to the ledger, with its refund.succeeded event. */
+export async function refundToWallet(tx: Executor, row: ReturnRow, amount: bigint, at: Date) {
+  const refund = await insertRefund(tx, { ...refundBase(row, at), id: newId('ref', at.getTime()), paymentId: null, amount, method: 'WALLET_CREDIT', status: 'SUCCEEDED', reason: `Return ${row.id}` })
+  await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'WALLET_CASH', amount, reason: 'RETURN_REFUND', reference: row.id, at })
+  await recordEvent(tx, { partnerId: row.partnerId, type: 'refund.succeeded', subjectId: row.orderId, data: { orderId: row.orderId, refundId: refund.id, returnId: row.id, amount: rupees(amount), method: 'WALLET_CREDIT', refund: refundView(refund) }, at })
+}
+
+/** The Reward Points spent on the returned units (counted when the return was requested) go back. */
+export async function givePointsBack(tx: Executor, row: ReturnRow, at: Date) {
+  const items = await returnRepo.items(tx, [row.id])
+  const pointsBack = sumPaise(items.map((i) => i.rewardPoints))
+  if (pointsBack > 0n) await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: pointsBack, reason: 'RETURN_POINTS_BACK', reference: row.id, at })
+}
+
+/**
+ * Points earned on the order go back in proportion to what is refunded, counted over every refunded
+ * return of the order so far: rounded down per return, an order returned a unit at a time kept up to
+ * a point a return (points farming). Never more than the customer still holds.
+ */
+export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
+  const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
+  const before = await returnRepo.refundedBefore(tx, order.id, row.id)
+  const earnedBack = shareOfSlice(order.rewardPointsEarned, itemsPaid, before, row.requestedAmount)
+  if (earnedBack > 0n) {
+    const take = minPaise(earnedBack, (await ledgerBalances(tx, row.userId)).rewardPoints)
+    if (take > 0n) await debitLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: take, reason: 'RETURN_POINTS_REVERSED', reference: row.id, at })
+  }
+}
+
+/** Provider results move the return on: all its refunds through -> REFUNDED; one failed -> REFUND_FAILED. */
+export async function settleProviderRefund(tx: Executor, refund: RefundRow, at: Date) {
+  if (!refund.returnRequestId) return
+  const row = await returnRepo.lock(tx, refund.returnRequestId)
+  if (!row || row.status !== 'REFUND_PENDING') return
+  if (refund.status === 'FAILED') {
+    await moveReturn(tx, row, 'REFUND_FAILED', 'SYSTEM', 'The provider refused the refund; retry with REFUND_PENDING', at)
+    return
+  }
+  const mine = (await refundsOfOrder(tx, row.orderId)).filter((r) => r.returnRequestId === row.id && r.status !== 'FAILED')
+  if (mine.every((r) => r.status === 'SUCCEEDED')) await moveReturn(tx, row, 'REFUNDED', 'SYSTEM', null, at)
+}
+
+const refundBase = (row: ReturnRow, at: Date) => ({ orderId: row.orderId, returnRequestId: row.id, createdAt: at, updatedAt: at })
