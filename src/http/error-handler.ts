@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AppError, databaseErrorOf, type ErrorCode } from '../lib/errors.ts'
+import { AppError, databaseErrorOf, type ErrorCode, isDatabaseUnavailable } from '../lib/errors.ts'
 import { SECURITY_HEADERS } from './security-headers.ts'
 import { validationMessages } from './validation.ts'
 
@@ -54,20 +54,6 @@ function errorBodyAt(path: string, statusCode: number, message: string | string[
   return { statusCode, message, error: STATUS_CODES[statusCode] ?? 'Error', timestamp: new Date().toISOString(), path }
 }
 
-/**
- * The database is unreachable, restarting or out of connections: answer 503 at once rather than 500,
- * so clients retry. 53300 (too_many_connections) is PostgreSQL refusing a new pooled connection
- * because max_connections is used up, by this pool, other instances or anyone else (FT-10).
- */
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
-    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true
-    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|is not queryable/.test(e.message)) return true
-  }
-  return false
-}
 
 const pgCode = (error: unknown) => databaseErrorOf(error).code
 

@@ -38,3 +38,18 @@ export const isUniqueViolation = (error: unknown, constraint: string) => {
   const e = databaseErrorOf(error)
   return e.code === '23505' && e.constraint === constraint
 }
+
+/**
+ * The database is unreachable, restarting or out of connections: a request answers 503 at
+ * once rather than 500, so clients retry; a background job leaves the work for its next run. 53300 (too_many_connections) is PostgreSQL refusing a new pooled connection
+ * because max_connections is used up, by this pool, other instances or anyone else (FT-10).
+ */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '53300', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true
+    if (typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|is not queryable/.test(e.message)) return true
+  }
+  return false
+}

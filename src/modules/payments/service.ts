@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Deps } from '../../deps.ts'
-import { AppError } from '../../lib/errors.ts'
+import { AppError, isDatabaseUnavailable } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../customers/index.ts'
 import {
@@ -75,8 +75,8 @@ export class PaymentService {
       return updated ?? (await paymentRecords.findPayment(this.db, payment.id))!
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
-      this.logger.warn({ err: err.message, paymentId: payment.id }, 'payment this.provider could not open a session')
-      const failed = await paymentRecords.updatePayment(this.db, payment.id, { status: 'FAILED', failureReason: 'The payment this.provider could not be reached; start a new payment', updatedAt: this.clock.now() }, ['CREATED'])
+      this.logger.warn({ err: err.message, paymentId: payment.id }, 'payment provider could not open a session')
+      const failed = await paymentRecords.updatePayment(this.db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: this.clock.now() }, ['CREATED'])
       return failed ?? (await paymentRecords.findPayment(this.db, payment.id))!
     }
   }
@@ -217,7 +217,17 @@ export class PaymentService {
     const ordered = [...candidates].sort((a, b) => (this.failedChecks.get(a.id) ?? 0) - (this.failedChecks.get(b.id) ?? 0))
     for (const order of ordered) {
       const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
-      for (const payment of await paymentRecords.paymentsOf(this.db, order.id)) {
+      let payments: Awaited<ReturnType<typeof paymentRecords.paymentsOf>>
+      try {
+        payments = await paymentRecords.paymentsOf(this.db, order.id)
+      } catch (err) {
+        // Out of connections (a burst of payment callbacks holds the pool): this order is not
+        // cancelled unasked; the next run asks about it.
+        if (!isDatabaseUnavailable(err)) throw err
+        unchecked.add(order.id)
+        continue
+      }
+      for (const payment of payments) {
         // A customer who closed the checkout may still have paid in it: ask about those too.
         if ((payment.status !== 'PENDING' && payment.status !== 'USER_DROPPED') || !payment.providerSessionId) continue
         if (providerDown) {
@@ -243,7 +253,7 @@ export class PaymentService {
           if (keep) unchecked.add(order.id)
           this.logger.warn(
             { err: err.message, paymentId: payment.id, orderId: order.id },
-            keep ? 'could not ask the this.provider about a payment: the order is kept for the next run' : 'could not ask the this.provider about a payment: the order is cancelled',
+            keep ? 'could not ask the provider about a payment: the order is kept for the next run' : 'could not ask the provider about a payment: the order is cancelled',
           )
         }
       }
