@@ -32,7 +32,10 @@ function testFiles(dir: string): string[] {
 
 const args = process.argv.slice(2)
 const slowRun = args.includes('--slow')
-const filter = args.filter((a) => a !== '--slow')
+// --all: both suites in one run (CI): the fault rows mostly wait on outages they hold, so they
+// overlap with files that compute, where a slow suite alone leaves the cores idle.
+const allRun = args.includes('--all')
+const filter = args.filter((a) => a !== '--slow' && a !== '--all')
 // Folders that measure PostgreSQL itself (concurrent connections, several server processes): the
 // embedded database serves one connection, so they run only with TEST_DATABASE_URL. test/faults
 // starts throwaway PostgreSQL clusters and Redis servers of its own, in the PostgreSQL run only.
@@ -53,7 +56,7 @@ const SLOW = [
 const isSlow = (f: string) => SLOW.some((prefix) => f.startsWith(prefix))
 const files = testFiles('test')
   .filter((f) => process.env.TEST_DATABASE_URL || !POSTGRES_ONLY.some((dir) => f.startsWith(dir)))
-  .filter((f) => (filter.length === 0 ? isSlow(f) === slowRun : filter.some((part) => f.includes(part))))
+  .filter((f) => (filter.length === 0 ? allRun || isSlow(f) === slowRun : filter.some((part) => f.includes(part))))
   .sort()
 
 let templateFile: string | null = null
@@ -79,7 +82,7 @@ mkdirSync(logDir, { recursive: true })
 process.env.TEST_LOG_DIR = logDir
 
 console.log(
-  `Running ${files.length} ${slowRun ? 'slow' : filter.length ? 'matching' : 'fast'} test files on ` +
+  `Running ${files.length} ${allRun ? 'fast and slow' : slowRun ? 'slow' : filter.length ? 'matching' : 'fast'} test files on ` +
     `${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}${process.env.TEST_REDIS_URL ? ' + Redis' : ''}` +
     ` (migrated template ready in ${(templateMs / 1000).toFixed(1)} s)`,
 )
