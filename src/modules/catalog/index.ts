@@ -117,5 +117,5 @@ export { CatalogAdminService } from './admin-service.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
-export { importCatalog, PRODUCT_CSV_COLUMNS, readProductsCsv, type CatalogImport, type ImportReport, type ProductRowLabel } from './import.ts'
+export { importCatalog, PRODUCT_CSV_COLUMNS, readProductsCsv, type CatalogImport, type CategoryImportRow, type ImportReport, type ProductImportRow, type ProductRowLabel } from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'

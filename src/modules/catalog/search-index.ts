@@ -74,21 +74,6 @@ const codeOf = (weight: number) => FIELD_WEIGHT.indexOf(Math.fround(weight))
 export interface Posting {
   docs: Vec<Int32Array>
   weights: Vec<Uint8Array>
-  /** The same docs split by weight, best first (each in doc order): made on a one-word search, dropped on add. */
-  levels?: { weight: number; docs: Int32Array }[]
-}
-
-/** A posting's docs by weight, best first: a one-word search takes its best candidates from the front. */
-export function levelsOf(posting: Posting): { weight: number; docs: Int32Array }[] {
-  if (!posting.levels) {
-    const codes = [...new Set(posting.weights.data.subarray(0, posting.weights.length))].sort((a, b) => b - a)
-    posting.levels = codes.map((code) => {
-      const docs = new Vec(new Int32Array(16))
-      for (let i = 0; i < posting.docs.length; i++) if (posting.weights.data[i] === code) docs.push(posting.docs.data[i]!)
-      return { weight: FIELD_WEIGHT[code]!, docs: docs.data.subarray(0, docs.length) }
-    })
-  }
-  return posting.levels
 }
 
 interface ProductRow {
@@ -170,6 +155,32 @@ export function parseTsvector(text: string): Map<string, number> {
   return out
 }
 
+/** The strings of a sorted list that start with `prefix` (binary search). */
+function withPrefix(all: string[], prefix: string): string[] {
+  let lo = 0
+  let hi = all.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (all[mid]! < prefix) lo = mid + 1
+    else hi = mid
+  }
+  const out: string[] = []
+  for (let i = lo; i < all.length && all[i]!.startsWith(prefix); i++) out.push(all[i]!)
+  return out
+}
+
+/** The key of a name in `byName`: its words, lower-cased, joined by a space. */
+export const nameKey = (words: string[]) => words.join(' ')
+
+const appendPosting = (map: Map<string, Posting>, key: string, doc: number, code: number): boolean => {
+  let posting = map.get(key)
+  const fresh = !posting
+  if (!posting) map.set(key, (posting = { docs: ints(), weights: new Vec(new Uint8Array(4)) }))
+  posting.docs.push(doc)
+  posting.weights.push(code)
+  return fresh
+}
+
 export class CatalogIndex {
   /** Per doc: the product id ('' once removed). */
   readonly ids: string[] = []
@@ -188,10 +199,19 @@ export class CatalogIndex {
   readonly wordPool = ints(16_384)
   readonly docOf = new Map<string, number>()
   live = 0
-  /** Whether doc order is id order (true until an existing product is re-added at the end). */
-  idOrdered = true
   readonly postings = new Map<string, Posting>()
   private sortedLexemes: string[] | null = null
+  /**
+   * The surface words of name (weight A), brand (B) and category path (C), unstemmed: a prefix or a
+   * model number reaches the word as written ("titl" -> titli, whose stem is `tit`; "05712lmly",
+   * which the stemmer would make `05712lmli`), beside the stemmed lexemes of `postings`.
+   */
+  readonly surface = new Map<string, Posting>()
+  private sortedSurface: string[] | null = null
+  /** Docs by their name's words joined by a space: an exact full-name query finds them whatever their rank. */
+  readonly byName = new Map<string, number[]>()
+  /** The sum of the live docs' name lengths in words, for the mean length of BM25's length normalisation. */
+  nameWordTotal = 0
   // Words (of search_text and category names) with their trigram ids and product counts.
   readonly words: string[] = []
   readonly wordId = new Map<string, number>()
@@ -234,17 +254,18 @@ export class CatalogIndex {
   /** Lexemes starting with `prefix` (binary search over the sorted lexemes). */
   lexemesWithPrefix(prefix: string): string[] {
     if (!this.sortedLexemes) this.sortedLexemes = [...this.postings.keys()].sort()
-    const all = this.sortedLexemes
-    let lo = 0
-    let hi = all.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (all[mid]! < prefix) lo = mid + 1
-      else hi = mid
-    }
-    const out: string[] = []
-    for (let i = lo; i < all.length && all[i]!.startsWith(prefix); i++) out.push(all[i]!)
-    return out
+    return withPrefix(this.sortedLexemes, prefix)
+  }
+
+  /** Surface words starting with `prefix`. */
+  surfaceWithPrefix(prefix: string): string[] {
+    if (!this.sortedSurface) this.sortedSurface = [...this.surface.keys()].sort()
+    return withPrefix(this.sortedSurface, prefix)
+  }
+
+  /** The mean name length in words of the live docs. */
+  meanNameWords(): number {
+    return this.live > 0 ? this.nameWordTotal / this.live : 1
   }
 
   /** Adds products (none of them in the index), their JSON in one new chunk. */
@@ -290,37 +311,37 @@ export class CatalogIndex {
 
   private add(row: ProductRow) {
     const doc = this.ids.length
-    const words = wordsOf(row.search_text).map((w) => this.wordIdOf(w))
-    const last = this.lastId()
-    if (last !== null && row.id < last) this.idOrdered = false
+    const surfaceWords = wordsOf(row.search_text)
+    const words = surfaceWords.map((w) => this.wordIdOf(w))
+    const nameWords = wordsOf(row.name)
     this.ids.push(row.id)
     this.dead.push(0)
     this.updatedAt.push(Number(row.updated_ms))
     this.wordStart.push(this.wordPool.length)
     this.wordCount.push(words.length)
-    this.nameWords.push(wordsOf(row.name).length)
+    this.nameWords.push(nameWords.length)
+    this.nameWordTotal += nameWords.length
     for (const w of words) this.wordPool.push(w)
     this.docOf.set(row.id, doc)
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
+    const key = nameKey(nameWords)
+    const named = this.byName.get(key)
+    if (named) named.push(doc)
+    else this.byName.set(key, [doc])
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
-      let posting = this.postings.get(lexeme)
-      if (!posting) {
-        posting = { docs: ints(), weights: new Vec(new Uint8Array(4)) }
-        this.postings.set(lexeme, posting)
-        this.sortedLexemes = null
-      }
-      posting.docs.push(doc)
-      posting.weights.push(codeOf(weight))
-      posting.levels = undefined
+      if (appendPosting(this.postings, lexeme, doc, codeOf(weight))) this.sortedLexemes = null
     }
+    // search_text is the name's words, then the brand's, then the category path's.
+    const brandEnd = nameWords.length + wordsOf(row.brand).length
+    const fieldOf = new Map<string, number>()
+    surfaceWords.forEach((w, i) => {
+      const code = i < nameWords.length ? 4 : i < brandEnd ? 3 : 2
+      if ((fieldOf.get(w) ?? 0) < code) fieldOf.set(w, code)
+    })
+    for (const [w, code] of fieldOf) if (appendPosting(this.surface, w, doc, code)) this.sortedSurface = null
     this.vocabulary = null
     this.correctionMemo.clear()
-  }
-
-  private lastId(): string | null {
-    for (let i = this.ids.length - 1; i >= 0; i--) if (this.ids[i]) return this.ids[i]!
-    return null
   }
 
   remove(id: string) {
@@ -328,6 +349,7 @@ export class CatalogIndex {
     if (doc === undefined) return
     const start = this.wordStart.data[doc]!
     for (const w of new Set(this.wordPool.data.subarray(start, start + this.wordCount.data[doc]!))) this.wordDocs[w]!--
+    this.nameWordTotal -= this.nameWords.data[doc]!
     this.ids[doc] = ''
     this.dead.data[doc] = 1
     this.docOf.delete(id)
@@ -493,9 +515,11 @@ export interface PackedIndex {
   vecs: Record<(typeof VEC_FIELDS)[number], { data: Typed; length: number }>
   chunks: Uint8Array[]
   live: number
-  idOrdered: boolean
   /** lexeme, its docs and weights (views, often of one shared array) and how many of each are used. */
   postings: [string, Int32Array, Uint8Array, number][]
+  surface: [string, Int32Array, Uint8Array, number][]
+  byName: Map<string, number[]>
+  nameWordTotal: number
   words: string[]
   wordTrigrams: number[][]
   wordDocs: number[]
@@ -513,7 +537,8 @@ export interface PackedIndex {
 export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer: ArrayBuffer[] } {
   const vecs = Object.fromEntries(VEC_FIELDS.map((f) => [f, { data: index[f].data, length: index[f].length }])) as PackedIndex['vecs']
   const postings: PackedIndex['postings'] = [...index.postings].map(([lexeme, p]) => [lexeme, p.docs.data, p.weights.data, p.docs.length])
-  const views: Typed[] = [...Object.values(vecs).map((v) => v.data), ...postings.flatMap(([, docs, weights]) => [docs, weights]), ...index.chunks]
+  const surface: PackedIndex['surface'] = [...index.surface].map(([word, p]) => [word, p.docs.data, p.weights.data, p.docs.length])
+  const views: Typed[] = [...Object.values(vecs).map((v) => v.data), ...[...postings, ...surface].flatMap(([, docs, weights]) => [docs, weights]), ...index.chunks]
   const transfer = new Set<ArrayBuffer>()
   const shared = new Set<ArrayBuffer>()
   for (const view of views) {
@@ -527,8 +552,10 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     vecs,
     chunks: index.chunks,
     live: index.live,
-    idOrdered: index.idOrdered,
     postings,
+    surface,
+    byName: index.byName,
+    nameWordTotal: index.nameWordTotal,
     words: index.words,
     wordTrigrams: index.wordTrigrams,
     wordDocs: index.wordDocs,
@@ -550,7 +577,7 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
     vec.length = p.vecs[field].length
   }
   const vec = <T extends Typed>(data: T, length: number) => Object.assign(new Vec(data), { length })
-  Object.assign(index, { live: p.live, idOrdered: p.idOrdered, categories: p.categories, categoryShape: p.categoryShape, syncedXmin: p.syncedXmin })
+  Object.assign(index, { live: p.live, nameWordTotal: p.nameWordTotal, categories: p.categories, categoryShape: p.categoryShape, syncedXmin: p.syncedXmin })
   // Loops, not push(...xs): 100,000 arguments overflow the stack.
   p.ids.forEach((id, doc) => {
     index.ids.push(id)
@@ -558,6 +585,8 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
   })
   for (const chunk of p.chunks) index.chunks.push(chunk)
   for (const [lexeme, docs, weights, length] of p.postings) index.postings.set(lexeme, { docs: vec(docs, length), weights: vec(weights, length) })
+  for (const [word, docs, weights, length] of p.surface) index.surface.set(word, { docs: vec(docs, length), weights: vec(weights, length) })
+  for (const [key, docs] of p.byName) index.byName.set(key, docs)
   p.words.forEach((word, id) => {
     index.words.push(word)
     index.wordId.set(word, id)

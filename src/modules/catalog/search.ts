@@ -1,23 +1,26 @@
 // Relevance search over one catalog, answered from the catalog's in-process index
-// (search-index.ts; decision 0011): PostgreSQL's weighted full-text lexemes (name > brand >
-// category path > description), every query word a prefix ("iph" finds iPhone), misspelt words
-// corrected against the catalog's own words ("samsng" -> samsung), and pg_trgm-style trigram
-// similarity to order the best candidates.
+// (search-index.ts; decision 0011): each query word reaches PostgreSQL's stemmed lexemes and the
+// surface words of name, brand and category path, as a prefix ("iph" finds iPhone, "titl" titli);
+// model numbers are never stemmed; misspelt words are corrected against the catalog's own words
+// ("samsng" -> samsung) and Hinglish words reach their meaning ("ladies" -> women).
 //
-// score = 0.6 * rank / (rank + 0.1) + 0.4 * trigram, in [0, 1):
-//   rank    = mean over the query's words of the best field weight a product matches it with
-//             (name 1.0, brand 0.6, category path 0.3, description 0.1)
-//   trigram = the best trigram similarity (|shared| / |union|) between the query and the name or
-//             any run of consecutive words of name + brand + category path
-// Results are sorted by score, then id.
+// score = 0.5 * bm25 + 0.3 * phrase + 0.2 * trigram, in (0, 1) (decision 0020):
+//   bm25    field-weighted BM25 (idf from the index, name 1 > brand 0.6 > category 0.3 >
+//           description 0.1, length-normalised on the name), over its most for these words
+//   phrase  1 for the exact name; else in-order runs, a name starting with the query, coverage
+//   trigram pg_trgm's similarity of the query with the name or a run of its words
+// Every match is ranked by BM25; the best 100 and every exact name get the full score. Ties: the
+// shorter name, then the id.
 import { Worker } from 'node:worker_threads'
 import { sql } from 'drizzle-orm'
 import { connectionStringOf, type Db, queryRows } from '../../db/client.ts'
-import { buildIndex, type CatalogIndex, FIELD_WEIGHT, levelsOf, type PackedIndex, type Posting, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
+import { buildIndex, type CatalogIndex, FIELD_WEIGHT, nameKey, type PackedIndex, type Posting, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
+import { HINGLISH_MEANINGS, HINGLISH_STOP_WORDS } from './hinglish.ts'
 import { corrections } from './spelling.ts'
 
 const TRIGRAM_THRESHOLD = 0.35
-const MAX_TOKENS = 12
+// A pasted full product name runs to 30-odd words.
+const MAX_TOKENS = 40
 
 /** A product found: its id, score, and its JSON up to the score (see productJson in search-index.ts). */
 export interface ProductHit {
@@ -44,8 +47,6 @@ export function queryTokens(q: string): string[] {
 }
 
 const round = (n: number) => Math.round(n * 10_000) / 10_000
-/** How many of the best-ranked matches are scored with trigram similarity. */
-const CANDIDATES = 30
 
 /** A word as a prefix, except numbers and single letters, which must match whole. */
 const isWhole = (token: string) => token.length < 2 || /^\d+$/.test(token)
@@ -70,10 +71,35 @@ function scratch(size: number) {
   query = 0
 }
 
+/** A posting of a query word and how well it matches the word: 1 the word or its stem, less for a longer word it starts, a correction or a Hinglish word. */
+interface Reach {
+  posting: Posting
+  quality: number
+  /** A posting of surface words (else of stemmed lexemes). */
+  surface: boolean
+}
+/** What one query word asks of the products. */
+interface Group {
+  /** Stemmed lexemes (for categories). */
+  lexemes: string[]
+  reaches: Reach[]
+  /** BM25's inverse document frequency of the word, from the products its postings reach. */
+  idf: number
+  /** Catalog word ids that are this word in a name (itself, its corrections, its Hinglish meaning, a word with its stem). */
+  accepts: Set<number>
+  /** The word itself when a longer name word it starts also counts as it (not numbers or single letters). */
+  prefix: string | null
+}
+
+const K1 = 1.2
+const B = 0.75
+/** BM25's term weight of a field match of weight w (1 name .. 0.1 description) in a doc of normalised length `norm`. */
+const termWeight = (idf: number, w: number, norm: number) => (idf * w * (K1 + 1)) / (w + norm)
+
 /** The best weight with which a doc matches one of a group's postings, or 0 (binary search in each). */
-function weightIn(postings: Posting[], d: number): number {
+function weightIn(reaches: Reach[], d: number): number {
   let found = 0
-  for (const posting of postings) {
+  for (const { posting, quality } of reaches) {
     const docs = posting.docs.data
     let lo = 0
     let hi = posting.docs.length
@@ -82,19 +108,25 @@ function weightIn(postings: Posting[], d: number): number {
       if (docs[mid]! < d) lo = mid + 1
       else hi = mid
     }
-    if (lo < posting.docs.length && docs[lo] === d) found = Math.max(found, FIELD_WEIGHT[posting.weights.data[lo]!]!)
+    if (lo < posting.docs.length && docs[lo] === d) found = Math.max(found, FIELD_WEIGHT[posting.weights.data[lo]!]! * quality)
   }
   return found
 }
 
+/** Per doc, BM25's length normalisation K1 * (1 - B + B * length / mean length), length being the name's words. */
+function normOf(index: CatalogIndex, d: number, mean: number): number {
+  return K1 * (1 - B + (B * index.nameWords.data[d]!) / mean)
+}
+
 /**
  * Scans a group's postings into the scratch arrays: a doc whose hit count is `group` gets the
- * group's best weight added to its rank and one more hit. With `takeIn`, docs not yet seen in this
- * query are taken in (and listed there); without, only docs already seen count.
+ * group's BM25 term weight (of its best field weight) added to its rank and one more hit. With
+ * `takeIn`, docs not yet seen in this query are taken in (and listed there); without, only docs
+ * already seen count.
  */
-function scanGroup(index: CatalogIndex, postings: Posting[], q: number, group: number, takeIn: boolean) {
+function scanGroup(index: CatalogIndex, g: Group, q: number, group: number, takeIn: boolean, mean: number) {
   const dead = index.dead.data
-  for (const posting of postings) {
+  for (const { posting, quality } of g.reaches) {
     const docs = posting.docs.data
     const weights = posting.weights.data
     for (let i = 0, n = posting.docs.length; i < n; i++) {
@@ -107,36 +139,66 @@ function scanGroup(index: CatalogIndex, postings: Posting[], q: number, group: n
         rankSum[d] = 0
         touched[touchedCount++] = d
       }
-      const w = FIELD_WEIGHT[weights[i]!]!
+      const w = FIELD_WEIGHT[weights[i]!]! * quality
       if (hits[d] === group) {
         hits[d] = group + 1
-        rankSum[d]! += w
+        rankSum[d]! += termWeight(g.idf, w, normOf(index, d, mean))
         best[d] = w
       } else if (hits[d] === group + 1 && w > best[d]!) {
-        // Another lexeme of the same group: only its best weight counts.
-        rankSum[d]! += w - best[d]!
+        // Another posting of the same word: only its best weight counts.
+        const norm = normOf(index, d, mean)
+        rankSum[d]! += termWeight(g.idf, w, norm) - termWeight(g.idf, best[d]!, norm)
         best[d] = w
       }
     }
   }
 }
 
-/** The lexemes each query word stands for: its stem as a prefix (or whole), and its corrections' stems. */
-async function queryGroups(db: Db, index: CatalogIndex, tokens: string[]): Promise<string[][]> {
-  const words = [...new Set(tokens)]
+/**
+ * What each query word stands for: its stem as a prefix (or whole), the surface words it starts
+ * (or itself, for numbers, single letters and model numbers such as `05712lmly`, which are never
+ * stemmed), its corrections when no catalog word starts with it, and its meaning when it is a
+ * Hinglish word. Hinglish and English stop words ask nothing of the products.
+ */
+async function queryGroups(db: Db, index: CatalogIndex, tokens: string[]): Promise<Group[]> {
+  const words = [...new Set(tokens)].filter((t) => !HINGLISH_STOP_WORDS.has(t) || tokens.length === 1)
+  const meanings = new Map(words.map((t) => [t, HINGLISH_MEANINGS.get(t) ?? []]))
   const fixes = new Map(words.map((t) => [t, index.correctionsOf(t, corrections)]))
-  const stems = await stemVocabulary(db, index, [...words, ...[...fixes.values()].flat()])
-  const groups: string[][] = []
+  const stems = await stemVocabulary(db, index, [...words, ...[...meanings.values()].flat(), ...[...fixes.values()].flat()])
+  const groups: Group[] = []
+  const live = Math.max(1, index.live)
   for (const t of words) {
-    const stem = stems.get(t)
-    const lexemes = new Set<string>()
-    if (stem) for (const l of isWhole(t) ? (index.postings.has(stem) ? [stem] : []) : index.lexemesWithPrefix(stem)) lexemes.add(l)
-    for (const fix of fixes.get(t)!) {
-      const l = stems.get(fix)
-      if (l && index.postings.has(l)) lexemes.add(l)
-    }
     // A stop word ("for", "under") asks nothing of the products; PostgreSQL drops it likewise.
-    if (stem || lexemes.size > 0) groups.push([...lexemes])
+    if (stems.get(t) === '') continue
+    const reach = new Map<Posting, Reach>()
+    const lexemes = new Set<string>()
+    const accepts = new Set<number>()
+    const add = (posting: Posting | undefined, quality: number, surface: boolean) => {
+      if (posting && (reach.get(posting)?.quality ?? 0) < quality) reach.set(posting, { posting, quality, surface })
+    }
+    const addForm = (form: string, quality: number, prefix: boolean) => {
+      const mixed = /\d/.test(form) && /\p{L}/u.test(form)
+      const stem = mixed ? form : stems.get(form)
+      if (stem) {
+        for (const l of prefix ? index.lexemesWithPrefix(stem) : index.postings.has(stem) ? [stem] : []) {
+          lexemes.add(l)
+          add(index.postings.get(l), l === stem ? quality : quality * 0.8, false)
+        }
+      }
+      for (const w of prefix ? index.surfaceWithPrefix(form) : index.surface.has(form) ? [form] : []) add(index.surface.get(w), w === form ? quality : quality * 0.8, true)
+      const id = index.wordId.get(form)
+      if (id !== undefined) accepts.add(id)
+    }
+    addForm(t, 1, !isWhole(t))
+    for (const meaning of meanings.get(t)!) addForm(meaning, 0.9, false)
+    for (const fix of fixes.get(t)!) addForm(fix, 0.7, false)
+    const reaches = [...reach.values()]
+    // The products the word reaches: its surface and its stemmed postings mostly hold the same docs.
+    const docsOf = (surface: boolean) => reaches.reduce((n, r) => (r.surface === surface ? n + r.posting.docs.length : n), 0)
+    const surfaceDocs = docsOf(true)
+    const stemDocs = docsOf(false)
+    const n = Math.min(live, Math.max(surfaceDocs, stemDocs, 1))
+    groups.push({ lexemes: [...lexemes], reaches, idf: Math.log(1 + (live - n + 0.5) / (n + 0.5)), accepts, prefix: isWhole(t) ? null : t })
   }
   return groups
 }
@@ -213,26 +275,26 @@ let memoValue = new Int32Array(0)
 let sharedSums = new Int32Array(64)
 let totalSums = new Int32Array(64)
 
-const postingsSize = (group: Posting[]) => group.reduce((n, p) => n + p.docs.length, 0)
+const postingsSize = (group: Group) => group.reaches.reduce((n, r) => n + r.posting.docs.length, 0)
 
 /** Docs matching every group, their ranks summed in `rankSum`: driven by the rarest group, probing the others. */
-function matchAll(index: CatalogIndex, postings: Posting[][]): Int32Array {
-  const order = postings.map((g) => [postingsSize(g), g] as const).sort((a, b) => a[0] - b[0])
+function matchAll(index: CatalogIndex, groups: Group[], mean: number): Int32Array {
+  const order = groups.map((g) => [postingsSize(g), g] as const).sort((a, b) => a[0] - b[0])
   const q = ++query
   touchedCount = 0
-  scanGroup(index, order[0]![1], q, 0, true)
+  scanGroup(index, order[0]![1], q, 0, true, mean)
   let matches = touched.slice(0, touchedCount)
   for (let g = 1; g < order.length && matches.length > 0; g++) {
     const [size, group] = order[g]!
     if (matches.length * 20 < size) {
       for (const d of matches) {
-        const w = weightIn(group, d)
+        const w = weightIn(group.reaches, d)
         if (w > 0) {
           hits[d] = g + 1
-          rankSum[d]! += w
+          rankSum[d]! += termWeight(group.idf, w, normOf(index, d, mean))
         }
       }
-    } else scanGroup(index, group, q, g, false)
+    } else scanGroup(index, group, q, g, false, mean)
     let kept = 0
     for (const d of matches) if (hits[d] === g + 1) matches[kept++] = d
     matches = matches.subarray(0, kept)
@@ -241,114 +303,154 @@ function matchAll(index: CatalogIndex, postings: Posting[][]): Int32Array {
 }
 
 /** Docs matching any group, their ranks summed in `rankSum`. */
-function matchAny(index: CatalogIndex, postings: Posting[][]): Int32Array {
+function matchAny(index: CatalogIndex, groups: Group[], mean: number): Int32Array {
   const q = ++query
   touchedCount = 0
-  for (let g = 0; g < postings.length; g++) {
+  for (let g = 0; g < groups.length; g++) {
     for (let i = 0; i < touchedCount; i++) hits[touched[i]!] = g
-    scanGroup(index, postings[g]!, q, g, true)
+    scanGroup(index, groups[g]!, q, g, true, mean)
   }
   return touched.slice(0, touchedCount)
 }
 
-/** The k best of `matches` (in doc order) by rank, then id. */
-function bestCandidates(index: CatalogIndex, matches: Int32Array, k: number): number[] {
-  const candidates: number[] = []
-  if (matches.length <= k) {
-    for (const d of matches) candidates.push(d)
-    return candidates
-  }
-  // All above the k-th rank, and the first of those tied with it. Ranks are sums of a few field
-  // weights, so they take few values: count each (a short list beats a Map of float keys), then
-  // walk them down.
-  const levels: number[] = []
-  const counts: number[] = []
-  for (const d of matches) {
-    const r = rankSum[d]!
-    let i = 0
-    while (i < levels.length && levels[i] !== r) i++
-    if (i === levels.length) {
-      levels.push(r)
-      counts.push(0)
+/** Whether doc a ranks before doc b on BM25 alone: higher rank, then shorter name, then id. */
+const ranksBefore = (index: CatalogIndex, a: number, b: number) =>
+  rankSum[a]! !== rankSum[b]! ? rankSum[a]! > rankSum[b]! : index.nameWords.data[a]! !== index.nameWords.data[b]! ? index.nameWords.data[a]! < index.nameWords.data[b]! : index.ids[a]! < index.ids[b]!
+
+/** The k docs of `matches` that rank best on BM25 (a bounded heap whose root is the worst kept). */
+function topByRank(index: CatalogIndex, matches: Int32Array, k: number): number[] {
+  if (matches.length <= k) return [...matches]
+  const heap: number[] = []
+  const worse = (a: number, b: number) => ranksBefore(index, b, a)
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let m = i
+      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l
+      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r
+      if (m === i) return
+      ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
+      i = m
     }
-    counts[i]!++
   }
-  const order = levels.map((_, i) => i).sort((a, b) => levels[b]! - levels[a]!)
-  let threshold = levels[order[0]!]!
-  for (let i = 0, seen = 0; i < order.length && seen < k; i++) {
-    threshold = levels[order[i]!]!
-    seen += counts[order[i]!]!
-  }
-  const ties: number[] = []
   for (const d of matches) {
-    if (rankSum[d]! > threshold) candidates.push(d)
-    else if (rankSum[d] === threshold) ties.push(d)
+    if (heap.length < k) {
+      heap.push(d)
+      for (let i = heap.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1
+        if (!worse(heap[i]!, heap[p]!)) break
+        ;[heap[i], heap[p]] = [heap[p]!, heap[i]!]
+        i = p
+      }
+    } else if (ranksBefore(index, d, heap[0]!)) {
+      heap[0] = d
+      down(0)
+    }
   }
-  // Doc order is id order until an existing product is re-added at the end.
-  if (!index.idOrdered) ties.sort((a, b) => compareIds(index, a, b))
-  for (let i = 0; candidates.length < k; i++) candidates.push(ties[i]!)
-  return candidates
+  return heap
 }
 
-function searchProducts(index: CatalogIndex, groups: string[][], trigrams: QueryTrigrams, limit: number) {
+/** How many of the best BM25 matches get the full score (phrase and trigram); exact names always do. */
+const CANDIDATES = 100
+
+function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number) {
   if (groups.length === 0) return { hits: [], total: 0 }
   scratch(index.ids.length)
-  const postings = groups.map((lexemes) => lexemes.map((l) => index.postings.get(l)!))
-  const k = Math.max(CANDIDATES, limit + 10)
-  const single = postings.length === 1 && postings[0]!.length === 1 && index.idOrdered ? oneLexeme(index, postings[0]![0]!, k) : null
-  if (single) return scoreCandidates(index, single.candidates, single.total, 1, trigrams, limit)
+  const mean = index.meanNameWords()
   // Products with every word first; only when they are too few, products with any word.
-  let matches = matchAll(index, postings)
-  if (matches.length < limit && groups.length > 1) matches = matchAny(index, postings)
+  let matches = matchAll(index, groups, mean)
+  if (matches.length < limit && groups.length > 1) matches = matchAny(index, groups, mean)
   const total = matches.length
-  return scoreCandidates(index, bestCandidates(index, matches.slice().sort(), k), total, groups.length, trigrams, limit)
+  const candidates = topByRank(index, matches, Math.max(CANDIDATES, limit + 20))
+  // A product whose name is the query is scored whatever its BM25 rank among equals.
+  const chosen = new Set(candidates)
+  for (const d of index.byName.get(nameKey(tokens)) ?? []) {
+    if (index.dead.data[d] === 1 || chosen.has(d)) continue
+    if (stamp[d] !== query) rankSum[d] = 0
+    candidates.push(d)
+  }
+  return scoreCandidates(index, candidates, total, groups, tokens, trigrams, limit)
+}
+
+/** Per query word: the group that stands for it (none for a stop word: then only the word itself matches). */
+const groupsByToken = (index: CatalogIndex, groups: Group[], tokens: string[]) =>
+  tokens.map((t) => groups.find((g) => g.prefix === t || [...g.accepts].some((w) => index.words[w] === t)) ?? null)
+
+let runs = new Uint8Array(0)
+/**
+ * How the query's words sit in a product's name, in [0, 1]: 1 when the name is the query; else
+ * the longest run of query words found in order and next to each other in the name (as a share of
+ * the query), whether the name starts with the query, and how much of the name the query covers.
+ */
+function phraseOf(index: CatalogIndex, byToken: (Group | null)[], tokens: string[], d: number): number {
+  const start = index.wordStart.data[d]!
+  const n = index.nameWords.data[d]!
+  const m = tokens.length
+  const pool = index.wordPool.data
+  /** 2: the name word is the query word (or its stem, correction, meaning); 1: it starts with it; 0: neither. */
+  const matches = (ti: number, w: number) => {
+    const t = tokens[ti]!
+    const id = pool[start + w]!
+    const word = index.words[id]!
+    if (word === t) return 2
+    const g = byToken[ti]
+    if (!g) return 0
+    const stem = index.stems.get(t)
+    if (g.accepts.has(id) || (stem && index.stems.get(word) === stem)) return 2
+    return g.prefix !== null && word.startsWith(g.prefix) ? 1 : 0
+  }
+  // runs[w * (m + 1) + ti + 1]: how many query words end at (w, ti) in order, next to each other
+  // (whole words only: a word that merely starts with the query word counts for coverage).
+  if (runs.length < (n + 1) * (m + 1)) runs = new Uint8Array((n + 1) * (m + 1) * 2)
+  runs.fill(0, 0, (n + 1) * (m + 1))
+  let run = 0
+  let covered = 0
+  let starts = 0
+  for (let w = 0; w < n; w++) {
+    let any = false
+    for (let ti = 0; ti < m; ti++) {
+      const at = (w + 1) * (m + 1) + ti + 1
+      const match = matches(ti, w)
+      if (match > 0) any = true
+      if (match === 2) {
+        runs[at] = Math.min(255, runs[w * (m + 1) + ti]! + 1)
+        if (runs[at]! > run) run = runs[at]!
+        if (w === ti && starts === w) starts++
+      } else runs[at] = 0
+    }
+    if (any) covered++
+  }
+  if (starts === m && m === n) return 1
+  return 0.55 * (run / m) + 0.25 * (starts === m ? 1 : 0) + 0.2 * (n > 0 ? covered / n : 0)
 }
 
 /**
- * A one-lexeme query (most searches): its best k candidates are the front of the posting's weight
- * levels (doc order is id order), and its total is the posting's length less removed docs.
+ * score = 0.5 * bm25 + 0.3 * phrase + 0.2 * trigram, in (0, 1):
+ *   bm25    the doc's BM25 (field-weighted term weights, length-normalised on the name) over the
+ *           most any product could get for these words;
+ *   phrase  phraseOf: 1 for the exact name;
+ *   trigram the best trigram similarity between the query and the name or a run of its words.
+ * Ties: the shorter name, then the id.
  */
-function oneLexeme(index: CatalogIndex, posting: Posting, k: number) {
-  const dead = index.dead.data
-  const candidates: number[] = []
-  for (const level of levelsOf(posting)) {
-    for (const d of level.docs) {
-      if (candidates.length === k) break
-      if (dead[d] === 1) continue
-      rankSum[d] = level.weight
-      candidates.push(d)
-    }
-  }
-  let total = posting.docs.length
-  if (index.live < index.ids.length) for (let i = 0; i < posting.docs.length; i++) total -= dead[posting.docs.data[i]!]!
-  return { candidates, total }
-}
-
-function scoreCandidates(index: CatalogIndex, candidates: number[], total: number, groups: number, trigrams: QueryTrigrams, limit: number) {
+function scoreCandidates(index: CatalogIndex, candidates: number[], total: number, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number) {
   const pool = index.wordPool.data
+  const most = groups.reduce((n, g) => n + termWeight(g.idf, 1, K1 * (1 - B)), 0)
+  const byToken = groupsByToken(index, groups, tokens)
   const scored = candidates.map((d) => {
-    const rank = rankSum[d]! / groups
+    const bm25 = most > 0 ? Math.min(1, rankSum[d]! / most) : 0
     const trigram = trigrams.score(pool, index.wordStart.data[d]!, index.wordCount.data[d]!, index.nameWords.data[d]!)
-    return { d, id: index.ids[d]!, score: round(0.6 * (rank / (rank + 0.1)) + 0.4 * trigram) }
+    const score = Math.min(0.9999, Math.max(0.0001, round(0.5 * bm25 + 0.3 * phraseOf(index, byToken, tokens, d) + 0.2 * trigram)))
+    return { d, id: index.ids[d]!, score, length: index.nameWords.data[d]! }
   })
-  scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => ({
-    id,
-    score,
-    json: index.jsonOf(d),
-  }))
+  scored.sort((a, b) => b.score - a.score || a.length - b.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => ({ id, score, json: index.jsonOf(d) }))
   return { hits: found, total }
 }
 
-function compareIds(index: CatalogIndex, a: number, b: number) {
-  const x = index.ids[a]!
-  const y = index.ids[b]!
-  return x < y ? -1 : x > y ? 1 : 0
-}
-
-function searchCategories(index: CatalogIndex, groups: string[][], trigrams: QueryTrigrams, limit: number) {
+function searchCategories(index: CatalogIndex, groups: Group[], trigrams: QueryTrigrams, limit: number) {
   const found: CategoryHit[] = []
-  const groupSets = groups.map((lexemes) => new Set(lexemes))
+  const groupSets = groups.map((g) => new Set(g.lexemes))
   for (const c of index.categories) {
     let matched = 0
     for (const set of groupSets) {
@@ -508,7 +610,7 @@ export async function searchCatalog(
   // From here on nothing awaits: the scoring uses shared scratch space.
   const none = { hits: [], total: 0 }
   const trigrams = new QueryTrigrams(index, tokens)
-  const products = input.products ? searchProducts(index, groups, trigrams, input.limit) : none
+  const products = input.products ? searchProducts(index, groups, tokens, trigrams, input.limit) : none
   const categories = input.categories ? searchCategories(index, groups, trigrams, input.limit) : none
   return { products: products.hits, categories: categories.hits, totalProducts: products.total, totalCategories: categories.total }
 }
