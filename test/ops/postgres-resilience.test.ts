@@ -45,11 +45,24 @@ describe('PostgreSQL pool', () => {
         payload: { phone: '9876543210' },
       })
     assert.equal((await issue()).statusCode, 200)
+    // The pool drops each killed idle client as it learns of it ('remove'): wait for all of them.
+    const pool = database.pool!
+    const idle = pool.idleCount
+    const removed = new Promise<void>((resolve) => {
+      let seen = 0
+      const onRemove = () => {
+        if (++seen < idle) return
+        pool.off('remove', onRemove)
+        resolve()
+      }
+      if (idle === 0) resolve()
+      else pool.on('remove', onRemove)
+    })
     const killer = new pg.Client({ connectionString: POSTGRES_URL })
     await killer.connect()
     await killer.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [new URL(url).pathname.slice(1)])
     await killer.end()
-    await new Promise((r) => setTimeout(r, 200))
+    await removed
     const statuses = [(await issue()).statusCode, (await issue()).statusCode]
     assert.equal(statuses[1], 200)
     assert.ok([200, 503].includes(statuses[0]!))
@@ -61,11 +74,12 @@ describe('PostgreSQL pool', () => {
     // emits 'error' too, and with no listener of ours that is an uncaught exception (exit).
     const client = await database.pool!.connect()
     await client.query('begin')
+    const ended = new Promise((resolve) => client.once('end', resolve))
     const killer = new pg.Client({ connectionString: POSTGRES_URL })
     await killer.connect()
     await killer.query('select pg_terminate_backend($1)', [(client as unknown as { processID: number }).processID])
     await killer.end()
-    await new Promise((r) => setTimeout(r, 300))
+    await ended
     await assert.rejects(client.query('select 1'))
     client.release(true)
     assert.equal(await database.ping(2000), true)

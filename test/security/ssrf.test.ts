@@ -391,8 +391,8 @@ describe('evidence imageUrls and paymentReturnUrl are never fetched (plan 5.1 AP
 })
 
 test('0 connections to the trap over the whole file', async () => {
-  // A last look, after every dispatcher has had time to act on anything still pending.
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  // A last look, after one more dispatch round of each guarded app on anything still pending.
+  await Promise.all([prod.app.dispatcher.dispatchOnce(), httpAllowed.app.dispatcher.dispatchOnce()])
   await controlConnection('127.0.0.1')
   assert.equal(trapConnections, 1, 'the trap still counts (the one connection is our own)')
 })

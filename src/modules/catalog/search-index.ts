@@ -199,6 +199,8 @@ export class CatalogIndex {
   readonly wordPool = ints(16_384)
   readonly docOf = new Map<string, number>()
   live = 0
+  /** Whether doc order is id order (true until an existing product is re-added at the end): ties then need no id comparison. */
+  idOrdered = true
   readonly postings = new Map<string, Posting>()
   private sortedLexemes: string[] | null = null
   /**
@@ -314,6 +316,8 @@ export class CatalogIndex {
     const surfaceWords = wordsOf(row.search_text)
     const words = surfaceWords.map((w) => this.wordIdOf(w))
     const nameWords = wordsOf(row.name)
+    const last = this.lastId()
+    if (last !== null && row.id < last) this.idOrdered = false
     this.ids.push(row.id)
     this.dead.push(0)
     this.updatedAt.push(Number(row.updated_ms))
@@ -342,6 +346,11 @@ export class CatalogIndex {
     for (const [w, code] of fieldOf) if (appendPosting(this.surface, w, doc, code)) this.sortedSurface = null
     this.vocabulary = null
     this.correctionMemo.clear()
+  }
+
+  private lastId(): string | null {
+    for (let i = this.ids.length - 1; i >= 0; i--) if (this.ids[i]) return this.ids[i]!
+    return null
   }
 
   remove(id: string) {
@@ -515,6 +524,7 @@ export interface PackedIndex {
   vecs: Record<(typeof VEC_FIELDS)[number], { data: Typed; length: number }>
   chunks: Uint8Array[]
   live: number
+  idOrdered: boolean
   /** lexeme, its docs and weights (views, often of one shared array) and how many of each are used. */
   postings: [string, Int32Array, Uint8Array, number][]
   surface: [string, Int32Array, Uint8Array, number][]
@@ -552,6 +562,7 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     vecs,
     chunks: index.chunks,
     live: index.live,
+    idOrdered: index.idOrdered,
     postings,
     surface,
     byName: index.byName,
@@ -577,7 +588,7 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
     vec.length = p.vecs[field].length
   }
   const vec = <T extends Typed>(data: T, length: number) => Object.assign(new Vec(data), { length })
-  Object.assign(index, { live: p.live, nameWordTotal: p.nameWordTotal, categories: p.categories, categoryShape: p.categoryShape, syncedXmin: p.syncedXmin })
+  Object.assign(index, { live: p.live, idOrdered: p.idOrdered, nameWordTotal: p.nameWordTotal, categories: p.categories, categoryShape: p.categoryShape, syncedXmin: p.syncedXmin })
   // Loops, not push(...xs): 100,000 arguments overflow the stack.
   p.ids.forEach((id, doc) => {
     index.ids.push(id)

@@ -114,9 +114,7 @@ function weightIn(reaches: Reach[], d: number): number {
 }
 
 /** Per doc, BM25's length normalisation K1 * (1 - B + B * length / mean length), length being the name's words. */
-function normOf(index: CatalogIndex, d: number, mean: number): number {
-  return K1 * (1 - B + (B * index.nameWords.data[d]!) / mean)
-}
+const normOf = (lengths: Int32Array, d: number, mean: number) => K1 * (1 - B + (B * lengths[d]!) / mean)
 
 /**
  * Scans a group's postings into the scratch arrays: a doc whose hit count is `group` gets the
@@ -126,6 +124,8 @@ function normOf(index: CatalogIndex, d: number, mean: number): number {
  */
 function scanGroup(index: CatalogIndex, g: Group, q: number, group: number, takeIn: boolean, mean: number) {
   const dead = index.dead.data
+  const lengths = index.nameWords.data
+  const idf = g.idf
   for (const { posting, quality } of g.reaches) {
     const docs = posting.docs.data
     const weights = posting.weights.data
@@ -142,12 +142,12 @@ function scanGroup(index: CatalogIndex, g: Group, q: number, group: number, take
       const w = FIELD_WEIGHT[weights[i]!]! * quality
       if (hits[d] === group) {
         hits[d] = group + 1
-        rankSum[d]! += termWeight(g.idf, w, normOf(index, d, mean))
+        rankSum[d]! += termWeight(idf, w, normOf(lengths, d, mean))
         best[d] = w
       } else if (hits[d] === group + 1 && w > best[d]!) {
         // Another posting of the same word: only its best weight counts.
-        const norm = normOf(index, d, mean)
-        rankSum[d]! += termWeight(g.idf, w, norm) - termWeight(g.idf, best[d]!, norm)
+        const norm = normOf(lengths, d, mean)
+        rankSum[d]! += termWeight(idf, w, norm) - termWeight(idf, best[d]!, norm)
         best[d] = w
       }
     }
@@ -185,7 +185,16 @@ async function queryGroups(db: Db, index: CatalogIndex, tokens: string[]): Promi
           add(index.postings.get(l), l === stem ? quality : quality * 0.8, false)
         }
       }
-      for (const w of prefix ? index.surfaceWithPrefix(form) : index.surface.has(form) ? [form] : []) add(index.surface.get(w), w === form ? quality : quality * 0.8, true)
+      for (const w of prefix ? index.surfaceWithPrefix(form) : index.surface.has(form) ? [form] : []) {
+        // A word of letters whose stem is a lexeme already taken at the same quality adds no product
+        // (PostgreSQL's parser reads such a word as we do, so the lexeme's posting holds every doc
+        // with it, in the same fields): skip its scan. Numbers and model numbers are read otherwise
+        // ("1.5 kg" is the lexeme 1.5, the words 1 and 5): those are always scanned.
+        const q = w === form ? quality : quality * 0.8
+        const covering = index.stems.get(w)
+        if (covering && lexemes.has(covering) && (covering === stem ? quality : quality * 0.8) >= q && /^\p{L}+$/u.test(w)) continue
+        add(index.surface.get(w), q, true)
+      }
       const id = index.wordId.get(form)
       if (id !== undefined) accepts.add(id)
     }
@@ -291,7 +300,7 @@ function matchAll(index: CatalogIndex, groups: Group[], mean: number): Int32Arra
         const w = weightIn(group.reaches, d)
         if (w > 0) {
           hits[d] = g + 1
-          rankSum[d]! += termWeight(group.idf, w, normOf(index, d, mean))
+          rankSum[d]! += termWeight(group.idf, w, normOf(index.nameWords.data, d, mean))
         }
       }
     } else scanGroup(index, group, q, g, false, mean)
@@ -313,15 +322,17 @@ function matchAny(index: CatalogIndex, groups: Group[], mean: number): Int32Arra
   return touched.slice(0, touchedCount)
 }
 
-/** Whether doc a ranks before doc b on BM25 alone: higher rank, then shorter name, then id. */
-const ranksBefore = (index: CatalogIndex, a: number, b: number) =>
-  rankSum[a]! !== rankSum[b]! ? rankSum[a]! > rankSum[b]! : index.nameWords.data[a]! !== index.nameWords.data[b]! ? index.nameWords.data[a]! < index.nameWords.data[b]! : index.ids[a]! < index.ids[b]!
-
-/** The k docs of `matches` that rank best on BM25 (a bounded heap whose root is the worst kept). */
+/** The k docs of `matches` that rank best on BM25 (a bounded heap whose root is the worst kept): higher rank, then shorter name, then id. */
 function topByRank(index: CatalogIndex, matches: Int32Array, k: number): number[] {
   if (matches.length <= k) return [...matches]
+  const lengths = index.nameWords.data
+  const ids = index.ids
+  // Doc order is id order until an existing product is re-added at the end.
+  const ordered = index.idOrdered
+  const ranksBefore = (a: number, b: number) =>
+    rankSum[a]! !== rankSum[b]! ? rankSum[a]! > rankSum[b]! : lengths[a]! !== lengths[b]! ? lengths[a]! < lengths[b]! : ordered ? a < b : ids[a]! < ids[b]!
   const heap: number[] = []
-  const worse = (a: number, b: number) => ranksBefore(index, b, a)
+  const worse = (a: number, b: number) => ranksBefore(b, a)
   const down = (i: number) => {
     for (;;) {
       const l = 2 * i + 1
@@ -343,7 +354,7 @@ function topByRank(index: CatalogIndex, matches: Int32Array, k: number): number[
         ;[heap[i], heap[p]] = [heap[p]!, heap[i]!]
         i = p
       }
-    } else if (ranksBefore(index, d, heap[0]!)) {
+    } else if (rankSum[d]! >= rankSum[heap[0]!]! && ranksBefore(d, heap[0]!)) {
       heap[0] = d
       down(0)
     }
@@ -352,7 +363,7 @@ function topByRank(index: CatalogIndex, matches: Int32Array, k: number): number[
 }
 
 /** How many of the best BM25 matches get the full score (phrase and trigram); exact names always do. */
-const CANDIDATES = 100
+const CANDIDATES = 40
 
 function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number) {
   if (groups.length === 0) return { hits: [], total: 0 }
@@ -362,7 +373,7 @@ function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], 
   let matches = matchAll(index, groups, mean)
   if (matches.length < limit && groups.length > 1) matches = matchAny(index, groups, mean)
   const total = matches.length
-  const candidates = topByRank(index, matches, Math.max(CANDIDATES, limit + 20))
+  const candidates = topByRank(index, matches, Math.max(CANDIDATES, limit + 10))
   // A product whose name is the query is scored whatever its BM25 rank among equals.
   const chosen = new Set(candidates)
   for (const d of index.byName.get(nameKey(tokens)) ?? []) {
