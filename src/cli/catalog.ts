@@ -53,7 +53,7 @@ export const catalogImport: Command = {
           const db = deps.database.db
           const catalogId = await catalogOrDefault(db, values.catalog as string | undefined)
           progress.step('Importing')
-          return importCatalog(db, catalogId, input, progress.update, productLabel)
+          return (await importCatalog(db, catalogId, input, { onProgress: progress.update, productLabel })).written
         }),
       (r, seconds) => `Imported ${r.categories.created + r.categories.updated} categories and ${r.products.created + r.products.updated} products in ${seconds} s.`,
     )
@@ -79,7 +79,7 @@ export const benchData: Command = {
           const db = deps.database.db
           const catalog = await createCatalog(db, `Bench catalog (${count} products)`)
           progress.step('Generating')
-          await importCatalog(db, catalog.id, syntheticCatalog(count), progress.update)
+          await importCatalog(db, catalog.id, syntheticCatalog(count), { onProgress: progress.update })
           const partner = await createPartner(db, { name: `Bench partner ${catalog.id}`, catalogId: catalog.id })
           return { catalogId: catalog.id, partnerId: partner.partner.id, partnerSecret: partner.secret, apiKey: partner.apiKey, products: count }
         }),

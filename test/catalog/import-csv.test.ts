@@ -56,6 +56,11 @@ test('a malformed row is refused with its line: a stray quote, an unclosed quote
   assert.match(rejection(`${HEADER}\na,A,B,S,c,1,1\nb,B,B,S2,c,1,1,extra\n`).details[0]!, /^line 3: Invalid Record Length/)
 })
 
+test('the brand column may be left out: every product has brand ""', () => {
+  const { products } = readProductsCsv('slug,name,sku,categorySlug,sellingPrice,mrp\na,A,S1,c,1,1\n')
+  assert.equal(products[0]!.brand, '')
+})
+
 test('an empty file has no products', () => {
   assert.deepEqual(readProductsCsv(''), { products: [], lines: [] })
 })

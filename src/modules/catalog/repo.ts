@@ -1,5 +1,5 @@
 // Catalog queries. Every read is scoped by catalog id; the service decides which catalog.
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { catalogs, categories, products, searchQueries } from './schema.sql.ts'
 
@@ -194,12 +194,13 @@ export const catalogRepo = {
       .returning()
     return row ?? null
   },
-  async productsBySlugs(db: Executor, catalogId: string, slugs: string[]) {
-    if (slugs.length === 0) return []
+  /** The products of a catalog that have one of these slugs or SKUs (an import's rows): two array parameters, however many rows. */
+  async productsBySlugOrSku(db: Executor, catalogId: string, slugs: string[], skus: string[]) {
+    if (slugs.length === 0 && skus.length === 0) return []
     return db
-      .select({ id: products.id, slug: products.slug, sku: products.sku })
+      .select({ slug: products.slug, sku: products.sku })
       .from(products)
-      .where(and(eq(products.catalogId, catalogId), inArray(products.slug, slugs)))
+      .where(and(eq(products.catalogId, catalogId), or(sql`${products.slug} = any(${sql.param(slugs)}::text[])`, sql`${products.sku} = any(${sql.param(skus)}::text[])`)))
   },
 
   /** One statement of nine array parameters, however many rows: building a row-per-value insert cost ~5% of a search's CPU. */
