@@ -1,12 +1,16 @@
-// Products as CSV: the command line's strict reader (csv-parse, decision 0018) and the back office's
-// lenient one, kept for the API's sake.
+// Products as CSV: the command line's strict reader (csv-parse, decision 0018), the back office's
+// lenient one kept for the API's sake, and the rejects file of an import that skips invalid rows
+// (the file's own header and rows, with an `error` column; csv-stringify writes it).
 import { CsvError, parse as parseCsv } from 'csv-parse/sync'
+import { stringify } from 'csv-stringify/sync'
 import { AppError } from '../../lib/errors.ts'
 import type { ProductImportRow } from './import.ts'
 
 /** The columns of a products CSV, in the order the docs list them (docs/catalog-import.md). */
 export const PRODUCT_CSV_COLUMNS = ['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive'] as const
 const REQUIRED_CSV_COLUMNS = new Set(['slug', 'name', 'sku', 'categorySlug', 'sellingPrice', 'mrp'])
+/** The column a rejects file adds: read and ignored, so that a fixed rejects file imports as it is. */
+export const ERROR_COLUMN = 'error'
 
 /** A whole number as a number; any other text is kept as it was, for validation to refuse and quote. */
 const wholeNumber = (v: string | undefined) => (v === undefined || v === '' ? undefined : /^-?\d+$/.test(v) ? Number(v) : v)
@@ -72,6 +76,9 @@ export interface ProductsCsv {
   products: ProductImportRow[]
   /** The line of the file each product starts on (1 is the header), for error messages. */
   lines: number[]
+  /** The header and each product's cells as the file has them (untrimmed), for a rejects file. */
+  header: string[]
+  records: string[][]
 }
 
 const lineBreaks = (cells: string[]) => cells.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0)
@@ -92,9 +99,9 @@ export function readProductsCsv(text: string): ProductsCsv {
     throw err
   }
   const [header, ...rows] = records
-  if (!header) return { products: [], lines: [] }
+  if (!header) return { products: [], lines: [], header: [], records: [] }
   const names = header.record.map((h) => h.trim())
-  const known = new Set<string>(PRODUCT_CSV_COLUMNS)
+  const known = new Set<string>([...PRODUCT_CSV_COLUMNS, ERROR_COLUMN])
   const problems = [
     ...names.filter((n) => !known.has(n)).map((n) => `line 1: column ${n || '(blank)'} should not exist (the columns are ${PRODUCT_CSV_COLUMNS.join(', ')})`),
     ...[...REQUIRED_CSV_COLUMNS].filter((n) => !names.includes(n)).map((n) => `line 1: column ${n} is missing`),
@@ -104,6 +111,18 @@ export function readProductsCsv(text: string): ProductsCsv {
   return {
     products: rows.map(({ record }) => productFromCsv(Object.fromEntries(names.map((n, i) => [n, (record[i] ?? '').trim()])))),
     lines: rows.map(({ record, info }) => info.lines - lineBreaks(record)),
+    header: header.record,
+    records: rows.map(({ record }) => record),
   }
 }
 
+/**
+ * The rejects file of a CSV import: the file's header and its invalid rows as they were, each
+ * with its problems in an `error` column (replaced if the file had one: a rejects file imported again).
+ */
+export function rejectsCsv(csv: ProductsCsv, invalid: Map<number, string[]>): string {
+  const errorAt = csv.header.findIndex((h) => h.trim() === ERROR_COLUMN)
+  const withError = (cells: string[], error: string) => (errorAt === -1 ? [...cells, error] : cells.map((cell, i) => (i === errorAt ? error : cell)))
+  const rows = [...invalid].map(([index, problems]) => withError(csv.records[index]!, problems.join('; ')))
+  return stringify([withError(csv.header, ERROR_COLUMN), ...rows])
+}

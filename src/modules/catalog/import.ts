@@ -13,7 +13,7 @@ import { catalogRepo, refreshSearchColumns } from './repo.ts'
 import { categories, products } from './schema.sql.ts'
 
 export { LISTED_PROBLEMS, problemReport, type ImportCheck, type ImportProblem, type ProblemReport, type ProductRowLabel } from './import-check.ts'
-export { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv, type ProductsCsv } from './import-csv.ts'
+export { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv, type ProductsCsv } from './import-csv.ts'
 
 export interface CategoryImportRow {
   slug: string
@@ -226,3 +226,17 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
   })
 }
 
+/**
+ * The rejects file of a JSON import: the invalid rows as they were, and for each its problems,
+ * naming the row in this file and in the original (`errors` is ignored when the file is imported
+ * again, once fixed).
+ */
+export function rejectsJson(input: CatalogImport, check: ImportCheck) {
+  const categories = [...check.invalidCategories].map(([index, problems], i) => ({ row: input.categories![index], error: { row: `categories[${i}]`, was: `categories[${index}]`, problems } }))
+  const products = [...check.invalidProducts].map(([index, problems], i) => ({ row: input.products![index], error: { row: `products[${i}]`, was: `products[${index}]`, problems } }))
+  return {
+    categories: categories.map((c) => c.row),
+    products: products.map((p) => p.row),
+    errors: [...categories, ...products].map((r) => r.error),
+  }
+}

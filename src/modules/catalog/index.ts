@@ -124,6 +124,8 @@ export {
   problemReport,
   PRODUCT_CSV_COLUMNS,
   readProductsCsv,
+  rejectsCsv,
+  rejectsJson,
   type CatalogImport,
   type CategoryImportRow,
   type ImportCheck,
@@ -131,5 +133,6 @@ export {
   type ProblemReport,
   type ProductImportRow,
   type ProductRowLabel,
+  type ProductsCsv,
 } from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'
