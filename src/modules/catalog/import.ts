@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { checkImport, countsByKind, type ImportCheck, problemDetails, problemReport, type ProductRowLabel } from './import-check.ts'
 import { catalogRepo, refreshSearchColumns } from './repo.ts'
-import { categories, products } from './schema.sql.ts'
+import { categories } from './schema.sql.ts'
 
 export { LISTED_PROBLEMS, problemReport, type ImportCheck, type ImportProblem, type ProblemReport, type ProductRowLabel } from './import-check.ts'
 export { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv, type ProductsCsv } from './import-csv.ts'
@@ -165,25 +165,21 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
     const rows = input.products
     for (let i = 0; i < rows.length; i += CHUNK) {
       const chunk = rows.slice(i, i + CHUNK)
-      // Created timestamps step by a microsecond so that "newest first" follows the file's order.
+      // Created timestamps step by a millisecond so that "newest first" follows the file's order.
       const values = chunk.map((p, j) => {
         const createdAt = new Date(now.getTime() + i + j)
         const categoryId = idBySlug.get(p.categorySlug)!
         const path = pathOf(categoryId)
         const name = p.name.trim()
         const brand = (p.brand ?? '').trim() // a file may leave it out
-        const description = p.description ?? ''
         return {
-          searchVector: sql`setweight(to_tsvector('english', ${name}), 'A') || setweight(to_tsvector('english', ${brand}), 'B') || setweight(to_tsvector('english', ${path}), 'C') || setweight(to_tsvector('english', ${description.slice(0, 2000)}), 'D')`,
-          searchText: `${name} ${brand} ${path}`.toLowerCase(),
           id: newId('prd', createdAt.getTime()),
-          catalogId,
           categoryId,
           name,
           slug: p.slug,
           brand,
           sku: p.sku.trim(),
-          description,
+          description: p.description ?? '',
           sellingPrice: parseRupees(p.sellingPrice)!,
           mrp: parseRupees(p.mrp)!,
           stock: (p.stock as number | undefined) ?? 0,
@@ -191,31 +187,11 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
           weightGrams: (p.weightGrams as number | undefined) ?? 500,
           isActive: p.isActive !== false,
           createdAt,
-          updatedAt: createdAt,
+          path,
+          searchText: `${name} ${brand} ${path}`.toLowerCase(),
         }
       })
-      await tx
-        .insert(products)
-        .values(values)
-        .onConflictDoUpdate({
-          target: [products.catalogId, products.slug],
-          set: {
-            categoryId: sql`excluded.category_id`,
-            name: sql`excluded.name`,
-            brand: sql`excluded.brand`,
-            sku: sql`excluded.sku`,
-            description: sql`excluded.description`,
-            sellingPrice: sql`excluded.selling_price`,
-            mrp: sql`excluded.mrp`,
-            stock: sql`excluded.stock`,
-            images: sql`excluded.images`,
-            weightGrams: sql`excluded.weight_grams`,
-            isActive: sql`excluded.is_active`,
-            searchVector: sql`excluded.search_vector`,
-            searchText: sql`excluded.search_text`,
-            updatedAt: now,
-          },
-        })
+      await catalogRepo.upsertProducts(tx, catalogId, now, values)
       for (const p of chunk) report.products[catalog.productSlugs.has(p.slug) ? 'updated' : 'created']++
       done += chunk.length
       onProgress(done, total)
