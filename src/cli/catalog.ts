@@ -1,16 +1,20 @@
-import { readFileSync } from 'node:fs'
-import { extname } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { extname, resolve } from 'node:path'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/client.ts'
 import { AppError } from '../lib/errors.ts'
-import type { CatalogImport, ProductRowLabel } from '../modules/catalog/index.ts'
-import type { Command } from './command.ts'
+import type { CatalogImport, ImportCheck, ProblemReport, ProductRowLabel, ProductsCsv } from '../modules/catalog/index.ts'
+import type { CliContext, Command } from './command.ts'
 import { withRuntime } from './command.ts'
 import { catalogOrDefault } from './lookups.ts'
-import { withProgress } from './progress.ts'
+import { type Progress, withProgress } from './progress.ts'
 
 interface ImportFile {
   input: CatalogImport
   /** How errors name a product: its line in a CSV file, `products[i]` in JSON. */
   productLabel?: ProductRowLabel
+  /** A CSV file as read (its header and cells), for its rejects file. */
+  csv?: ProductsCsv
 }
 
 async function readImportFile(file: string): Promise<ImportFile> {
@@ -25,7 +29,7 @@ async function readImportFile(file: string): Promise<ImportFile> {
   if (extname(file).toLowerCase() === '.csv') {
     const { readProductsCsv } = await import('../modules/catalog/index.ts')
     const csv = readProductsCsv(text)
-    return { input: { products: csv.products }, productLabel: (i) => `line ${csv.lines[i]}` }
+    return { input: { products: csv.products }, productLabel: (i) => `line ${csv.lines[i]}`, csv }
   }
   let input: unknown
   try {
@@ -37,28 +41,110 @@ async function readImportFile(file: string): Promise<ImportFile> {
   return { input: input as CatalogImport }
 }
 
+/** Writes the rows an import leaves out, in the file's own format (docs/catalog-import.md). */
+async function writeRejects(path: string, file: ImportFile, check: ImportCheck): Promise<void> {
+  const { rejectsCsv, rejectsJson } = await import('../modules/catalog/index.ts')
+  const content = file.csv ? rejectsCsv(file.csv, check.invalidProducts) : `${JSON.stringify(rejectsJson(file.input, check), null, 2)}\n`
+  try {
+    writeFileSync(path, content)
+  } catch (err) {
+    throw new AppError('BAD_REQUEST', `Cannot write ${path}: ${(err as Error).message}; nothing was imported`)
+  }
+}
+
+const rows = (counts: { categories: number; products: number }) => `${counts.categories} categories and ${counts.products} products`
+
+/** The problems of a check by kind, then the first 1,000 of them, as the text output prints them. */
+function problemsText(report: ProblemReport): string[] {
+  const { total, byKind, first } = report.problems
+  if (total === 0) return ['No problems.']
+  return [
+    `${total} problems in ${rows(report.invalid)}, by kind:`,
+    ...Object.entries(byKind).map(([kind, n]) => `  ${kind}: ${n}`),
+    first.length < total ? `The first ${first.length} of them:` : 'Each of them:',
+    ...first.map((message) => `  ${message}`),
+  ]
+}
+
+/** Opens the database and runs `work` on the catalog of --catalog (default: the main one). */
+function onCatalog<T>(config: Config, context: CliContext, given: string | undefined, progress: Progress, work: (db: Db, catalogId: string) => Promise<T>): Promise<T> {
+  progress.step('Opening the database')
+  return withRuntime(config, context, async (deps) => work(deps.database.db, await catalogOrDefault(deps.database.db, given)))
+}
+
 export const catalogImport: Command = {
-  summary: 'Import categories and products from a JSON or CSV file, all or nothing',
-  positional: { name: 'FILE', description: 'A .json file {categories, products} or a .csv of products (columns: docs/catalog-import.md)' },
-  options: { catalog: { type: 'string', description: 'Catalog ID (default: the main catalog)' } },
+  summary: 'Import categories and products from a JSON or CSV file (--dry-run: check it only)',
+  positional: { name: 'FILE', description: 'A .json file {categories, products} or a .csv of products' },
+  options: {
+    catalog: { type: 'string', description: 'Catalog ID (default: the main catalog)' },
+    'dry-run': { type: 'boolean', description: 'Check every row and print the problems by kind; write nothing. Exit 1 if there are problems' },
+    'skip-invalid': { type: 'boolean', description: 'Import the valid rows and leave out the invalid ones (default: any problem and nothing is imported)' },
+    rejects: { type: 'string', description: 'With --skip-invalid: the file the rows left out are written to, with their problems (CSV for a CSV, JSON for JSON)' },
+  },
+  notes: [
+    'CSV columns (the first line names them, in any order; * required):',
+    '  slug*, name*, brand (empty: none), sku*, categorySlug*, sellingPrice* and mrp* (rupees, e.g. 289.50),',
+    '  stock, images (URLs separated by |), description, weightGrams, isActive (true or false)',
+    'Every problem is counted by kind; the first 1,000 are listed. Details: docs/catalog-import.md',
+  ],
+  usage(values, positionals) {
+    if (values['dry-run'] && (values['skip-invalid'] || values.rejects !== undefined)) return '--dry-run writes nothing: leave out --skip-invalid and --rejects'
+    if (values['skip-invalid'] && values.rejects === undefined) return 'Missing --rejects (the file --skip-invalid writes the rows it leaves out to)'
+    if (values.rejects !== undefined && !values['skip-invalid']) return '--rejects goes with --skip-invalid'
+    if (values.rejects !== undefined && positionals[0] !== undefined && resolve(values.rejects as string) === resolve(positionals[0])) return '--rejects must not be FILE itself'
+    return undefined
+  },
   async run(config, values, positionals, context) {
-    const file = positionals[0]!
-    const { importCatalog } = await import('../modules/catalog/index.ts')
-    const { input, productLabel } = await readImportFile(file)
-    const report = await withProgress(
+    const path = positionals[0]!
+    const catalog = values.catalog as string | undefined
+    const { checkCatalogImport, importCatalog, problemReport } = await import('../modules/catalog/index.ts')
+
+    if (values['dry-run']) {
+      const report = await withProgress(
+        context,
+        `Reading ${path}`,
+        async (progress) => {
+          const file = await readImportFile(path)
+          return onCatalog(config, context, catalog, progress, async (db, catalogId) => {
+            progress.step('Checking')
+            return problemReport(await checkCatalogImport(db, catalogId, file.input, file.productLabel))
+          })
+        },
+        (r, seconds) => `Checked ${rows(r.checked)} in ${seconds} s: ${r.problems.total} problems.`,
+      )
+      const text = [`Dry run, nothing was written. Checked ${rows(report.checked)}.`, ...problemsText(report)].join('\n')
+      return { text, json: { dryRun: true, ...report }, exitCode: report.problems.total > 0 ? 1 : 0 }
+    }
+
+    const rejects = values.rejects as string | undefined
+    const result = await withProgress(
       context,
-      'Opening the database',
-      (progress) =>
-        withRuntime(config, context, async (deps) => {
-          const db = deps.database.db
-          const catalogId = await catalogOrDefault(db, values.catalog as string | undefined)
-          progress.step('Importing')
-          return importCatalog(db, catalogId, input, progress.update, productLabel)
-        }),
-      (r, seconds) => `Imported ${r.categories.created + r.categories.updated} categories and ${r.products.created + r.products.updated} products in ${seconds} s.`,
+      `Reading ${path}`,
+      async (progress) => {
+        const file = await readImportFile(path)
+        return onCatalog(config, context, catalog, progress, async (db, catalogId) => {
+          progress.step('Checking')
+          const { written, check } = await importCatalog(db, catalogId, file.input, {
+            productLabel: file.productLabel,
+            invalidRows: rejects ? 'skip' : 'refuse',
+            // The rejects file first: if it cannot be written, nothing is imported.
+            onChecked: async (check) => {
+              if (rejects) await writeRejects(rejects, file, check)
+              progress.step('Importing')
+            },
+            onProgress: progress.update,
+          })
+          return { written, report: problemReport(check) }
+        })
+      },
+      ({ written: w, report }, seconds) =>
+        `Imported ${w.categories.created + w.categories.updated} categories and ${w.products.created + w.products.updated} products in ${seconds} s${rejects ? `; rejected ${report.invalid.categories + report.invalid.products} rows` : ''}.`,
     )
-    const text = `Imported: categories ${report.categories.created} created, ${report.categories.updated} updated; products ${report.products.created} created, ${report.products.updated} updated.`
-    return { text, json: report }
+    const { written, report } = result
+    const imported = `Imported: categories ${written.categories.created} created, ${written.categories.updated} updated; products ${written.products.created} created, ${written.products.updated} updated.`
+    if (!rejects) return { text: imported, json: written }
+    const text = [imported, `Rejected: ${rows(report.invalid)}, written to ${rejects} with their problems.`, ...problemsText(report)].join('\n')
+    return { text, json: { ...written, rejected: report.invalid, rejectsFile: rejects, problems: report.problems } }
   },
 }
 
@@ -79,7 +165,7 @@ export const benchData: Command = {
           const db = deps.database.db
           const catalog = await createCatalog(db, `Bench catalog (${count} products)`)
           progress.step('Generating')
-          await importCatalog(db, catalog.id, syntheticCatalog(count), progress.update)
+          await importCatalog(db, catalog.id, syntheticCatalog(count), { onProgress: progress.update })
           const partner = await createPartner(db, { name: `Bench partner ${catalog.id}`, catalogId: catalog.id })
           return { catalogId: catalog.id, partnerId: partner.partner.id, partnerSecret: partner.secret, apiKey: partner.apiKey, products: count }
         }),

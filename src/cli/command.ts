@@ -23,7 +23,12 @@ export interface Command {
   options: Record<string, { type: 'string' | 'boolean'; description?: string; required?: boolean }>
   /** One positional argument, when the command takes one (e.g. FILE). */
   positional?: { name: string; description: string }
-  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[], context: CliContext): Promise<{ text: string; json: unknown }>
+  /** Lines the command's help ends with (e.g. the columns of a file it reads). */
+  notes?: string[]
+  /** A combination of options that cannot run, as a usage error's message (exit 2); undefined if it can. */
+  usage?(values: Record<string, string | boolean | undefined>, positionals: string[]): string | undefined
+  /** The result, printed on stdout; `exitCode` 1 for a result that is a failure (a dry run that found problems). */
+  run(config: Config, values: Record<string, string | boolean | undefined>, positionals: string[], context: CliContext): Promise<{ text: string; json: unknown; exitCode?: number }>
 }
 
 /** A command line that cannot be run as written (unknown command or option, missing option): exit 2. */

@@ -1,8 +1,9 @@
 // `commerce <command>`: operations on the database from the command line. On the embedded database
 // the server must be stopped (it serves one process); on PostgreSQL it can run beside the servers.
 //
-// `main` runs one command line and answers its exit code: 0 done, 1 the command failed, 2 the
-// command line is wrong (unknown command or option, missing option or FILE). Results go to stdout;
+// `main` runs one command line and answers its exit code: 0 done, 1 the command failed (or its
+// result is a failure: a dry run that found problems), 2 the command line is wrong (unknown command
+// or option, missing option or FILE, options that do not go together). Results go to stdout;
 // errors and progress to stderr. Under --json the result is one JSON document on stdout and an
 // error one JSON document on stderr: {"error":{"code","message","details"?}}.
 import { parseArgs } from 'node:util'
@@ -60,6 +61,7 @@ export function commandHelp(name: string, command: Command): string {
     '',
     'Options:',
     ...options,
+    ...(command.notes ? ['', ...command.notes] : []),
   ].join('\n')
 }
 
@@ -116,10 +118,12 @@ async function runCommandLine(argv: string[], context: CliContext): Promise<numb
   }
   if (command.positional && positionals.length === 0) throw new UsageError(`Missing ${command.positional.name}`, help())
   if (command.positional && positionals.length > 1) throw new UsageError(`Only one ${command.positional.name}, got ${positionals.length}`, help())
+  const wrong = command.usage?.(values, positionals)
+  if (wrong) throw new UsageError(wrong, help())
   const config = loadConfig({ ...context.env, LOG_LEVEL: context.env.LOG_LEVEL ?? 'warn' })
   const result = await command.run(config, values, positionals, context)
   context.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`)
-  return 0
+  return result.exitCode ?? 0
 }
 
 /** What an error prints and exits with: expected failures are one message; a bug shows its stack. */

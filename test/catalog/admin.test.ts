@@ -215,6 +215,27 @@ describe('bulk import', () => {
   })
 })
 
+describe('bulk import of a large file with problems', () => {
+  test('when more than 1,000 problems, then 400 lists the first 1,000, each naming its row, and one line with the rest by kind; nothing is imported', async () => {
+    const before = (await publicGet('/products?limit=100')).json().meta.total
+    const products = Array.from({ length: 1100 }, (_, i) => ({ slug: `many-${i}`, name: 'N'.repeat(201), sku: i < 5 ? '' : `MANY-${i}`, categorySlug: 'atta', sellingPrice: '10', mrp: '10' }))
+    const res = await admin('POST', `/catalogs/${catalogId}/import`, { products })
+    assert.equal(res.statusCode, 400, res.body)
+    const message = res.json().message as string[]
+    assert.equal(message.length, 1001)
+    assert.deepEqual(message.slice(0, 3), ['products[0]: name must be at most 200 characters, got 201', 'products[0]: sku is required', 'products[1]: name must be at most 200 characters, got 201'])
+    assert.ok(message.slice(0, 1000).every((m) => /^products\[\d+\]: /.test(m)))
+    assert.equal(message[1000], '…and 105 more problems, 1105 in all (missing sku: 5, name too long: 1100)')
+    assert.equal((await publicGet('/products?limit=100')).json().meta.total, before, 'nothing was imported')
+  })
+
+  test('a product without a brand is imported with brand ""', async () => {
+    const res = await admin('POST', `/catalogs/${catalogId}/import`, { products: [{ slug: 'loose-jaggery', name: 'Loose jaggery', sku: 'JAG-1', categorySlug: 'atta', sellingPrice: '60', mrp: '60' }] })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal((await publicGet('/products/loose-jaggery')).json().data.brand, '')
+  })
+})
+
 describe('search analytics', () => {
   test('top queries and queries that found nothing', async () => {
     // No wait: the analytics endpoint writes the batched search log before it reads.

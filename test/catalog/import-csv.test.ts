@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { AppError } from '../../src/lib/errors.ts'
-import { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv } from '../../src/modules/catalog/import.ts'
+import { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv } from '../../src/modules/catalog/import.ts'
 
 const HEADER = 'slug,name,brand,sku,categorySlug,sellingPrice,mrp'
 
@@ -56,8 +56,25 @@ test('a malformed row is refused with its line: a stray quote, an unclosed quote
   assert.match(rejection(`${HEADER}\na,A,B,S,c,1,1\nb,B,B,S2,c,1,1,extra\n`).details[0]!, /^line 3: Invalid Record Length/)
 })
 
+test('the brand column may be left out: every product has brand ""', () => {
+  const { products } = readProductsCsv('slug,name,sku,categorySlug,sellingPrice,mrp\na,A,S1,c,1,1\n')
+  assert.equal(products[0]!.brand, '')
+})
+
+test('a rejects file holds the header and the rows as the file had them, untrimmed and quoted where needed, with an error column', () => {
+  const csv = readProductsCsv(`${HEADER}\n a ,"A, with comma",B,S1,c,1,1\nb,B,B,S2,c,1,1\nc,"say ""hi""",B,S3,c,1,1\n`)
+  const rejects = rejectsCsv(csv, new Map([[0, ['name is required']], [2, ['sku is required', 'mrp is required']]]))
+  assert.equal(rejects, `${HEADER},error\n a ,"A, with comma",B,S1,c,1,1,name is required\nc,"say ""hi""",B,S3,c,1,1,sku is required; mrp is required\n`)
+})
+
+test('a fixed rejects file imports as it is: its error column is read and ignored, and replaced when it is rejected again', () => {
+  const csv = readProductsCsv(`${HEADER},error\na,A,B,S1,c,1,1,name is required\n`)
+  assert.equal('error' in csv.products[0]!, false)
+  assert.equal(rejectsCsv(csv, new Map([[0, ['bad price']]])), `${HEADER},error\na,A,B,S1,c,1,1,bad price\n`)
+})
+
 test('an empty file has no products', () => {
-  assert.deepEqual(readProductsCsv(''), { products: [], lines: [] })
+  assert.deepEqual(readProductsCsv(''), { products: [], lines: [], header: [], records: [] })
 })
 
 test('the back office import (text/csv) reads CSV as it always has: unknown columns ignored, a stray quote toggles quoting', () => {

@@ -283,7 +283,7 @@ test('catalog import FILE: JSON, progress on a terminal and one summary line whe
   const rejected = await cli('catalog', 'import', invalid, '--json')
   assert.equal(rejected.code, 1)
   const error = jsonError(rejected)
-  assert.equal(error.message, 'The import has invalid rows; nothing was imported')
+  assert.equal(error.message, 'The import has invalid rows; nothing was imported (6 problems in 1 row: bad slug: 1, missing category: 1, missing name: 1, missing price: 2, missing sku: 1)')
   assert.ok(error.details?.includes('products[0]: slug must be lower-case words joined by hyphens'), String(error.details))
 })
 
@@ -294,7 +294,7 @@ test('catalog import FILE.csv: rows named by their line, an unknown column refus
   assert.equal(bad.code, 1)
   assert.deepEqual(jsonError(bad), {
     code: 'BAD_REQUEST',
-    message: 'The import has invalid rows; nothing was imported',
+    message: 'The import has invalid rows; nothing was imported (1 problem in 1 row: bad price: 1)',
     details: ['line 4: sellingPrice must be an amount with at most two decimals'],
   })
   const unknownColumn = join(dataDir, 'colour.csv')

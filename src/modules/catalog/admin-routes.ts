@@ -188,7 +188,8 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         summary: 'Bulk import, all or nothing: JSON {categories, products} or a CSV of products (content-type text/csv)',
         description:
           'Rows are matched by slug (existing ones are updated). CSV columns: slug,name,brand,sku,categorySlug,sellingPrice,mrp,stock,images (separated by |),description,weightGrams,isActive. ' +
-          'On any bad row nothing is imported and the error message lists every bad row. Unknown fields, of the body or of a row, are refused like on every write.',
+          'On any bad row nothing is imported and the error message lists the problems, each naming its row (`products[3]: name must be at most 200 characters, got 301`): the first 1,000, then, if there are more, one line with how many more and the count of each kind of problem. ' +
+          'A missing or empty brand is stored as "". Unknown fields, of the body or of a row, are refused like on every write.',
         params: CatalogParams,
         response: { 200: Envelope(ImportReport), ...errorResponses(400, 401, 403, 404, 413, 415) },
       },

@@ -246,9 +246,9 @@ export class CatalogAdminService {
   }
 
   async importCatalog(catalogId: string, input: CatalogImport) {
-    const report = await importCatalog(this.db, catalogId, input)
+    const { written } = await importCatalog(this.db, catalogId, input)
     await this.cache.invalidate(catalogId)
-    return report
+    return written
   }
 
   async searchAnalytics(catalogId: string, days: number, limit: number) {

@@ -117,5 +117,22 @@ export { CatalogAdminService } from './admin-service.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
-export { importCatalog, PRODUCT_CSV_COLUMNS, readProductsCsv, type CatalogImport, type CategoryImportRow, type ImportReport, type ProductImportRow, type ProductRowLabel } from './import.ts'
+export {
+  checkCatalogImport,
+  importCatalog,
+  LISTED_PROBLEMS,
+  problemReport,
+  PRODUCT_CSV_COLUMNS,
+  readProductsCsv,
+  rejectsCsv,
+  rejectsJson,
+  type CatalogImport,
+  type CategoryImportRow,
+  type ImportCheck,
+  type ImportReport,
+  type ProblemReport,
+  type ProductImportRow,
+  type ProductRowLabel,
+  type ProductsCsv,
+} from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'

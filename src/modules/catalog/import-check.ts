@@ -1,0 +1,307 @@
+// Checking a catalog import before anything is written: every problem of every row, with no cap,
+// each with a kind (`name too long`, `unknown category`, …) and a message that names its row
+// (`line 3: name must be at most 200 characters, got 301`). A row with a problem is invalid, and so
+// is a row that leans on one: a category under an invalid category row, a product in one. The
+// invalid rows are what an import refuses the file for, or leaves out (docs/catalog-import.md).
+import { parseRupees } from '../../lib/money.ts'
+import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
+
+export interface ImportProblem {
+  /** What kind of problem, to count them by: `name too long`, `missing sku`, `unknown category`, … */
+  kind: string
+  section: 'categories' | 'products'
+  /** The row's index in its section. */
+  index: number
+  /** What is wrong, naming the row: `line 3: name must be at most 200 characters, got 301`. */
+  message: string
+  /** The same without the row: `name must be at most 200 characters, got 301`. */
+  text: string
+}
+
+export interface ImportCheck {
+  /** Rows checked. */
+  checked: { categories: number; products: number }
+  /** Every problem, in the file's order. */
+  problems: ImportProblem[]
+  /** The invalid rows (by index), each with its problems' texts: what an import leaves out or refuses. */
+  invalidCategories: Map<number, string[]>
+  invalidProducts: Map<number, string[]>
+}
+
+/** What the catalog holds already, as far as an import's rows depend on it. */
+export interface ImportContext {
+  categories: { slug: string; parentSlug: string | null }[]
+  /** The slug of the product that holds each SKU: a row may not take another product's SKU. */
+  productSlugBySku: Map<string, string>
+}
+
+/** How an error names a product row: `products[3]` for JSON, `line 5` for a CSV file. */
+export type ProductRowLabel = (index: number) => string
+export const productIndexLabel: ProductRowLabel = (i) => `products[${i}]`
+
+/** How many problems a report lists one by one (all of them are counted). */
+export const LISTED_PROBLEMS = 1000
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive'])
+const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive'])
+const MAX_IMAGES = 10
+const MAX_URL = 2000
+
+type Found = [kind: string, text: string]
+
+const isRow = (row: unknown): row is Record<string, unknown> => row !== null && typeof row === 'object' && !Array.isArray(row)
+const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
+
+/** A value as a message quotes it: text in quotes (cut at 40 characters), other values by what they are. */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)
+  if (v === null || typeof v !== 'object') return String(v)
+  return Array.isArray(v) ? 'a list' : 'an object'
+}
+
+/** Characters as people count them (code points, as the API's schemas do): an emoji is one. */
+function characters(text: string): number {
+  let n = 0
+  for (const _ of text) n++
+  return n
+}
+
+/**
+ * A text field's problem: `missingKind` when it is required and absent or blank, else not text, a
+ * NUL character (PostgreSQL refuses one) or longer than `max` (counted as it will be stored, trimmed).
+ */
+function textProblem(field: string, value: unknown, max: number, missingKind: string | null, trim = true): Found | null {
+  if (isBlank(value)) return missingKind ? [missingKind, `${field} is required`] : null
+  if (typeof value !== 'string') return ['not text', `${field} must be text, got ${shown(value)}`]
+  if (value.includes('\0')) return ['NUL character', `${field} must not contain a NUL character`]
+  const stored = trim ? value.trim() : value
+  if (stored.length > max && characters(stored) > max) return [`${field} too long`, `${field} must be at most ${max} characters, got ${characters(stored)}`]
+  return null
+}
+
+function slugProblem(value: unknown, max: number): Found | null {
+  const problem = textProblem('slug', value, max, 'missing slug', false)
+  if (problem) return problem
+  return SLUG.test(value as string) ? null : ['bad slug', 'slug must be lower-case words joined by hyphens']
+}
+
+const wholeNumber = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max
+
+function numberProblem(field: string, value: unknown, min: number, max: number, kind: string): Found | null {
+  if (value === undefined || wholeNumber(value, min, max)) return null
+  return [kind, `${field} must be a whole number from ${min} to ${max}, got ${shown(value)}`]
+}
+
+/** Absent, or a real boolean: "yes", 1, null or an object would otherwise reach the database (500 on PGlite, 400 there on PostgreSQL, or silently true). */
+const booleanProblem = (value: unknown): Found | null => (value === undefined || typeof value === 'boolean' ? null : ['bad isActive', 'isActive must be true or false'])
+
+const isUrl = (v: unknown) => typeof v === 'string' && v.length <= MAX_URL && /^https?:\/\/\S+$/.test(v) && !v.includes('\0')
+
+/** A category's image: an http(s) URL of at most 2,000 characters. */
+function imageProblem(value: unknown): Found | null {
+  if (isUrl(value)) return null
+  if (typeof value === 'string' && value.length > MAX_URL) return ['bad image', `image must be at most ${MAX_URL} characters, got ${value.length}`]
+  return ['bad image', `image must be an http(s) URL, got ${shown(value)}`]
+}
+
+/** A product's images: up to 10 URLs as a category's image; the first bad one is named. */
+function imagesProblem(images: unknown): Found | null {
+  if (images === undefined) return null
+  if (!Array.isArray(images)) return ['bad image', `images must be a list of http(s) URLs, got ${shown(images)}`]
+  if (images.length > MAX_IMAGES) return ['too many images', `images must be at most ${MAX_IMAGES} URLs, got ${images.length}`]
+  const bad = images.find((image) => !isUrl(image))
+  if (bad === undefined) return null
+  if (typeof bad === 'string' && bad.length > MAX_URL) return ['bad image', `each image URL must be at most ${MAX_URL} characters, got ${bad.length}`]
+  return ['bad image', `images must be http(s) URLs, got ${shown(bad)}`]
+}
+
+/** A price's paise, or its problem. */
+function price(field: string, value: unknown): bigint | Found {
+  if (isBlank(value)) return ['missing price', `${field} is required`]
+  const paise = typeof value === 'string' || typeof value === 'number' ? parseRupees(value) : null
+  return paise === null || paise < 0n ? ['bad price', `${field} must be an amount with at most two decimals`] : paise
+}
+
+/** Fields the import does not know, as the schema-validated routes name them: `property x should not exist`. */
+const unknownFields = (row: object, known: Set<string>) => Object.keys(row).filter((k) => !known.has(k))
+
+type Report = (found: Found | null) => void
+
+/**
+ * Checks every row of an import against the rules of docs/catalog-import.md and what the catalog
+ * holds (`context`). Categories come first, each parent before its children, so a category's
+ * parent row is judged before it; products are judged after all categories.
+ */
+export function checkImport(input: CatalogImport, context: ImportContext, productLabel: ProductRowLabel = productIndexLabel): ImportCheck {
+  const categories: unknown[] = input.categories ?? []
+  const products: unknown[] = input.products ?? []
+  const check: ImportCheck = { checked: { categories: categories.length, products: products.length }, problems: [], invalidCategories: new Map(), invalidProducts: new Map() }
+  const reporter = (section: ImportProblem['section'], index: number, at: string): Report => (found) => {
+    if (!found) return
+    const [kind, text] = found
+    check.problems.push({ kind, section, index, message: `${at}: ${text}`, text })
+    const invalid = section === 'categories' ? check.invalidCategories : check.invalidProducts
+    const texts = invalid.get(index)
+    if (texts) texts.push(text)
+    else invalid.set(index, [text])
+  }
+  const tree = checkCategories(categories, context, (i) => reporter('categories', i, `categories[${i}]`), (i) => check.invalidCategories.has(i))
+  checkProducts(products, context, tree, (i) => reporter('products', i, productLabel(i)))
+  return check
+}
+
+/** What products may be put in after the categories are checked. */
+interface CategoryTree {
+  /** The categories of the catalog and of the file. */
+  defined: Set<string>
+  /** A category of the file none of whose rows is valid: it will not be written. */
+  isLeftOut(slug: string): boolean
+}
+
+function checkCategories(rows: unknown[], context: ImportContext, reportFor: (index: number) => Report, isInvalid: (index: number) => boolean): CategoryTree {
+  // The tree after the import: a category may not end up under itself (directly or not).
+  const parentOf = new Map(context.categories.map((c) => [c.slug, c.parentSlug]))
+  for (const c of rows) if (isRow(c) && typeof c.slug === 'string') parentOf.set(c.slug, typeof c.parentSlug === 'string' && c.parentSlug ? c.parentSlug : null)
+  const wouldLoop = (slug: string) => {
+    const seen = new Set([slug])
+    for (let up = parentOf.get(slug); up; up = parentOf.get(up) ?? null) {
+      if (seen.has(up)) return true
+      seen.add(up)
+    }
+    return false
+  }
+  const defined = new Set(context.categories.map((c) => c.slug))
+  const inFile = new Set<string>()
+  const valid = new Set<string>()
+  const invalid = new Set<string>()
+  const isLeftOut = (slug: string) => invalid.has(slug) && !valid.has(slug)
+  const parentProblem = (slug: unknown, parentSlug: unknown): Found | null => {
+    if (typeof parentSlug !== 'string') return ['not text', `parentSlug must be text, got ${shown(parentSlug)}`]
+    if (parentSlug === slug) return ['category loop', 'a category cannot be its own parent']
+    if (!defined.has(parentSlug)) return ['unknown parent', `parentSlug "${parentSlug}" is not a category defined before it`]
+    if (typeof slug === 'string' && wouldLoop(slug)) return ['category loop', `parentSlug "${parentSlug}" would put the category under itself`]
+    if (isLeftOut(parentSlug)) return ['invalid parent', `parentSlug "${parentSlug}" is a category row with problems`]
+    return null
+  }
+
+  for (const [i, row] of rows.entries()) {
+    const add = reportFor(i)
+    if (!isRow(row)) {
+      add(['not an object', 'must be an object'])
+      continue
+    }
+    const c = row as Partial<Record<keyof CategoryImportRow, unknown>>
+    for (const field of unknownFields(row, CATEGORY_FIELDS)) add(['unknown field', `property ${field} should not exist`])
+    add(slugProblem(c.slug, 120))
+    add(textProblem('name', c.name, 120, 'missing name'))
+    if (!isBlank(c.parentSlug)) add(parentProblem(c.slug, c.parentSlug))
+    if (c.image != null) add(imageProblem(c.image))
+    add(numberProblem('position', c.position, 0, 1_000_000, 'bad position'))
+    add(booleanProblem(c.isActive))
+    if (typeof c.slug !== 'string' || isBlank(c.slug)) continue
+    if (inFile.has(c.slug)) add(['duplicate slug', `duplicate slug "${c.slug}"`])
+    inFile.add(c.slug)
+    defined.add(c.slug)
+    ;(isInvalid(i) ? invalid : valid).add(c.slug)
+  }
+  return { defined, isLeftOut }
+}
+
+function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTree, reportFor: (index: number) => Report) {
+  const categoryProblem = (categorySlug: unknown): Found | null => {
+    if (isBlank(categorySlug)) return ['missing category', 'categorySlug is required']
+    if (typeof categorySlug !== 'string') return ['not text', `categorySlug must be text, got ${shown(categorySlug)}`]
+    if (!tree.defined.has(categorySlug)) return ['unknown category', `categorySlug "${categorySlug}" does not exist`]
+    if (tree.isLeftOut(categorySlug)) return ['invalid category', `categorySlug "${categorySlug}" is a category row with problems`]
+    return null
+  }
+  // A product of the catalog keeps its SKU unless the file names that product too (it may give it another).
+  const inFile = new Set(rows.map((p) => (isRow(p) && typeof p.slug === 'string' ? p.slug : '')))
+  const skuTaken = (sku: string, slug: string) => {
+    const holder = context.productSlugBySku.get(sku)
+    return holder !== undefined && holder !== slug && !inFile.has(holder) ? holder : null
+  }
+  const slugs = new Set<string>()
+  const skus = new Set<string>()
+
+  for (const [i, row] of rows.entries()) {
+    const add = reportFor(i)
+    if (!isRow(row)) {
+      add(['not an object', 'must be an object'])
+      continue
+    }
+    const p = row as Partial<Record<keyof ProductImportRow, unknown>>
+    for (const field of unknownFields(row, PRODUCT_FIELDS)) add(['unknown field', `property ${field} should not exist`])
+    add(slugProblem(p.slug, 200))
+    add(textProblem('name', p.name, 200, 'missing name'))
+    add(textProblem('brand', p.brand, 100, null))
+    add(textProblem('sku', p.sku, 64, 'missing sku'))
+    add(categoryProblem(p.categorySlug))
+    const selling = price('sellingPrice', p.sellingPrice)
+    const mrp = price('mrp', p.mrp)
+    if (Array.isArray(selling)) add(selling)
+    if (Array.isArray(mrp)) add(mrp)
+    if (typeof selling === 'bigint' && typeof mrp === 'bigint' && selling > mrp) add(['price above mrp', 'sellingPrice must not be greater than mrp'])
+    add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
+    add(numberProblem('weightGrams', p.weightGrams, 1, 1_000_000, 'bad weight'))
+    add(booleanProblem(p.isActive))
+    add(imagesProblem(p.images))
+    if (p.description !== undefined) add(textProblem('description', p.description, 5000, null, false))
+    const slug = typeof p.slug === 'string' ? p.slug : ''
+    const sku = typeof p.sku === 'string' ? p.sku.trim() : ''
+    if (slug) {
+      if (slugs.has(slug)) add(['duplicate slug', `duplicate slug "${slug}"`])
+      slugs.add(slug)
+    }
+    if (sku) {
+      const holder = skuTaken(sku, slug)
+      if (skus.has(sku)) add(['duplicate sku', `duplicate sku "${sku}"`])
+      else if (holder) add(['sku taken', `sku "${sku}" belongs to another product of the catalog ("${holder}")`])
+      skus.add(sku)
+    }
+  }
+}
+
+/** A check as people read it: rows checked and invalid, every problem counted by kind, the first 1,000 listed. */
+export interface ProblemReport {
+  checked: { categories: number; products: number }
+  invalid: { categories: number; products: number }
+  problems: {
+    total: number
+    /** Every problem counted by its kind, kinds in alphabetical order: `{"brand too long": 3, "name too long": 5}`. */
+    byKind: Record<string, number>
+    /** The first 1,000 problems (LISTED_PROBLEMS), in the file's order, each naming its row. */
+    first: string[]
+  }
+}
+
+export function problemReport(check: ImportCheck, listed = LISTED_PROBLEMS): ProblemReport {
+  const counts = new Map<string, number>()
+  for (const { kind } of check.problems) counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  return {
+    checked: check.checked,
+    invalid: { categories: check.invalidCategories.size, products: check.invalidProducts.size },
+    problems: {
+      total: check.problems.length,
+      byKind: Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      first: check.problems.slice(0, listed).map((p) => p.message),
+    },
+  }
+}
+
+/** The counts by kind in one line: `brand too long: 3, name too long: 5`. */
+export const countsByKind = (report: ProblemReport) =>
+  Object.entries(report.problems.byKind)
+    .map(([kind, n]) => `${kind}: ${n}`)
+    .join(', ')
+
+/**
+ * A refused import's error details (the API's error message list): the first 1,000 problems and,
+ * when there are more, one last line saying how many more and all of them by kind.
+ */
+export function problemDetails(report: ProblemReport): string[] {
+  const { total, first } = report.problems
+  if (total <= first.length) return first
+  return [...first, `…and ${total - first.length} more problems, ${total} in all (${countsByKind(report)})`]
+}
