@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
+import { TaxService } from '../../src/modules/tax/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
@@ -122,6 +123,19 @@ describe('GST rates as data with dates', () => {
     const on = async (day: string) => (await call('GET', `/tax/rates?on=${day}`)).json().data.map((s: { rateBps: number }) => s.rateBps)
     assert.deepEqual(await on('2025-09-21'), [0, 25, 300, 500, 1200, 1800, 2800])
     assert.deepEqual(await on('2025-09-22'), [0, 25, 300, 500, 1800, 2800, 4000])
+  })
+
+  test('the slab of a rate at an instant turns at midnight in India: 28 % general until 21 September, 28 % with cess after', async () => {
+    const tax = new TaxService(t.deps)
+    const lastSecondOld = new Date('2025-09-21T18:29:59Z') // 23:59:59 IST
+    const firstSecondNew = new Date('2025-09-21T18:30:00Z') // 00:00:00 IST on 22 September
+    assert.equal((await tax.rateAt(2800, lastSecondOld))?.id, 'gst_28_2017')
+    assert.equal((await tax.rateAt(2800, firstSecondNew))?.id, 'gst_28_cess_2025')
+    assert.equal((await tax.rateAt(1200, lastSecondOld))?.id, 'gst_12_2017')
+    assert.equal(await tax.rateAt(1200, firstSecondNew), null)
+    assert.equal(await tax.rateAt(4000, lastSecondOld), null)
+    assert.equal((await tax.rateAt(4000, firstSecondNew))?.rateBps, 4000)
+    assert.equal(await tax.rateAt(1000, firstSecondNew), null, 'no such slab')
   })
 
   test('without a day, the rates of today in India', async () => {
