@@ -25,6 +25,7 @@ import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.t
 import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { ReturnService, returnRoutes } from './modules/returns/index.ts'
 import { SupportService, supportRoutes } from './modules/support/index.ts'
+import { TaxService, taxAdminRoutes } from './modules/tax/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
@@ -197,6 +198,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   const orderAdmin = new OrderAdminService(deps, payments)
+  const tax = new TaxService(deps)
   const support = new SupportService(deps, storage)
   const returns = new ReturnService(deps, storage, payments)
   const customerAdmin = new CustomerAdminService(deps, {
@@ -230,7 +232,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(returnRoutes, { returns, guards })
       await api.register(checkoutAdminRoutes, { admin: new CheckoutAdminService(deps, checkout.settingsCache), guards })
       await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
-      await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush), guards })
+      await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush, tax), guards })
+      await api.register(taxAdminRoutes, { tax, guards })
     },
     { prefix: API_PREFIX },
   )

@@ -1,6 +1,7 @@
 // Schema pieces shared by the modules' schemas: one definition each, so an amount, an instant or a
 // PIN code reads and validates the same on every route.
 import { Type, type TSchema } from 'typebox'
+import { HSN_OR_SAC_PATTERN } from '../lib/hsn.ts'
 import { INDIAN_MOBILE_INPUT } from '../lib/phone.ts'
 
 export const IndianMobile = (description = 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted') =>
@@ -60,3 +61,22 @@ export const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
   limit: Limit(100, 20),
 }
+
+const HSN_MESSAGE = 'must be an HSN code of 4, 6 or 8 digits or a SAC of 6 digits starting with 99'
+
+/** An HSN code (goods: 4, 6 or 8 digits, chapters 01-98) or a SAC (services: 6 digits starting 99). */
+export const HsnCode = Type.String({
+  pattern: HSN_OR_SAC_PATTERN,
+  maxLength: 8,
+  description: 'HSN code (4, 6 or 8 digits) or SAC (6 digits starting 99)',
+  'x-message': HSN_MESSAGE,
+})
+
+/** An HSN code or SAC, or null to clear it (inherit the category's). */
+export const NullableHsnCode = Type.Union([HsnCode, Type.Null()], { 'x-message': `${HSN_MESSAGE}, or null` })
+
+/** A GST rate in basis points (1800 = 18 %, 25 = 0.25 %); which rates are in force is data (tax module). */
+export const GstRateBps = Type.Integer({ minimum: 0, maximum: 10_000, description: 'GST rate in basis points: 1800 = 18 %, 25 = 0.25 %' })
+
+/** A GST rate in basis points, or null to clear it (inherit the category's). */
+export const NullableGstRateBps = Type.Union([GstRateBps, Type.Null()], { 'x-message': 'must be an integer number of basis points from 0 to 10000 (1800 = 18 %), or null' })

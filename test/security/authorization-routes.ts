@@ -327,4 +327,34 @@ export const MATRIX: Record<string, Route> = {
   'POST /admin/products/:productId/stock': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}/stock`, payload: { delta: 1 } }) },
   'POST /admin/catalogs/:catalogId/import': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/import`, payload: { categories: [], products: [] } }) },
   'GET /admin/catalogs/:catalogId/search-analytics': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/search-analytics` }) },
+
+  // Back office: GST. The seller of catalog C (ADMIN); rates and products missing tax data (CATALOG).
+  'PUT /admin/catalogs/:catalogId/seller': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/seller`, payload: GST_SELLER }) },
+  'GET /admin/catalogs/:catalogId/seller': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async () => {
+      await givenGstSeller()
+      return { url: `/admin/catalogs/${f.admin.catalogId}/seller` }
+    },
+  },
+  'GET /admin/tax/rates': { auth: CATALOG, ok: 200 },
+  'GET /admin/catalogs/:catalogId/tax/missing': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/tax/missing` }) },
+}
+
+const GST_SELLER = {
+  legalName: 'Matrix Retail Private Limited',
+  gstin: '27AAPFU0939F1ZV',
+  address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' },
+}
+
+/** Catalog C's GST seller, registered through the API so that reading it succeeds for its rightful caller. */
+async function givenGstSeller() {
+  const res = await f.t.app.inject({
+    method: 'PUT',
+    url: `${PREFIX}/admin/catalogs/${f.admin.catalogId}/seller`,
+    headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` },
+    payload: GST_SELLER,
+  })
+  if (res.statusCode !== 200) throw new Error(`GST seller: ${res.statusCode} ${res.body}`)
 }

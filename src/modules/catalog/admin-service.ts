@@ -19,6 +19,8 @@ export interface CategoryInput {
   image?: string | null
   position?: number
   isActive?: boolean
+  hsnCode?: string | null
+  gstRateBps?: number | null
 }
 export interface ProductInput {
   name?: string
@@ -33,6 +35,16 @@ export interface ProductInput {
   description?: string
   weightGrams?: number
   isActive?: boolean
+  hsnCode?: string | null
+  gstRateBps?: number | null
+}
+
+/**
+ * The GST rates in force on a day, as the tax module keeps them (passed in by app.ts, so the catalog
+ * does not import the tax module, which reads the catalog).
+ */
+export interface GstRatesInForce {
+  ratesInForce(on: Date): Promise<number[]>
 }
 
 export function toAdminCategory(row: CategoryRow) {
@@ -45,6 +57,8 @@ export function toAdminCategory(row: CategoryRow) {
     image: row.image,
     position: row.position,
     isActive: row.isActive,
+    hsnCode: row.hsnCode,
+    gstRateBps: row.gstRateBps,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -66,6 +80,8 @@ export function toAdminProduct(row: ProductRow) {
     images: row.images,
     weightGrams: row.weightGrams,
     isActive: row.isActive,
+    hsnCode: row.hsnCode,
+    gstRateBps: row.gstRateBps,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -86,9 +102,19 @@ export class CatalogAdminService {
     { database, clock }: Deps,
     private readonly cache: CatalogCache,
     private readonly flushSearchLog: () => Promise<void>,
+    private readonly gstRates: GstRatesInForce,
   ) {
     this.db = database.db
     this.clock = clock
+  }
+
+  /** A rate set in the back office must be one in force today (null clears it: inherit). */
+  private async checkGstRate(rateBps: number | null | undefined) {
+    if (rateBps === undefined || rateBps === null) return
+    const rates = await this.gstRates.ratesInForce(this.clock.now())
+    if (!rates.includes(rateBps)) {
+      throw new AppError('BAD_REQUEST', `gstRateBps must be a GST rate in force today, in basis points (one of ${rates.join(', ')}), not ${rateBps}`)
+    }
   }
 
   private async catalogOrThrow(catalogId: string) {
@@ -116,6 +142,7 @@ export class CatalogAdminService {
     if (input.parentId && !(await catalogRepo.findCategory(this.db, catalogId, input.parentId))) {
       throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
     }
+    await this.checkGstRate(input.gstRateBps)
     const now = this.clock.now()
     const [row] = await catalogRepo.insertCategories(this.db, [
       {
@@ -127,6 +154,8 @@ export class CatalogAdminService {
         image: input.image ?? null,
         position: input.position ?? 0,
         isActive: input.isActive ?? true,
+        hsnCode: input.hsnCode ?? null,
+        gstRateBps: input.gstRateBps ?? null,
         createdAt: now,
         updatedAt: now,
       },
@@ -145,6 +174,7 @@ export class CatalogAdminService {
         throw new AppError('CONFLICT', 'A category cannot move under itself or one of its descendants')
       }
     }
+    await this.checkGstRate(input.gstRateBps)
     const row = await this.db.transaction(async (tx) => {
       const updated = await catalogRepo.updateCategory(tx, categoryId, {
         ...input,
@@ -179,6 +209,7 @@ export class CatalogAdminService {
     const sellingPrice = money('sellingPrice', input.sellingPrice)!
     const mrp = money('mrp', input.mrp)!
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
+    await this.checkGstRate(input.gstRateBps)
     const now = this.clock.now()
     const id = newId('prd', now.getTime())
     const row = await this.db.transaction(async (tx) => {
@@ -198,6 +229,8 @@ export class CatalogAdminService {
           images: input.images ?? [],
           weightGrams: input.weightGrams ?? 500,
           isActive: input.isActive ?? true,
+          hsnCode: input.hsnCode ?? null,
+          gstRateBps: input.gstRateBps ?? null,
           createdAt: now,
           updatedAt: now,
         },
@@ -218,6 +251,7 @@ export class CatalogAdminService {
     const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
     const mrp = money('mrp', input.mrp) ?? current.mrp
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
+    await this.checkGstRate(input.gstRateBps)
     const { sellingPrice: _s, mrp: _m, ...rest } = input
     const row = await this.db.transaction(async (tx) => {
       await catalogRepo.updateProduct(tx, productId, {

@@ -24,12 +24,16 @@ export const categories = pgTable(
     image: text('image'),
     position: integer('position').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
+    // GST defaults that the category's products (and subcategories) inherit when they set none.
+    hsnCode: text('hsn_code'),
+    gstRateBps: integer('gst_rate_bps'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('categories_catalog_slug_uq').on(t.catalogId, t.slug),
     index('categories_parent_idx').on(t.parentId),
+    check('categories_gst_rate_check', sql`${t.gstRateBps} between 0 and 10000`),
   ],
 )
 
@@ -59,6 +63,10 @@ export const products = pgTable(
     images: jsonb('images').$type<string[]>().notNull().default([]),
     weightGrams: integer('weight_grams').notNull().default(500),
     isActive: boolean('is_active').notNull().default(true),
+    // GST (back office only, never in the public product): HSN/SAC code and rate in basis points;
+    // null inherits the category's. The rates in force are the tax module's data.
+    hsnCode: text('hsn_code'),
+    gstRateBps: integer('gst_rate_bps'),
     searchVector: tsvector('search_vector'),
     searchText: text('search_text').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -79,6 +87,7 @@ export const products = pgTable(
     index('products_brand_trgm_idx').using('gin', sql`lower(${t.brand}) gin_trgm_ops`),
     check('products_money_check', sql`${t.sellingPrice} >= 0 and ${t.mrp} >= ${t.sellingPrice}`),
     check('products_stock_check', sql`${t.stock} >= 0`),
+    check('products_gst_rate_check', sql`${t.gstRateBps} between 0 and 10000`),
   ],
 )
 

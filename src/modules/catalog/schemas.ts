@@ -1,7 +1,7 @@
 // Request and response schemas of the catalog module: they validate, type the handlers, serialize
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
-import { Limit, Money, MoneyInput, Time } from '../../http/schemas.ts'
+import { Limit, Money, MoneyInput, Nullable, NullableGstRateBps, NullableHsnCode, Time } from '../../http/schemas.ts'
 
 export const ChildCategory = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), parentId: Type.String() })
 export const TopCategory = Type.Object({
@@ -62,6 +62,8 @@ export const Category = Type.Object({
   image: Type.Union([Type.String(), Type.Null()]),
   position: Type.Integer(),
   isActive: Type.Boolean(),
+  hsnCode: Nullable(Type.String({ description: 'Default HSN/SAC code of its products (null: inherited from the parent, if any)' })),
+  gstRateBps: Nullable(Type.Integer({ description: 'Default GST rate of its products in basis points (null: inherited from the parent, if any)' })),
   createdAt: Time,
   updatedAt: Time,
 })
@@ -80,6 +82,8 @@ export const AdminProduct = Type.Object({
   images: Type.Array(Type.String()),
   weightGrams: Type.Integer(),
   isActive: Type.Boolean(),
+  hsnCode: Nullable(Type.String({ description: "HSN/SAC code (null: the category's)" })),
+  gstRateBps: Nullable(Type.Integer({ description: "GST rate in basis points (null: the category's)" })),
   createdAt: Time,
   updatedAt: Time,
 })
@@ -90,6 +94,8 @@ export const CategoryFields = {
   image: Type.Union([ImageUrl, Type.Null()]),
   position: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   isActive: Type.Boolean(),
+  hsnCode: NullableHsnCode,
+  gstRateBps: NullableGstRateBps,
 }
 export const ProductFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -104,6 +110,8 @@ export const ProductFields = {
   description: Type.String({ maxLength: 5000 }),
   weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   isActive: Type.Boolean(),
+  hsnCode: NullableHsnCode,
+  gstRateBps: NullableGstRateBps,
 }
 export const ImportReport = Type.Object({
   categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),

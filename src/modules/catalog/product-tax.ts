@@ -1,0 +1,58 @@
+// The GST fields of products as they resolve: a product's own HSN code and rate, else its
+// category's, else the nearest ancestor category's that sets one (each field on its own).
+import { and, asc, eq } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import { catalogRepo } from './repo.ts'
+import { products } from './schema.sql.ts'
+
+export type TaxFieldSource = 'PRODUCT' | 'CATEGORY' | null
+
+export interface ProductTax {
+  id: string
+  name: string
+  sku: string
+  categoryId: string
+  /** The resolved HSN/SAC code; null when neither the product nor a category above it sets one. */
+  hsnCode: string | null
+  hsnCodeFrom: TaxFieldSource
+  /** The resolved GST rate in basis points; null when neither the product nor a category above it sets one. */
+  gstRateBps: number | null
+  gstRateFrom: TaxFieldSource
+}
+
+/** Every active product of a catalog with its resolved GST fields, by name then id. */
+export async function activeProductsTax(db: Executor, catalogId: string): Promise<ProductTax[]> {
+  const [categoryRows, productRows] = await Promise.all([
+    catalogRepo.categories(db, catalogId),
+    db
+      .select({ id: products.id, name: products.name, sku: products.sku, categoryId: products.categoryId, hsnCode: products.hsnCode, gstRateBps: products.gstRateBps })
+      .from(products)
+      .where(and(eq(products.catalogId, catalogId), eq(products.isActive, true)))
+      .orderBy(asc(products.name), asc(products.id)),
+  ])
+  const byId = new Map(categoryRows.map((c) => [c.id, c]))
+  // The first value up the category chain; the chain is bounded in case of a cycle in bad data.
+  const inherited = <K extends 'hsnCode' | 'gstRateBps'>(categoryId: string, field: K) => {
+    let category = byId.get(categoryId)
+    for (let depth = 0; category && depth < 100; depth++) {
+      const value = category[field]
+      if (value !== null) return value
+      category = category.parentId ? byId.get(category.parentId) : undefined
+    }
+    return null
+  }
+  return productRows.map((p) => {
+    const hsnCode = p.hsnCode ?? inherited(p.categoryId, 'hsnCode')
+    const gstRateBps = p.gstRateBps ?? inherited(p.categoryId, 'gstRateBps')
+    return {
+      id: p.id,
+      name: p.name,
+      sku: p.sku,
+      categoryId: p.categoryId,
+      hsnCode,
+      hsnCodeFrom: p.hsnCode !== null ? 'PRODUCT' : hsnCode !== null ? 'CATEGORY' : null,
+      gstRateBps,
+      gstRateFrom: p.gstRateBps !== null ? 'PRODUCT' : gstRateBps !== null ? 'CATEGORY' : null,
+    }
+  })
+}
