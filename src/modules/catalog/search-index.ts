@@ -74,6 +74,22 @@ const codeOf = (weight: number) => FIELD_WEIGHT.indexOf(Math.fround(weight))
 export interface Posting {
   docs: Vec<Int32Array>
   weights: Vec<Uint8Array>
+  /** The same docs best first for a one-word search: field weight, then shorter name, then id. Made on such a search, dropped on add. */
+  ranked?: { docs: Int32Array; weights: Uint8Array }
+}
+
+/** A posting's docs in BM25 order for a query of this one posting (see Posting.ranked). */
+export function rankedDocs(index: CatalogIndex, posting: Posting): { docs: Int32Array; weights: Uint8Array } {
+  if (!posting.ranked) {
+    const n = posting.docs.length
+    const order = Array.from({ length: n }, (_, i) => i)
+    const docs = posting.docs.data
+    const weights = posting.weights.data
+    const lengths = index.nameWords.data
+    order.sort((a, b) => weights[b]! - weights[a]! || lengths[docs[a]!]! - lengths[docs[b]!]! || (index.idOrdered ? docs[a]! - docs[b]! : index.ids[docs[a]!]! < index.ids[docs[b]!]! ? -1 : 1))
+    posting.ranked = { docs: Int32Array.from(order, (i) => docs[i]!), weights: Uint8Array.from(order, (i) => weights[i]!) }
+  }
+  return posting.ranked
 }
 
 interface ProductRow {
@@ -169,15 +185,13 @@ function withPrefix(all: string[], prefix: string): string[] {
   return out
 }
 
-/** The key of a name in `byName`: its words, lower-cased, joined by a space. */
-export const nameKey = (words: string[]) => words.join(' ')
-
 const appendPosting = (map: Map<string, Posting>, key: string, doc: number, code: number): boolean => {
   let posting = map.get(key)
   const fresh = !posting
   if (!posting) map.set(key, (posting = { docs: ints(), weights: new Vec(new Uint8Array(4)) }))
   posting.docs.push(doc)
   posting.weights.push(code)
+  posting.ranked = undefined
   return fresh
 }
 
@@ -210,8 +224,6 @@ export class CatalogIndex {
    */
   readonly surface = new Map<string, Posting>()
   private sortedSurface: string[] | null = null
-  /** Docs by their name's words joined by a space: an exact full-name query finds them whatever their rank. */
-  readonly byName = new Map<string, number[]>()
   /** The sum of the live docs' name lengths in words, for the mean length of BM25's length normalisation. */
   nameWordTotal = 0
   // Words (of search_text and category names) with their trigram ids and product counts.
@@ -329,10 +341,6 @@ export class CatalogIndex {
     this.docOf.set(row.id, doc)
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
-    const key = nameKey(nameWords)
-    const named = this.byName.get(key)
-    if (named) named.push(doc)
-    else this.byName.set(key, [doc])
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
       if (appendPosting(this.postings, lexeme, doc, codeOf(weight))) this.sortedLexemes = null
     }
@@ -528,7 +536,6 @@ export interface PackedIndex {
   /** lexeme, its docs and weights (views, often of one shared array) and how many of each are used. */
   postings: [string, Int32Array, Uint8Array, number][]
   surface: [string, Int32Array, Uint8Array, number][]
-  byName: Map<string, number[]>
   nameWordTotal: number
   words: string[]
   wordTrigrams: number[][]
@@ -565,7 +572,6 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     idOrdered: index.idOrdered,
     postings,
     surface,
-    byName: index.byName,
     nameWordTotal: index.nameWordTotal,
     words: index.words,
     wordTrigrams: index.wordTrigrams,
@@ -597,7 +603,6 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
   for (const chunk of p.chunks) index.chunks.push(chunk)
   for (const [lexeme, docs, weights, length] of p.postings) index.postings.set(lexeme, { docs: vec(docs, length), weights: vec(weights, length) })
   for (const [word, docs, weights, length] of p.surface) index.surface.set(word, { docs: vec(docs, length), weights: vec(weights, length) })
-  for (const [key, docs] of p.byName) index.byName.set(key, docs)
   p.words.forEach((word, id) => {
     index.words.push(word)
     index.wordId.set(word, id)

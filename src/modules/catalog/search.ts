@@ -14,7 +14,7 @@
 import { Worker } from 'node:worker_threads'
 import { sql } from 'drizzle-orm'
 import { connectionStringOf, type Db, queryRows } from '../../db/client.ts'
-import { buildIndex, type CatalogIndex, FIELD_WEIGHT, nameKey, type PackedIndex, type Posting, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
+import { buildIndex, type CatalogIndex, FIELD_WEIGHT, type PackedIndex, type Posting, rankedDocs, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
 import { HINGLISH_MEANINGS, HINGLISH_STOP_WORDS } from './hinglish.ts'
 import { corrections } from './spelling.ts'
 
@@ -369,19 +369,49 @@ function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], 
   if (groups.length === 0) return { hits: [], total: 0 }
   scratch(index.ids.length)
   const mean = index.meanNameWords()
+  const k = Math.max(CANDIDATES, limit + 10)
+  if (groups.length === 1 && groups[0]!.reaches.length === 1) return oneWord(index, groups[0]!, tokens, trigrams, limit, k, mean)
   // Products with every word first; only when they are too few, products with any word.
   let matches = matchAll(index, groups, mean)
   if (matches.length < limit && groups.length > 1) matches = matchAny(index, groups, mean)
   const total = matches.length
-  const candidates = topByRank(index, matches, Math.max(CANDIDATES, limit + 10))
-  // A product whose name is the query is scored whatever its BM25 rank among equals.
+  const candidates = topByRank(index, matches, k)
+  // A product whose name is the query (it matches every word, so it is among the matches) is
+  // scored whatever its BM25 rank among equals.
   const chosen = new Set(candidates)
-  for (const d of index.byName.get(nameKey(tokens)) ?? []) {
-    if (index.dead.data[d] === 1 || chosen.has(d)) continue
-    if (stamp[d] !== query) rankSum[d] = 0
+  for (const d of matches) if (isNamed(index, d, tokens) && !chosen.has(d)) candidates.push(d)
+  return scoreCandidates(index, candidates, total, groups, tokens, trigrams, limit)
+}
+
+/**
+ * A query of one word reaching one posting (most searches): BM25 orders its docs by field weight,
+ * then shorter name, so the best k are the front of the posting's ranked order (an exact one-word
+ * name is among them: name weight, the shortest length), and the total is the posting's length
+ * less removed docs.
+ */
+function oneWord(index: CatalogIndex, group: Group, tokens: string[], trigrams: QueryTrigrams, limit: number, k: number, mean: number) {
+  const { posting, quality } = group.reaches[0]!
+  const dead = index.dead.data
+  const lengths = index.nameWords.data
+  const ranked = rankedDocs(index, posting)
+  const candidates: number[] = []
+  for (let i = 0; i < ranked.docs.length && candidates.length < k; i++) {
+    const d = ranked.docs[i]!
+    if (dead[d] === 1) continue
+    rankSum[d] = termWeight(group.idf, FIELD_WEIGHT[ranked.weights[i]!]! * quality, normOf(lengths, d, mean))
     candidates.push(d)
   }
-  return scoreCandidates(index, candidates, total, groups, tokens, trigrams, limit)
+  let total = posting.docs.length
+  if (index.live < index.ids.length) for (let i = 0; i < posting.docs.length; i++) total -= dead[posting.docs.data[i]!]!
+  return scoreCandidates(index, candidates, total, [group], tokens, trigrams, limit)
+}
+
+/** Whether the doc's name is exactly these words. */
+function isNamed(index: CatalogIndex, d: number, tokens: string[]): boolean {
+  if (index.nameWords.data[d] !== tokens.length) return false
+  const start = index.wordStart.data[d]!
+  for (let i = 0; i < tokens.length; i++) if (index.words[index.wordPool.data[start + i]!] !== tokens[i]) return false
+  return true
 }
 
 /** Per query word: the group that stands for it (none for a stop word: then only the word itself matches). */
