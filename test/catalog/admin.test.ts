@@ -191,7 +191,22 @@ describe('bulk import', () => {
     const csv = ['slug,name,brand,sku,categorySlug,sellingPrice,mrp,isActive', 'flag-csv,Flag,B,FL-C,atta,10,10,yes', 'flag-csv-2,Flag,B,FL-C2,atta,10,10,false'].join('\n')
     const fromCsv = await admin('POST', `/catalogs/${catalogId}/import`, csv, { 'content-type': 'text/csv' })
     assert.equal(fromCsv.statusCode, 400, fromCsv.body)
-    assert.deepEqual(fromCsv.json().message, ['products[0]: isActive must be true or false'])
+    assert.deepEqual(fromCsv.json().message, ['line 2: isActive must be true or false'])
+    assert.equal((await publicGet('/products?limit=100')).json().meta.total, before, 'nothing was imported')
+  })
+
+  test('a CSV body is read strictly, as the command line reads a file: an unknown or missing column is refused on line 1, problems name their line', async () => {
+    const before = (await publicGet('/products?limit=100')).json().meta.total
+    const unknown = await admin('POST', `/catalogs/${catalogId}/import`, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,colour\nred-flag,Flag,B,RF-1,atta,10,10,red', { 'content-type': 'text/csv' })
+    assert.equal(unknown.statusCode, 400, unknown.body)
+    assert.match(unknown.json().message[0], /^line 1: column colour should not exist/)
+    const missing = await admin('POST', `/catalogs/${catalogId}/import`, 'slug,name,brand,categorySlug,sellingPrice,mrp\nred-flag,Flag,B,atta,10,10', { 'content-type': 'text/csv' })
+    assert.equal(missing.statusCode, 400, missing.body)
+    assert.deepEqual(missing.json().message, ['line 1: column sku is missing'])
+    const quoted = 'slug,name,brand,sku,categorySlug,sellingPrice,mrp\nok-flag,Flag,B,OK-1,atta,10,10\n"multi-line","Flag\nTwo",B,ML-1,atta,10,20000\nbad-flag,Flag,B,BF-1,atta,30,10'
+    const lines = await admin('POST', `/catalogs/${catalogId}/import`, quoted, { 'content-type': 'text/csv' })
+    assert.equal(lines.statusCode, 400, lines.body)
+    assert.deepEqual(lines.json().message, ['line 5: sellingPrice must not be greater than mrp'], 'the quoted newline counts as a line')
     assert.equal((await publicGet('/products?limit=100')).json().meta.total, before, 'nothing was imported')
   })
 

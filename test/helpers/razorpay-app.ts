@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from './app.ts'
 import { type CustomerFixture, customerHeaders } from './factories.ts'
 import { createRazorpayStandIn } from './razorpay-standin.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from './shop.ts'
+import { type RazorpayPaymentEvent, razorpayPaymentEvent } from './webhook-bodies.ts'
 
 export const KEY_ID = 'rzp_test_AppLevel0001'
 export const KEY_SECRET = 'appLevelKeySecret0123456789'
@@ -90,28 +91,9 @@ export function webhook(body: object, eventId: string, options: { secret?: strin
   })
 }
 
-export const paymentEvent = (event: 'payment.captured' | 'payment.failed' | 'order.paid', entity: { id: string; order_id: string; amount: number } & Record<string, unknown>) => ({
-  entity: 'event',
-  account_id: 'acc_AppLevel0001',
-  event,
-  contains: event === 'order.paid' ? ['payment', 'order'] : ['payment'],
-  payload: {
-    payment: {
-      entity: {
-        entity: 'payment',
-        currency: 'INR',
-        status: event === 'payment.failed' ? 'failed' : 'captured',
-        method: 'upi',
-        captured: event !== 'payment.failed',
-        error_code: event === 'payment.failed' ? 'BAD_REQUEST_ERROR' : null,
-        error_description: event === 'payment.failed' ? 'Payment was unsuccessful as the bank declined it' : null,
-        created_at: 1_700_000_000,
-        ...entity,
-      },
-    },
-  },
-  created_at: 1_700_000_005,
-})
+/** A Razorpay payment event as Razorpay sends it (webhook-bodies.ts), from this app's account. */
+export const paymentEvent = (event: RazorpayPaymentEvent, entity: { id: string; order_id: string; amount: number } & Record<string, unknown>) =>
+  razorpayPaymentEvent(event, entity, 'acc_AppLevel0001')
 
 export const refundEvent = (event: 'refund.processed' | 'refund.failed', refund: { id: string; payment_id: string; amount: number }, orderId: string) => ({
   entity: 'event',

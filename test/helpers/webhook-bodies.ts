@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto'
 
 export type RazorpayPaymentEvent = 'payment.authorized' | 'payment.captured' | 'payment.failed' | 'order.paid'
-export function razorpayPaymentEvent(event: RazorpayPaymentEvent, payment: { id: string; order_id: string; amount: number }, accountId = 'acc_WebhookPlan1') {
+/** `payment` may carry more entity fields (they override the defaults), e.g. an error code. */
+export function razorpayPaymentEvent(event: RazorpayPaymentEvent, payment: { id: string; order_id: string; amount: number } & Record<string, unknown>, accountId = 'acc_WebhookPlan1') {
   const status = event === 'payment.failed' ? 'failed' : event === 'payment.authorized' ? 'authorized' : 'captured'
   return {
     entity: 'event',

@@ -318,12 +318,34 @@ describe('webhooks delivered out of order', () => {
     }
   }
 
+  type Delivery = { raw: Buffer; headers: Record<string, unknown> }
+  /**
+   * For every order of the four events: `setUp` places an order and makes its events, they are
+   * delivered in that order, and the order's final state (less its stock) must be `expected`.
+   */
+  async function everyDeliveryOrder<N extends string>(
+    names: readonly [N, N, N, N],
+    setUp: () => Promise<{ events: Record<N, Delivery>; state: () => Promise<object> }>,
+    expected: object,
+  ) {
+    const states: { order: string; state: object }[] = []
+    for (const order of permutations([...names])) {
+      const { events, state } = await setUp()
+      await deliverAll(order.map((name) => events[name]))
+      states.push({ order: order.join(' > '), state: await state() })
+    }
+    assert.equal(states.length, 24)
+    for (const { order, state } of states) {
+      const { stock: _stock, ...comparable } = state as { stock?: number }
+      assert.deepEqual(comparable, expected, `delivered as ${order}`)
+    }
+  }
+
   test('razorpay: a paid order cancelled with its refund pending; all 24 orders of {payment.authorized, payment.captured, refund.created, refund.processed}: one final state, refunded once', async () => {
     standIn.reset()
     standIn.refundStatus = 'pending'
     try {
-      const states = []
-      for (const order of permutations(['payment.authorized', 'payment.captured', 'refund.created', 'refund.processed'] as const)) {
+      const setUp = async () => {
         const placed = await prepaidOrder(rzp, rzpShop, 'earbuds')
         const stock = (await rzp.deps.database.db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, rzpShop.ids.earbuds!) }))!.stock
         const paymentId = `pay_${uid()}`
@@ -343,14 +365,15 @@ describe('webhooks delivered out of order', () => {
           'refund.created': razorpayDelivery(razorpayRefundEvent('refund.created', refundEntity), `evt_${uid()}`),
           'refund.processed': razorpayDelivery(razorpayRefundEvent('refund.processed', refundEntity), `evt_${uid()}`),
         }
-        await deliverAll(order.map((name) => events[name]))
-        const state = await finalState(rzp, placed.id, rzpShop.ids.earbuds!, { [paymentId]: 'the payment', [refundEntity.id]: 'the refund' })
-        const refundCalls = standIn.sent('POST', `/v1/payments/${paymentId}/refund`).length
-        const refunds = state.refunds.map((r) => ({ ...r, amount: r.amount === String(placed.amount) ? 'all that was paid' : r.amount }))
-        states.push({ order: order.join(' > '), state: { ...state, refunds, stockBack: state.stock === stock + 1, refundCalls } })
+        const state = async () => {
+          const final = await finalState(rzp, placed.id, rzpShop.ids.earbuds!, { [paymentId]: 'the payment', [refundEntity.id]: 'the refund' })
+          const refundCalls = standIn.sent('POST', `/v1/payments/${paymentId}/refund`).length
+          const refunds = final.refunds.map((r) => ({ ...r, amount: r.amount === String(placed.amount) ? 'all that was paid' : r.amount }))
+          return { ...final, refunds, stockBack: final.stock === stock + 1, refundCalls }
+        }
+        return { events, state }
       }
-      assert.equal(states.length, 24)
-      const expected = {
+      await everyDeliveryOrder(['payment.authorized', 'payment.captured', 'refund.created', 'refund.processed'], setUp, {
         status: 'CANCELLED',
         paymentStatus: 'REFUNDED',
         released: true,
@@ -361,19 +384,14 @@ describe('webhooks delivered out of order', () => {
         refundSucceededEvents: 1,
         stockBack: true,
         refundCalls: 1,
-      }
-      for (const { order, state } of states) {
-        const { stock: _stock, ...comparable } = state
-        assert.deepEqual(comparable, expected, `delivered as ${order}`)
-      }
+      })
     } finally {
       standIn.reset()
     }
   })
 
   test('razorpay: never paid (attempt 1 failed, attempt 2 authorized but never captured and refunded by Razorpay); all 24 orders of {payment.failed, payment.authorized, refund.created, refund.processed}: pending with a failed payment, never paid', async () => {
-    const states = []
-    for (const order of permutations(['payment.failed', 'payment.authorized', 'refund.created', 'refund.processed'] as const)) {
+    const setUp = async () => {
       const placed = await prepaidOrder(rzp, rzpShop, 'atta')
       const failedId = `pay_${uid()}`
       const authorizedId = `pay_${uid()}`
@@ -384,33 +402,22 @@ describe('webhooks delivered out of order', () => {
         'refund.created': razorpayDelivery(razorpayRefundEvent('refund.created', autoRefund), `evt_${uid()}`),
         'refund.processed': razorpayDelivery(razorpayRefundEvent('refund.processed', autoRefund), `evt_${uid()}`),
       }
-      await deliverAll(order.map((name) => events[name]))
-      const state = await finalState(rzp, placed.id, rzpShop.ids.atta!, { [failedId]: 'attempt 1', [authorizedId]: 'attempt 2' })
-      states.push({ order: order.join(' > '), state })
+      return { events, state: () => finalState(rzp, placed.id, rzpShop.ids.atta!, { [failedId]: 'attempt 1', [authorizedId]: 'attempt 2' }) }
     }
-    assert.equal(states.length, 24)
-    for (const { order, state } of states) {
-      const { stock: _stock, ...comparable } = state
-      assert.deepEqual(
-        comparable,
-        {
-          status: 'PENDING_PAYMENT',
-          paymentStatus: 'PENDING',
-          released: false,
-          payments: [{ status: 'FAILED', providerPaymentId: 'attempt 1', failureReason: 'Payment was unsuccessful as the bank declined it' }],
-          refunds: [],
-          history: ['PENDING_PAYMENT'],
-          paymentSucceededEvents: 0,
-          refundSucceededEvents: 0,
-        },
-        `delivered as ${order}`,
-      )
-    }
+    await everyDeliveryOrder(['payment.failed', 'payment.authorized', 'refund.created', 'refund.processed'], setUp, {
+      status: 'PENDING_PAYMENT',
+      paymentStatus: 'PENDING',
+      released: false,
+      payments: [{ status: 'FAILED', providerPaymentId: 'attempt 1', failureReason: 'Payment was unsuccessful as the bank declined it' }],
+      refunds: [],
+      history: ['PENDING_PAYMENT'],
+      paymentSucceededEvents: 0,
+      refundSucceededEvents: 0,
+    })
   })
 
   test('razorpay: attempt 1 failed, attempt 2 paid; all 24 orders of {payment.failed, payment.authorized, payment.captured, order.paid}: confirmed and paid once', async () => {
-    const states = []
-    for (const order of permutations(['payment.failed', 'payment.authorized', 'payment.captured', 'order.paid'] as const)) {
+    const setUp = async () => {
       const placed = await prepaidOrder(rzp, rzpShop, 'earbuds')
       const failedId = `pay_${uid()}`
       const paidId = `pay_${uid()}`
@@ -421,28 +428,18 @@ describe('webhooks delivered out of order', () => {
         'payment.captured': razorpayDelivery(razorpayPaymentEvent('payment.captured', attempt2), `evt_${uid()}`),
         'order.paid': razorpayDelivery(razorpayPaymentEvent('order.paid', attempt2), `evt_${uid()}`),
       }
-      await deliverAll(order.map((name) => events[name]))
-      const state = await finalState(rzp, placed.id, rzpShop.ids.earbuds!, { [failedId]: 'attempt 1', [paidId]: 'attempt 2' })
-      states.push({ order: order.join(' > '), state })
+      return { events, state: () => finalState(rzp, placed.id, rzpShop.ids.earbuds!, { [failedId]: 'attempt 1', [paidId]: 'attempt 2' }) }
     }
-    assert.equal(states.length, 24)
-    for (const { order, state } of states) {
-      const { stock: _stock, ...comparable } = state
-      assert.deepEqual(
-        comparable,
-        {
-          status: 'CONFIRMED',
-          paymentStatus: 'PAID',
-          released: false,
-          payments: [{ status: 'SUCCEEDED', providerPaymentId: 'attempt 2', failureReason: null }],
-          refunds: [],
-          history: ['CONFIRMED', 'PENDING_PAYMENT'],
-          paymentSucceededEvents: 1,
-          refundSucceededEvents: 0,
-        },
-        `delivered as ${order}`,
-      )
-    }
+    await everyDeliveryOrder(['payment.failed', 'payment.authorized', 'payment.captured', 'order.paid'], setUp, {
+      status: 'CONFIRMED',
+      paymentStatus: 'PAID',
+      released: false,
+      payments: [{ status: 'SUCCEEDED', providerPaymentId: 'attempt 2', failureReason: null }],
+      refunds: [],
+      history: ['CONFIRMED', 'PENDING_PAYMENT'],
+      paymentSucceededEvents: 1,
+      refundSucceededEvents: 0,
+    })
   })
 
   test('sandbox: both orders of {payment.failed, payment.succeeded} end paid; both orders of {payment.failed, payment.closed} never paid', async () => {

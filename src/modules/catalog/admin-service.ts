@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
-import { type CatalogImport, importCatalog } from './import.ts'
+import { type CatalogImport, importCatalog, type ProductRowLabel } from './import.ts'
 import { type CategoryRow, catalogRepo, type ProductRow, refreshSearchColumns } from './repo.ts'
 import { descendantIds } from './service.ts'
 
@@ -279,8 +279,9 @@ export class CatalogAdminService {
     return toAdminProduct(row)
   }
 
-  async importCatalog(catalogId: string, input: CatalogImport) {
-    const { written } = await importCatalog(this.db, catalogId, input)
+  /** `productLabel` names a product row in errors (a CSV body's line numbers; default `products[i]`). */
+  async importCatalog(catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel) {
+    const { written } = await importCatalog(this.db, catalogId, input, productLabel ? { productLabel } : {})
     await this.cache.invalidate(catalogId)
     return written
   }

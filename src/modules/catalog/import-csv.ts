@@ -33,45 +33,6 @@ function productFromCsv(raw: Record<string, string | undefined>): ProductImportR
   }
 }
 
-/**
- * Parses products from CSV as the back office's `text/csv` import always has (header row; quoted
- * fields may hold commas, quotes and newlines; unknown columns ignored; a quote anywhere opens or
- * closes quoting). Kept as it is so that the API's answers do not change (decision 0018); the
- * command line reads files with `readProductsCsv`.
- */
-export function parseProductsCsv(text: string): ProductImportRow[] {
-  const records: string[][] = []
-  let field = ''
-  let record: string[] = []
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"'
-        i++
-      } else if (c === '"') quoted = false
-      else field += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') {
-      record.push(field)
-      field = ''
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++
-      record.push(field)
-      if (record.some((f) => f !== '')) records.push(record)
-      record = []
-      field = ''
-    } else field += c
-  }
-  record.push(field)
-  if (record.some((f) => f !== '')) records.push(record)
-  const [header, ...rows] = records
-  if (!header) return []
-  const names = header.map((h) => h.trim())
-  return rows.map((cells) => productFromCsv(Object.fromEntries(names.map((n, i) => [n, (cells[i] ?? '').trim()]))))
-}
-
 export interface ProductsCsv {
   products: ProductImportRow[]
   /** The line of the file each product starts on (1 is the header), for error messages. */

@@ -13,7 +13,7 @@ import { catalogRepo, refreshSearchColumns } from './repo.ts'
 import { categories } from './schema.sql.ts'
 
 export { LISTED_PROBLEMS, problemReport, type ImportCheck, type ImportProblem, type ProblemReport, type ProductRowLabel } from './import-check.ts'
-export { parseProductsCsv, PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv, type ProductsCsv } from './import-csv.ts'
+export { PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv, type ProductsCsv } from './import-csv.ts'
 
 export interface CategoryImportRow {
   slug: string
