@@ -15,6 +15,7 @@
 //   model       a model number, in any case                        products of that model 3
 //   hinglish    a type in Hinglish ("ladies chappal", "bachon ke liye school bag")  that type (and audience) 2
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from '../src/modules/catalog/index.ts'
+import { seededRandom as random } from '../src/lib/random.ts'
 
 export interface Judgment {
   query: string
@@ -113,17 +114,6 @@ const HINGLISH_AUDIENCE: Record<string, string[]> = {
   Girls: ['ladkiyon ke liye', 'ladki'],
   Boys: ['ladkon ke liye', 'ladka'],
   Kids: ['bachon ke liye', 'baccho ka'],
-}
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 interface Made {

@@ -110,12 +110,4 @@ export function withWhitespace(raw: string): Record<string, string> {
 }
 
 /** A seeded PRNG (mulberry32), so a failing shuffle can be replayed. */
-export function seededRandom(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let x = Math.imul(a ^ (a >>> 15), 1 | a)
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { seededRandom } from '../../src/lib/random.ts'

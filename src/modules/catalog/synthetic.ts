@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { projectFile } from '../../lib/paths.ts'
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
+import { seededRandom as random } from '../../lib/random.ts'
 
 interface Demo {
   categories: CategoryImportRow[]
@@ -15,17 +16,6 @@ const SIZES = ['Small', 'Medium', 'Large', '250 g', '500 g', '1 kg', '2 kg', '5 
 /** Third-level categories made under each leaf of the demo tree. */
 const TIERS = ['Everyday', 'Premium', 'Value']
 const COLOURS = ['Black', 'White', 'Blue', 'Red', 'Green', 'Maroon', 'Mustard', 'Teal', 'Grey', 'Beige', 'Navy', 'Pink']
-
-/** A deterministic pseudo-random sequence (mulberry32), so a given N always makes the same catalog. */
-function random(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export function syntheticCatalog(count: number): CatalogImport {
   const demo = JSON.parse(readFileSync(projectFile('src/modules/catalog/demo/catalog.json'), 'utf8')) as Demo
