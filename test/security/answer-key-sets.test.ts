@@ -115,7 +115,10 @@ const ORDER = {
   paymentStatus: V,
   paymentMode: V,
   deliveryMethod: V,
-  items: list({ id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V }),
+  items: list({
+    id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V,
+    hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
+  }),
   shippingAddress: { name: V, phone: V, line1: V, line2: V, landmark: V, city: V, state: V, pincode: V },
   alternatePhone: V,
   couponCode: V,
@@ -136,6 +139,7 @@ const ORDER = {
   payment: nullable(PAYMENT),
   refunds: list(REFUND),
   deliveredAt: V,
+  tax: nullable(TAX),
   createdAt: V,
   updatedAt: V,
 }
