@@ -80,3 +80,32 @@ export const GstRateBps = Type.Integer({ minimum: 0, maximum: 10_000, descriptio
 
 /** A GST rate in basis points, or null to clear it (inherit the category's). */
 export const NullableGstRateBps = Type.Union([GstRateBps, Type.Null()], { 'x-message': 'must be an integer number of basis points from 0 to 10000 (1800 = 18 %), or null' })
+
+/** The money of a taxed amount in an answer (GST, decision 0021): taxable value + total tax == the tax-inclusive amount. */
+export const TaxAmountsFields = {
+  taxableValue: Money('Taxable value: the tax-inclusive amount less its tax'),
+  cgst: Money('Central GST (intra-state)'),
+  sgst: Money('State or union territory GST (intra-state)'),
+  igst: Money('Integrated GST (inter-state)'),
+  totalTax: Money('cgst + sgst + igst'),
+}
+
+/** The GST breakdown of a quote or an order: totals are the sums of the taxed lines and charges. */
+export const TaxBlockFields = {
+  placeOfSupply: Type.Object(
+    { stateCode: Nullable(Type.String({ description: 'GST state code, e.g. 29' })), state: Type.String() },
+    { description: "The shipping address's state" },
+  ),
+  intraState: Type.Boolean({ description: "Every taxed supply is in the seller's state: CGST + SGST; otherwise IGST" }),
+  ...TaxAmountsFields,
+  charges: Type.Array(
+    Type.Object({
+      kind: Type.Enum(['SHIPPING', 'COD_FEE']),
+      amount: Money('The charge, tax included'),
+      hsnCode: Type.String({ description: 'The principal supply’s: the charge is part of a composite supply' }),
+      gstRateBps: Type.Integer({ description: 'The principal supply’s rate, basis points' }),
+      ...TaxAmountsFields,
+    }),
+    { description: 'Shipping and the COD fee, taxed at the rate of the principal supply (the line of highest taxable value)' },
+  ),
+}

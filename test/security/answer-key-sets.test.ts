@@ -98,6 +98,14 @@ const PAYMENT = { id: V, orderId: V, provider: V, status: V, amount: V, currency
 const REFUND = { id: V, returnRequestId: V, orderId: V, amount: V, method: V, status: V, providerRefundId: V, createdAt: V }
 /** The sandbox provider's session: what the partner app opens (contract.md, providers). */
 const CLIENT_ACTION = { type: V, payload: nullable({ url: V, amount: V, currency: V, provider: V, sessionId: V }) }
+/** GST (issue #28, decision 0021): added to the quote and the order, none of the spec's fields changed. */
+const TAX_AMOUNTS = { taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V }
+const TAX = {
+  placeOfSupply: { stateCode: V, state: V },
+  intraState: V,
+  ...TAX_AMOUNTS,
+  charges: list({ kind: V, amount: V, hsnCode: V, gstRateBps: V, ...TAX_AMOUNTS }),
+}
 const ORDER = {
   id: V,
   orderNumber: V,
@@ -107,7 +115,10 @@ const ORDER = {
   paymentStatus: V,
   paymentMode: V,
   deliveryMethod: V,
-  items: list({ id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V }),
+  items: list({
+    id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V,
+    hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
+  }),
   shippingAddress: { name: V, phone: V, line1: V, line2: V, landmark: V, city: V, state: V, pincode: V },
   alternatePhone: V,
   couponCode: V,
@@ -128,6 +139,7 @@ const ORDER = {
   payment: nullable(PAYMENT),
   refunds: list(REFUND),
   deliveredAt: V,
+  tax: nullable(TAX),
   createdAt: V,
   updatedAt: V,
 }
@@ -236,6 +248,7 @@ const SHAPES = {
   'wallet quote': {
     itemsTotal: V, mrpTotal: V, couponDiscount: V, shippingCharge: V, codFee: V, totalAmount: V,
     rewardPointsUsed: V, rewardPointsValue: V, walletCashUsed: V, remainingPayable: V, balances: BALANCES,
+    tax: nullable({ ...TAX, lines: list({ productId: V, hsnCode: V, gstRateBps: V, ...TAX_AMOUNTS }) }),
   },
   'ticket': TICKET,
   'tickets (list)': list(TICKET),
@@ -304,6 +317,12 @@ describe('answers carry only whitelisted keys', () => {
     await call('admin delivery zones (list)', 'GET', '/admin/delivery-zones', admin)
     await call('admin ledger adjustment', 'POST', `/admin/customers/${a1.userId}/ledger`, admin, { kind: 'WALLET_CASH', amount: '20.00', reason: 'Goodwill' })
     await call('admin ledger adjustment', 'POST', `/admin/customers/${a1.userId}/ledger`, admin, { kind: 'REWARD_POINTS', amount: 40, reason: 'Goodwill' })
+
+    // GST: partner A's catalog has a registered seller (Maharashtra; the orders go to Karnataka) and its product a rate, so the tax blocks are filled.
+    assert.equal((await t.app.inject({ method: 'PUT', url: `${PREFIX}/admin/catalogs/${f.partners.A.catalogId}/seller`, headers: admin, payload: {
+      legalName: 'Acme Retail Private Limited', gstin: '27AAPFU0939F1ZV', address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' },
+    } })).statusCode, 200)
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `${PREFIX}/admin/products/${productId}`, headers: admin, payload: { hsnCode: '1101', gstRateBps: 500 } })).statusCode, 200)
 
     // Orders: COD with the coupon, points and wallet; prepaid paid then cancelled (a refund); one more for the payment calls.
     await call('order (create)', 'POST', '/orders', key(), {

@@ -115,7 +115,7 @@ export { CatalogService } from './service.ts'
 export { catalogRoutes } from './routes.ts'
 export { CatalogAdminService, type GstRatesInForce } from './admin-service.ts'
 /** GST fields of products as they resolve through categories (the tax module's checks). */
-export { activeProductsTax, type ProductTax, type TaxFieldSource } from './product-tax.ts'
+export { activeProductsTax, productsTaxOf, type ProductTax, type TaxFieldSource } from './product-tax.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */

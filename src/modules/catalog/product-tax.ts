@@ -1,6 +1,6 @@
 // The GST fields of products as they resolve: a product's own HSN code and rate, else its
 // category's, else the nearest ancestor category's that sets one (each field on its own).
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { catalogRepo } from './repo.ts'
 import { products } from './schema.sql.ts'
@@ -30,6 +30,27 @@ export async function activeProductsTax(db: Executor, catalogId: string): Promis
       .where(and(eq(products.catalogId, catalogId), eq(products.isActive, true)))
       .orderBy(asc(products.name), asc(products.id)),
   ])
+  return resolveTax(categoryRows, productRows)
+}
+
+/** A cart's products (of one catalog) with their resolved GST fields and slugs: what a sale is taxed by. */
+export async function productsTaxOf(db: Executor, catalogId: string, productIds: string[]): Promise<(ProductTax & { slug: string })[]> {
+  if (productIds.length === 0) return []
+  const [categoryRows, productRows] = await Promise.all([
+    catalogRepo.categories(db, catalogId),
+    db
+      .select({ id: products.id, slug: products.slug, name: products.name, sku: products.sku, categoryId: products.categoryId, hsnCode: products.hsnCode, gstRateBps: products.gstRateBps })
+      .from(products)
+      .where(and(eq(products.catalogId, catalogId), inArray(products.id, productIds))),
+  ])
+  const slugs = new Map(productRows.map((p) => [p.id, p.slug]))
+  return resolveTax(categoryRows, productRows).map((p) => ({ ...p, slug: slugs.get(p.id)! }))
+}
+
+type CategoryTax = { id: string; parentId: string | null; hsnCode: string | null; gstRateBps: number | null }
+type OwnTax = { id: string; name: string; sku: string; categoryId: string; hsnCode: string | null; gstRateBps: number | null }
+
+function resolveTax(categoryRows: CategoryTax[], productRows: OwnTax[]): ProductTax[] {
   const byId = new Map(categoryRows.map((c) => [c.id, c]))
   // The first value up the category chain; the chain is bounded in case of a cycle in bad data.
   const inherited = <K extends 'hsnCode' | 'gstRateBps'>(categoryId: string, field: K) => {

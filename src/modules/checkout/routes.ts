@@ -6,7 +6,7 @@ import { customerOf, type Guards } from '../../http/guards.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { parseItemsParam, type CheckoutService } from './service.ts'
-import { Money, PageQuery, Pincode, security } from '../../http/schemas.ts'
+import { Money, Nullable, PageQuery, Pincode, security, TaxAmountsFields, TaxBlockFields } from '../../http/schemas.ts'
 import { DateOnly, Days, Method, Serviceability } from './schemas.ts'
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutService; guards: Guards }> = async (app, { checkout, guards }) => {
@@ -123,6 +123,20 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
               walletCashUsed: Money(),
               remainingPayable: Money(),
               balances: Balances,
+              tax: Nullable(
+                Type.Object(
+                  {
+                    ...TaxBlockFields,
+                    lines: Type.Array(Type.Object({ productId: Type.String(), hsnCode: Type.String(), gstRateBps: Type.Integer(), ...TaxAmountsFields }), {
+                      description: 'The taxed lines, in the order of items: each on its line total less its coupon share',
+                    }),
+                  },
+                  {
+                    description:
+                      "GST included in the prices (decision 0021). Null when the catalog has no registered GST seller, or without a pincode (the place of supply is the shipping address's state)",
+                  },
+                ),
+              ),
             }),
           ),
           ...errorResponses(400, 401),

@@ -4,18 +4,22 @@ import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
-import { type CartProduct, findCartProducts } from '../catalog/index.ts'
+import { type CartProduct, findCartProducts, productsTaxOf } from '../catalog/index.ts'
 import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
 import { eq } from 'drizzle-orm'
 import { pageMeta } from '../../lib/pagination.ts'
 import { applicableCoupon } from './coupons.ts'
 import { ledgerBalances, ledgerPage } from '../ledgers/index.ts'
-import { priceCart } from './pricing.ts'
+import { priceCart, type PricedCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
 import { partnerPricing } from './schema.sql.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
-import { stateMismatch } from './pincode-state.ts'
+import { stateMismatch, statesOfPincode } from './pincode-state.ts'
+import { type CartTax, taxCart } from './cart-tax.ts'
+import { gstRatesInForceAt, gstSellerOf } from '../tax/index.ts'
+import { GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
+import { sameState } from '../../lib/pincode-states.ts'
 
 export type DeliveryMethod = 'STANDARD' | 'EXPRESS'
 export interface QuoteInput {
@@ -63,6 +67,43 @@ export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
 
 /** A cart as loadCart reads it: its lines with their products, total and weight. */
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
+
+/** Where the goods go, for GST: the state (and its GST state code, null if it has none) of the shipping address. */
+export interface PlaceOfSupply {
+  stateCode: string | null
+  state: string
+}
+
+/** A cart's GST with its place of supply; null when nothing is taxed (no registered seller, or no pincode yet). */
+export type PricedTax = (CartTax & { placeOfSupply: PlaceOfSupply }) | null
+
+/** The GST state code of a state name (the current code where a state had two: Andhra Pradesh 37), or null. */
+function gstStateCodeOf(state: string): string | null {
+  let code: string | null = null
+  for (const [c, name] of Object.entries(GST_STATE_CODES)) if (!GST_CODES_WITHOUT_STATE.has(c) && sameState(name, state)) code = c
+  return code
+}
+
+const percentOfBps = (bps: number) => `${bps / 100} %`
+
+/** The tax money of a taxed line or charge, as rupee strings. */
+export const taxAmountsView = (t: { taxable: bigint; cgst: bigint; sgst: bigint; igst: bigint; tax: bigint }) => ({
+  taxableValue: rupees(t.taxable),
+  cgst: rupees(t.cgst),
+  sgst: rupees(t.sgst),
+  igst: rupees(t.igst),
+  totalTax: rupees(t.tax),
+})
+
+/** The tax block of a quote or an order answer: place of supply, totals, and the taxed charges. */
+export function taxBlockView(tax: NonNullable<PricedTax>) {
+  return {
+    placeOfSupply: tax.placeOfSupply,
+    intraState: tax.intraState,
+    ...taxAmountsView(tax),
+    charges: tax.charges.map((c) => ({ kind: c.charge, amount: rupees(c.amount), hsnCode: c.hsnCode, gstRateBps: c.rateBps, ...taxAmountsView(c) })),
+  }
+}
 
 export class CheckoutService {
   private readonly db: Db
@@ -132,6 +173,7 @@ export class CheckoutService {
     db: Executor = this.db,
     balances: 'always' | 'when-used' = 'always',
     loaded?: Cart,
+    shippingState?: string,
   ) {
     const cart = loaded ?? (await this.loadCart(customer.partnerId, input.items, db))
     const inactive = cart.lines.find((l) => !l.product.isActive)
@@ -177,7 +219,75 @@ export class CheckoutService {
     if (codLimit !== null && priced.remainingPayable > codLimit) {
       throw new AppError('BAD_REQUEST', `Cash on delivery is limited to ₹${rupees(codLimit)} for this pincode`)
     }
-    return { ...priced, balances: current, coupon, cart }
+    const tax = await this.taxOf(cart, priced, input.pincode, shippingState, db)
+    return { ...priced, balances: current, coupon, cart, tax }
+  }
+
+  /**
+   * The GST of a priced cart (decision 0021): each line at its product's resolved HSN code and rate,
+   * CGST + SGST when its catalog's seller is in the place of supply's state, IGST otherwise. Lines of
+   * a catalog without a registered seller are not taxed. With a registered seller, a product without
+   * an HSN code or rate, or with a rate not in force now, is refused (never taxed as zero). Null
+   * when nothing is taxed, or when no pincode says the place of supply yet (a quote without one).
+   */
+  private async taxOf(cart: Cart, priced: PricedCart, pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PricedTax> {
+    const catalogIds = [...new Set(cart.lines.map((l) => l.product.catalogId))]
+    const sellers = new Map(await Promise.all(catalogIds.map(async (id) => [id, await gstSellerOf(db, id)] as const)))
+    const registered = catalogIds.filter((id) => sellers.get(id))
+    if (registered.length === 0) return null
+    const lineIdsOf = (catalogId: string) => cart.lines.filter((l) => l.product.catalogId === catalogId).map((l) => l.productId)
+    const [inForce, found] = await Promise.all([
+      gstRatesInForceAt(db, this.clock.now()),
+      Promise.all(registered.map((catalogId) => productsTaxOf(db, catalogId, lineIdsOf(catalogId)))),
+    ])
+    const terms = new Map(found.flat().map((p) => [p.id, p]))
+    const problems: string[] = []
+    for (const line of cart.lines) {
+      const product = terms.get(line.productId)
+      if (!product) continue
+      const missing = [product.hsnCode === null ? 'no HSN code' : null, product.gstRateBps === null ? 'no GST rate' : null].filter((m) => m !== null)
+      if (missing.length > 0) problems.push(`Product ${product.slug} has ${missing.join(' and ')}`)
+      else if (!inForce.has(product.gstRateBps!)) problems.push(`Product ${product.slug} has a GST rate of ${percentOfBps(product.gstRateBps!)} that is not in force`)
+    }
+    if (problems.length > 0) {
+      const fix = problems.length === 1 ? 'the merchant must set it before it can be sold' : 'the merchant must set them before they can be sold'
+      throw new AppError('BAD_REQUEST', `${problems.join('; ')}; ${fix}`)
+    }
+
+    const place = await this.placeOfSupply(pincode, shippingState, db)
+    if (!place) return null
+    const tax = taxCart({
+      lines: priced.lines.map((l, i) => {
+        const product = terms.get(l.productId)
+        const seller = sellers.get(cart.lines[i]!.product.catalogId)
+        return {
+          productId: l.productId,
+          lineTotal: l.lineTotal,
+          couponDiscount: l.couponDiscount,
+          terms:
+            product && seller
+              ? { hsnCode: product.hsnCode!, rateBps: product.gstRateBps!, kind: sameState(seller.state, place.state) ? ('INTRA_STATE' as const) : ('INTER_STATE' as const) }
+              : null,
+        }
+      }),
+      shippingCharge: priced.shippingCharge,
+      codFee: priced.codFee,
+    })
+    return tax && { ...tax, placeOfSupply: place }
+  }
+
+  /**
+   * The place of supply of goods delivered to `pincode`: the shipping address's state where one is
+   * given (an order's address, already checked against its pincode), else the pincode's state by the
+   * serviceability data, else by its postal circle. Null without a pincode or a known state.
+   */
+  private async placeOfSupply(pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PlaceOfSupply | null> {
+    if (!pincode) return null
+    const states = await statesOfPincode((p) => this.zoneForPincode(p, db), pincode)
+    const state = shippingState ? (states.find((s) => sameState(s, shippingState)) ?? shippingState.trim()) : states[0]
+    if (!state) return null
+    const stateCode = gstStateCodeOf(state)
+    return { stateCode, state: stateCode ? GST_STATE_CODES[stateCode]! : state }
   }
 
   async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
@@ -238,6 +348,13 @@ export class CheckoutService {
       walletCashUsed: rupees(priced.walletCashUsed),
       remainingPayable: rupees(priced.remainingPayable),
       balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
+      tax: priced.tax && {
+        ...taxBlockView(priced.tax),
+        lines: priced.lines.flatMap((l, i) => {
+          const line = priced.tax!.lines[i]
+          return line ? [{ productId: l.productId, hsnCode: line.hsnCode, gstRateBps: line.rateBps, ...taxAmountsView(line) }] : []
+        }),
+      },
     }
   }
 

@@ -204,6 +204,15 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
       releasedAt: null,
       cancelReason: null,
       deliveredAt: null,
+      // A replacement is no sale: nothing is taxed on it (the original order's invoice stands).
+      placeOfSupplyStateCode: null,
+      placeOfSupplyState: null,
+      taxIntraState: null,
+      taxableValue: null,
+      cgst: null,
+      sgst: null,
+      igst: null,
+      taxCharges: null,
       createdAt: at,
       updatedAt: at,
     })
@@ -221,6 +230,12 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
       rewardPointsDiscount: 0n,
       paidAmount: 0n,
       position,
+      hsnCode: null,
+      gstRateBps: null,
+      taxableValue: null,
+      cgst: null,
+      sgst: null,
+      igst: null,
     })),
   )
   await orderRepo.addHistory(tx, { orderId: id, fromStatus: null, toStatus: 'CONFIRMED', actor: 'SYSTEM', note: `Replacement for order ${original.orderNumber}`, createdAt: at })

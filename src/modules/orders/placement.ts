@@ -157,6 +157,7 @@ export class OrderPlacement {
       tx,
       'when-used',
       cart,
+      address.state,
     )
   }
 
@@ -235,6 +236,7 @@ export class OrderPlacement {
       releasedAt: null,
       cancelReason: null,
       deliveredAt: null,
+      ...orderTaxColumns(priced.tax),
       createdAt: now,
       updatedAt: now,
     }
@@ -254,6 +256,7 @@ export class OrderPlacement {
       rewardPointsDiscount: l.rewardPointsDiscount,
       paidAmount: l.paidAmount,
       position,
+      ...lineTaxColumns(priced.tax?.lines[position] ?? null),
     }))
     const history: HistoryRow[] = [{ id: newId('osh', now.getTime()), orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now }]
     const payment: PaymentRow | null = prepaid
@@ -274,6 +277,44 @@ export class OrderPlacement {
         }
       : null
     return { order, items, history, payment }
+  }
+}
+
+/** The order's GST columns from the priced tax (all null when nothing was taxed). */
+export function orderTaxColumns(tax: PricedOrder['tax']) {
+  const paise = (n: bigint) => n.toString()
+  return {
+    placeOfSupplyStateCode: tax?.placeOfSupply.stateCode ?? null,
+    placeOfSupplyState: tax?.placeOfSupply.state ?? null,
+    taxIntraState: tax?.intraState ?? null,
+    taxableValue: tax?.taxable ?? null,
+    cgst: tax?.cgst ?? null,
+    sgst: tax?.sgst ?? null,
+    igst: tax?.igst ?? null,
+    taxCharges:
+      tax?.charges.map((c) => ({
+        kind: c.charge,
+        hsnCode: c.hsnCode,
+        gstRateBps: c.rateBps,
+        intraState: c.kind === 'INTRA_STATE',
+        amount: paise(c.amount),
+        taxableValue: paise(c.taxable),
+        cgst: paise(c.cgst),
+        sgst: paise(c.sgst),
+        igst: paise(c.igst),
+      })) ?? null,
+  }
+}
+
+/** A line's GST columns (all null when the line was not taxed). */
+export function lineTaxColumns(line: NonNullable<PricedOrder['tax']>['lines'][number]) {
+  return {
+    hsnCode: line?.hsnCode ?? null,
+    gstRateBps: line?.rateBps ?? null,
+    taxableValue: line?.taxable ?? null,
+    cgst: line?.cgst ?? null,
+    sgst: line?.sgst ?? null,
+    igst: line?.igst ?? null,
   }
 }
 

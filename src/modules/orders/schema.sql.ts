@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PACKED' | 'SHIPPED' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'CANCELLED'
 export type OrderPaymentStatus = 'PENDING' | 'PAID' | 'COD_PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED'
@@ -15,6 +15,22 @@ export interface ShippingAddress {
   city: string
   state: string
   pincode: string
+}
+
+/**
+ * Shipping or the COD fee as taxed at the time of sale (decision 0021): at the rate and HSN code of
+ * the order's principal supply. Paise as decimal strings (JSON has no bigint).
+ */
+export interface TaxedChargeRecord {
+  kind: 'SHIPPING' | 'COD_FEE'
+  hsnCode: string
+  gstRateBps: number
+  intraState: boolean
+  amount: string
+  taxableValue: string
+  cgst: string
+  sgst: string
+  igst: string
 }
 
 export interface ClientAction {
@@ -57,6 +73,16 @@ export const orders = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true }),
     cancelReason: text('cancel_reason'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    // GST at the time of sale (decision 0021); all null when nothing was taxed (no registered
+    // seller, or an order from before GST was computed). Totals are sums of lines and charges.
+    placeOfSupplyStateCode: text('place_of_supply_state_code'),
+    placeOfSupplyState: text('place_of_supply_state'),
+    taxIntraState: boolean('tax_intra_state'),
+    taxableValue: bigint('taxable_value', { mode: 'bigint' }),
+    cgst: bigint('cgst', { mode: 'bigint' }),
+    sgst: bigint('sgst', { mode: 'bigint' }),
+    igst: bigint('igst', { mode: 'bigint' }),
+    taxCharges: jsonb('tax_charges').$type<TaxedChargeRecord[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
@@ -89,8 +115,23 @@ export const orderItems = pgTable(
     rewardPointsDiscount: bigint('reward_points_discount', { mode: 'bigint' }).notNull(),
     paidAmount: bigint('paid_amount', { mode: 'bigint' }).notNull(),
     position: integer('position').notNull(),
+    // GST of the line at the time of sale (decision 0021), on line_total - coupon_discount; null
+    // when the line was not taxed (no registered seller).
+    hsnCode: text('hsn_code'),
+    gstRateBps: integer('gst_rate_bps'),
+    taxableValue: bigint('taxable_value', { mode: 'bigint' }),
+    cgst: bigint('cgst', { mode: 'bigint' }),
+    sgst: bigint('sgst', { mode: 'bigint' }),
+    igst: bigint('igst', { mode: 'bigint' }),
   },
-  (t) => [index('order_items_order_idx').on(t.orderId, t.position), check('order_items_quantity_range', sql`${t.quantity} between 1 and 9999`)],
+  (t) => [
+    index('order_items_order_idx').on(t.orderId, t.position),
+    check('order_items_quantity_range', sql`${t.quantity} between 1 and 9999`),
+    check(
+      'order_items_tax_adds_up',
+      sql`${t.taxableValue} is null or (${t.taxableValue} >= 0 and ${t.cgst} >= 0 and ${t.sgst} >= 0 and ${t.igst} >= 0 and ${t.taxableValue} + ${t.cgst} + ${t.sgst} + ${t.igst} = ${t.lineTotal} - ${t.couponDiscount})`,
+    ),
+  ],
 )
 
 export const orderStatusHistory = pgTable(

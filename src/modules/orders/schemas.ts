@@ -1,6 +1,6 @@
 // Response and body schemas of the orders module (also the OpenAPI document).
 import { Type } from 'typebox'
-import { IndianMobile, Money, Nullable, Pincode, Time } from '../../http/schemas.ts'
+import { IndianMobile, Money, Nullable, Pincode, TaxBlockFields, Time } from '../../http/schemas.ts'
 
 export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'CANCELLED'])
 export const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
@@ -67,6 +67,13 @@ export const OrderFields = {
       rewardPointsDiscount: Money(),
       paidAmount: Money(),
       returnableQuantity: Type.Integer(),
+      hsnCode: Nullable(Type.String({ description: 'GST at the time of sale (null: not taxed): HSN code' })),
+      gstRateBps: Nullable(Type.Integer({ description: 'GST rate at the time of sale, basis points (1800 = 18 %)' })),
+      taxableValue: Nullable(Money('lineTotal - couponDiscount, less its tax')),
+      cgst: Nullable(Money()),
+      sgst: Nullable(Money()),
+      igst: Nullable(Money()),
+      totalTax: Nullable(Money()),
     }),
   ),
   shippingAddress: Address,
@@ -91,6 +98,11 @@ export const OrderFields = {
   payment: Nullable(Payment),
   refunds: Type.Array(Refund),
   deliveredAt: Nullable(Time),
+  tax: Nullable(
+    Type.Object(TaxBlockFields, {
+      description: 'GST included in the prices, at the time of sale (decision 0021); totals are the sums of the items’ and charges’ figures. Null when nothing was taxed',
+    }),
+  ),
   createdAt: Time,
   updatedAt: Time,
 }

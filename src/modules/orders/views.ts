@@ -93,6 +93,7 @@ export function orderView({ order: o, items, history, payment, refunds, returned
       rewardPointsDiscount: rupees(i.rewardPointsDiscount),
       paidAmount: rupees(i.paidAmount),
       returnableQuantity: i.quantity - (returnedQuantities?.get(i.id) ?? 0),
+      ...itemTaxView(i),
     })),
     shippingAddress: o.shippingAddress,
     alternatePhone: o.alternatePhone,
@@ -114,8 +115,42 @@ export function orderView({ order: o, items, history, payment, refunds, returned
     payment: payment ? paymentView(payment) : null,
     refunds: refunds.map(refundView),
     deliveredAt: o.deliveredAt?.toISOString() ?? null,
+    tax: orderTaxView(o),
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
+  }
+}
+
+const taxMoney = (t: { taxableValue: bigint; cgst: bigint; sgst: bigint; igst: bigint }) => ({
+  taxableValue: rupees(t.taxableValue),
+  cgst: rupees(t.cgst),
+  sgst: rupees(t.sgst),
+  igst: rupees(t.igst),
+  totalTax: rupees(t.cgst + t.sgst + t.igst),
+})
+
+/** A line's GST at the time of sale; every field null when the line was not taxed. */
+function itemTaxView(i: OrderItemRow) {
+  if (i.taxableValue === null || i.hsnCode === null || i.gstRateBps === null) {
+    return { hsnCode: null, gstRateBps: null, taxableValue: null, cgst: null, sgst: null, igst: null, totalTax: null }
+  }
+  return { hsnCode: i.hsnCode, gstRateBps: i.gstRateBps, ...taxMoney({ taxableValue: i.taxableValue, cgst: i.cgst ?? 0n, sgst: i.sgst ?? 0n, igst: i.igst ?? 0n }) }
+}
+
+/** The order's GST block as the quote shows it (without its lines: the items carry them); null when nothing was taxed. */
+function orderTaxView(o: OrderRow) {
+  if (o.taxableValue === null || o.placeOfSupplyState === null) return null
+  return {
+    placeOfSupply: { stateCode: o.placeOfSupplyStateCode, state: o.placeOfSupplyState },
+    intraState: o.taxIntraState ?? false,
+    ...taxMoney({ taxableValue: o.taxableValue, cgst: o.cgst ?? 0n, sgst: o.sgst ?? 0n, igst: o.igst ?? 0n }),
+    charges: (o.taxCharges ?? []).map((c) => ({
+      kind: c.kind,
+      amount: rupees(BigInt(c.amount)),
+      hsnCode: c.hsnCode,
+      gstRateBps: c.gstRateBps,
+      ...taxMoney({ taxableValue: BigInt(c.taxableValue), cgst: BigInt(c.cgst), sgst: BigInt(c.sgst), igst: BigInt(c.igst) }),
+    })),
   }
 }
 

@@ -1,6 +1,6 @@
 // GST rates in force (data with dates), the GST seller of each catalog, and the check of which
 // products cannot be taxed yet. Decision 0021.
-import type { Db } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { checkGstin, GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
@@ -152,4 +152,15 @@ export class TaxService {
   private async catalogOrThrow(catalogId: string) {
     if (!(await findCatalog(this.db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
   }
+}
+
+/** What checkout needs of a catalog's GST seller: where it is registered. Null: no registered seller (no tax is charged). */
+export async function gstSellerOf(db: Executor, catalogId: string): Promise<{ stateCode: string; state: string } | null> {
+  const row = await taxRepo.findSeller(db, catalogId)
+  return row ? { stateCode: row.stateCode, state: row.state } : null
+}
+
+/** The GST rates (basis points) in force on the day in India of `instant`: a sale at that instant may be taxed only at one of them. */
+export async function gstRatesInForceAt(db: Executor, instant: Date): Promise<Set<number>> {
+  return new Set((await taxRepo.slabsInForce(db, indiaDay(instant))).map((s) => s.rateBps))
 }
