@@ -198,7 +198,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   const orderAdmin = new OrderAdminService(deps, payments)
-  const tax = new TaxService(deps)
+  const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage)
   const returns = new ReturnService(deps, storage, payments)
   const customerAdmin = new CustomerAdminService(deps, {

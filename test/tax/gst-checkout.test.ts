@@ -250,6 +250,19 @@ describe('products that cannot be taxed, and catalogs without a seller', () => {
     )
   })
 
+  test('a seller registered after a quote applies at the next quote (checkout caches sellers and forgets them on every write)', async () => {
+    const catalogId = (await adminCall('POST', '/catalogs', { name: 'Registers later' })).json().data.id
+    const categoryId = (await adminCall('POST', `/catalogs/${catalogId}/categories`, { name: 'All', slug: 'all' })).json().data.id
+    await givenProduct(catalogId, categoryId, 'later-soap', '118.00', 10, { hsnCode: '3401', gstRateBps: 1800 })
+    const later = await givenPartner(t.deps, 'Later partner', catalogId)
+    const customer = await givenCustomer(t.app, later)
+    const quote = () => t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(customer), payload: { items: [{ productId: ids['later-soap']!, quantity: 1 }], pincode: '560001' } })
+    assert.equal((await quote()).json().data.tax, null, 'no seller yet')
+    assert.equal((await adminCall('PUT', `/catalogs/${catalogId}/seller`, SELLER)).statusCode, 200)
+    const taxed = (await quote()).json().data.tax
+    assert.equal(taxed?.lines[0].igst, '18.00', `the next quote is taxed: ₹118 at 18 % is ₹18 IGST to Karnataka: ${JSON.stringify(taxed)}`)
+  })
+
   test('a catalog without a registered seller: no tax on the quote or the order', async () => {
     const customer = await givenCustomer(t.app, unregistered)
     const items = [{ productId: ids['small-seller-earbuds']!, quantity: 1 }]

@@ -17,7 +17,7 @@ import { partnerPricing } from './schema.sql.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
 import { stateMismatch, statesOfPincode } from './pincode-state.ts'
 import { type CartTax, taxCart } from './cart-tax.ts'
-import { gstRatesInForceAt, gstSellerOf } from '../tax/index.ts'
+import { gstRatesInForceAt, gstSellerOf, indiaDay } from '../tax/index.ts'
 import { GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
 import { sameState } from '../../lib/pincode-states.ts'
 
@@ -63,6 +63,10 @@ function methodTerms(zone: DeliveryZone, method: DeliveryMethod) {
 export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) =>
   createVersionedCache(deps.redis, deps.config.redisPrefix, { name: 'checkout', ttlMs: 5_000, maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 })
 export const ZONES_SCOPE = 'zones'
+/** The GST sellers of catalogs (written by the tax module's back office: see gstSellersChanged). */
+const GST_SELLERS_SCOPE = 'gst-sellers'
+/** The GST rates in force, by day in India (they change only with a migration). */
+const GST_RATES_SCOPE = 'gst-rates'
 export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
 
 /** A cart as loadCart reads it: its lines with their products, total and weight. */
@@ -223,6 +227,11 @@ export class CheckoutService {
     return { ...priced, balances: current, coupon, cart, tax }
   }
 
+  /** A catalog's GST seller was registered or changed: every node forgets the sellers it cached. */
+  gstSellersChanged(): Promise<void> {
+    return this.settingsCache.invalidate(GST_SELLERS_SCOPE)
+  }
+
   /**
    * The GST of a priced cart (decision 0021): each line at its product's resolved HSN code and rate,
    * CGST + SGST when its catalog's seller is in the place of supply's state, IGST otherwise. Lines of
@@ -232,12 +241,14 @@ export class CheckoutService {
    */
   private async taxOf(cart: Cart, priced: PricedCart, pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PricedTax> {
     const catalogIds = [...new Set(cart.lines.map((l) => l.product.catalogId))]
-    const sellers = new Map(await Promise.all(catalogIds.map(async (id) => [id, await gstSellerOf(db, id)] as const)))
+    // Sellers and rates come from the settings cache: most catalogs' answer is "no seller", asked
+    // by every quote and order.
+    const sellers = new Map(await Promise.all(catalogIds.map(async (id) => [id, await this.settingsCache.get(GST_SELLERS_SCOPE, id, () => gstSellerOf(db, id))] as const)))
     const registered = catalogIds.filter((id) => sellers.get(id))
     if (registered.length === 0) return null
     const lineIdsOf = (catalogId: string) => cart.lines.filter((l) => l.product.catalogId === catalogId).map((l) => l.productId)
     const [inForce, found] = await Promise.all([
-      gstRatesInForceAt(db, this.clock.now()),
+      this.settingsCache.get(GST_RATES_SCOPE, indiaDay(this.clock.now()), async () => [...(await gstRatesInForceAt(db, this.clock.now()))]).then((rates) => new Set(rates)),
       Promise.all(registered.map((catalogId) => productsTaxOf(db, catalogId, lineIdsOf(catalogId)))),
     ])
     const terms = new Map(found.flat().map((p) => [p.id, p]))

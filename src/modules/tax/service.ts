@@ -53,7 +53,11 @@ export class TaxService {
   private readonly db: Db
   private readonly clock: Deps['clock']
 
-  constructor({ database, clock }: Deps) {
+  /** `sellerChanged` runs after a seller is written: checkout caches sellers (app.ts wires it). */
+  constructor(
+    { database, clock }: Deps,
+    private readonly sellerChanged: () => Promise<void> = async () => {},
+  ) {
     this.db = database.db
     this.clock = clock
   }
@@ -116,6 +120,7 @@ export class TaxService {
       createdAt: now,
       updatedAt: now,
     })
+    await this.sellerChanged()
     return toSeller(row)
   }
 
