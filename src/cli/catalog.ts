@@ -9,6 +9,12 @@ import { withRuntime } from './command.ts'
 import { catalogOrDefault } from './lookups.ts'
 import { type Progress, withProgress } from './progress.ts'
 
+/** The GST rates in force today, which an import's `gstRateBps` must be one of (the tax module's data). */
+async function gstRatesToday(db: Db): Promise<number[]> {
+  const { gstRatesInForceAt } = await import('../modules/tax/index.ts')
+  return [...(await gstRatesInForceAt(db, new Date()))]
+}
+
 interface ImportFile {
   input: CatalogImport
   /** How errors name a product: its line in a CSV file, `products[i]` in JSON. */
@@ -84,7 +90,8 @@ export const catalogImport: Command = {
   notes: [
     'CSV columns (the first line names them, in any order; * required):',
     '  slug*, name*, brand (empty: none), sku*, categorySlug*, sellingPrice* and mrp* (rupees, e.g. 289.50),',
-    '  stock, images (URLs separated by |), description, weightGrams, isActive (true or false)',
+    '  stock, images (URLs separated by |), description, weightGrams, isActive (true or false),',
+    '  hsnCode, gstRateBps (GST: HSN code, rate in basis points in force today; empty keeps the stored value)',
     'Every problem is counted by kind; the first 1,000 are listed. Details: docs/catalog-import.md',
   ],
   usage(values, positionals) {
@@ -107,7 +114,7 @@ export const catalogImport: Command = {
           const file = await readImportFile(path)
           return onCatalog(config, context, catalog, progress, async (db, catalogId) => {
             progress.step('Checking')
-            return problemReport(await checkCatalogImport(db, catalogId, file.input, file.productLabel))
+            return problemReport(await checkCatalogImport(db, catalogId, file.input, file.productLabel, await gstRatesToday(db)))
           })
         },
         (r, seconds) => `Checked ${rows(r.checked)} in ${seconds} s: ${r.problems.total} problems.`,
@@ -125,6 +132,7 @@ export const catalogImport: Command = {
         return onCatalog(config, context, catalog, progress, async (db, catalogId) => {
           progress.step('Checking')
           const { written, check } = await importCatalog(db, catalogId, file.input, {
+            gstRatesInForce: await gstRatesToday(db),
             productLabel: file.productLabel,
             invalidRows: rejects ? 'skip' : 'refuse',
             // The rejects file first: if it cannot be written, nothing is imported.

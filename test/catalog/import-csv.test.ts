@@ -19,12 +19,13 @@ function rejection(text: string): { message: string; details: string[] } {
 }
 
 test('every column of the docs is read: numbers parsed, images split on |, isActive true or false', () => {
-  const csv = `${PRODUCT_CSV_COLUMNS.join(',')}\natta-5kg,Atta 5 kg,Aashirvaad,A-1,staples,289.00,320,40,https://a.example/1.jpg | https://a.example/2.jpg,Whole wheat,5000,false\n`
+  const csv = `${PRODUCT_CSV_COLUMNS.join(',')}\natta-5kg,Atta 5 kg,Aashirvaad,A-1,staples,289.00,320,40,https://a.example/1.jpg | https://a.example/2.jpg,Whole wheat,5000,false,1101,500\n`
   const { products, lines } = readProductsCsv(csv)
   assert.deepEqual(products, [
     {
       slug: 'atta-5kg', name: 'Atta 5 kg', brand: 'Aashirvaad', sku: 'A-1', categorySlug: 'staples', sellingPrice: '289.00', mrp: '320', stock: 40,
       images: ['https://a.example/1.jpg', 'https://a.example/2.jpg'], description: 'Whole wheat', weightGrams: 5000, isActive: false,
+      hsnCode: '1101', gstRateBps: 500,
     },
   ])
   assert.deepEqual(lines, [2])

@@ -143,10 +143,14 @@ describe('answers while the server shuts down, over a real port', () => {
     socket.on('error', () => {})
     const socketClosed = new Promise<void>((r) => socket.on('close', () => r()))
     await inFlight
+    // The server has read the second request once Node emits it (pipelined requests are parsed while
+    // the first answer is pending; answers go out in order).
+    const secondRead = new Promise<void>((r) => d.app.server.on('request', (req) => req.url === '/api/v1/health/live' && r()))
     const closed = d.close()
-    await new Promise((r) => setTimeout(r, 50))
+    // close() has begun once the server stops listening.
+    while (d.app.server.listening) await new Promise((r) => setImmediate(r))
     socket.write('GET /api/v1/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-    await new Promise((r) => setTimeout(r, 50))
+    await secondRead
     release()
     await Promise.race([socketClosed, new Promise((r) => setTimeout(r, 5000))])
     socket.destroy()

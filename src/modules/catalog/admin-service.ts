@@ -281,7 +281,8 @@ export class CatalogAdminService {
 
   /** `productLabel` names a product row in errors (a CSV body's line numbers; default `products[i]`). */
   async importCatalog(catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel) {
-    const { written } = await importCatalog(this.db, catalogId, input, productLabel ? { productLabel } : {})
+    const gstRatesInForce = await this.gstRates.ratesInForce(this.clock.now())
+    const { written } = await importCatalog(this.db, catalogId, input, { gstRatesInForce, ...(productLabel ? { productLabel } : {}) })
     await this.cache.invalidate(catalogId)
     return written
   }

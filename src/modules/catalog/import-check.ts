@@ -4,6 +4,7 @@
 // is a row that leans on one: a category under an invalid category row, a product in one. The
 // invalid rows are what an import refuses the file for, or leaves out (docs/catalog-import.md).
 import { parseRupees } from '../../lib/money.ts'
+import { HSN_OR_SAC_PATTERN } from '../../lib/hsn.ts'
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
 
 export interface ImportProblem {
@@ -33,6 +34,8 @@ export interface ImportContext {
   categories: { slug: string; parentSlug: string | null }[]
   /** The slug of the product that holds each SKU: a row may not take another product's SKU. */
   productSlugBySku: Map<string, string>
+  /** The GST rates in force today (basis points); null: unknown here, only the range is checked. */
+  gstRatesInForce: Set<number> | null
 }
 
 /** How an error names a product row: `products[3]` for JSON, `line 5` for a CSV file. */
@@ -43,8 +46,22 @@ export const productIndexLabel: ProductRowLabel = (i) => `products[${i}]`
 export const LISTED_PROBLEMS = 1000
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive'])
-const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive'])
+const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive', 'hsnCode', 'gstRateBps'])
+const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive', 'hsnCode', 'gstRateBps'])
+
+const HSN_OR_SAC = new RegExp(HSN_OR_SAC_PATTERN)
+/** Absent, null (cleared: inherit), or an HSN code (4, 6 or 8 digits) or SAC (6 digits starting 99). */
+function hsnProblem(value: unknown): Found | null {
+  if (value === undefined || value === null || (typeof value === 'string' && HSN_OR_SAC.test(value))) return null
+  return ['bad HSN code', `hsnCode must be an HSN code (4, 6 or 8 digits) or a SAC (6 digits starting 99), got ${shown(value)}`]
+}
+/** Absent, null, or a rate in basis points in force today (when the caller knows them). */
+function gstRateProblem(value: unknown, inForce: Set<number> | null): Found | null {
+  if (value === undefined || value === null) return null
+  if (!wholeNumber(value, 0, 10_000)) return ['bad GST rate', `gstRateBps must be a whole number of basis points from 0 to 10000 (1800 = 18 %), got ${shown(value)}`]
+  if (inForce && !inForce.has(value as number)) return ['GST rate not in force', `gstRateBps ${value as number} is not a GST rate in force today (in force: ${[...inForce].sort((a, b) => a - b).join(', ')})`]
+  return null
+}
 const MAX_IMAGES = 10
 const MAX_URL = 2000
 
@@ -199,6 +216,8 @@ function checkCategories(rows: unknown[], context: ImportContext, reportFor: (in
     if (c.image != null) add(imageProblem(c.image))
     add(numberProblem('position', c.position, 0, 1_000_000, 'bad position'))
     add(booleanProblem(c.isActive))
+    add(hsnProblem(c.hsnCode))
+    add(gstRateProblem(c.gstRateBps, context.gstRatesInForce))
     if (typeof c.slug !== 'string' || isBlank(c.slug)) continue
     if (inFile.has(c.slug)) add(['duplicate slug', `duplicate slug "${c.slug}"`])
     inFile.add(c.slug)
@@ -246,6 +265,8 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
     add(numberProblem('weightGrams', p.weightGrams, 1, 1_000_000, 'bad weight'))
     add(booleanProblem(p.isActive))
+    add(hsnProblem(p.hsnCode))
+    add(gstRateProblem(p.gstRateBps, context.gstRatesInForce))
     add(imagesProblem(p.images))
     if (p.description !== undefined) add(textProblem('description', p.description, 5000, null, false))
     const slug = typeof p.slug === 'string' ? p.slug : ''

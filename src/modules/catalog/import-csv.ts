@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.ts'
 import type { ProductImportRow } from './import.ts'
 
 /** The columns of a products CSV, in the order the docs list them (docs/catalog-import.md). */
-export const PRODUCT_CSV_COLUMNS = ['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive'] as const
+export const PRODUCT_CSV_COLUMNS = ['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive', 'hsnCode', 'gstRateBps'] as const
 const REQUIRED_CSV_COLUMNS = new Set(['slug', 'name', 'sku', 'categorySlug', 'sellingPrice', 'mrp'])
 /** The column a rejects file adds: read and ignored, so that a fixed rejects file imports as it is. */
 export const ERROR_COLUMN = 'error'
@@ -30,6 +30,9 @@ function productFromCsv(raw: Record<string, string | undefined>): ProductImportR
     description: raw.description ?? '',
     weightGrams: wholeNumber(raw.weightGrams),
     isActive: raw.isActive === undefined || raw.isActive === '' ? undefined : raw.isActive === 'true' ? true : raw.isActive === 'false' ? false : raw.isActive,
+    // An empty GST cell keeps what the product has (a new product inherits its category's).
+    hsnCode: raw.hsnCode === undefined || raw.hsnCode === '' ? undefined : raw.hsnCode,
+    gstRateBps: wholeNumber(raw.gstRateBps),
   }
 }
 

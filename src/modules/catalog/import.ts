@@ -22,6 +22,9 @@ export interface CategoryImportRow {
   image?: string | null
   position?: number
   isActive?: boolean
+  /** GST defaults of its products (decision 0021): absent keeps what the category has, null clears. */
+  hsnCode?: string | null
+  gstRateBps?: number | null
 }
 export interface ProductImportRow {
   slug: string
@@ -40,6 +43,10 @@ export interface ProductImportRow {
   weightGrams?: number | string
   /** From CSV: "true" or "false" (any other text is kept as it was, and refused by validation). */
   isActive?: boolean | string
+  /** GST (decision 0021): absent keeps what the product has (a new one inherits its category's), null clears. */
+  hsnCode?: string | null
+  /** As `stock`; a rate in basis points in force today (1800 = 18 %). */
+  gstRateBps?: number | string | null
 }
 export interface CatalogImport {
   categories?: CategoryImportRow[]
@@ -64,6 +71,8 @@ export interface ImportOptions {
   onChecked?: (check: ImportCheck) => void | Promise<void>
   /** Rows written so far, of those to write. */
   onProgress?: (done: number, total: number) => void
+  /** The GST rates in force today (basis points; the tax module's): a row's `gstRateBps` must be one. Without it only the range is checked. */
+  gstRatesInForce?: number[]
 }
 
 const CHUNK = 1000
@@ -76,8 +85,8 @@ export function unknownImportFields(input: object): string[] {
 }
 
 /** Checks every row of an import against the catalog as it is, writing nothing (a dry run). */
-export async function checkCatalogImport(db: Db, catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel): Promise<ImportCheck> {
-  const catalog = await catalogFor(db, catalogId, input)
+export async function checkCatalogImport(db: Db, catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel, gstRatesInForce?: number[]): Promise<ImportCheck> {
+  const catalog = await catalogFor(db, catalogId, input, gstRatesInForce)
   return checkImport(input, catalog.context, productLabel)
 }
 
@@ -87,7 +96,7 @@ export async function checkCatalogImport(db: Db, catalogId: string, input: Catal
  * 1,000 problems, then their counts by kind) and nothing is written.
  */
 export async function importCatalog(db: Db, catalogId: string, input: CatalogImport, options: ImportOptions = {}): Promise<ImportResult> {
-  const catalog = await catalogFor(db, catalogId, input)
+  const catalog = await catalogFor(db, catalogId, input, options.gstRatesInForce)
   const check = checkImport(input, catalog.context, options.productLabel)
   await options.onChecked?.(check)
   if (check.problems.length > 0 && options.invalidRows !== 'skip') {
@@ -111,7 +120,7 @@ const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`)
 type CatalogState = Awaited<ReturnType<typeof catalogFor>>
 
 /** What the catalog holds that the import's rows depend on: its categories, and its products that share a row's slug or SKU. */
-async function catalogFor(db: Db, catalogId: string, input: CatalogImport) {
+async function catalogFor(db: Db, catalogId: string, input: CatalogImport, gstRatesInForce?: number[]) {
   for (const section of ['categories', 'products'] as const) {
     if (input[section] !== undefined && !Array.isArray(input[section])) throw new AppError('BAD_REQUEST', `${section} must be an array`)
   }
@@ -127,6 +136,7 @@ async function catalogFor(db: Db, catalogId: string, input: CatalogImport) {
     context: {
       categories: categoryRows.map((c) => ({ slug: c.slug, parentSlug: c.parentId ? (slugOf.get(c.parentId) ?? null) : null })),
       productSlugBySku: new Map(matching.map((p) => [p.sku, p.slug])),
+      gstRatesInForce: gstRatesInForce ? new Set(gstRatesInForce) : null,
     },
   }
 }
@@ -143,7 +153,17 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
       const id = idBySlug.get(c.slug) ?? newId('ctg')
       const isNew = !idBySlug.has(c.slug)
       const parentId = c.parentSlug ? idBySlug.get(c.parentSlug)! : null
-      const fields = { parentId, name: c.name.trim(), image: c.image ?? null, position: c.position ?? 0, isActive: c.isActive ?? true, updatedAt: now }
+      const fields = {
+        parentId,
+        name: c.name.trim(),
+        image: c.image ?? null,
+        position: c.position ?? 0,
+        isActive: c.isActive ?? true,
+        updatedAt: now,
+        // GST defaults only when the row names them: an import that leaves them out keeps them.
+        ...(c.hsnCode !== undefined ? { hsnCode: c.hsnCode } : {}),
+        ...(c.gstRateBps !== undefined ? { gstRateBps: c.gstRateBps } : {}),
+      }
       await tx
         .insert(categories)
         .values({ id, catalogId, slug: c.slug, createdAt: now, ...fields })
@@ -192,6 +212,15 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
         }
       })
       await catalogRepo.upsertProducts(tx, catalogId, now, values)
+      // GST fields only where a row names them: a file that leaves them out keeps what products have.
+      const taxed = chunk.filter((p) => p.hsnCode !== undefined || p.gstRateBps !== undefined)
+      if (taxed.length > 0) {
+        await catalogRepo.setProductsTax(
+          tx,
+          catalogId,
+          taxed.map((p) => ({ slug: p.slug, hsnCode: p.hsnCode, gstRateBps: p.gstRateBps as number | null | undefined })),
+        )
+      }
       for (const p of chunk) report.products[catalog.productSlugs.has(p.slug) ? 'updated' : 'created']++
       done += chunk.length
       onProgress(done, total)

@@ -233,6 +233,19 @@ export const catalogRepo = {
         search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz`)
   },
 
+  /** Sets the GST fields a row names (undefined: left as it is; null: cleared), by slug, in one statement. */
+  async setProductsTax(db: Executor, catalogId: string, rows: { slug: string; hsnCode: string | null | undefined; gstRateBps: number | null | undefined }[]) {
+    const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
+    await db.execute(sql`
+      update products p set
+        hsn_code = case when r.set_hsn then r.hsn_code else p.hsn_code end,
+        gst_rate_bps = case when r.set_rate then r.gst_rate_bps else p.gst_rate_bps end
+      from unnest(${column((r) => r.slug)}::text[], ${column((r) => r.hsnCode !== undefined)}::boolean[], ${column((r) => r.hsnCode ?? null)}::text[],
+        ${column((r) => r.gstRateBps !== undefined)}::boolean[], ${column((r) => r.gstRateBps ?? null)}::int[])
+        as r(slug, set_hsn, hsn_code, set_rate, gst_rate_bps)
+      where p.catalog_id = ${catalogId} and p.slug = r.slug`)
+  },
+
   /** One statement of nine array parameters, however many rows: building a row-per-value insert cost ~5% of a search's CPU. */
   async recordSearches(db: Executor, rows: (typeof searchQueries.$inferInsert)[]) {
     const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
