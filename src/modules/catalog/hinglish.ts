@@ -6,7 +6,7 @@
 // nothing, GET /admin/catalogs/{id}/search-analytics).
 
 /** Hindi function words: postpositions, "for", "with", "and", "-wala". */
-export const HINGLISH_STOP_WORDS = new Set(['ka', 'ke', 'ki', 'ko', 'liye', 'lie', 'se', 'me', 'mein', 'aur', 'wala', 'wali', 'wale', 'vala', 'vali', 'vale', 'ka', 'ek', 'sasta', 'sasti', 'accha', 'achha'])
+export const HINGLISH_STOP_WORDS = new Set(['ka', 'ke', 'ki', 'ko', 'liye', 'lie', 'se', 'me', 'mein', 'aur', 'wala', 'wali', 'wale', 'vala', 'vali', 'vale', 'ek', 'sasta', 'sasti', 'accha', 'achha'])
 
 /** Hinglish words and spellings, with the English (or usual) words a catalog names them by. */
 export const HINGLISH_MEANINGS = new Map<string, string[]>([
@@ -46,7 +46,6 @@ export const HINGLISH_MEANINGS = new Map<string, string[]>([
   ['jutti', ['shoes']],
   ['kapde', ['clothing']],
   ['chashma', ['sunglasses', 'eyewear']],
-  ['ghee', ['ghee']],
   ['atta', ['atta', 'flour']],
   ['chawal', ['rice']],
   ['doodh', ['milk']],

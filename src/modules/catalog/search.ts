@@ -9,7 +9,7 @@
 //           description 0.1, length-normalised on the name), over its most for these words
 //   phrase  1 for the exact name; else in-order runs, a name starting with the query, coverage
 //   trigram pg_trgm's similarity of the query with the name or a run of its words
-// Every match is ranked by BM25; the best 100 and every exact name get the full score. Ties: the
+// Every match is ranked by BM25 (a one-word, one-posting query from the posting's cached BM25 order); the best 40 and every exact name get the full score. Ties: the
 // shorter name, then the id.
 import { Worker } from 'node:worker_threads'
 import { sql } from 'drizzle-orm'
