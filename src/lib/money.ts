@@ -12,6 +12,17 @@ export function formatPaise(paise: Paise): string {
   return `${negative ? '-' : ''}${rupees}.${rest}`
 }
 
+/**
+ * `paise` in rupees with Indian digit grouping, for printed documents: 12995000n is "1,29,950.00"
+ * (the last three digits, then pairs: thousand, lakh, crore). The API's strings stay formatPaise's.
+ */
+export function formatPaiseIndian(paise: Paise): string {
+  const [sign, rupees, rest] = /^(-?)(\d+)\.(\d\d)$/.exec(formatPaise(paise))!.slice(1) as [string, string, string]
+  const head = rupees.slice(0, -3)
+  const grouped = head ? `${head.replace(/\B(?=(\d\d)+$)/g, ',')},${rupees.slice(-3)}` : rupees
+  return `${sign}${grouped}.${rest}`
+}
+
 /** Parses "1299", "1299.5", "1299.50" or a number with at most two decimals; null if invalid. */
 export function parseRupees(input: string | number): Paise | null {
   const text = typeof input === 'number' ? (Number.isFinite(input) ? String(input) : '') : input.trim()
