@@ -193,15 +193,30 @@ const COUPON = {
   isActive: V,
 }
 const WEBHOOK = { partnerId: V, url: V, hasSecret: V }
+const PARTY = { name: V, tradeName: V, gstin: V, phone: V, address: { line1: V, line2: V, city: V, state: V, pincode: V }, stateCode: V }
+/** A GST invoice or credit note (src/modules/tax/document.ts). */
+const DOCUMENT = {
+  id: V, type: V, number: V, financialYear: V, issuedAt: V, date: V, orderId: V, orderNumber: V, invoice: nullable({ id: V, number: V, date: V }), reason: V,
+  seller: PARTY, buyer: PARTY, placeOfSupply: { state: V, stateCode: V }, intraState: V, reverseCharge: V,
+  lines: list({ position: V, kind: V, description: V, hsnCode: V, quantity: V, unit: V, unitPrice: V, amount: V, discount: V, taxableValue: V, gstRateBps: V, gstRate: V, cgst: V, sgst: V, igst: V, total: V }),
+  totals: { taxableValue: V, cgst: V, sgst: V, igst: V, tax: V, total: V },
+  amountInWords: V,
+}
+// An invoice's `invoice` (the invoice a credit note reverses) is always null.
+const DOCUMENTS = { invoices: list({ ...DOCUMENT, invoice: V }), creditNotes: list(DOCUMENT) }
+const REPORT_PLACE = { stateCode: V, state: V, label: V }
+const REPORT_TOTALS = { count: V, taxableValue: V, cgst: V, sgst: V, igst: V, total: V }
+const LISTED = { number: V, date: V, value: V, placeOfSupply: REPORT_PLACE, rateBps: V, rate: V, taxableValue: V, igst: V }
 /** Every key an event's data holds, over all event types (src/modules/*: emit, recordEvent). */
 const EVENT_DATA = new KeysFrom(
   [
     'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
-    'ticket', 'customerId', 'customer', 'order', 'return', 'refund',
+    'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
   ],
   {
     order: ORDER,
+    document: DOCUMENT,
     return: RETURN,
     refund: REFUND,
     // The objects events carry, as the API answers them (issue #21); webhook.test's `message` is text.
@@ -258,6 +273,15 @@ const SHAPES = {
   'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V } },
   'admin orders (list)': list(ORDER_SUMMARY),
   'admin order': { ...ORDER, payments: list(PAYMENT) },
+  'invoice': DOCUMENTS,
+  'admin invoice': DOCUMENTS,
+  'gst report': {
+    catalogId: V, from: V, to: V,
+    b2cs: list({ type: V, placeOfSupply: REPORT_PLACE, supplyType: V, rateBps: V, rate: V, taxableValue: V, cgst: V, sgst: V, igst: V, cess: V }),
+    b2cl: list(LISTED),
+    cdnur: list({ ...LISTED, invoiceNumber: V, invoiceDate: V }),
+    totals: { invoices: REPORT_TOTALS, creditNotes: REPORT_TOTALS, net: REPORT_TOTALS },
+  },
   'admin returns (list)': list(RETURN_SUMMARY),
   'admin return': { ...RETURN, userId: V, history: list({ fromStatus: V, status: V, actor: V, note: V, at: V }) },
   'admin tickets (list)': list(TICKET),
@@ -339,6 +363,17 @@ describe('answers carry only whitelisted keys', () => {
     const initiated = await call('payment (initiate)', 'POST', `/orders/${pending.id}/payments`, key())
     await call('payment (abandon)', 'POST', `/orders/${pending.id}/payments/${(initiated.payment as { id: string }).id}/abandon`, me)
     await call('admin order', 'GET', `/admin/orders/${paid.id}`, admin)
+    // Its invoice and the credit note of its cancellation; a large inter-state invoice for the report's B2CL and CDNUR.
+    await call('invoice', 'GET', `/orders/${paid.id}/invoice`, me)
+    await call('admin invoice', 'GET', `/admin/orders/${paid.id}/invoice`, admin)
+    const category = await t.deps.database.db.query.categories.findFirst({ where: (c, { eq }) => eq(c.catalogId, f.partners.A.catalogId) })
+    const tv = await t.app.inject({ method: 'POST', url: `${PREFIX}/admin/catalogs/${f.partners.A.catalogId}/products`, headers: admin, payload: {
+      name: 'Television', slug: 'key-sets-tv', brand: 'Acme', sku: 'KS-TV', categoryId: category!.id, sellingPrice: '110000.00', mrp: '120000.00', stock: 5, hsnCode: '85287200', gstRateBps: 1800,
+    } })
+    assert.equal(tv.statusCode, 201, tv.body)
+    const large = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId: tv.json().data.id, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
+    assert.equal((await t.app.inject({ method: 'POST', url: `${PREFIX}/sandbox/checkout/${(large.paymentClientAction as { payload: { sessionId: string } }).payload.sessionId}/pay` })).statusCode, 200)
+    await call('order', 'POST', `/orders/${large.id}/cancel`, me, { reason: 'Too many' })
     await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)
 
     // A return with evidence, approved and refunded to the wallet.
@@ -352,6 +387,8 @@ describe('answers carry only whitelisted keys', () => {
     await call('returns (list)', 'GET', '/returns', me)
     await call('admin return', 'GET', `/admin/returns/${ret.id}`, admin)
     await call('admin returns (list)', 'GET', '/admin/returns?limit=5', admin)
+    const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10)
+    await call('gst report', 'GET', `/admin/catalogs/${f.partners.A.catalogId}/tax/gstr1?from=2026-01-01&to=${today}`, admin)
     await call('wallet', 'GET', '/wallet', me)
     await call('wallet quote', 'POST', '/wallet/quote', me, { items: [{ productId, quantity: 1 }], pincode: '560001', useRewardPoints: true, useWalletCash: true })
 

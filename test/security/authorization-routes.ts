@@ -103,6 +103,12 @@ export const MATRIX: Record<string, Route> = {
   },
   'GET /orders': { auth: 'customerOfPartner', ok: 200 },
   'GET /orders/:orderId': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: (c) => ({ url: `/orders/${c.o.deliveredOrder.id}` }) },
+  'GET /orders/:orderId/invoice': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => ({ url: `/orders/${c.allowed ? await invoicedOrder(c.o.customer) : c.o.deliveredOrder.id}/invoice` }),
+  },
   'POST /orders/:orderId/cancel': {
     auth: 'customerOfPartner',
     ok: 200,
@@ -130,6 +136,7 @@ export const MATRIX: Record<string, Route> = {
 
   // Back office: orders (SUPPORT).
   'GET /admin/orders': { auth: SUPPORT, ok: 200 },
+  'GET /admin/orders/:orderId/invoice': { auth: SUPPORT, ok: 200, req: async (c) => ({ url: `/admin/orders/${await invoicedOrder(c.mine.customer)}/invoice` }) },
   'GET /admin/orders/:orderId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/orders/${f.objects.A1.deliveredOrder.id}` }) },
   'POST /admin/orders/:orderId/status': {
     auth: SUPPORT,
@@ -143,6 +150,7 @@ export const MATRIX: Record<string, Route> = {
   // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
   // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
   'GET /partner/orders': { auth: 'partnerSecret', ok: 200 },
+  'GET /partner/orders/:orderId/invoice': { auth: 'partnerSecret', ok: 200, req: async (c) => ({ url: `/partner/orders/${await invoicedOrder(c.mine.customer)}/invoice` }) },
   'GET /partner/orders/:orderId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/orders/${f.objects.A1.deliveredOrder.id}` }) },
   'GET /partner/returns': { auth: 'partnerSecret', ok: 200 },
   'GET /partner/returns/:returnRequestId': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/returns/${f.objects.A1.returnId}` }) },
@@ -339,6 +347,14 @@ export const MATRIX: Record<string, Route> = {
     },
   },
   'GET /admin/tax/rates': { auth: CATALOG, ok: 200 },
+  'GET /admin/catalogs/:catalogId/tax/gstr1': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async () => {
+      await givenGstSeller()
+      return { url: `/admin/catalogs/${f.admin.catalogId}/tax/gstr1?from=2026-01-01&to=2026-12-31` }
+    },
+  },
   'GET /admin/catalogs/:catalogId/tax/missing': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/tax/missing` }) },
 }
 
@@ -346,6 +362,27 @@ const GST_SELLER = {
   legalName: 'Matrix Retail Private Limited',
   gstin: '27AAPFU0939F1ZV',
   address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' },
+}
+
+let invoicing: Promise<void> | undefined
+/**
+ * A fresh COD order of the customer, invoiced: partners A's and B's catalogs get a GST seller and
+ * their products a rate (once), so the order is taxed and its invoice issued as it is placed.
+ */
+async function invoicedOrder(customer: Parameters<Fixtures['fresh']['codOrder']>[0]): Promise<string> {
+  invoicing ??= (async () => {
+    for (const partner of ['A', 'B'] as const) {
+      const catalogId = f.partners[partner].catalogId
+      const seller = await f.t.app.inject({ method: 'PUT', url: `${PREFIX}/admin/catalogs/${catalogId}/seller`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: GST_SELLER })
+      if (seller.statusCode !== 200) throw new Error(`GST seller: ${seller.statusCode} ${seller.body}`)
+      for (const productId of f.productIds[partner]) {
+        const res = await f.t.app.inject({ method: 'PATCH', url: `${PREFIX}/admin/products/${productId}`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: { hsnCode: '1101', gstRateBps: 500 } })
+        if (res.statusCode !== 200) throw new Error(`GST rate: ${res.statusCode} ${res.body}`)
+      }
+    }
+  })()
+  await invoicing
+  return (await f.fresh.codOrder(customer)).id
 }
 
 /** Catalog C's GST seller, registered through the API so that reading it succeeds for its rightful caller. */

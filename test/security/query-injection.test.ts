@@ -69,6 +69,8 @@ function requiredQueryValue(name: string): string | undefined {
     pincode: ADDRESS.pincode,
     items: `${f.objects.A1.productId}:1`,
     collectableAmount: '100.00',
+    from: '2026-01-01',
+    to: '2026-12-31',
   }
   return values[name]
 }

@@ -5,12 +5,12 @@
 // so that their lines and totals agree as an issued document's do.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { amountInWords } from '../../src/lib/amount-in-words.ts'
 import { sumTaxLines, taxLines, type TaxedLine } from '../../src/lib/gst.ts'
 import { formatPaise, formatPaiseIndian, parseRupees } from '../../src/lib/money.ts'
 import type { DocumentLine, TaxDocument } from '../../src/modules/tax/document.ts'
 import { renderTaxDocumentsPdf } from '../../src/modules/tax/invoice-pdf.ts'
+import { pdfPageTexts } from '../helpers/pdf.ts'
 
 interface LineInput { kind?: DocumentLine['kind']; description: string; hsnCode: string; quantity: number; unitPrice: bigint; rateBps: number }
 
@@ -100,17 +100,7 @@ const LONG_INVOICE = document('TAX_INVOICE', 'IN/26-27/0000124', true, Array.fro
   description: `Notebook, ruled, 200 pages, pack ${i + 1}`, hsnCode: '482020', quantity: 1 + (i % 4), unitPrice: 120_00n + BigInt(i) * 10n, rateBps: 1200,
 })), [], 0n)
 
-/** The text of each page, whitespace collapsed to single spaces. */
-async function pageTexts(pdf: Buffer): Promise<string[]> {
-  const loaded = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false, disableFontFace: true, verbosity: 0 }).promise
-  const pages: string[] = []
-  for (let n = 1; n <= loaded.numPages; n++) {
-    const content = await (await loaded.getPage(n)).getTextContent()
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '))
-  }
-  await loaded.destroy()
-  return pages
-}
+const pageTexts = pdfPageTexts
 const rupees = (amount: string) => `₹${formatPaiseIndian(parseRupees(amount)!)}`
 
 describe('renderTaxDocumentsPdf: a GST document as a PDF', () => {

@@ -18,6 +18,8 @@ export type EventType =
   | 'ticket.message.created'
   | 'ticket.status_changed'
   | 'customer.created'
+  | 'invoice.created'
+  | 'credit_note.created'
   | 'webhook.test'
 
 export interface NewEvent {

@@ -6,6 +6,7 @@ import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/e
 import { adminOf, type Guards } from '../../http/guards.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
 import type { OrderAdminService } from './admin-service.ts'
+import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
 import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
@@ -46,6 +47,15 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
       schema: { tags, security: security.admin, summary: 'One order with its history, every payment and refunds', params: Params, response: { 200: Envelope(AdminOrder), ...errorResponses(401, 403, 404) } },
     },
     async (request) => ok(await admin.view(request.params.orderId), 'Order retrieved'),
+  )
+
+  app.get(
+    '/admin/orders/:orderId/invoice',
+    { ...common, schema: { tags, security: security.admin, summary: "The order's tax invoice and credit notes, as JSON or PDF", params: Params, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 403, 404) } },
+    async (request, reply) => {
+      const { order, documents } = await admin.documents(request.params.orderId)
+      return sendDocuments(request, reply, order, documents)
+    },
   )
 
   app.post(

@@ -8,6 +8,7 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
 import { answeredOrder, cancelOrder, deliverOrder, transition } from './lifecycle.ts'
 import type { PaymentService } from '../payments/index.ts'
+import { documentsOfOrder } from './invoices.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { orderSummaryView, paymentView } from './views.ts'
@@ -37,6 +38,13 @@ export class OrderAdminService {
     if (!order) throw notFound('Order')
     const [answered, paymentRows] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id)])
     return { ...answered, payments: paymentRows.map(paymentView) }
+  }
+
+  /** An order with its GST documents, if it is inside the scope (none: the back office's): else 404. */
+  async documents(orderId: string, scope?: ListScope) {
+    const order = await orderRepo.findOrder(this.db, orderId)
+    if (!order || (scope && !inScope(scope, order))) throw notFound('Order')
+    return { order, documents: await documentsOfOrder(this.db, order) }
   }
 
   /** One order, if it is inside the scope (a partner's own server): else 404, like a customer's. */

@@ -13,6 +13,7 @@ import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
 import { partnerPricingOf, releaseCoupon } from '../checkout/index.ts'
 import { creditLedger } from '../ledgers/index.ts'
 import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
+import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { currentPayment, orderView } from './views.ts'
@@ -116,6 +117,8 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
     if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at, payment.amount - refunded))
   }
   const cancelled = await transition(tx, released, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
+  // A sale already invoiced is reversed by a credit note (decision 0022).
+  if (order.taxableValue !== null && order.status !== 'PENDING_PAYMENT') await issueCreditNotes(tx, order, { reason: `Order cancelled: ${actor.reason}` }, at)
   return { order: cancelled, refunds }
 }
 
@@ -123,7 +126,14 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
 export async function confirmPaidOrder(tx: Executor, order: OrderRow, payment: PaymentRow, provider: string, at: Date) {
   const confirmed = await transition(tx, order, 'CONFIRMED', { name: `PROVIDER:${provider}`, note: `Payment ${payment.id} succeeded` }, at, { paymentStatus: 'PAID' })
   await emit(tx, confirmed, 'payment.succeeded', { paymentId: payment.id, amount: formatPaise(payment.amount) }, at)
+  await invoiceOrder(tx, confirmed, at)
   return confirmed
+}
+
+/** The tax invoices of a confirmed order whose sale was taxed (decision 0022); nothing for one that was not. */
+export async function invoiceOrder(tx: Executor, order: OrderRow, at: Date, items?: OrderItemRow[]) {
+  if (order.taxableValue === null) return
+  await issueInvoices(tx, { ...order, items: items ?? (await orderRepo.items(tx, order.id)) }, at)
 }
 
 /** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */

@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
 import type { OrderAdminService } from './admin-service.ts'
+import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import { Limit, security } from '../../http/schemas.ts'
 import { Order, OrderPaymentStatusSchema, OrderStatusSchema, Payment, SyncedOrder } from './schemas.ts'
 
@@ -67,5 +68,17 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
       },
     },
     async (request) => ok(await admin.viewIn(partnerOf(request), request.params.orderId), 'Order retrieved'),
+  )
+
+  app.get(
+    '/partner/orders/:orderId/invoice',
+    {
+      ...common,
+      schema: { tags, security: security.partner, summary: "The tax invoice and credit notes of one of the partner's orders, as JSON or PDF", params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }), ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
+    },
+    async (request, reply) => {
+      const { order, documents } = await admin.documents(request.params.orderId, partnerOf(request))
+      return sendDocuments(request, reply, order, documents)
+    },
   )
 }

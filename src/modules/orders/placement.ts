@@ -36,7 +36,7 @@ import { lockCustomer } from '../customers/index.ts'
 import { eventInsert, type NewEvent } from '../events/index.ts'
 import type { Answer, Created } from './answer-once.ts'
 import { type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
-import { answeredOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
+import { answeredOrder, invoiceOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
 import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, type CustomerRef, shippingAddressFor } from './order-request.ts'
 import type { PaymentService } from '../payments/index.ts'
 import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
@@ -100,7 +100,11 @@ export class OrderPlacement {
       const rows = this.orderRows(customer, input, request, priced, address, orderId, settlement, now)
       await redeemOrderCoupon(tx, customer, priced, orderId, now)
       await debitLedgers(tx, customer, priced, orderId, now)
-      return insertOrder(tx, rows, settlement, scope, fingerprint, now)
+      const inserted = await insertOrder(tx, rows, settlement, scope, fingerprint, now)
+      // Confirmed at once (COD, or nothing left to pay): invoiced now, last, so the invoice series'
+      // counter row is held for the least time (decision 0022).
+      if (settlement.status === 'CONFIRMED') await invoiceOrder(tx, rows.order, now, rows.items)
+      return inserted
     })
     // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
     for (const productId of soldOut) this.#soldOut.saw(productId, txBegan)
@@ -245,6 +249,7 @@ export class OrderPlacement {
       id: newId('itm', now.getTime()),
       orderId,
       productId: l.productId,
+      catalogId: products.get(l.productId)!.catalogId,
       name: products.get(l.productId)!.name,
       sku: products.get(l.productId)!.sku,
       imageUrl: products.get(l.productId)!.images[0] ?? null,

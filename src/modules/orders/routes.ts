@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
 import { idempotencyKeyOf } from './idempotency.ts'
+import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import type { OrderService, StoredAnswer } from './service.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
 import { ClientAction, CreateOrderBody, CreatedOrder, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
@@ -76,6 +77,18 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
       },
     },
     async (request) => ok(await orders.getOrder(customerOf(request), request.params.orderId), 'Order retrieved'),
+  )
+
+  app.get(
+    '/orders/:orderId/invoice',
+    {
+      ...common,
+      schema: { tags, summary: "The order's tax invoice and credit notes, as JSON or PDF", security: security.customer, params: OrderParams, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
+    },
+    async (request, reply) => {
+      const { order, documents } = await orders.documents(customerOf(request), request.params.orderId)
+      return sendDocuments(request, reply, order, documents)
+    },
   )
 
   app.post(

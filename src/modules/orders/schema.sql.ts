@@ -104,6 +104,8 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => orders.id),
     productId: text('product_id').notNull(),
+    /** The product's catalog: whose seller invoices the line (null for lines from before). */
+    catalogId: text('catalog_id'),
     name: text('name').notNull(),
     sku: text('sku').notNull(),
     imageUrl: text('image_url'),

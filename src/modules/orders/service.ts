@@ -18,6 +18,7 @@ import type { CheckoutService } from '../checkout/index.ts'
 import { lockCustomer } from '../customers/index.ts'
 import { answerOnce, type Answer, type Created, type StoredAnswer } from './answer-once.ts'
 import { fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
+import { documentsOfOrder } from './invoices.ts'
 import { answeredOrder, cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { CreateOrderInput, CustomerRef } from './order-request.ts'
 import type { PaymentService } from '../payments/index.ts'
@@ -69,6 +70,12 @@ export class OrderService {
 
   async getOrder(customer: CustomerRef, orderId: string) {
     return this.detail(await this.#ownOrder(customer, orderId))
+  }
+
+  /** The customer's own order with its GST documents (404 for another's, or while it has none). */
+  async documents(customer: CustomerRef, orderId: string) {
+    const order = await this.#ownOrder(customer, orderId)
+    return { order, documents: await documentsOfOrder(this.#db, order) }
   }
 
   async cancel(customer: CustomerRef, orderId: string, reason: string) {

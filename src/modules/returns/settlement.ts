@@ -13,6 +13,7 @@
 //     refundToWallet       a SUCCEEDED wallet refund, the ledger credit and refund.succeeded
 //     givePointsBack       the Reward Points spent on the returned units
 //     takeEarnedPointsBack the points earned on the order, in proportion to what is refunded
+//     creditReturnedUnits  a credit note for the returned units of an invoiced order
 //     refreshRefundStatus  the order's paymentStatus (PARTIALLY_REFUNDED or REFUNDED)
 //     nothing sent to a provider: REFUNDED at once
 //
@@ -24,6 +25,7 @@ import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } 
 import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { insertRefund, lockOrder, type OrderRow, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { issueCreditNotes } from '../tax/index.ts'
 import { moveReturn } from './machine.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
@@ -43,6 +45,7 @@ export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow,
   if (walletPart > 0n) await refundToWallet(tx, row, walletPart, at)
   await givePointsBack(tx, row, at)
   await takeEarnedPointsBack(tx, row, order, at)
+  await creditReturnedUnits(tx, row, order, at)
   await refreshRefundStatus(tx, (await lockOrder(tx, order.id))!, at)
   if (sent.length === 0) await moveReturn(tx, pending, 'REFUNDED', 'SYSTEM', null, at)
   return sent
@@ -101,6 +104,13 @@ export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: 
     const take = minPaise(earnedBack, (await ledgerBalances(tx, row.userId)).rewardPoints)
     if (take > 0n) await debitLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: take, reason: 'RETURN_POINTS_REVERSED', reference: row.id, at })
   }
+}
+
+/** A credit note for exactly the returned units, when the order was invoiced (decision 0022). */
+export async function creditReturnedUnits(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
+  if (order.taxableValue === null) return
+  const items = await returnRepo.items(tx, [row.id])
+  await issueCreditNotes(tx, order, { reason: `Return ${row.id}`, returned: { returnId: row.id, items: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) } }, at)
 }
 
 /** Provider results move the return on: all its refunds through -> REFUNDED; one failed -> REFUND_FAILED. */

@@ -5,7 +5,8 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedObjectEnvelope } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
-import { CatalogParams, MissingTax, RateSlab, Seller, SellerInput } from './schemas.ts'
+import { gstr1Csv } from './gstr1.ts'
+import { CatalogParams, Gstr1Report, MissingTax, RateSlab, Seller, SellerInput } from './schemas.ts'
 import type { TaxService } from './service.ts'
 
 export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards: Guards }> = async (app, { tax, guards }) => {
@@ -69,6 +70,40 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
       const { page, limit } = request.query
       const { data, meta } = await tax.missingTax(request.params.catalogId, { page, limit })
       return { statusCode: 200, message: 'Products without GST data', data, meta }
+    },
+  )
+
+  app.get(
+    '/admin/catalogs/:catalogId/tax/gstr1',
+    {
+      ...adminOnly,
+      schema: {
+        tags,
+        security: sec,
+        summary: "GST report of the catalog's seller for a date range, shaped like GSTR-1's B2C summaries (JSON or CSV)",
+        description:
+          'Documents count on their day of issue in India. B2CS sums invoices less credit notes by place of supply, supply type and rate; B2CL lists inter-state invoices above the B2C (large) limit of their date (₹1,00,000 from 1 August 2024); CDNUR the credit notes against those. `?format=csv` answers one CSV table with a `section` column.',
+        params: CatalogParams,
+        querystring: Type.Object({
+          from: Type.String({ format: 'date', description: 'First day, YYYY-MM-DD (India)' }),
+          to: Type.String({ format: 'date', description: 'Last day, included' }),
+          format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (the default) or csv' })),
+        }),
+        produces: ['application/json', 'text/csv'],
+        response: {
+          200: {
+            description: 'The report',
+            content: { 'application/json': { schema: Envelope(Gstr1Report) }, 'text/csv': { schema: Type.String() } },
+          },
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, format } = request.query
+      const report = await tax.gstr1(request.params.catalogId, from, to)
+      if (format !== 'csv') return ok(report, 'GST report')
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="gstr1-b2c-${from}-${to}.csv"`).send(gstr1Csv(report))
     },
   )
 }

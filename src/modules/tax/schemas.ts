@@ -1,6 +1,6 @@
 // Request and response schemas of the tax module's back office.
 import { Type } from 'typebox'
-import { Nullable, Pincode, Time } from '../../http/schemas.ts'
+import { Money, Nullable, Pincode, Time } from '../../http/schemas.ts'
 
 export const SellerAddress = Type.Object({
   line1: Type.String({ minLength: 1, maxLength: 200 }),
@@ -57,3 +57,40 @@ export const MissingTax = Type.Object({
 })
 
 export const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
+
+const PlaceOfSupply = Type.Object({ stateCode: Type.String(), state: Type.String(), label: Type.String({ examples: ['29-Karnataka'] }) })
+const ListedDocument = {
+  number: Type.String(),
+  date: Type.String({ format: 'date' }),
+  value: Money('The whole document, tax included'),
+  placeOfSupply: PlaceOfSupply,
+  rateBps: Type.Integer(),
+  rate: Type.String(),
+  taxableValue: Money('At this rate'),
+  igst: Money('At this rate'),
+}
+const ReportTotals = Type.Object({ count: Type.Integer(), taxableValue: Money(), cgst: Money(), sgst: Money(), igst: Money(), total: Money() })
+
+export const Gstr1Report = Type.Object({
+  catalogId: Type.String(),
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  b2cs: Type.Array(
+    Type.Object({
+      type: Type.Literal('OE'),
+      placeOfSupply: PlaceOfSupply,
+      supplyType: Type.Union([Type.Literal('INTRA_STATE'), Type.Literal('INTER_STATE')]),
+      rateBps: Type.Integer(),
+      rate: Type.String(),
+      taxableValue: Money('Invoices less credit notes'),
+      cgst: Money(),
+      sgst: Money(),
+      igst: Money(),
+      cess: Money(),
+    }),
+    { description: 'B2C (small): summed by place of supply, supply type and rate, credit notes netted off' },
+  ),
+  b2cl: Type.Array(Type.Object(ListedDocument), { description: 'B2C (large): inter-state invoices above the limit of their date, per rate' }),
+  cdnur: Type.Array(Type.Object({ ...ListedDocument, invoiceNumber: Type.String(), invoiceDate: Type.String({ format: 'date' }) }), { description: 'Credit notes against B2C (large) invoices, per rate' }),
+  totals: Type.Object({ invoices: ReportTotals, creditNotes: ReportTotals, net: ReportTotals }, { description: 'Invoices less credit notes issued in the range: equals B2CS + B2CL - CDNUR' }),
+})

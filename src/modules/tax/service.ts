@@ -7,6 +7,7 @@ import { checkGstin, GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/
 import { pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
 import { activeProductsTax, findCatalog } from '../catalog/index.ts'
+import { gstr1Report } from './gstr1.ts'
 import { type RateSlabRow, type SellerRow, taxRepo } from './repo.ts'
 
 /** Indian Standard Time is UTC+05:30 all year; a rate changes at midnight in India. */
@@ -152,6 +153,14 @@ export class TaxService {
       data: { sellerRegistered: seller !== null, checkedOn, products: withProblems.slice(start, start + page.limit) },
       meta: pageMeta(withProblems.length, page),
     }
+  }
+
+  /** The GSTR-1 style B2C report of the catalog's seller for days from..to (India, inclusive). */
+  async gstr1(catalogId: string, from: string, to: string) {
+    await this.catalogOrThrow(catalogId)
+    if (from > to) throw new AppError('BAD_REQUEST', `from ${from} is after to ${to}`)
+    if (!(await taxRepo.findSeller(this.db, catalogId))) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
+    return gstr1Report(this.db, catalogId, from, to)
   }
 
   private async catalogOrThrow(catalogId: string) {

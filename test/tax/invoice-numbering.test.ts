@@ -1,0 +1,53 @@
+// Invoice numbers under concurrency across processes (issue #28, decision 0022): two processes, each
+// issuing 40 invoices of one seller over 4 connections at once, a fifth of them rolled back after
+// being numbered. The committed numbers are 1..N of the series: no gap, no duplicate. Uses the
+// machine's PostgreSQL in both suites (TEST_DATABASE_URL's server, or 127.0.0.1:5432): an embedded
+// database belongs to one process.
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { after, before, test } from 'node:test'
+import { promisify } from 'node:util'
+import { asc, eq } from 'drizzle-orm'
+import { type Database, openDatabase } from '../../src/db/client.ts'
+import { migrateDatabase } from '../../src/db/migrate.ts'
+import { createCatalog } from '../../src/modules/catalog/index.ts'
+import { gstSellers, taxDocuments } from '../../src/modules/tax/schema.sql.ts'
+import { freshPostgres } from '../helpers/app.ts'
+
+const run = promisify(execFile)
+let database: Database
+let url: string
+let drop: () => Promise<void>
+
+before(async () => {
+  const fresh = await freshPostgres()
+  url = fresh.url
+  drop = fresh.drop
+  database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2 })
+  await migrateDatabase(database)
+})
+after(async () => {
+  await database.close()
+  await drop()
+})
+
+test('two processes issuing invoices of one seller at once: consecutive numbers, none missing, none twice, rolled-back ones given back', async () => {
+  const catalog = await createCatalog(database.db, 'Numbered')
+  await database.db.insert(gstSellers).values({ catalogId: catalog.id, legalName: 'Acme Retail Private Limited', gstin: '27AAPFU0939F1ZV', stateCode: '27', addressLine1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' })
+  const worker = new URL('./invoice-numbering.worker.ts', import.meta.url).pathname
+  const spawnWorker = (name: string) =>
+    run(process.execPath, ['--import', 'tsx', worker], { env: { ...process.env, DATABASE_URL: url, CATALOG_ID: catalog.id, COUNT: '40', NAME: name }, timeout: 120_000 })
+  const outputs = await Promise.all([spawnWorker('A'), spawnWorker('B')])
+  const committed = outputs.flatMap((o) => JSON.parse(o.stdout.trim().split('\n').at(-1)!) as string[])
+  assert.equal(committed.length, 64, '32 of 40 commit in each process')
+
+  const rows = await database.db.select().from(taxDocuments).where(eq(taxDocuments.catalogId, catalog.id)).orderBy(asc(taxDocuments.serial))
+  assert.deepEqual(
+    rows.map((r) => r.serial),
+    Array.from({ length: 64 }, (_, i) => i + 1),
+    'serials 1..64',
+  )
+  assert.deepEqual(rows.map((r) => r.number).sort(), [...committed].sort(), 'what the processes committed is what is stored')
+  assert.equal(new Set(committed).size, 64)
+  for (const r of rows) assert.equal(r.number, `IN/${r.financialYear.slice(2)}/${String(r.serial).padStart(7, '0')}`)
+})

@@ -1,0 +1,35 @@
+// A separate process issuing tax invoices of one seller concurrently (test/tax/invoice-numbering.test.ts):
+// COUNT transactions over a pool of 4 connections, every fifth rolled back after its invoice was
+// numbered. Prints the numbers it committed as JSON on its last line.
+import { openDatabase } from '../../src/db/client.ts'
+import { issueInvoices } from '../../src/modules/tax/index.ts'
+
+const { DATABASE_URL, CATALOG_ID, COUNT, NAME } = process.env
+const database = await openDatabase({ databaseUrl: DATABASE_URL!, pgliteDir: null, poolSize: 4 })
+const address = { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', line2: '', landmark: '', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
+const committed: string[] = []
+await Promise.all(
+  Array.from({ length: Number(COUNT) }, async (_, i) => {
+    const order = {
+      id: `ord_${NAME}_${i}`,
+      orderNumber: `CM-${NAME}-${i}`,
+      partnerId: 'prt_numbering',
+      placeOfSupplyStateCode: '29',
+      placeOfSupplyState: 'Karnataka',
+      shippingAddress: address,
+      taxCharges: null,
+      items: [{ id: `itm_${NAME}_${i}`, catalogId: CATALOG_ID!, position: 0, name: 'Atta', quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
+    }
+    try {
+      await database.db.transaction(async (tx) => {
+        const [invoice] = await issueInvoices(tx, order, new Date())
+        if (i % 5 === 4) throw new Error('rolled back')
+        committed.push(invoice!.number)
+      })
+    } catch (error) {
+      if ((error as Error).message !== 'rolled back') throw error
+    }
+  }),
+)
+await database.close()
+console.log(JSON.stringify(committed))
