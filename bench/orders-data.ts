@@ -4,7 +4,7 @@
 // up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it starts
 // the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like the
 // server; prints {"productIds": [...]} on stdout.
-// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000]
+// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000] [--gst]
 import { parseArgs } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { openRuntime } from '../src/bootstrap.ts'
@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts'
 import { queryRows } from '../src/db/client.ts'
 import { seedDeliveryZones } from '../src/modules/checkout/seed-zones.ts'
 
-const { values } = parseArgs({ options: { catalog: { type: 'string' }, partner: { type: 'string' }, count: { type: 'string', default: '2000' } } })
+const { values } = parseArgs({ options: { catalog: { type: 'string' }, partner: { type: 'string' }, count: { type: 'string', default: '2000' }, gst: { type: 'boolean', default: false } } })
 if (!values.catalog || !values.partner) throw new Error('--catalog and --partner are required')
 const CUSTOMERS = 10_000
 const count = Number(values.count)
@@ -41,7 +41,17 @@ try {
   )
   const productIds = rows.map((r) => r.id).sort()
   if (productIds.length === 0) throw new Error(`No orderable products in catalog ${values.catalog}`)
-  process.stderr.write(`bench data: zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}\n`)
+  // --gst: a registered seller (Maharashtra; the bench orders go to Karnataka, so IGST) and a rate on
+  // the ordered products, so orders are taxed and COD orders invoiced. Without it, no seller.
+  if (values.gst) {
+    await db.execute(sql`insert into gst_sellers (catalog_id, legal_name, gstin, state_code, address_line1, city, state, pincode)
+                         values (${values.catalog}, 'Bench Retail Private Limited', '27AAPFU0939F1ZV', '27', '12 Nariman Point', 'Mumbai', 'Maharashtra', '400021')
+                         on conflict do nothing`)
+    await db.execute(sql`update products set hsn_code = '85183000', gst_rate_bps = 1800 where id in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})`)
+  } else {
+    await db.execute(sql`delete from gst_sellers where catalog_id = ${values.catalog}`)
+  }
+  process.stderr.write(`bench data: GST seller ${values.gst ? 'registered' : 'none'}, zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}\n`)
   process.stdout.write(`${JSON.stringify({ productIds })}\n`)
 } finally {
   await runtime.close()

@@ -12,7 +12,8 @@
 // Data: `commerce bench-data` (N products in ~230 categories) and bench/orders-data.ts (zones,
 // 10,000 customers, orderable stock), made once per backend and kept in data/.
 // Options: --backend both|postgres|pglite, --products N, --duration S, --connections C, --rate R,
-// --only TEXT (scenarios whose name contains it, e.g. `--only orders`).
+// --only TEXT (scenarios whose name contains it, e.g. `--only orders`); --gst (the bench catalog has a
+// GST seller: orders are taxed and COD orders invoiced as placed).
 // Prints a table (req/s, p50, p99, errors, share of the ceiling, server CPU per request, server RSS)
 // and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md
 // (a run with --only: bench/results/partial-<backend>.json only).
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     rate: { type: 'string', default: '200', description: 'Requests/s of the fixed-rate order scenario' },
     only: { type: 'string', description: 'Run only the scenarios whose name contains this' },
+    gst: { type: 'boolean', default: false, description: "The bench catalog gets a GST seller: orders are taxed and COD orders invoiced as they are placed (without it, the seller is removed)" },
   },
 })
 if (values.backend === 'both') {
@@ -112,7 +114,7 @@ const ORDER_PRODUCTS = 3000
 let orderProducts: string[] = []
 if (CUSTOMER_SCENARIOS.some(selected)) {
   // Before the server starts: the embedded database serves one process.
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS)], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS), ...(values.gst ? ['--gst'] : [])], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

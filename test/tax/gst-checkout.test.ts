@@ -218,6 +218,26 @@ describe('GST on the quote and the order', () => {
     assert.deepEqual(await chargeRate([item('tie-5'), item('tie-18')]), [500])
   })
 
+  test('a product without its own HSN code or rate is taxed by its category\'s, or the nearest ancestor\'s, field by field', async () => {
+    const catalogId = (await adminCall('POST', '/catalogs', { name: 'Inheriting shop' })).json().data.id
+    assert.equal((await adminCall('PUT', `/catalogs/${catalogId}/seller`, SELLER)).statusCode, 200)
+    const parent = (await adminCall('POST', `/catalogs/${catalogId}/categories`, { name: 'Home', slug: 'home', hsnCode: '9403', gstRateBps: 1800 })).json().data.id
+    const child = (await adminCall('POST', `/catalogs/${catalogId}/categories`, { name: 'Tables', slug: 'tables', parentId: parent })).json().data.id
+    await givenProduct(catalogId, child, 'plain-table', '118.00', 100, {})
+    await givenProduct(catalogId, child, 'cheap-stool', '105.00', 100, { gstRateBps: 500 })
+    const inheriting = await givenPartner(t.deps, 'Inheriting partner', catalogId)
+    const customer = await givenCustomer(t.app, inheriting)
+    const res = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(customer), payload: { items: [item('plain-table'), item('cheap-stool')], pincode: '560001' } })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual(
+      res.json().data.tax.lines.map((l: { hsnCode: string; gstRateBps: number; igst: string }) => [l.hsnCode, l.gstRateBps, l.igst]),
+      [
+        ['9403', 1800, '18.00'],
+        ['9403', 500, '5.00'],
+      ],
+    )
+  })
+
   test('a quote without a pincode has no place of supply yet: tax null', async () => {
     const customer = await givenCustomer(t.app, partner)
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/quote', headers: customerHeaders(customer), payload: { items: [item('earbuds')] } })

@@ -38,6 +38,10 @@ export interface CartProduct {
   weightGrams: number
   isActive: boolean
   categoryId: string
+  slug: string
+  /** The product's own GST fields (null: inherited from its category, or unset): cartProductsTax resolves them. */
+  hsnCode: string | null
+  gstRateBps: number | null
 }
 
 /** The products of a cart, limited to the given catalogs (those the partner's keys can read). */
@@ -56,6 +60,9 @@ export async function findCartProducts(db: Executor, catalogIds: string[] | SQLW
       weightGrams: products.weightGrams,
       isActive: products.isActive,
       categoryId: products.categoryId,
+      slug: products.slug,
+      hsnCode: products.hsnCode,
+      gstRateBps: products.gstRateBps,
     })
     .from(products)
     .where(and(inArray(products.catalogId, catalogIds), inArray(products.id, productIds)))
@@ -115,7 +122,7 @@ export { CatalogService } from './service.ts'
 export { catalogRoutes } from './routes.ts'
 export { CatalogAdminService, type GstRatesInForce } from './admin-service.ts'
 /** GST fields of products as they resolve through categories (the tax module's checks). */
-export { activeProductsTax, productsTaxOf, type ProductTax, type TaxFieldSource } from './product-tax.ts'
+export { activeProductsTax, cartProductsTax, type ProductTax, type TaxFieldSource } from './product-tax.ts'
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */

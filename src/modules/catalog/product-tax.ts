@@ -1,9 +1,9 @@
 // The GST fields of products as they resolve: a product's own HSN code and rate, else its
 // category's, else the nearest ancestor category's that sets one (each field on its own).
-import { and, asc, eq, inArray } from 'drizzle-orm'
-import type { Executor } from '../../db/client.ts'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { type Executor, queryRows } from '../../db/client.ts'
 import { catalogRepo } from './repo.ts'
-import { products } from './schema.sql.ts'
+import { categories, products } from './schema.sql.ts'
 
 export type TaxFieldSource = 'PRODUCT' | 'CATEGORY' | null
 
@@ -33,18 +33,32 @@ export async function activeProductsTax(db: Executor, catalogId: string): Promis
   return resolveTax(categoryRows, productRows)
 }
 
-/** A cart's products (of one catalog) with their resolved GST fields and slugs: what a sale is taxed by. */
-export async function productsTaxOf(db: Executor, catalogId: string, productIds: string[]): Promise<(ProductTax & { slug: string })[]> {
-  if (productIds.length === 0) return []
-  const [categoryRows, productRows] = await Promise.all([
-    catalogRepo.categories(db, catalogId),
-    db
-      .select({ id: products.id, slug: products.slug, name: products.name, sku: products.sku, categoryId: products.categoryId, hsnCode: products.hsnCode, gstRateBps: products.gstRateBps })
-      .from(products)
-      .where(and(eq(products.catalogId, catalogId), inArray(products.id, productIds))),
-  ])
-  const slugs = new Map(productRows.map((p) => [p.id, p.slug]))
-  return resolveTax(categoryRows, productRows).map((p) => ({ ...p, slug: slugs.get(p.id)! }))
+/**
+ * A cart's products (as findCartProducts read them, with their own GST fields) with their resolved
+ * GST fields and slugs: what a sale is taxed by. Categories are read only when a product lacks its
+ * own HSN code or rate, and then only those above its category, four columns each: every quote and
+ * order of a registered seller runs this (a query of the catalog's whole category table cost an
+ * order about half a millisecond, docs/benchmarks.md).
+ */
+export async function cartProductsTax(db: Executor, cart: (OwnTax & { slug: string })[]): Promise<(ProductTax & { slug: string })[]> {
+  const inheriting = [...new Set(cart.filter((p) => p.hsnCode === null || p.gstRateBps === null).map((p) => p.categoryId))]
+  const categoryRows =
+    inheriting.length === 0
+      ? []
+      : await queryRows<CategoryTax>(
+          db,
+          sql`with recursive chain as (
+                select c.id, c.parent_id, c.hsn_code, c.gst_rate_bps, 0 as depth from ${categories} c where c.id in (${sql.join(
+                  inheriting.map((id) => sql`${id}`),
+                  sql`, `,
+                )})
+                union all
+                select c.id, c.parent_id, c.hsn_code, c.gst_rate_bps, chain.depth + 1 from ${categories} c join chain on c.id = chain.parent_id where chain.depth < 100
+              )
+              select distinct id, parent_id as "parentId", hsn_code as "hsnCode", gst_rate_bps as "gstRateBps" from chain`,
+        )
+  const slugs = new Map(cart.map((p) => [p.id, p.slug]))
+  return resolveTax(categoryRows, cart).map((p) => ({ ...p, slug: slugs.get(p.id)! }))
 }
 
 type CategoryTax = { id: string; parentId: string | null; hsnCode: string | null; gstRateBps: number | null }

@@ -4,7 +4,7 @@ import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
-import { type CartProduct, findCartProducts, productsTaxOf } from '../catalog/index.ts'
+import { type CartProduct, cartProductsTax, findCartProducts } from '../catalog/index.ts'
 import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
 import { eq } from 'drizzle-orm'
@@ -246,12 +246,14 @@ export class CheckoutService {
     const sellers = new Map(await Promise.all(catalogIds.map(async (id) => [id, await this.settingsCache.get(GST_SELLERS_SCOPE, id, () => gstSellerOf(db, id))] as const)))
     const registered = catalogIds.filter((id) => sellers.get(id))
     if (registered.length === 0) return null
-    const lineIdsOf = (catalogId: string) => cart.lines.filter((l) => l.product.catalogId === catalogId).map((l) => l.productId)
     const [inForce, found] = await Promise.all([
       this.settingsCache.get(GST_RATES_SCOPE, indiaDay(this.clock.now()), async () => [...(await gstRatesInForceAt(db, this.clock.now()))]).then((rates) => new Set(rates)),
-      Promise.all(registered.map((catalogId) => productsTaxOf(db, catalogId, lineIdsOf(catalogId)))),
+      cartProductsTax(
+        db,
+        cart.lines.filter((l) => registered.includes(l.product.catalogId)).map((l) => l.product),
+      ),
     ])
-    const terms = new Map(found.flat().map((p) => [p.id, p]))
+    const terms = new Map(found.map((p) => [p.id, p]))
     const problems: string[] = []
     for (const line of cart.lines) {
       const product = terms.get(line.productId)

@@ -1,5 +1,6 @@
 // Partner events. A state change records its event with recordEvent inside its own transaction:
 // both commit or neither does. Delivery to partners is the dispatcher's job.
+import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { outboxEvents } from './schema.sql.ts'
@@ -35,6 +36,17 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<string
   const insert = eventInsert(tx, event)
   await insert
   return insert.id
+}
+
+/**
+ * The event's insert as SQL, its `data` a SQL expression (of jsonb), for a caller that writes it in
+ * one statement with its change and computes part of the data there (a tax document's number,
+ * taken from its series in a CTE of the same statement). Same transaction rule as recordEvent.
+ */
+export function eventInsertSql(event: Omit<NewEvent, 'data'>, data: SQL): SQL {
+  const at = event.at.toISOString()
+  return sql`insert into ${outboxEvents} (id, partner_id, type, subject_id, data, next_attempt_at, created_at)
+             values (${newId('evt', event.at.getTime())}, ${event.partnerId}, ${event.type}, ${event.subjectId}, ${data}, ${at}::timestamptz, ${at}::timestamptz)`
 }
 
 /**

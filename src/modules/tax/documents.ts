@@ -9,7 +9,7 @@
 //                      left of each invoice; a refunded return credits exactly its units.
 //
 // Numbers come from a counter row per seller, series and financial year, incremented in the same
-// transaction (documentRepo.nextSerial): gapless and unique across processes. Each document is
+// transaction (documentRepo.insertNumbered): gapless and unique across processes. Each document is
 // stored as answered (seller's and buyer's details of its time) with an event
 // (invoice.created, credit_note.created). Part of a line is credited by cumulative proportion of
 // its quantity, so the credit notes of a line that is returned a unit at a time add up to the line
@@ -21,7 +21,6 @@ import { newId } from '../../lib/ids.ts'
 import { splitTax } from '../../lib/gst.ts'
 import { formatPaise as rupees, type Paise, parseRupees, sumPaise } from '../../lib/money.ts'
 import { sameState } from '../../lib/pincode-states.ts'
-import { recordEvent } from '../events/index.ts'
 import type { TaxDocument } from './document.ts'
 import { documentRepo, type SellerRow, type TaxDocumentLineRow, type TaxDocumentRow, taxRepo } from './repo.ts'
 import type { TaxDocumentLineKind } from './schema.sql.ts'
@@ -82,24 +81,29 @@ export function financialYearOf(day: string): string {
   return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
 }
 
+/** `IN/26-27/`: what a series' numbers start with. */
+const numberPrefix = (series: 'IN' | 'CN', financialYear: string) => `${series}/${financialYear.slice(2)}/`
+
 /** `IN/26-27/0000123`: 16 characters, the most rule 46 allows (letters, digits, `-` and `/`). */
 export function documentNumber(series: 'IN' | 'CN', financialYear: string, serial: number): string {
-  return `${series}/${financialYear.slice(2)}/${String(serial).padStart(7, '0')}`
+  return `${numberPrefix(series, financialYear)}${String(serial).padStart(7, '0')}`
 }
 
-/** Issues the order's tax invoices that are not issued yet: one per seller of its taxed lines. */
+/**
+ * Issues the order's tax invoices: one per seller of its taxed lines. Called once per order, by the
+ * move to CONFIRMED (which the order machine allows once); a second call would break the unique
+ * index of one invoice per order and seller, and roll back.
+ */
 export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date): Promise<TaxDocument[]> {
   if (order.placeOfSupplyStateCode === null || order.placeOfSupplyState === null) return []
   const taxed = order.items.filter((i) => i.taxableValue !== null && i.catalogId !== null).sort((a, b) => a.position - b.position)
   if (taxed.length === 0) return []
-  const invoiced = new Set((await documentRepo.ofOrder(tx, order.id)).filter((d) => d.type === 'TAX_INVOICE').map((d) => d.catalogId))
   // Shipping and the COD fee were taxed as part of the principal supply: the taxed line with the
   // highest taxable value, ties to the earlier line (checkout/cart-tax.ts).
   let principal = taxed[0]!
   for (const item of taxed) if (item.taxableValue! > principal.taxableValue!) principal = item
   const issued: TaxDocument[] = []
   for (const catalogId of [...new Set(taxed.map((i) => i.catalogId!))].sort()) {
-    if (invoiced.has(catalogId)) continue
     const seller = await taxRepo.findSeller(tx, catalogId)
     if (!seller) continue
     const lines: IssuedLine[] = taxed
@@ -247,7 +251,7 @@ interface ToIssue {
   returnId: string | null
 }
 
-/** Numbers, stores and announces one document. The serial is taken last, so its row is locked for the least time. */
+/** Numbers, stores and announces one document, in one statement (documentRepo.insertNumbered). */
 async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
   const day = indiaDay(at)
   const financialYear = financialYearOf(day)
@@ -256,12 +260,10 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
   const totals = { taxableValue: total('taxableValue'), cgst: total('cgst'), sgst: total('sgst'), igst: total('igst') }
   const tax = totals.cgst + totals.sgst + totals.igst
   const id = newId('doc', at.getTime())
-  const serial = await documentRepo.nextSerial(tx, d.catalogId, series, financialYear)
-  const number = documentNumber(series, financialYear, serial)
   const document: TaxDocument = {
     id,
     type: d.type,
-    number,
+    number: '', // given with the serial, in the statement that takes it
     financialYear,
     issuedAt: at.toISOString(),
     date: day,
@@ -302,16 +304,16 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
     },
     amountInWords: amountInWords(totals.taxableValue + tax),
   }
-  await documentRepo.insert(
+  const serial = await documentRepo.insertNumbered(
     tx,
+    series,
+    numberPrefix(series, financialYear),
     {
       id,
       type: d.type,
       catalogId: d.catalogId,
       partnerId: d.partnerId,
       financialYear,
-      serial,
-      number,
       orderId: d.order.id,
       invoiceId: d.invoice?.id ?? null,
       returnId: d.returnId,
@@ -324,7 +326,6 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
       document,
     },
     d.lines.map((l, i) => ({
-      documentId: id,
       position: i + 1,
       kind: l.kind,
       orderItemId: l.orderItemId,
@@ -337,9 +338,15 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
       sgst: l.sgst,
       igst: l.igst,
     })),
+    {
+      partnerId: d.partnerId,
+      type: d.type === 'TAX_INVOICE' ? 'invoice.created' : 'credit_note.created',
+      subjectId: d.order.id,
+      data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, number: '', total: document.totals.total, document },
+      at,
+    },
   )
-  const type = d.type === 'TAX_INVOICE' ? 'invoice.created' : 'credit_note.created'
-  await recordEvent(tx, { partnerId: d.partnerId, type, subjectId: d.order.id, data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, number, total: document.totals.total, document }, at })
+  document.number = documentNumber(series, financialYear, serial)
   return document
 }
 

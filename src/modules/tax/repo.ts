@@ -1,7 +1,8 @@
 // Queries of the tax module's tables: rate slabs, sellers, and the documents with their series.
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
 import { type Executor, queryRows } from '../../db/client.ts'
-import { gstRateSlabs, gstSellers, taxDocumentLines, taxDocuments, taxDocumentSeries } from './schema.sql.ts'
+import { eventInsertSql, type NewEvent } from '../events/index.ts'
+import { gstRateSlabs, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
 
 export type RateSlabRow = typeof gstRateSlabs.$inferSelect
 export type SellerRow = typeof gstSellers.$inferSelect
@@ -32,21 +33,50 @@ export type TaxDocumentLineRow = typeof taxDocumentLines.$inferSelect
 /** Tax invoices, credit notes and their series (decision 0022). */
 export const documentRepo = {
   /**
-   * The next serial of a series, taken in the caller's transaction: the counter row stays locked
-   * until it commits (a concurrent issuer of the same series waits), and a rollback gives the
-   * number back. Gapless and unique across processes.
+   * Numbers, stores and announces a document in one statement: the series' counter row is incremented (and
+   * stays locked until the caller's transaction ends: a concurrent issuer of the series waits, and a
+   * rollback gives the number back, so the series is gapless and unique across processes), the
+   * document is inserted with `prefix` + the serial padded to 7 digits as its number (also written
+   * into `document.number`), its lines, and its event with the number in `data.number` and
+   * `data.document.number`. One statement, so the lock is held for the least time: this statement's
+   * round trip and the commit. Returns the serial.
    */
-  async nextSerial(tx: Executor, catalogId: string, series: 'IN' | 'CN', financialYear: string): Promise<number> {
-    const [row] = await tx
-      .insert(taxDocumentSeries)
-      .values({ catalogId, series, financialYear, lastSerial: 1 })
-      .onConflictDoUpdate({ target: [taxDocumentSeries.catalogId, taxDocumentSeries.series, taxDocumentSeries.financialYear], set: { lastSerial: sql`${taxDocumentSeries.lastSerial} + 1` } })
-      .returning({ serial: taxDocumentSeries.lastSerial })
-    return row!.serial
-  },
-  async insert(tx: Executor, row: typeof taxDocuments.$inferInsert, lines: (typeof taxDocumentLines.$inferInsert)[]) {
-    await tx.insert(taxDocuments).values(row)
-    if (lines.length > 0) await tx.insert(taxDocumentLines).values(lines)
+  async insertNumbered(
+    tx: Executor,
+    series: 'IN' | 'CN',
+    prefix: string,
+    row: Omit<typeof taxDocuments.$inferInsert, 'serial' | 'number'>,
+    lines: Omit<typeof taxDocumentLines.$inferInsert, 'documentId'>[],
+    event: Omit<NewEvent, 'data'> & { data: Record<string, unknown> & { number: string; document: { number: string } } },
+  ): Promise<number> {
+    const number = sql`${prefix} || lpad(s.last_serial::text, 7, '0')`
+    const eventData = sql`(select jsonb_set(jsonb_set(${JSON.stringify(event.data)}::jsonb, '{number}', to_jsonb(${number})), '{document,number}', to_jsonb(${number})) from s)`
+    const lineRows = lines.map(
+      (l) =>
+        sql`(${row.id}, ${l.position}::int, ${l.kind}, ${l.orderItemId ?? null}, ${l.quantity}::int, ${l.gstRateBps}::int, ${String(l.amount)}::bigint, ${String(l.discount)}::bigint, ${String(l.taxableValue)}::bigint, ${String(l.cgst)}::bigint, ${String(l.sgst)}::bigint, ${String(l.igst)}::bigint)`,
+    )
+    const [result] = await queryRows<{ serial: number }>(
+      tx,
+      sql`with s as (
+            insert into tax_document_series (catalog_id, series, financial_year, last_serial) values (${row.catalogId}, ${series}, ${row.financialYear}, 1)
+            on conflict (catalog_id, series, financial_year) do update set last_serial = tax_document_series.last_serial + 1
+            returning last_serial
+          ), d as (
+            insert into tax_documents (id, type, catalog_id, partner_id, financial_year, serial, number, order_id, invoice_id, return_id, issued_at, issue_date,
+                                       place_of_supply_state_code, intra_state, taxable_value, cgst, sgst, igst, total, document)
+            select ${row.id}, ${row.type}, ${row.catalogId}, ${row.partnerId}, ${row.financialYear}, s.last_serial, ${number}, ${row.orderId}, ${row.invoiceId ?? null}, ${row.returnId ?? null},
+                   ${row.issuedAt.toISOString()}::timestamptz, ${row.issueDate}::date, ${row.placeOfSupplyStateCode}, ${row.intraState}, ${String(row.taxableValue)}::bigint,
+                   ${String(row.cgst)}::bigint, ${String(row.sgst)}::bigint, ${String(row.igst)}::bigint, ${String(row.total)}::bigint,
+                   jsonb_set(${JSON.stringify(row.document)}::jsonb, '{number}', to_jsonb(${number}))
+              from s
+            returning serial
+          )${lineRows.length > 0 ? sql`, l as (
+            insert into tax_document_lines (document_id, position, kind, order_item_id, quantity, gst_rate_bps, amount, discount, taxable_value, cgst, sgst, igst)
+            values ${sql.join(lineRows, sql`, `)}
+          )` : sql``}, e as (${eventInsertSql(event, eventData)})
+          select serial from d`,
+    )
+    return Number(result!.serial)
   },
   /** An order's documents, invoices first, each series in its order. */
   ofOrder(db: Executor, orderId: string) {
@@ -55,18 +85,6 @@ export const documentRepo = {
   linesOf(db: Executor, documentIds: string[]) {
     if (documentIds.length === 0) return Promise.resolve([])
     return db.select().from(taxDocumentLines).where(inArray(taxDocumentLines.documentId, documentIds)).orderBy(asc(taxDocumentLines.documentId), asc(taxDocumentLines.position))
-  },
-  /** A seller's documents issued on days from..to (inclusive, India), with their lines. */
-  issuedBetween(db: Executor, catalogId: string, from: string, to: string) {
-    return db
-      .select()
-      .from(taxDocuments)
-      .where(and(eq(taxDocuments.catalogId, catalogId), gte(taxDocuments.issueDate, from), lte(taxDocuments.issueDate, to)))
-      .orderBy(asc(taxDocuments.issueDate), asc(taxDocuments.type), asc(taxDocuments.serial))
-  },
-  async byIds(db: Executor, ids: string[]) {
-    if (ids.length === 0) return []
-    return db.select().from(taxDocuments).where(inArray(taxDocuments.id, ids))
   },
 }
 
