@@ -27,6 +27,7 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; 
     {
       config: { rateLimit },
       schema: {
+        operationId: 'adminLogin',
         tags: ['Admin'],
         summary: 'Log in to the back office',
         description:

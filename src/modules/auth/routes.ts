@@ -13,6 +13,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'createCustomerToken',
         tags: ['Auth'],
         summary: "Exchange the partner's credentials and a verified phone for a customer token pair",
         security: security.partner,
@@ -42,6 +43,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'refreshCustomerToken',
         tags: ['Auth'],
         summary: 'Rotate a refresh token for a new token pair',
         body: RefreshBody,
@@ -56,6 +58,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'logoutCustomer',
         tags: ['Auth'],
         summary: 'Revoke the session of a refresh token',
         body: RefreshBody,

@@ -42,6 +42,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getLiveness',
         tags: ['Health'],
         summary: 'Liveness: the process is running',
         response: { 200: Envelope(Type.Object({ status: Type.Literal('ok'), uptime: Type.Number() })) },
@@ -55,6 +56,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getReadiness',
         tags: ['Health'],
         summary: 'Readiness: the database and Redis (when configured) answer',
         response: { 200: Envelope(Readiness), 503: Envelope(Readiness) },
@@ -72,6 +74,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['Health'],
         summary: 'Readiness plus the service version',
         response: {

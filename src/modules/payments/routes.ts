@@ -29,6 +29,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     '/payments/webhooks/:provider',
     {
       schema: {
+        operationId: 'receivePaymentWebhook',
         tags: ['Payments'],
         summary: 'Payment provider callbacks: signature-verified, applied once per provider event id, in any order',
         params: WebhookParams,
@@ -54,6 +55,7 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     '/sandbox/checkout/:sessionId',
     {
       schema: {
+        operationId: 'getSandboxCheckoutPage',
         tags: ['Payments'],
         summary: 'The sandbox checkout page: Pay, Fail or Close a payment as a customer would',
         params: SessionParams,
@@ -101,6 +103,7 @@ for (const action of ['pay', 'fail', 'close']) {
     '/sandbox/checkout/:sessionId/:action',
     {
       schema: {
+        operationId: 'submitSandboxCheckoutAction',
         tags: ['Payments'],
         summary: 'What the sandbox page buttons call: sends a signed provider callback through the webhook path',
         params: SandboxActionParams,
