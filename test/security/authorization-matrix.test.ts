@@ -6,9 +6,9 @@
 // printRoutes() is a tree meant for people. Fastify publishes each new instance on the
 // `fastify.initialization` diagnostics channel (public API, made for instrumentation) before any
 // plugin runs; the fixtures subscribe to it and add an onRoute hook there, which sees every route
-// with its method and full URL (test/security/fixtures.ts). The table is then diffed against the
-// OpenAPI document served at /api/v1/openapi.json and against MATRIX (authorization-routes.ts): a route missing from
-// either fails the first test.
+// with its method and full URL (test/helpers/route-table.ts, shared with test/http/openapi.test.ts).
+// The table is then diffed against the OpenAPI document served at /api/v1/openapi.json and
+// against MATRIX (authorization-routes.ts): a route missing from either fails the first test.
 //
 // Each MATRIX row names the route's guard (AUTH), the status its rightful caller gets, and, for
 // routes that take an object id, whose object it is. The GRID says what every principal gets from
