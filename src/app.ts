@@ -12,6 +12,7 @@ import { createGuards } from './http/guards.ts'
 import { createAttemptLimiter } from './http/attempt-limit.ts'
 import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
 import { HELMET_OPTIONS } from './http/security-headers.ts'
+import { documentRoute, finishDocument } from './http/openapi.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { adminAuthRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
@@ -139,6 +140,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         description:
           'Catalog, customers, checkout, orders, payments, returns and support for partner integrations. ' +
           'Every success uses the envelope {statusCode, message, data, meta?}; every error the error body.',
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
       servers: [{ url: config.publicBaseUrl }],
       components: {
@@ -150,6 +152,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         },
       },
     },
+    // Wildcard routes get a named path parameter, and the built document is made valid OpenAPI 3.0
+    // (src/http/openapi.ts, decision 0023).
+    transform: documentRoute,
+    transformObject: finishDocument,
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
 

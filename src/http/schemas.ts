@@ -45,8 +45,13 @@ export const Pincode = Type.String({
 /** A PIN code in the address book: a wrong length has the spec's own length messages. */
 export const AddressPincode = Type.String({ minLength: 6, maxLength: 6, ...PINCODE, description: '6-digit Indian PIN code' })
 
-/** Route `security` entries for the OpenAPI document. */
+/**
+ * Route `security` entries for the OpenAPI document. `public` is an explicit empty requirement: the
+ * route takes no credential (or carries its own, a signature or a capability in the URL), and says so
+ * rather than leaving readers and linters to guess.
+ */
 export const security = {
+  public: [] as Record<string, string[]>[],
   apiKey: [{ apiKey: [] }],
   customer: [{ bearer: [], partnerId: [] }],
   partner: [{ partnerId: [], partnerSecret: [] }],

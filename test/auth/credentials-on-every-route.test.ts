@@ -237,12 +237,12 @@ const PUBLIC: Record<string, { why: string; status: number; req?: () => { url?: 
   },
   'GET /sandbox/checkout/{sessionId}': { why: 'the session id is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/checkout/${spare.sessionId}` }) },
   'POST /sandbox/checkout/{sessionId}/{action}': { why: 'the session id is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/checkout/${spare.sessionId}/close` }) },
-  'PUT /uploads/{*}': {
+  'PUT /uploads/{path}': {
     why: 'the signature in the URL is the credential',
     status: 201,
     req: () => ({ url: new URL(spare.uploadUrl).pathname + new URL(spare.uploadUrl).search, payload: png(100), headers: { 'content-type': 'image/png' } }),
   },
-  'GET /uploads/{*}': { why: 'the tagged object name is the capability (after the PUT above)', status: 200, req: () => ({ url: new URL(spare.publicUrl).pathname }) },
+  'GET /uploads/{path}': { why: 'the tagged object name is the capability (after the PUT above)', status: 200, req: () => ({ url: new URL(spare.publicUrl).pathname }) },
 }
 
 test('every operation of the OpenAPI document declares a security requirement of a known kind, or is a listed public route', () => {

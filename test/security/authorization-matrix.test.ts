@@ -6,15 +6,16 @@
 // printRoutes() is a tree meant for people. Fastify publishes each new instance on the
 // `fastify.initialization` diagnostics channel (public API, made for instrumentation) before any
 // plugin runs; the fixtures subscribe to it and add an onRoute hook there, which sees every route
-// with its method and full URL (test/security/fixtures.ts). The table is then diffed against the
-// OpenAPI document served at /api/v1/openapi.json and against MATRIX (authorization-routes.ts): a route missing from
-// either fails the first test.
+// with its method and full URL (test/helpers/route-table.ts, shared with test/http/openapi.test.ts).
+// The table is then diffed against the OpenAPI document served at /api/v1/openapi.json and
+// against MATRIX (authorization-routes.ts): a route missing from either fails the first test.
 //
 // Each MATRIX row names the route's guard (AUTH), the status its rightful caller gets, and, for
 // routes that take an object id, whose object it is. The GRID says what every principal gets from
 // each guard; the runner turns rows × principals × owners into cells and compares exact statuses.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
 import { randomPhone } from '../helpers/factories.ts'
 import { type Auth, type Cell, MATRIX, type Route, useFixtures } from './authorization-routes.ts'
@@ -120,7 +121,8 @@ const HEAD_PRINCIPALS: PrincipalName[] = ['none', 'key B', 'A2', 'B1', 'SUPPORT'
 
 // ---------------------------------------------------------------------------------------------
 
-const fastifyForm = (openApiPath: string) => openApiPath.replace(/\{\*\}/g, '*').replace(/\{(\w+)\}/g, ':$1')
+// The document names a trailing wildcard {path} (src/http/openapi.ts); Fastify's table says `*`.
+const fastifyForm = (openApiPath: string) => openApiPath.replace(new RegExp(`\\{${WILDCARD_PARAM}\\}$`), '*').replace(/\{(\w+)\}/g, ':$1')
 
 test('inventory: the Fastify route table, the OpenAPI document and MATRIX list the same routes', async () => {
   const doc = (await f.t.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })).json() as { paths: Record<string, Record<string, unknown>> }

@@ -3,8 +3,6 @@
 // principals that call every route, and objects owned by each customer. Everything is made
 // through the API or the services, never by raw inserts.
 import { randomUUID } from 'node:crypto'
-import diagnostics from 'node:diagnostics_channel'
-import type { FastifyInstance, RouteOptions } from 'fastify'
 import { decodeJwt } from 'jose'
 import { systemClock } from '../../src/lib/clock.ts'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
@@ -15,6 +13,7 @@ import { createApiKey, revokeApiKey } from '../../src/modules/partners/index.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder } from '../helpers/shop.ts'
+import { type RegisteredRoute, withRouteTable } from '../helpers/route-table.ts'
 import { uploadedImage } from '../helpers/uploads.ts'
 
 export const PREFIX = '/api/v1'
@@ -48,12 +47,6 @@ export interface Principal {
   /** The partner whose valid API key this is. */
   apiKey?: PartnerName
   adminRole?: AdminRole
-}
-
-/** A route as Fastify registered it: one method, the full URL. */
-export interface RegisteredRoute {
-  method: string
-  url: string
 }
 
 export interface OwnedObjects {
@@ -153,23 +146,11 @@ function freshObjects(t: TestApp, adminToken: string, productOf: (c: CustomerFix
   return self
 }
 
-/** Every route Fastify registers, seen through the `fastify.initialization` diagnostics channel. */
+/** Every route Fastify registers (test/helpers/route-table.ts). */
 async function appWithRouteTable(): Promise<{ t: TestApp; routes: RegisteredRoute[] }> {
-  const routes: RegisteredRoute[] = []
-  const onInit = (message: unknown) => {
-    const { fastify } = message as { fastify: FastifyInstance }
-    fastify.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of [route.method].flat()) routes.push({ method, url: route.url })
-    })
-  }
-  diagnostics.subscribe('fastify.initialization', onInit)
-  try {
-    // High limits: the matrix sends a few thousand requests from one address; limits have tests of their own.
-    const t = await createTestApp({ env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' } })
-    return { t, routes }
-  } finally {
-    diagnostics.unsubscribe('fastify.initialization', onInit)
-  }
+  // High limits: the matrix sends a few thousand requests from one address; limits have tests of their own.
+  const { built: t, routes } = await withRouteTable(() => createTestApp({ env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' } }))
+  return { t, routes }
 }
 
 export async function buildFixtures(): Promise<Fixtures> {

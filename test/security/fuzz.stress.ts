@@ -54,6 +54,7 @@ import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
+import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
@@ -315,7 +316,7 @@ async function setUp() {
   add('partnerId', shop.partner.partnerId, other.partner.partnerId)
   add('userId', customer.userId, foreigner.userId)
   add('provider', 'sandbox')
-  add('*', new URL(returnImage).pathname.replace('/api/v1/uploads/', ''), new URL(supportImage).pathname.replace('/api/v1/uploads/', ''))
+  add(WILDCARD_PARAM, new URL(returnImage).pathname.replace('/api/v1/uploads/', ''), new URL(supportImage).pathname.replace('/api/v1/uploads/', ''))
   add('imageUrls[]', returnImage, supportImage)
   add('refreshToken', burner.refreshToken)
   add('email', ADMIN_EMAIL)
@@ -490,7 +491,7 @@ function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? '')
 }
 
-const encodePathValue = (name: string, value: string) => (name === '*' ? value.split('/').map(enc).join('/') : enc(value))
+const encodePathValue = (name: string, value: string) => (name === WILDCARD_PARAM ? value.split('/').map(enc).join('/') : enc(value))
 
 function credentials(security: Security): Record<string, string> {
   switch (security) {
@@ -1042,7 +1043,7 @@ const attempt = async (name: string, run: () => Promise<string | null>) => {
 for (const [n, { op, i }] of mine.entries()) {
   const runs = runsFor(mine.length - n + (SHARD === 0 && !ROUTES ? 1 : 0))
   if (runs < RUNS) reducedRoutes++
-  await attempt(op.key, () => fuzz(op, op.key === 'PUT /api/v1/uploads/{*}' ? uploadPutArbitrary() : requestArbitrary(op), SEED + i, runs))
+  await attempt(op.key, () => fuzz(op, op.key === `PUT /api/v1/uploads/{${WILDCARD_PARAM}}` ? uploadPutArbitrary() : requestArbitrary(op), SEED + i, runs))
 }
 if (SHARD === 0 && !ROUTES) await attempt('unknown routes and methods answer a JSON error, never 5xx', unknownRoutes)
 after(finish)

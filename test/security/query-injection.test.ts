@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import fc from 'fast-check'
+import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
 import { ADDRESS } from '../helpers/shop.ts'
 import { buildFixtures, type Fixtures, PREFIX, type Principal } from './fixtures.ts'
 
@@ -57,7 +58,8 @@ function pathValue(name: string): string | undefined {
     eventId: f.admin.eventId,
     partnerId: f.partners.A.partnerId,
     userId: a1.customer.userId,
-    '*': new URL(a1.imageUrl).pathname.replace(/^\/api\/v1\/uploads\//, ''),
+    // The uploads wildcard (`/uploads/*`), documented as {path}: the object name, slashes included.
+    [WILDCARD_PARAM]: new URL(a1.imageUrl).pathname.replace(/^\/api\/v1\/uploads\//, ''),
   }
   return values[name]
 }
@@ -94,7 +96,7 @@ function baseRequest(route: ReadRoute): { path: string; query: [string, string][
     if (p.in !== 'path') continue
     const value = pathValue(p.name)
     if (value === undefined) return `no value for path parameter ${p.name}`
-    path = path.replace(`{${p.name}}`, p.name === '*' ? value : encodeURIComponent(value))
+    path = path.replace(`{${p.name}}`, p.name === WILDCARD_PARAM ? value : encodeURIComponent(value))
   }
   const query: [string, string][] = []
   const declared = new Set<string>()

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AttemptLimiter } from '../../http/attempt-limit.ts'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { security } from '../../http/schemas.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { AdminService } from './service.ts'
 import { AdminSession, LoginBody } from './schemas.ts'
@@ -27,8 +28,10 @@ export const adminAuthRoutes: FastifyPluginAsyncTypebox<{ admins: AdminService; 
     {
       config: { rateLimit },
       schema: {
+        operationId: 'adminLogin',
         tags: ['Admin'],
         summary: 'Log in to the back office',
+        security: security.public,
         description:
           'Limited per client address (RATE_LIMIT_AUTH_MAX per RATE_LIMIT_WINDOW_MS, 30 a minute by default) and per account: at most RATE_LIMIT_AUTH_MAX / 6 failed logins (5 by default) per window, whatever the address; logins still being checked count, so concurrent guesses get no more. Past it every attempt on that account, the right password too, is 429 with retry-after.',
         body: LoginBody,

@@ -13,6 +13,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'createCustomerToken',
         tags: ['Auth'],
         summary: "Exchange the partner's credentials and a verified phone for a customer token pair",
         security: security.partner,
@@ -42,8 +43,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'refreshCustomerToken',
         tags: ['Auth'],
         summary: 'Rotate a refresh token for a new token pair',
+        security: security.public,
         body: RefreshBody,
         response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 429) },
       },
@@ -56,8 +59,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
     {
       config: { rateLimit },
       schema: {
+        operationId: 'logoutCustomer',
         tags: ['Auth'],
         summary: 'Revoke the session of a refresh token',
+        security: security.public,
         body: RefreshBody,
         response: { 200: Envelope(Type.Object({ loggedOut: Type.Boolean() })), ...errorResponses(400, 429) },
       },

@@ -18,13 +18,13 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
   // CSV imports arrive as text; everything else stays JSON-only.
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) => done(null, body))
 
-  app.get('/admin/catalogs', { ...common, schema: { tags, security: sec, summary: 'List catalogs', response: { 200: Envelope(Type.Array(Catalog)), ...errorResponses(401, 403) } } }, async () =>
+  app.get('/admin/catalogs', { ...common, schema: { operationId: 'adminListCatalogs', tags, security: sec, summary: 'List catalogs', response: { 200: Envelope(Type.Array(Catalog)), ...errorResponses(401, 403) } } }, async () =>
     ok(await admin.listCatalogs(), 'Catalogs retrieved'),
   )
 
   app.post(
     '/admin/catalogs',
-    { ...common, schema: { tags, security: sec, summary: 'Create a catalog', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }) }), response: { 201: Envelope(Catalog), ...errorResponses(400, 401, 403) } } },
+    { ...common, schema: { operationId: 'adminCreateCatalog', tags, security: sec, summary: 'Create a catalog', body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 120 }) }), response: { 201: Envelope(Catalog), ...errorResponses(400, 401, 403) } } },
     async (request, reply) => {
       reply.status(201)
       return ok(await admin.createCatalog(request.body.name), 'Catalog created', 201)
@@ -33,7 +33,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
 
   app.get(
     '/admin/catalogs/:catalogId/categories',
-    { ...common, schema: { tags, security: sec, summary: 'All categories of a catalog, flat, inactive included', params: CatalogParams, response: { 200: Envelope(Type.Array(Category)), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminListCategories', tags, security: sec, summary: 'All categories of a catalog, flat, inactive included', params: CatalogParams, response: { 200: Envelope(Type.Array(Category)), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.listCategories(request.params.catalogId), 'Categories retrieved'),
   )
 
@@ -42,6 +42,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminCreateCategory',
         tags,
         security: sec,
         summary: 'Create a category',
@@ -70,6 +71,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminUpdateCategory',
         tags,
         security: sec,
         summary: 'Update or deactivate (isActive false) a category',
@@ -86,6 +88,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminListProducts',
         tags,
         security: sec,
         summary: 'All products of a catalog, inactive included, newest first',
@@ -109,6 +112,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminCreateProduct',
         tags,
         security: sec,
         summary: 'Create a product',
@@ -142,7 +146,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
 
   app.get(
     '/admin/products/:productId',
-    { ...common, schema: { tags, security: sec, summary: 'One product', params: ProductParams, response: { 200: Envelope(AdminProduct), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminGetProduct', tags, security: sec, summary: 'One product', params: ProductParams, response: { 200: Envelope(AdminProduct), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.getProduct(request.params.productId), 'Product retrieved'),
   )
 
@@ -151,6 +155,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminUpdateProduct',
         tags,
         security: sec,
         summary: 'Update a product: stock, sellingPrice, mrp, isActive (deactivate) and any other field',
@@ -167,6 +172,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminAdjustStock',
         tags,
         security: sec,
         summary: 'Adjust stock by a delta (negative to remove); never below zero',
@@ -187,6 +193,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
       ...common,
       bodyLimit: 20 * 1024 * 1024,
       schema: {
+        operationId: 'adminImportCatalog',
         tags,
         security: sec,
         summary: 'Bulk import, all or nothing: JSON {categories, products} or a CSV of products (content-type text/csv)',
@@ -223,6 +230,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminGetSearchAnalytics',
         tags,
         security: sec,
         summary: 'Top search queries and the queries that found nothing',

@@ -64,6 +64,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     {
       ...common,
       schema: {
+        operationId: 'listCategories',
         tags,
         summary: 'Top-level categories with their children',
         security: security.apiKey,
@@ -85,6 +86,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     {
       ...common,
       schema: {
+        operationId: 'listProducts',
         tags,
         summary: 'Active products, filtered, sorted and paginated',
         security: security.apiKey,
@@ -123,6 +125,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     {
       ...common,
       schema: {
+        operationId: 'getProduct',
         tags,
         summary: 'One product by its slug (inactive products too, with isActive false)',
         security: security.apiKey,
@@ -147,6 +150,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
     {
       ...common,
       schema: {
+        operationId: 'searchProducts',
         tags,
         summary: 'Relevance search over products and categories (typo- and prefix-tolerant)',
         security: security.apiKey,

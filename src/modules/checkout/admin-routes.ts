@@ -16,7 +16,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
   const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
   const Any = Type.Any()
 
-  app.get('/admin/delivery-zones', { ...adminOnly, schema: { tags, security: sec, summary: 'Delivery zones with their pincode prefixes', response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } }, async () =>
+  app.get('/admin/delivery-zones', { ...adminOnly, schema: { operationId: 'adminListDeliveryZones', tags, security: sec, summary: 'Delivery zones with their pincode prefixes', response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } }, async () =>
     ok(await admin.zones(), 'Delivery zones retrieved'),
   )
 
@@ -25,6 +25,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminCreateDeliveryZone',
         tags,
         security: sec,
         summary: 'Create a delivery zone and map pincode prefixes to it (a prefix moves from its old zone)',
@@ -43,6 +44,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminUpdateDeliveryZone',
         tags,
         security: sec,
         summary: 'Change a zone: charges, days, cut-off, COD rules; `pincodes` adds or moves prefixes to it',
@@ -64,7 +66,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     '/admin/partners/:partnerId/pricing',
     {
       ...adminOnly,
-      schema: { tags, security: sec, summary: "A partner's Reward Points earn rate, redeem cap and point value, and return window", params: PartnerParams, body: PricingSettings, response: { 200: Envelope(PricingSettings), ...errorResponses(400, 401, 403) } },
+      schema: { operationId: 'adminSetPartnerPricing', tags, security: sec, summary: "A partner's Reward Points earn rate, redeem cap and point value, and return window", params: PartnerParams, body: PricingSettings, response: { 200: Envelope(PricingSettings), ...errorResponses(400, 401, 403) } },
     },
     async (request) => ok(await admin.savePricing(request.params.partnerId, request.body), 'Pricing settings saved'),
   )
@@ -74,6 +76,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminCreateCoupon',
         tags,
         security: sec,
         summary: 'Issue a coupon for a partner',
@@ -114,7 +117,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
 
   app.get(
     '/admin/partners/:partnerId/coupons',
-    { ...adminOnly, schema: { tags, security: sec, summary: "A partner's coupons with their usage", params: PartnerParams, response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } },
+    { ...adminOnly, schema: { operationId: 'adminListCoupons', tags, security: sec, summary: "A partner's coupons with their usage", params: PartnerParams, response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } },
     async (request) => ok(await admin.coupons(request.params.partnerId), 'Coupons retrieved'),
   )
 
@@ -123,6 +126,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminUpdateCoupon',
         tags,
         security: sec,
         summary: 'Deactivate or reactivate a coupon, or change its end date',

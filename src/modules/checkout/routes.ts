@@ -18,6 +18,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     {
       ...common,
       schema: {
+        operationId: 'checkServiceability',
         tags,
         summary: 'Can this cart be delivered to this pincode: delivery methods and payment options',
         security: security.customer,
@@ -39,6 +40,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     {
       ...common,
       schema: {
+        operationId: 'getDeliveryQuote',
         tags,
         summary: 'Delivery charge and date for a cart, pincode and method',
         security: security.customer,
@@ -66,6 +68,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     {
       ...common,
       schema: {
+        operationId: 'getCodEligibility',
         tags,
         summary: 'Whether cash on delivery can collect this amount (the remainingPayable of a wallet quote) at this pincode',
         description:
@@ -97,6 +100,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     {
       ...common,
       schema: {
+        operationId: 'quoteCart',
         tags,
         summary: 'Price a cart exactly as the order will be priced: coupon, shipping, COD fee, Reward Points, Wallet Cash',
         security: security.customer,
@@ -151,6 +155,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
     {
       ...common,
       schema: {
+        operationId: 'getWallet',
         tags,
         summary: 'Wallet Cash and Reward Points balances, with a page of ledger entries (newest first)',
         security: security.customer,

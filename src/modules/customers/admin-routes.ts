@@ -19,6 +19,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
     {
       ...common,
       schema: {
+        operationId: 'adminListCustomers',
         tags,
         security: sec,
         summary: "Customers, newest first: one partner's or every partner's, by mobile, email (exact) or name (partial)",
@@ -41,7 +42,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
 
   app.get(
     '/admin/customers/:userId',
-    { ...common, schema: { tags, security: sec, summary: 'One customer: profile, addresses, Wallet Cash and points, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminGetCustomer', tags, security: sec, summary: 'One customer: profile, addresses, Wallet Cash and points, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.view(request.params.userId), 'Customer retrieved'),
   )
 
@@ -50,6 +51,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
     {
       ...common,
       schema: {
+        operationId: 'adminBlockCustomer',
         tags,
         security: sec,
         summary: "Block a customer: every request with its tokens, new tokens and refreshes are 403 until unblocked",
@@ -69,6 +71,7 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
     {
       ...partner,
       schema: {
+        operationId: 'partnerListCustomers',
         tags: partnerTags,
         security: security.partner,
         summary: "The partner's customers, newest first, by mobile, email (exact) or name (partial)",
@@ -89,13 +92,13 @@ export const customerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CustomerAdm
   )
   app.get(
     '/partner/customers/:userId',
-    { ...partner, schema: { tags: partnerTags, security: security.partner, summary: 'One customer of the partner: profile, addresses, balances, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 404) } } },
+    { ...partner, schema: { operationId: 'partnerGetCustomer', tags: partnerTags, security: security.partner, summary: 'One customer of the partner: profile, addresses, balances, recent orders, returns and tickets', params: Params, response: { 200: Envelope(CustomerDetail), ...errorResponses(401, 404) } } },
     async (request) => ok(await admin.view(request.params.userId, partnerOf(request)), 'Customer retrieved'),
   )
 
   app.post(
     '/admin/customers/:userId/unblock',
-    { ...common, schema: { tags, security: sec, summary: 'Unblock a customer: its sessions work again', params: Params, response: { 200: Envelope(Customer), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminUnblockCustomer', tags, security: sec, summary: 'Unblock a customer: its sessions work again', params: Params, response: { 200: Envelope(Customer), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.unblock(request.params.userId), 'Customer unblocked'),
   )
 }

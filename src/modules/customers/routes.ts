@@ -18,7 +18,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     '/users/me',
     {
       ...common,
-      schema: { tags, summary: 'The customer with their addresses', security: security.customer, response: { 200: Envelope(Profile), ...errorResponses(401) } },
+      schema: { operationId: 'getProfile', tags, summary: 'The customer with their addresses', security: security.customer, response: { 200: Envelope(Profile), ...errorResponses(401) } },
     },
     async (request) => ok(await profiles.profile(customerOf(request).userId), 'Profile retrieved'),
   )
@@ -28,6 +28,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     {
       ...common,
       schema: {
+        operationId: 'updateProfile',
         tags,
         summary: 'Update name and email',
         security: security.customer,
@@ -42,7 +43,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     '/users/me/addresses',
     {
       ...common,
-      schema: { tags, summary: 'Saved addresses, default first', security: security.customer, response: { 200: Envelope(Type.Array(AddressListItem)), ...errorResponses(401) } },
+      schema: { operationId: 'listAddresses', tags, summary: 'Saved addresses, default first', security: security.customer, response: { 200: Envelope(Type.Array(AddressListItem)), ...errorResponses(401) } },
     },
     async (request) => ok(await profiles.listAddresses(customerOf(request).userId), 'Addresses retrieved'),
   )
@@ -52,6 +53,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     {
       ...common,
       schema: {
+        operationId: 'createAddress',
         tags,
         summary: 'Save an address (the first one becomes the default)',
         security: security.customer,
@@ -78,6 +80,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     {
       ...common,
       schema: {
+        operationId: 'updateAddress',
         tags,
         summary: 'Change any subset of an address',
         security: security.customer,
@@ -95,6 +98,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
     {
       ...common,
       schema: {
+        operationId: 'deleteAddress',
         tags,
         summary: 'Delete an address (a deleted default passes to the most recent remaining one)',
         security: security.customer,

@@ -14,7 +14,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
   const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
   const EventParams = Type.Object({ eventId: Type.String({ maxLength: 100 }) })
 
-  app.get('/admin/partners/:partnerId/webhook', { ...common, schema: { tags, security: sec, summary: "A partner's webhook endpoint", params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.get('/admin/partners/:partnerId/webhook', { ...common, schema: { operationId: 'adminGetWebhook', tags, security: sec, summary: "A partner's webhook endpoint", params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.webhook(request.params.partnerId), 'Webhook retrieved'),
   )
   app.put(
@@ -22,6 +22,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     {
       ...common,
       schema: {
+        operationId: 'adminSetWebhook',
         tags,
         security: sec,
         summary: 'Set the webhook URL (https; http only outside production). The first time, the signing secret is created and shown once',
@@ -32,18 +33,18 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     },
     async (request) => ok(await admin.setWebhook(request.params.partnerId, request.body.url), 'Webhook saved'),
   )
-  app.delete('/admin/partners/:partnerId/webhook', { ...common, schema: { tags, security: sec, summary: 'Stop sending events (they are kept, and sent once a URL is set again)', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.delete('/admin/partners/:partnerId/webhook', { ...common, schema: { operationId: 'adminDeleteWebhook', tags, security: sec, summary: 'Stop sending events (they are kept, and sent once a URL is set again)', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.removeWebhook(request.params.partnerId), 'Webhook removed'),
   )
-  app.post('/admin/partners/:partnerId/webhook/rotate-secret', { ...common, schema: { tags, security: sec, summary: 'A new signing secret, used from the next delivery; shown once', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.post('/admin/partners/:partnerId/webhook/rotate-secret', { ...common, schema: { operationId: 'adminRotateWebhookSecret', tags, security: sec, summary: 'A new signing secret, used from the next delivery; shown once', params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.rotateSecret(request.params.partnerId), 'Webhook secret rotated'),
   )
   app.post(
     '/admin/partners/:partnerId/webhook/ping',
-    { ...common, schema: { tags, security: sec, summary: "Send a signed ping event to the partner's URL now; answers the receiver's status and latency", params: PartnerParams, response: { 200: Envelope(Ping), ...errorResponses(401, 403, 404, 409) } } },
+    { ...common, schema: { operationId: 'adminPingWebhook', tags, security: sec, summary: "Send a signed ping event to the partner's URL now; answers the receiver's status and latency", params: PartnerParams, response: { 200: Envelope(Ping), ...errorResponses(401, 403, 404, 409) } } },
     async (request) => ok(await admin.ping(request.params.partnerId), 'Ping sent'),
   )
-  app.post('/admin/partners/:partnerId/webhook/test', { ...common, schema: { tags, security: sec, summary: 'Queue a webhook.test event for the partner', params: PartnerParams, response: { 201: Envelope(Event), ...errorResponses(401, 403, 404, 409) } } }, async (request, reply) => {
+  app.post('/admin/partners/:partnerId/webhook/test', { ...common, schema: { operationId: 'adminQueueWebhookTest', tags, security: sec, summary: 'Queue a webhook.test event for the partner', params: PartnerParams, response: { 201: Envelope(Event), ...errorResponses(401, 403, 404, 409) } } }, async (request, reply) => {
     reply.status(201)
     return ok(await admin.sendTest(request.params.partnerId), 'Test event queued', 201)
   })
@@ -53,6 +54,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     {
       ...common,
       schema: {
+        operationId: 'adminListEvents',
         tags,
         security: sec,
         summary: 'Partner events, newest first',
@@ -72,10 +74,10 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
       return paged(result.data, result.meta, 'Events retrieved')
     },
   )
-  app.get('/admin/events/:eventId', { ...common, schema: { tags, security: sec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.get('/admin/events/:eventId', { ...common, schema: { operationId: 'adminGetEvent', tags, security: sec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.view(request.params.eventId), 'Event retrieved'),
   )
-  app.post('/admin/events/:eventId/replay', { ...common, schema: { tags, security: sec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
+  app.post('/admin/events/:eventId/replay', { ...common, schema: { operationId: 'adminReplayEvent', tags, security: sec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.replay(request.params.eventId), 'Event queued for delivery'),
   )
   app.post(
@@ -83,6 +85,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     {
       ...common,
       schema: {
+        operationId: 'adminReplayFailedEvents',
         tags,
         security: sec,
         summary: 'Queue every FAILED event again (of one partner, or all)',
@@ -97,7 +100,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
   const partner = { preValidation: guards.partner }
   const partnerTags = ['Partner server: webhooks and events']
   const psec = security.partner
-  app.get('/partner/webhook', { ...partner, schema: { tags: partnerTags, security: psec, summary: "The partner's webhook endpoint", response: { 200: Envelope(Webhook), ...errorResponses(401) } } }, async (request) =>
+  app.get('/partner/webhook', { ...partner, schema: { operationId: 'partnerGetWebhook', tags: partnerTags, security: psec, summary: "The partner's webhook endpoint", response: { 200: Envelope(Webhook), ...errorResponses(401) } } }, async (request) =>
     ok(await admin.webhook(partnerOf(request).partnerId), 'Webhook retrieved'),
   )
   app.put(
@@ -105,6 +108,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     {
       ...partner,
       schema: {
+        operationId: 'partnerSetWebhook',
         tags: partnerTags,
         security: psec,
         summary: 'Set the webhook URL (https; http only outside production). The first time, the signing secret is created and shown once',
@@ -116,7 +120,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
   )
   app.post(
     '/partner/webhook/ping',
-    { ...partner, schema: { tags: partnerTags, security: psec, summary: 'Send a signed ping event to the webhook URL now; answers the receiver\'s status and latency', response: { 200: Envelope(Ping), ...errorResponses(401, 409) } } },
+    { ...partner, schema: { operationId: 'partnerPingWebhook', tags: partnerTags, security: psec, summary: 'Send a signed ping event to the webhook URL now; answers the receiver\'s status and latency', response: { 200: Envelope(Ping), ...errorResponses(401, 409) } } },
     async (request) => ok(await admin.ping(partnerOf(request).partnerId), 'Ping sent'),
   )
   app.get(
@@ -124,6 +128,7 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     {
       ...partner,
       schema: {
+        operationId: 'partnerListEvents',
         tags: partnerTags,
         security: psec,
         summary: "The partner's events, newest first, with their delivery status",
@@ -142,10 +147,10 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
       return paged(result.data, result.meta, 'Events retrieved')
     },
   )
-  app.get('/partner/events/:eventId', { ...partner, schema: { tags: partnerTags, security: psec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
+  app.get('/partner/events/:eventId', { ...partner, schema: { operationId: 'partnerGetEvent', tags: partnerTags, security: psec, summary: 'One event with every delivery attempt and its answer', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
     ok(await admin.view(request.params.eventId, partnerOf(request)), 'Event retrieved'),
   )
-  app.post('/partner/events/:eventId/replay', { ...partner, schema: { tags: partnerTags, security: psec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
+  app.post('/partner/events/:eventId/replay', { ...partner, schema: { operationId: 'partnerReplayEvent', tags: partnerTags, security: psec, summary: 'Send the event again at the next dispatch round', params: EventParams, response: { 200: Envelope(EventDetail), ...errorResponses(401, 404) } } }, async (request) =>
     ok(await admin.replay(request.params.eventId, partnerOf(request)), 'Event queued for delivery'),
   )
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope } from '../../http/envelope.ts'
+import { security } from '../../http/schemas.ts'
 import type { Deps } from '../../deps.ts'
 import { projectFile } from '../../lib/paths.ts'
 import { Health, Readiness } from './schemas.ts'
@@ -42,7 +43,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getLiveness',
         tags: ['Health'],
+        security: security.public,
         summary: 'Liveness: the process is running',
         response: { 200: Envelope(Type.Object({ status: Type.Literal('ok'), uptime: Type.Number() })) },
       },
@@ -55,7 +58,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     {
       config: { rateLimit: false },
       schema: {
+        operationId: 'getReadiness',
         tags: ['Health'],
+        security: security.public,
         summary: 'Readiness: the database and Redis (when configured) answer',
         response: { 200: Envelope(Readiness), 503: Envelope(Readiness) },
       },
@@ -72,7 +77,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['Health'],
+        security: security.public,
         summary: 'Readiness plus the service version',
         response: {
           200: Envelope(Health),

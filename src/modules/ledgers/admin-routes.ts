@@ -17,6 +17,7 @@ export const ledgerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: LedgerAdminSe
     {
       preValidation: guards.admin('SUPPORT'),
       schema: {
+        operationId: 'adminAdjustCustomerBalance',
         tags,
         security: sec,
         summary: 'Adjust Wallet Cash (rupees) or Reward Points (whole points): positive credits, negative debits; never below zero',

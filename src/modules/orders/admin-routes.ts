@@ -21,6 +21,7 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
     {
       ...common,
       schema: {
+        operationId: 'adminListOrders',
         tags,
         security: security.admin,
         summary: "Every partner's orders, newest first; search by order number, order id or phone",
@@ -44,14 +45,14 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
     '/admin/orders/:orderId',
     {
       ...common,
-      schema: { tags, security: security.admin, summary: 'One order with its history, every payment and refunds', params: Params, response: { 200: Envelope(AdminOrder), ...errorResponses(401, 403, 404) } },
+      schema: { operationId: 'adminGetOrder', tags, security: security.admin, summary: 'One order with its history, every payment and refunds', params: Params, response: { 200: Envelope(AdminOrder), ...errorResponses(401, 403, 404) } },
     },
     async (request) => ok(await admin.view(request.params.orderId), 'Order retrieved'),
   )
 
   app.get(
     '/admin/orders/:orderId/invoice',
-    { ...common, schema: { tags, security: security.admin, summary: "The order's tax invoice and credit notes, as JSON or PDF", params: Params, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 403, 404) } },
+    { ...common, schema: { operationId: 'adminGetOrderInvoice', tags, security: security.admin, summary: "The order's tax invoice and credit notes, as JSON or PDF", params: Params, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 403, 404) } },
     async (request, reply) => {
       const { order, documents } = await admin.documents(request.params.orderId)
       return sendDocuments(request, reply, order, documents)
@@ -63,6 +64,7 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
     {
       ...common,
       schema: {
+        operationId: 'adminUpdateOrderStatus',
         tags,
         security: security.admin,
         summary: 'Move an order along the machine; CANCELLED releases and refunds, DELIVERED collects COD and earns Reward Points',

@@ -18,6 +18,7 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
     {
       ...common,
       schema: {
+        operationId: 'partnerListOrders',
         tags,
         security: security.partner,
         summary: "Sync the partner's orders: in the order they were last written, from a cursor",
@@ -60,6 +61,7 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
     {
       ...common,
       schema: {
+        operationId: 'partnerGetOrder',
         tags,
         security: security.partner,
         summary: 'One order of the partner with its history, every payment and refunds',
@@ -74,7 +76,7 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
     '/partner/orders/:orderId/invoice',
     {
       ...common,
-      schema: { tags, security: security.partner, summary: "The tax invoice and credit notes of one of the partner's orders, as JSON or PDF", params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }), ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
+      schema: { operationId: 'partnerGetOrderInvoice', tags, security: security.partner, summary: "The tax invoice and credit notes of one of the partner's orders, as JSON or PDF", params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }), ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
     },
     async (request, reply) => {
       const { order, documents } = await admin.documents(request.params.orderId, partnerOf(request))

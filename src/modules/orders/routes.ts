@@ -26,6 +26,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'createOrder',
         tags,
         summary: 'Create an order (idempotent with x-idempotency-key); reserves stock, coupon, Wallet Cash and Reward Points',
         description:
@@ -47,6 +48,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'listOrders',
         tags,
         summary: "The customer's orders, newest first",
         security: security.customer,
@@ -69,6 +71,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'getOrder',
         tags,
         summary: 'One order with its items, amounts, status history, current payment and refunds',
         security: security.customer,
@@ -83,7 +86,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     '/orders/:orderId/invoice',
     {
       ...common,
-      schema: { tags, summary: "The order's tax invoice and credit notes, as JSON or PDF", security: security.customer, params: OrderParams, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
+      schema: { operationId: 'getOrderInvoice', tags, summary: "The order's tax invoice and credit notes, as JSON or PDF", security: security.customer, params: OrderParams, ...invoiceRouteSchema, response: invoiceResponses(400, 401, 404) },
     },
     async (request, reply) => {
       const { order, documents } = await orders.documents(customerOf(request), request.params.orderId)
@@ -96,6 +99,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'cancelOrder',
         tags,
         summary: 'Cancel before shipment: stock, coupon, Wallet Cash and Reward Points go back; a captured payment is refunded',
         security: security.customer,
@@ -113,6 +117,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'initiatePayment',
         tags,
         summary: 'Retry or refresh the payment of a PENDING_PAYMENT order inside its reservation period (idempotent)',
         security: security.customer,
@@ -132,6 +137,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     {
       ...common,
       schema: {
+        operationId: 'abandonPayment',
         tags,
         summary: 'The customer closed the provider checkout: the payment becomes USER_DROPPED; stock stays reserved',
         security: security.customer,

@@ -18,6 +18,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminCreatePartner',
         tags,
         security: sec,
         summary: 'Create a partner: its secret and first API key are answered once',
@@ -37,6 +38,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminListPartners',
         tags,
         security: sec,
         summary: 'Partners, newest first; search by name (partial) or ID',
@@ -57,7 +59,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
 
   app.get(
     '/admin/partners/:partnerId',
-    { ...common, schema: { tags, security: sec, summary: 'One partner with its API keys', params: PartnerParams, response: { 200: Envelope(Type.Object({ ...Partner.properties, apiKeys: Type.Array(ApiKey) })), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminGetPartner', tags, security: sec, summary: 'One partner with its API keys', params: PartnerParams, response: { 200: Envelope(Type.Object({ ...Partner.properties, apiKeys: Type.Array(ApiKey) })), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.detail(request.params.partnerId), 'Partner retrieved'),
   )
 
@@ -66,6 +68,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminUpdatePartner',
         tags,
         security: sec,
         summary: 'Rename, set return origins, or (de)activate: a deactivated partner\'s keys, secret and customer tokens stop working',
@@ -82,7 +85,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
 
   app.post(
     '/admin/partners/:partnerId/deactivate',
-    { ...common, schema: { tags, security: sec, summary: 'Deactivate: its API keys, secret and customer tokens stop working (PATCH isActive true brings it back)', params: PartnerParams, response: { 200: Envelope(Partner), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminDeactivatePartner', tags, security: sec, summary: 'Deactivate: its API keys, secret and customer tokens stop working (PATCH isActive true brings it back)', params: PartnerParams, response: { 200: Envelope(Partner), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.update(request.params.partnerId, { isActive: false }), 'Partner deactivated'),
   )
 
@@ -91,6 +94,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminRotatePartnerSecret',
         tags,
         security: sec,
         summary: 'A new partner secret, shown once; the previous one keeps working until previousSecretExpiresAt (PARTNER_SECRET_OVERLAP_SECONDS, 24 h by default)',
@@ -103,7 +107,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
 
   app.get(
     '/admin/partners/:partnerId/api-keys',
-    { ...common, schema: { tags, security: sec, summary: "A partner's API keys, newest first (revoked ones too)", params: PartnerParams, response: { 200: Envelope(Type.Array(ApiKey)), ...errorResponses(401, 403, 404) } } },
+    { ...common, schema: { operationId: 'adminListApiKeys', tags, security: sec, summary: "A partner's API keys, newest first (revoked ones too)", params: PartnerParams, response: { 200: Envelope(Type.Array(ApiKey)), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await admin.keys(request.params.partnerId), 'API keys retrieved'),
   )
 
@@ -112,6 +116,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminCreateApiKey',
         tags,
         security: sec,
         summary: 'Issue an API key bound to one catalog (default: the catalog of its newest active key); the key is answered once',
@@ -132,6 +137,7 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     {
       ...common,
       schema: {
+        operationId: 'adminRevokeApiKey',
         tags,
         security: sec,
         summary: 'Revoke an API key; revoking a revoked key is 409',

@@ -1,6 +1,7 @@
 // Provider callbacks (POST /payments/webhooks/{provider}) and the sandbox checkout page.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { security } from '../../http/schemas.ts'
 import { notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Database } from '../../db/client.ts'
@@ -29,7 +30,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     '/payments/webhooks/:provider',
     {
       schema: {
+        operationId: 'receivePaymentWebhook',
         tags: ['Payments'],
+        security: security.public,
         summary: 'Payment provider callbacks: signature-verified, applied once per provider event id, in any order',
         params: WebhookParams,
         response: { 200: Envelope(WebhookReceipt), ...errorResponses(400, 401, 404) },
@@ -54,7 +57,9 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     '/sandbox/checkout/:sessionId',
     {
       schema: {
+        operationId: 'getSandboxCheckoutPage',
         tags: ['Payments'],
+        security: security.public,
         summary: 'The sandbox checkout page: Pay, Fail or Close a payment as a customer would',
         params: SessionParams,
       },
@@ -101,7 +106,9 @@ for (const action of ['pay', 'fail', 'close']) {
     '/sandbox/checkout/:sessionId/:action',
     {
       schema: {
+        operationId: 'submitSandboxCheckoutAction',
         tags: ['Payments'],
+        security: security.public,
         summary: 'What the sandbox page buttons call: sends a signed provider callback through the webhook path',
         params: SandboxActionParams,
         response: {

@@ -19,6 +19,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     {
       ...customer,
       schema: {
+        operationId: 'createReturn',
         tags,
         security: security.customer,
         summary: 'Ask to return units of a delivered, paid order inside its return window',
@@ -44,7 +45,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
 
   app.get(
     '/returns',
-    { ...customer, schema: { tags, security: security.customer, summary: "The customer's return requests, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(ReturnListItem), ...errorResponses(400, 401) } } },
+    { ...customer, schema: { operationId: 'listReturns', tags, security: security.customer, summary: "The customer's return requests, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(ReturnListItem), ...errorResponses(400, 401) } } },
     async (request) => {
       const { page, limit, status, resolution, search } = request.query
       const result = await returns.list(customerOf(request), { status, resolution, search }, { page, limit })
@@ -54,7 +55,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
 
   app.get(
     '/returns/:returnRequestId',
-    { ...customer, schema: { tags, security: security.customer, summary: 'One return request with its items and refunds', params: Params, response: { 200: Envelope(ReturnRequest), ...errorResponses(401, 404) } } },
+    { ...customer, schema: { operationId: 'getReturn', tags, security: security.customer, summary: 'One return request with its items and refunds', params: Params, response: { 200: Envelope(ReturnRequest), ...errorResponses(401, 404) } } },
     async (request) => ok(await returns.get(customerOf(request), request.params.returnRequestId), 'Return request retrieved'),
   )
 
@@ -63,6 +64,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     {
       ...customer,
       schema: {
+        operationId: 'respondToReturn',
         tags,
         security: security.customer,
         summary: 'Answer a NEEDS_INFO request: more detail and images; the return goes back UNDER_REVIEW',
@@ -87,6 +89,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     {
       ...agent,
       schema: {
+        operationId: 'adminListReturns',
         tags: adminTags,
         security: security.admin,
         summary: "Every partner's return requests, newest first",
@@ -102,7 +105,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
   )
   app.get(
     '/admin/returns/:returnRequestId',
-    { ...agent, schema: { tags: adminTags, security: security.admin, summary: 'One return request with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 403, 404) } } },
+    { ...agent, schema: { operationId: 'adminGetReturn', tags: adminTags, security: security.admin, summary: 'One return request with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await returns.adminView(request.params.returnRequestId), 'Return request retrieved'),
   )
   app.post(
@@ -110,6 +113,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     {
       ...agent,
       schema: {
+        operationId: 'adminUpdateReturnStatus',
         tags: adminTags,
         security: security.admin,
         summary: 'Move a return along the machine; APPROVED may lower the amount (with a note); REFUND_PENDING starts the refund',
@@ -139,6 +143,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     {
       ...partner,
       schema: {
+        operationId: 'partnerListReturns',
         tags: partnerTags,
         security: security.partner,
         summary: "The partner's return requests, newest first",
@@ -155,7 +160,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
   )
   app.get(
     '/partner/returns/:returnRequestId',
-    { ...partner, schema: { tags: partnerTags, security: security.partner, summary: 'One return request of the partner with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 404) } } },
+    { ...partner, schema: { operationId: 'partnerGetReturn', tags: partnerTags, security: security.partner, summary: 'One return request of the partner with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 404) } } },
     async (request) => ok(await returns.adminView(request.params.returnRequestId, partnerOf(request)), 'Return request retrieved'),
   )
 }

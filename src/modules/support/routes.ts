@@ -17,6 +17,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...customer,
       schema: {
+        operationId: 'createTicket',
         tags,
         security: security.customer,
         summary: 'Open a ticket (optionally about one of the customer own orders, with uploaded images)',
@@ -37,7 +38,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
 
   app.get(
     '/support/tickets',
-    { ...customer, schema: { tags, security: security.customer, summary: "The customer's tickets, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401) } } },
+    { ...customer, schema: { operationId: 'listTickets', tags, security: security.customer, summary: "The customer's tickets, newest first", querystring: Type.Object(ListQuery), response: { 200: PagedEnvelope(Ticket), ...errorResponses(400, 401) } } },
     async (request) => {
       const { page, limit, status, search } = request.query
       const result = await support.list(customerOf(request), { status, search }, { page, limit })
@@ -47,13 +48,13 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
 
   app.get(
     '/support/tickets/:ticketId',
-    { ...customer, schema: { tags, security: security.customer, summary: 'One ticket', params: Params, response: { 200: Envelope(Ticket), ...errorResponses(401, 404) } } },
+    { ...customer, schema: { operationId: 'getTicket', tags, security: security.customer, summary: 'One ticket', params: Params, response: { 200: Envelope(Ticket), ...errorResponses(401, 404) } } },
     async (request) => ok(await support.get(customerOf(request), request.params.ticketId), 'Ticket retrieved'),
   )
 
   app.get(
     '/support/tickets/:ticketId/messages',
-    { ...customer, schema: { tags, security: security.customer, summary: 'The conversation, oldest first', params: Params, response: { 200: Envelope(Type.Array(Message)), ...errorResponses(401, 404) } } },
+    { ...customer, schema: { operationId: 'listTicketMessages', tags, security: security.customer, summary: 'The conversation, oldest first', params: Params, response: { 200: Envelope(Type.Array(Message)), ...errorResponses(401, 404) } } },
     async (request) => ok(await support.messages(customerOf(request), request.params.ticketId), 'Messages retrieved'),
   )
 
@@ -62,6 +63,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...customer,
       schema: {
+        operationId: 'replyToTicket',
         tags,
         security: security.customer,
         summary: 'Reply; a reply on a RESOLVED ticket reopens it, a CLOSED ticket answers 409',
@@ -85,6 +87,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...agent,
       schema: {
+        operationId: 'adminListTickets',
         tags: adminTags,
         security: security.admin,
         summary: "Every partner's tickets, newest first",
@@ -100,7 +103,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
   )
   app.get(
     '/admin/support/tickets/:ticketId',
-    { ...agent, schema: { tags: adminTags, security: security.admin, summary: 'One ticket with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 403, 404) } } },
+    { ...agent, schema: { operationId: 'adminGetTicket', tags: adminTags, security: security.admin, summary: 'One ticket with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await support.adminView(request.params.ticketId), 'Ticket retrieved'),
   )
   app.post(
@@ -108,6 +111,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...agent,
       schema: {
+        operationId: 'adminReplyToTicket',
         tags: adminTags,
         security: security.admin,
         summary: 'Reply as an agent; an OPEN ticket moves to IN_PROGRESS',
@@ -126,6 +130,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...agent,
       schema: {
+        operationId: 'adminUpdateTicketStatus',
         tags: adminTags,
         security: security.admin,
         summary: 'Move a ticket: OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED (409 otherwise)',
@@ -145,6 +150,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...partner,
       schema: {
+        operationId: 'partnerListTickets',
         tags: partnerTags,
         security: security.partner,
         summary: "The partner's tickets, newest first",
@@ -161,7 +167,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
   )
   app.get(
     '/partner/support/tickets/:ticketId',
-    { ...partner, schema: { tags: partnerTags, security: security.partner, summary: 'One ticket of the partner with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 404) } } },
+    { ...partner, schema: { operationId: 'partnerGetTicket', tags: partnerTags, security: security.partner, summary: 'One ticket of the partner with its conversation', params: Params, response: { 200: Envelope(AdminTicket), ...errorResponses(401, 404) } } },
     async (request) => ok(await support.adminView(request.params.ticketId, partnerOf(request)), 'Ticket retrieved'),
   )
   app.post(
@@ -169,6 +175,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...partner,
       schema: {
+        operationId: 'partnerReplyToTicket',
         tags: partnerTags,
         security: security.partner,
         summary: "Reply as the partner's support; an OPEN ticket moves to IN_PROGRESS",
@@ -187,6 +194,7 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
     {
       ...partner,
       schema: {
+        operationId: 'partnerUpdateTicketStatus',
         tags: partnerTags,
         security: security.partner,
         summary: 'Move a ticket: OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED (409 otherwise)',

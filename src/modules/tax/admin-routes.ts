@@ -17,7 +17,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
 
   app.get(
     '/admin/catalogs/:catalogId/seller',
-    { ...adminOnly, schema: { tags, security: sec, summary: "The catalog's GST seller", params: CatalogParams, response: { 200: Envelope(Seller), ...errorResponses(401, 403, 404) } } },
+    { ...adminOnly, schema: { operationId: 'adminGetSeller', tags, security: sec, summary: "The catalog's GST seller", params: CatalogParams, response: { 200: Envelope(Seller), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await tax.getSeller(request.params.catalogId), 'Seller retrieved'),
   )
 
@@ -26,6 +26,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminSetSeller',
         tags,
         security: sec,
         summary: "Register or replace the catalog's GST seller",
@@ -43,6 +44,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
     {
       ...catalogRole,
       schema: {
+        operationId: 'adminListTaxRates',
         tags,
         security: sec,
         summary: 'GST rate slabs in force on a day (default today, in India)',
@@ -58,6 +60,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
     {
       ...catalogRole,
       schema: {
+        operationId: 'adminListUntaxableProducts',
         tags,
         security: sec,
         summary: 'Active products that cannot be taxed: no HSN code, no GST rate, or a rate no longer in force',
@@ -78,6 +81,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
     {
       ...adminOnly,
       schema: {
+        operationId: 'adminGetGstr1Report',
         tags,
         security: sec,
         summary: "GST report of the catalog's seller for a date range, shaped like GSTR-1's B2C summaries (JSON or CSV)",

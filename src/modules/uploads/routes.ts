@@ -13,12 +13,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
   app,
   { uploads, guards, readLimit },
 ) => {
-  for (const [path, purpose] of [['/support/uploads/signed-urls', 'support'], ['/returns/uploads/signed-urls', 'returns']] as const) {
+  for (const [path, purpose, operationId] of [
+    ['/support/uploads/signed-urls', 'support', 'createSupportUploadUrls'],
+    ['/returns/uploads/signed-urls', 'returns', 'createReturnUploadUrls'],
+  ] as const) {
     app.post(
       path,
       {
         preValidation: guards.customerOfPartner,
         schema: {
+          operationId,
           tags: ['Evidence uploads'],
           summary: `Signed upload addresses for ${purpose === 'support' ? 'support ticket' : 'return'} images (1-5 files, png/jpeg/webp/gif, up to 15 MB each)`,
           security: security.customer,
@@ -44,8 +48,10 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
       '/uploads/*',
       {
         schema: {
+          operationId: 'uploadFile',
           tags: ['Evidence uploads'],
           summary: 'The signed upload address (local storage driver): PUT the file bytes with the signed Content-Type',
+          security: security.public,
           querystring: Type.Object({ expires: Type.Optional(Type.String()), size: Type.Optional(Type.String()), type: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
           response: { 201: Envelope(Type.Object({ objectName: Type.String(), size: Type.Integer(), contentType: Type.String() })), ...errorResponses(400, 403, 404, 409, 413) },
         },
@@ -69,8 +75,10 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
     {
       config: { rateLimit: readLimit },
       schema: {
+        operationId: 'getUploadedFile',
         tags: ['Evidence uploads'],
         summary: 'An uploaded file (its publicUrl, local storage driver)',
+        security: security.public,
         description: 'Public. Limited per client address to UPLOAD_READ_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS (600 a minute by default), then 429 with retry-after.',
       },
     },
