@@ -26,8 +26,22 @@ function newAjv(coerceTypes: boolean | 'array'): Ajv {
     strict: false,
   })
   addFormats(ajv)
+  refuseYearZero(ajv)
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' })
   return ajv
+}
+
+/**
+ * ISO 8601 has a year 0000; PostgreSQL's dates and timestamps do not (a query with one failed with
+ * a 500). `date` and `date-time` also refuse it, so such a value is a 400 on every route.
+ */
+function refuseYearZero(ajv: Ajv) {
+  for (const name of ['date', 'date-time']) {
+    const base = ajv.formats[name] as ((s: string) => boolean) | { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined }
+    const check = typeof base === 'function' ? base : base.validate
+    const compare = typeof base === 'function' ? undefined : base.compare
+    ajv.addFormat(name, { type: 'string', validate: (value: string) => !value.startsWith('0000') && check(value), ...(compare ? { compare } : {}) })
+  }
 }
 
 const bodyAjv = newAjv(false)

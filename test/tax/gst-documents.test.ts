@@ -384,6 +384,12 @@ describe('the GST report (GSTR-1 B2C)', () => {
     const reversed = await adminCall('GET', `/catalogs/${catalogId}/tax/gstr1?from=2026-12-01&to=2026-11-01`)
     assert.equal(reversed.statusCode, 400)
     assert.equal(reversed.json().message, 'from 2026-12-01 is after to 2026-11-01')
+    const beforeGst = await adminCall('GET', `/catalogs/${catalogId}/tax/gstr1?from=2016-01-01&to=2026-11-01`)
+    assert.equal(beforeGst.statusCode, 400)
+    assert.equal(beforeGst.json().message, 'from must be on or after 2017-07-01, when GST began')
+    assert.equal((await adminCall('GET', `/catalogs/${catalogId}/tax/gstr1?from=0000-01-01&to=2026-11-01`)).statusCode, 400)
+    const yearZero = await adminCall('GET', '/tax/rates?on=0000-01-01')
+    assert.equal(yearZero.statusCode, 400, 'ISO 8601 has a year 0000 and PostgreSQL has not: every date parameter refuses it')
     const notADate = await adminCall('GET', `/catalogs/${catalogId}/tax/gstr1?from=yesterday&to=2026-11-01`)
     assert.equal(notADate.statusCode, 400)
     const plainCatalog = (await adminCall('POST', '/catalogs', { name: 'No seller' })).json().data.id

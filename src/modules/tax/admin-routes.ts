@@ -89,7 +89,7 @@ export const taxAdminRoutes: FastifyPluginAsyncTypebox<{ tax: TaxService; guards
           'Documents count on their day of issue in India. B2CS sums invoices less credit notes by place of supply, supply type and rate; B2CL lists inter-state invoices above the B2C (large) limit of their date (₹1,00,000 from 1 August 2024); CDNUR the credit notes against those. `?format=csv` answers one CSV table with a `section` column.',
         params: CatalogParams,
         querystring: Type.Object({
-          from: Type.String({ format: 'date', description: 'First day, YYYY-MM-DD (India)' }),
+          from: Type.String({ format: 'date', description: 'First day, YYYY-MM-DD (India), from 2017-07-01 (GST began)' }),
           to: Type.String({ format: 'date', description: 'Last day, included' }),
           format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (the default) or csv' })),
         }),

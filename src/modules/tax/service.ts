@@ -50,6 +50,8 @@ function toSeller(row: SellerRow) {
   }
 }
 
+const GST_BEGAN = '2017-07-01'
+
 export class TaxService {
   private readonly db: Db
   private readonly clock: Deps['clock']
@@ -158,6 +160,8 @@ export class TaxService {
   /** The GSTR-1 style B2C report of the catalog's seller for days from..to (India, inclusive). */
   async gstr1(catalogId: string, from: string, to: string) {
     await this.catalogOrThrow(catalogId)
+    // GST began on 1 July 2017; an earlier day (year 0000 among them, which PostgreSQL has no date for) has nothing to report.
+    if (from < GST_BEGAN) throw new AppError('BAD_REQUEST', `from must be on or after ${GST_BEGAN}, when GST began`)
     if (from > to) throw new AppError('BAD_REQUEST', `from ${from} is after to ${to}`)
     if (!(await taxRepo.findSeller(this.db, catalogId))) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
     return gstr1Report(this.db, catalogId, from, to)
