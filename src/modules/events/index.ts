@@ -21,6 +21,9 @@ export type EventType =
   | 'customer.created'
   | 'invoice.created'
   | 'credit_note.created'
+  | 'shipment.created'
+  | 'shipment.updated'
+  | 'order.items_cancelled'
   | 'webhook.test'
 
 export interface NewEvent {

@@ -4,6 +4,8 @@
 //
 //   PENDING_PAYMENT -> CONFIRMED -> PACKED -> SHIPPED -> OUT_FOR_DELIVERY -> DELIVERED
 //   CANCELLED from PENDING_PAYMENT, CONFIRMED or PACKED
+//   a failed attempt: SHIPPED | OUT_FOR_DELIVERY -> DELIVERY_FAILED -> OUT_FOR_DELIVERY (retry) | DELIVERED
+//   returned to origin: SHIPPED | OUT_FOR_DELIVERY | DELIVERY_FAILED -> RTO (stock back, refund; decision 0024)
 import { randomBytes } from 'node:crypto'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -22,9 +24,11 @@ export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
   CONFIRMED: ['PACKED', 'CANCELLED'],
   PACKED: ['SHIPPED', 'CANCELLED'],
-  SHIPPED: ['OUT_FOR_DELIVERY'],
-  OUT_FOR_DELIVERY: ['DELIVERED'],
+  SHIPPED: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'RTO'],
+  OUT_FOR_DELIVERY: ['DELIVERED', 'DELIVERY_FAILED', 'RTO'],
+  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO'],
   DELIVERED: [],
+  RTO: [],
   CANCELLED: [],
 }
 

@@ -253,6 +253,7 @@ export class OrderPlacement {
       name: products.get(l.productId)!.name,
       sku: products.get(l.productId)!.sku,
       imageUrl: products.get(l.productId)!.images[0] ?? null,
+      cancelledQuantity: 0,
       quantity: l.quantity,
       unitPrice: l.unitPrice,
       unitMrp: l.unitMrp,

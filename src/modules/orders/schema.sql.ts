@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
-export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PACKED' | 'SHIPPED' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'CANCELLED'
+export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PACKED' | 'SHIPPED' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'DELIVERY_FAILED' | 'RTO' | 'CANCELLED'
 export type OrderPaymentStatus = 'PENDING' | 'PAID' | 'COD_PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED'
 export type PaymentStatus = 'CREATED' | 'PENDING' | 'USER_DROPPED' | 'SUCCEEDED' | 'FAILED' | 'EXPIRED'
 export type RefundStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED'
@@ -110,6 +110,8 @@ export const orderItems = pgTable(
     sku: text('sku').notNull(),
     imageUrl: text('image_url'),
     quantity: integer('quantity').notNull(),
+    /** Units cancelled before shipping (partial cancellation); the line keeps what was ordered. */
+    cancelledQuantity: integer('cancelled_quantity').notNull().default(0),
     unitPrice: bigint('unit_price', { mode: 'bigint' }).notNull(),
     unitMrp: bigint('unit_mrp', { mode: 'bigint' }).notNull(),
     lineTotal: bigint('line_total', { mode: 'bigint' }).notNull(),
@@ -129,6 +131,7 @@ export const orderItems = pgTable(
   (t) => [
     index('order_items_order_idx').on(t.orderId, t.position),
     check('order_items_quantity_range', sql`${t.quantity} between 1 and 9999`),
+    check('order_items_cancelled_range', sql`${t.cancelledQuantity} between 0 and ${t.quantity}`),
     check(
       'order_items_tax_adds_up',
       sql`${t.taxableValue} is null or (${t.taxableValue} >= 0 and ${t.cgst} >= 0 and ${t.sgst} >= 0 and ${t.igst} >= 0 and ${t.taxableValue} + ${t.cgst} + ${t.sgst} + ${t.igst} = ${t.lineTotal} - ${t.couponDiscount})`,
@@ -245,4 +248,84 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.userId, t.route, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
+)
+
+export type ShipmentStatus = 'CREATED' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED'
+
+/**
+ * A parcel: some or all units of an order's lines (FORWARD, to the customer) or of a return
+ * (REVERSE, picked up from the customer). Booked with a carrier (decision 0024); its status follows
+ * the carrier's tracking events, never backwards.
+ */
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    partnerId: text('partner_id').notNull(),
+    direction: text('direction').$type<'FORWARD' | 'REVERSE'>().notNull(),
+    returnRequestId: text('return_request_id'),
+    carrier: text('carrier').notNull(),
+    /** The carrier's own id of the shipment (Shiprocket's shipment_id), when it has one. */
+    carrierShipmentId: text('carrier_shipment_id'),
+    awb: text('awb').notNull(),
+    courierName: text('courier_name'),
+    trackingUrl: text('tracking_url').notNull(),
+    labelUrl: text('label_url'),
+    expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
+    status: text('status').$type<ShipmentStatus>().notNull(),
+    weightGrams: integer('weight_grams').notNull(),
+    /** When the latest applied tracking event happened: an older event arriving later changes nothing. */
+    lastEventAt: timestamp('last_event_at', { withTimezone: true }),
+    /** Set once, when a returned-to-origin parcel's units are settled (stock back, refund): the guard against settling twice. */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('shipments_order_idx').on(t.orderId, t.createdAt),
+    index('shipments_return_idx').on(t.returnRequestId).where(sql`return_request_id is not null`),
+    index('shipments_created_idx').on(t.createdAt),
+    uniqueIndex('shipments_carrier_awb_uq').on(t.carrier, t.awb),
+    check('shipments_weight_range', sql`${t.weightGrams} between 1 and 1000000`),
+  ],
+)
+
+export const shipmentItems = pgTable(
+  'shipment_items',
+  {
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    orderItemId: text('order_item_id')
+      .notNull()
+      .references(() => orderItems.id),
+    quantity: integer('quantity').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.shipmentId, t.orderItemId] }), index('shipment_items_item_idx').on(t.orderItemId), check('shipment_items_quantity_positive', sql`${t.quantity} > 0`)],
+)
+
+/**
+ * Every tracking event a carrier sent, applied or not (older than the shipment's latest, or a move
+ * the shipment does not make). (carrier, event_id) is unique: a callback delivered again is recognised.
+ */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    carrier: text('carrier').notNull(),
+    eventId: text('event_id').notNull(),
+    status: text('status').$type<ShipmentStatus>().notNull(),
+    location: text('location'),
+    note: text('note'),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    applied: boolean('applied').notNull(),
+  },
+  (t) => [uniqueIndex('shipment_events_carrier_event_uq').on(t.carrier, t.eventId), index('shipment_events_shipment_idx').on(t.shipmentId, t.occurredAt)],
 )

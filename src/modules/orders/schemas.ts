@@ -2,7 +2,7 @@
 import { Type } from 'typebox'
 import { IndianMobile, Money, Nullable, Pincode, TaxBlockFields, Time } from '../../http/schemas.ts'
 
-export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'CANCELLED'])
+export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERY_FAILED', 'RTO', 'CANCELLED'])
 export const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
 export const OrderPaymentStatusSchema = Type.Enum(['PENDING', 'PAID', 'COD_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'])
 export const Payment = Type.Object({

@@ -21,6 +21,12 @@ export const returnRequests = pgTable(
     approvedAmount: bigint('approved_amount', { mode: 'bigint' }),
     imageUrls: jsonb('image_urls').$type<string[]>().notNull(),
     replacementOrderId: text('replacement_order_id'),
+    /** The back office's quality check of the units received back (a reverse pickup, or by hand). */
+    qcResult: text('qc_result').$type<'PASSED' | 'FAILED'>(),
+    qcNote: text('qc_note'),
+    qcAt: timestamp('qc_at', { withTimezone: true }),
+    /** Set once, when units that passed quality check went back to stock: the guard against restocking twice. */
+    restockedAt: timestamp('restocked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
