@@ -62,7 +62,8 @@ export interface Carrier {
   cancel(shipment: { awb: string; carrierShipmentId: string | null }): Promise<void>
   /**
    * Verifies the callback (throws CarrierSignatureError) and translates it. An event the shipment
-   * has no status for (a scan at a hub, a pickup scheduled) gives [].
+   * has no status for (a scan at a hub, a pickup scheduled) gives []; a verified body that cannot be
+   * read throws CarrierPayloadError.
    */
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): TrackingEvent[]
   /** Asks the carrier for a shipment's events, for when callbacks are late or lost. */
@@ -70,6 +71,9 @@ export interface Carrier {
 }
 
 export class CarrierSignatureError extends Error {}
+
+/** A callback that passed verification but cannot be read (not JSON, no AWB, no status, no time): the service answers 400. */
+export class CarrierPayloadError extends Error {}
 
 /** A carrier's API failed, timed out or could not be reached. Its message never carries credentials. */
 export class CarrierError extends Error {}

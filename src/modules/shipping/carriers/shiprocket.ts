@@ -1,0 +1,647 @@
+// The Shiprocket carrier (issue #24): an Indian shipping aggregator that books the parcel with one of
+// its couriers. Forward parcels are adhoc orders, reverse pickups are return orders; each then gets an
+// AWB (and, forward, a label). Talks to the REST API with a bearer token obtained by logging in with
+// the API user's email and password, cached in memory for 9 of its 10 days and renewed once on a 401.
+// Tracking arrives on Shiprocket's webhook, which is not signed: it carries the token configured in
+// the panel in `x-api-key`. Every call has a timeout, and every failure becomes a CarrierError whose
+// message never carries the password, a bearer token or a webhook token. Amounts are integer paise
+// here and rupee strings ("999.99") only in the bodies sent.
+import { createHash } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import { type Clock, systemClock } from '../../../lib/clock.ts'
+import { safeEqual } from '../../../lib/hashing.ts'
+import { formatPaise, lineTotal, sumPaise } from '../../../lib/money.ts'
+import { normalizeIndianMobile } from '../../../lib/phone.ts'
+import {
+  type BookedShipment,
+  type BookingRequest,
+  type Carrier,
+  type CarrierAddress,
+  CarrierError,
+  CarrierPayloadError,
+  CarrierSignatureError,
+  type TrackingEvent,
+  type TrackingStatus,
+} from './types.ts'
+
+/** The header Shiprocket's tracking webhook carries the panel's token in. */
+export const SHIPROCKET_WEBHOOK_TOKEN_HEADER = 'x-api-key'
+export const SHIPROCKET_DEFAULT_API_BASE = 'https://apiv2.shiprocket.in'
+/** The bound of every Shiprocket call (`SHIPROCKET_TIMEOUT_MS`). */
+const DEFAULT_TIMEOUT_MS = 5_000
+/** Shiprocket's tokens last 10 days; one older than 9 is replaced before it is used. */
+export const SHIPROCKET_TOKEN_REFRESH_AFTER_MS = 9 * 24 * 60 * 60 * 1000
+/** Shiprocket's messages are quoted in our errors, cut to this length. */
+const MAX_MESSAGE = 200
+/**
+ * Shiprocket requires the box's dimensions; we do not know them per parcel, so every parcel is
+ * declared as this box (cm). Couriers bill on the larger of dead and volumetric weight, and a
+ * 10x10x10 box is 0.2 kg volumetric (÷5000), below any parcel's minimum slab: the weight decides.
+ */
+export const SHIPROCKET_DEFAULT_BOX_CM = { length: 10, breadth: 10, height: 10 } as const
+/** India Standard Time, which every Shiprocket time without an offset is in. */
+const IST_OFFSET_MS = 330 * 60 * 1000
+
+const PATHS = {
+  login: '/v1/external/auth/login',
+  createForward: '/v1/external/orders/create/adhoc',
+  createReturn: '/v1/external/orders/create/return',
+  assignAwb: '/v1/external/courier/assign/awb',
+  label: '/v1/external/courier/generate/label',
+  cancel: '/v1/external/orders/cancel/shipment/awbs',
+  track: '/v1/external/courier/track/awb/',
+  pickupLocations: '/v1/external/settings/company/pickup',
+} as const
+
+/**
+ * Shiprocket's shipment status ids (`shipment_status_id` in the webhook, `sr-status` in scans,
+ * `shipment_status` in tracking) and what each means for our shipment. Ids and labels are
+ * Shiprocket's published list; `null` means the shipment has no status for it (before pickup,
+ * paperwork, or a state that needs a person: lost, damaged, partial delivery), and the event gives [].
+ * Returns to origin have one status of ours for the whole trip back (RTO_INITIATED) until RTO_DELIVERED.
+ */
+export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; status: TrackingStatus | null }>> = {
+  1: { label: 'AWB Assigned', status: null },
+  2: { label: 'Label Generated', status: null },
+  3: { label: 'Pickup Scheduled/Generated', status: null },
+  4: { label: 'Pickup Queued', status: null },
+  5: { label: 'Manifest Generated', status: null },
+  6: { label: 'Shipped', status: 'IN_TRANSIT' },
+  7: { label: 'Delivered', status: 'DELIVERED' },
+  8: { label: 'Canceled', status: 'CANCELLED' },
+  9: { label: 'RTO Initiated', status: 'RTO_INITIATED' },
+  10: { label: 'RTO Delivered', status: 'RTO_DELIVERED' },
+  11: { label: 'Pending', status: null },
+  // Lost, destroyed, damaged, disposed of, untraceable: none is a delivery, a failed attempt or a
+  // return; they need a claim with Shiprocket, not a status move. Left to a person (no event).
+  12: { label: 'Lost', status: null },
+  13: { label: 'Pickup Error', status: null },
+  14: { label: 'RTO Acknowledged', status: 'RTO_INITIATED' },
+  15: { label: 'Pickup Rescheduled', status: null },
+  // Requested is not done: Canceled (8) follows when Shiprocket confirms.
+  16: { label: 'Cancellation Requested', status: null },
+  17: { label: 'Out For Delivery', status: 'OUT_FOR_DELIVERY' },
+  18: { label: 'In Transit', status: 'IN_TRANSIT' },
+  19: { label: 'Out For Pickup', status: null },
+  20: { label: 'Pickup Exception', status: null },
+  21: { label: 'Undelivered', status: 'DELIVERY_FAILED' },
+  // Still moving, late: in transit (the shipment never moves backwards, so after OUT_FOR_DELIVERY it is recorded only).
+  22: { label: 'Delayed', status: 'IN_TRANSIT' },
+  // Some packages of a multi-package shipment delivered: not DELIVERED (the rest are not), for a person.
+  23: { label: 'Partial Delivered', status: null },
+  24: { label: 'Destroyed', status: null },
+  25: { label: 'Damaged', status: null },
+  // Shiprocket's own bookkeeping after Delivered (7), which is what we act on.
+  26: { label: 'Fulfilled', status: null },
+  27: { label: 'Pickup Booked', status: null },
+  38: { label: 'Reached At Destination Hub', status: 'IN_TRANSIT' },
+  39: { label: 'Misrouted', status: 'IN_TRANSIT' },
+  40: { label: 'RTO NDR', status: 'RTO_INITIATED' },
+  41: { label: 'RTO OFD', status: 'RTO_INITIATED' },
+  42: { label: 'Picked Up', status: 'IN_TRANSIT' },
+  43: { label: 'Self Fulfilled', status: null },
+  44: { label: 'Disposed Off', status: null },
+  45: { label: 'Cancelled Before Dispatched', status: 'CANCELLED' },
+  46: { label: 'RTO In Transit', status: 'RTO_INITIATED' },
+  47: { label: 'QC Failed', status: null },
+  48: { label: 'Reached Warehouse', status: null },
+  50: { label: 'In Flight', status: 'IN_TRANSIT' },
+  51: { label: 'Handover To Courier', status: 'IN_TRANSIT' },
+  52: { label: 'Shipment Booked', status: null },
+  75: { label: 'RTO Lock', status: 'RTO_INITIATED' },
+  76: { label: 'Untraceable', status: null },
+  // A non-delivery report whose reason is the recipient (not reachable, refused, wrong address).
+  77: { label: 'Issue Related To The Recipient', status: 'DELIVERY_FAILED' },
+  78: { label: 'Reached Back At Seller City', status: 'RTO_INITIATED' },
+}
+
+const STATUS_ID_BY_LABEL = new Map(Object.entries(SHIPROCKET_STATUSES).map(([id, { label }]) => [labelKey(label), Number(id)]))
+
+export interface ShiprocketOptions {
+  /** The API user's email and password (Settings > API in the Shiprocket panel). */
+  email: string
+  password: string
+  /** The token configured with the webhook in the panel, sent back in `x-api-key`. */
+  webhookToken: string
+  /** The token being replaced, accepted as well while a rotation is under way. */
+  previousWebhookToken?: string | null
+  /** Without a trailing slash; default https://apiv2.shiprocket.in */
+  apiBase?: string
+  /** The nickname of the pickup location (the warehouse) in the Shiprocket panel. */
+  pickupLocation: string
+  /** The Shiprocket channel the orders belong to; unset: the account's custom channel. */
+  channelId?: string | null
+  timeoutMs?: number
+  fetch?: typeof fetch
+  /** For the token's age. */
+  clock?: Clock
+}
+
+/** The parts of Shiprocket's answers that we read. */
+interface CreatedOrder {
+  order_id?: number | string
+  shipment_id?: number | string
+}
+interface AwbAnswer {
+  awb_assign_status?: number
+  response?: { data?: { awb_code?: string | number; courier_name?: string | null; shipment_id?: number | string; etd?: string | null; awb_assign_error?: string } }
+  message?: string
+}
+interface PickupLocation {
+  pickup_location?: string
+  name?: string
+  email?: string
+  phone?: string | number
+  address?: string
+  address_2?: string | null
+  city?: string
+  state?: string
+  country?: string
+  pin_code?: string | number
+}
+interface TrackActivity {
+  date?: string
+  status?: string
+  activity?: string
+  location?: string
+  'sr-status'?: string | number
+  'sr-status-label'?: string
+}
+interface TrackAnswer {
+  tracking_data?: {
+    track_status?: number
+    shipment_status?: number | string
+    shipment_track?: { current_status?: string; delivered_date?: string | null; edd?: string | null; destination?: string | null }[] | null
+    shipment_track_activities?: TrackActivity[] | null
+    etd?: string | null
+    error?: string
+  }
+}
+interface WebhookBody {
+  awb?: unknown
+  current_status?: unknown
+  current_status_id?: unknown
+  shipment_status?: unknown
+  shipment_status_id?: unknown
+  current_timestamp?: unknown
+  etd?: unknown
+  scans?: unknown
+  is_return?: unknown
+}
+
+export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
+  const fetchImpl = options.fetch ?? fetch
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const apiBase = (options.apiBase ?? SHIPROCKET_DEFAULT_API_BASE).replace(/\/+$/, '')
+  const clock = options.clock ?? systemClock
+  const webhookTokens = [options.webhookToken, options.previousWebhookToken].filter((t): t is string => typeof t === 'string' && t !== '')
+  if (webhookTokens.length === 0) throw new Error('Shiprocket needs a webhook token')
+
+  /** Every bearer token this process was given, so that none is ever quoted back. */
+  const issuedTokens = new Set<string>()
+  let session: { token: string; obtainedAt: number } | null = null
+  let loggingIn: Promise<string> | null = null
+  let warehouse: Promise<PickupLocation> | null = null
+
+  /** Whatever Shiprocket or the network said, without our credentials in it. */
+  const redact = (text: string) =>
+    [options.password, ...issuedTokens, ...webhookTokens].reduce((out, secret) => (secret ? out.replaceAll(secret, '[redacted]') : out), text)
+
+  /** One HTTP exchange, bounded by the timeout; a network failure or a timeout is a CarrierError. */
+  async function send(method: 'GET' | 'POST', path: string, body: object | undefined, token: string | null): Promise<{ status: number; text: string }> {
+    try {
+      const response = await fetchImpl(`${apiBase}${path}`, {
+        method,
+        headers: {
+          accept: 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+      return { status: response.status, text: await response.text() }
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError'
+      const detail = timedOut ? `timed out after ${timeoutMs} ms` : `could not be reached (${errorText(error)})`
+      throw new CarrierError(redact(`Shiprocket ${method} ${path} ${detail}`))
+    }
+  }
+
+  /** The answer as JSON, or a CarrierError for an error status, a body that is not JSON, or an error body under a 2xx. */
+  function read<T>(method: string, path: string, answer: { status: number; text: string }): T {
+    const what = `Shiprocket ${method} ${path}`
+    if (answer.status < 200 || answer.status > 299) throw new CarrierError(redact(`${what} answered ${answer.status}: ${describeError(answer.text)}`))
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(answer.text)
+    } catch {
+      throw new CarrierError(`${what} answered ${answer.status} with a body that is not JSON`)
+    }
+    // Some of Shiprocket's refusals come as 200 with the error's status inside.
+    const inner = isRecord(parsed) ? parsed.status_code : undefined
+    if (typeof inner === 'number' && inner >= 400) throw new CarrierError(redact(`${what} answered ${answer.status} with status_code ${inner}: ${describeError(answer.text)}`))
+    return parsed as T
+  }
+
+  async function login(): Promise<string> {
+    const answer = await send('POST', PATHS.login, { email: options.email, password: options.password }, null)
+    const body = read<{ token?: unknown }>('POST', PATHS.login, answer)
+    if (typeof body?.token !== 'string' || body.token === '') throw new CarrierError(`Shiprocket POST ${PATHS.login} answered without a token`)
+    issuedTokens.add(body.token)
+    return body.token
+  }
+
+  /** The cached token while it is younger than 9 days; otherwise one login, shared by concurrent callers. */
+  function currentToken(): Promise<string> {
+    if (session && clock.now().getTime() - session.obtainedAt < SHIPROCKET_TOKEN_REFRESH_AFTER_MS) return Promise.resolve(session.token)
+    loggingIn ??= login()
+      .then((token) => {
+        session = { token, obtainedAt: clock.now().getTime() }
+        return token
+      })
+      .finally(() => {
+        loggingIn = null
+      })
+    return loggingIn
+  }
+
+  /** An authenticated call; a 401 (token revoked or expired early) logs in again once and retries once. */
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+    let token = await currentToken()
+    let answer = await send(method, path, body, token)
+    if (answer.status === 401) {
+      // Another call may have renewed it meanwhile: then its token is used, with no second login.
+      if (session?.token === token) session = null
+      token = await currentToken()
+      answer = await send(method, path, body, token)
+    }
+    return read<T>(method, path, answer)
+  }
+
+  /** The pickup location's address (the warehouse a reverse pickup goes to), read once from the panel's settings. */
+  function warehouseAddress(): Promise<PickupLocation> {
+    warehouse ??= call<{ data?: { shipping_address?: PickupLocation[] } }>('GET', PATHS.pickupLocations).then((answer) => {
+      const found = (answer?.data?.shipping_address ?? []).find((l) => l.pickup_location === options.pickupLocation)
+      if (!found) throw new CarrierError(`Shiprocket has no pickup location named "${options.pickupLocation}" (SHIPROCKET_PICKUP_LOCATION)`)
+      return found
+    })
+    // A failed read is asked again by the next booking.
+    const pending = warehouse
+    pending.catch(() => {
+      if (warehouse === pending) warehouse = null
+    })
+    return pending
+  }
+
+  async function assignAwb(shipmentId: string, direction: BookingRequest['direction']) {
+    const answer = await call<AwbAnswer>('POST', PATHS.assignAwb, { shipment_id: shipmentId, ...(direction === 'REVERSE' ? { is_return: 1 } : {}) })
+    const data = answer?.response?.data
+    const awb = data?.awb_code
+    if (answer?.awb_assign_status !== 1 || (typeof awb !== 'string' && typeof awb !== 'number') || String(awb) === '') {
+      const reason = data?.awb_assign_error ?? answer?.message ?? 'no AWB in the answer'
+      throw new CarrierError(redact(`Shiprocket POST ${PATHS.assignAwb} assigned no AWB: ${cut(String(reason))}`))
+    }
+    return { awb: String(awb), courierName: typeof data?.courier_name === 'string' && data.courier_name !== '' ? data.courier_name : null, etd: istDate(data?.etd) }
+  }
+
+  /** The label, or null when Shiprocket cannot make one now: the AWB is booked, and we render a label of our own. */
+  async function label(shipmentId: string): Promise<string | null> {
+    try {
+      const answer = await call<{ label_created?: number; label_url?: unknown }>('POST', PATHS.label, { shipment_id: [shipmentId] })
+      return answer?.label_created === 1 && typeof answer.label_url === 'string' && answer.label_url !== '' ? answer.label_url : null
+    } catch (error) {
+      if (error instanceof CarrierError) return null
+      throw error
+    }
+  }
+
+  return {
+    name: 'shiprocket',
+
+    async book(request): Promise<BookedShipment> {
+      const created =
+        request.direction === 'FORWARD'
+          ? await call<CreatedOrder>('POST', PATHS.createForward, forwardOrder(request, options))
+          : await call<CreatedOrder>('POST', PATHS.createReturn, returnOrder(request, options, await warehouseAddress()))
+      const path = request.direction === 'FORWARD' ? PATHS.createForward : PATHS.createReturn
+      if ((typeof created?.shipment_id !== 'number' && typeof created?.shipment_id !== 'string') || String(created.shipment_id) === '') {
+        throw new CarrierError(`Shiprocket POST ${path} answered without a shipment_id`)
+      }
+      const shipmentId = String(created.shipment_id)
+      const { awb, courierName, etd } = await assignAwb(shipmentId, request.direction)
+      // A reverse pickup's label is the courier's business: the customer has nothing to print.
+      const labelUrl = request.direction === 'FORWARD' ? await label(shipmentId) : null
+      return { awb, carrierShipmentId: shipmentId, courierName, trackingUrl: shiprocketTrackingUrl(awb), labelUrl, expectedDeliveryDate: etd }
+    },
+
+    async cancel(shipment) {
+      await call<unknown>('POST', PATHS.cancel, { awbs: [shipment.awb] })
+    },
+
+    parseWebhook(rawBody, headers): TrackingEvent[] {
+      const presented = headerValue(headers, SHIPROCKET_WEBHOOK_TOKEN_HEADER)
+      if (presented === undefined) throw new CarrierSignatureError(`Missing ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token`)
+      // Every configured token is compared, so the time taken says nothing about which one matched.
+      const matches = webhookTokens.map((token) => safeEqual(token, presented))
+      if (!matches.includes(true)) throw new CarrierSignatureError(`The ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token does not match`)
+
+      let body: WebhookBody
+      try {
+        body = JSON.parse(rawBody.toString('utf8')) as WebhookBody
+      } catch {
+        throw new CarrierPayloadError('Shiprocket webhook body is not JSON')
+      }
+      if (!isRecord(body)) throw new CarrierPayloadError('Shiprocket webhook body is not an object')
+      const awb = awbOf(body.awb)
+      if (awb === null) throw new CarrierPayloadError('Shiprocket webhook has no awb')
+      // shipment_status_id is the list above; current_status_id is another numbering (Shiprocket's own
+      // sample sends IN TRANSIT as current_status_id 20, shipment_status_id 18), so it is not read.
+      // A return (is_return 1) moves through the same statuses: DELIVERED is then back at the warehouse.
+      const statusId = statusIdOf(body.shipment_status_id) ?? statusIdByLabel(body.shipment_status)
+      if (statusId === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no shipment status`)
+      const status = SHIPROCKET_STATUSES[statusId]?.status ?? null
+      if (status === null) return []
+      const occurredAt = parseShiprocketTime(body.current_timestamp)
+      if (occurredAt === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no readable current_timestamp`)
+      const scan = latestScan(body.scans)
+      return [
+        {
+          eventId: shiprocketEventId(awb, statusId, occurredAt),
+          awb,
+          status,
+          occurredAt,
+          location: scan?.location ?? null,
+          note: scan?.activity ?? (typeof body.current_status === 'string' && body.current_status !== '' ? body.current_status : null),
+          expectedDeliveryDate: istDate(body.etd),
+        },
+      ]
+    },
+
+    async track(awb): Promise<TrackingEvent[]> {
+      const path = `${PATHS.track}${encodeURIComponent(awb)}`
+      const answer = await call<TrackAnswer>('GET', path)
+      const data = answer?.tracking_data
+      if (!isRecord(data)) throw new CarrierError(`Shiprocket GET ${path} answered without tracking_data`)
+      const current = Array.isArray(data.shipment_track) ? data.shipment_track[0] : undefined
+      const expectedDeliveryDate = istDate(data.etd) ?? istDate(current?.edd)
+      const activities = Array.isArray(data.shipment_track_activities) ? data.shipment_track_activities : []
+
+      const events = new Map<string, TrackingEvent>()
+      const add = (statusId: number | null, occurredAt: Date | null, location: unknown, note: unknown) => {
+        const status = statusId === null ? null : (SHIPROCKET_STATUSES[statusId]?.status ?? null)
+        if (statusId === null || status === null || occurredAt === null) return
+        const eventId = shiprocketEventId(awb, statusId, occurredAt)
+        if (!events.has(eventId)) events.set(eventId, { eventId, awb, status, occurredAt, location: textOrNull(location), note: textOrNull(note), expectedDeliveryDate })
+      }
+      for (const activity of activities) {
+        if (!isRecord(activity)) continue
+        add(statusIdOf(activity['sr-status']) ?? statusIdByLabel(activity['sr-status-label']), parseShiprocketTime(activity.date), activity.location, activity.activity)
+      }
+      // The shipment's current status, when no scan carried it (couriers whose scans have no sr-status):
+      // dated by its delivery, or else by the latest scan.
+      const currentId = statusIdOf(data.shipment_status) ?? statusIdByLabel(current?.current_status)
+      const currentStatus = currentId === null ? null : (SHIPROCKET_STATUSES[currentId]?.status ?? null)
+      if (currentStatus !== null && ![...events.values()].some((e) => e.status === currentStatus)) {
+        const latest = activities.map((a) => (isRecord(a) ? parseShiprocketTime(a.date) : null)).reduce<Date | null>((max, d) => (d && (!max || d > max) ? d : max), null)
+        const delivered = currentStatus === 'DELIVERED' || currentStatus === 'RTO_DELIVERED' ? parseShiprocketTime(current?.delivered_date) : null
+        add(currentId, delivered ?? latest, currentStatus === 'DELIVERED' ? current?.destination : null, current?.current_status)
+      }
+      return [...events.values()].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())
+    },
+  }
+}
+
+/** The public tracking page of an AWB. */
+export function shiprocketTrackingUrl(awb: string): string {
+  return `https://shiprocket.co/tracking/${encodeURIComponent(awb)}`
+}
+
+/**
+ * The same update always has the same id, whether it came by webhook (again) or by tracking: the
+ * AWB, Shiprocket's status id and the moment, as an instant (the webhook and the scans write it differently).
+ */
+export function shiprocketEventId(awb: string, statusId: number, occurredAt: Date): string {
+  return createHash('sha256').update(`shiprocket|${awb}|${statusId}|${occurredAt.toISOString()}`).digest('hex')
+}
+
+/**
+ * A Shiprocket time as an instant. Shiprocket writes India Standard Time without an offset, as
+ * "23 05 2023 11:43:52" (the webhook's current_timestamp) or "2023-05-23 11:43:52" (scans, etd);
+ * a time with an explicit offset or Z is taken as it says. Null when unreadable or impossible.
+ */
+export function parseShiprocketTime(value: unknown): Date | null {
+  if (typeof value !== 'string') return null
+  const text = value.trim()
+  const dayFirst = /^(\d{2})[ /-](\d{2})[ /-](\d{4})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(text)
+  const yearFirst = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/.exec(text)
+  const parts = dayFirst
+    ? [dayFirst[3], dayFirst[2], dayFirst[1], dayFirst[4], dayFirst[5], dayFirst[6]]
+    : yearFirst
+      ? [yearFirst[1], yearFirst[2], yearFirst[3], yearFirst[4], yearFirst[5], yearFirst[6]]
+      : null
+  if (!parts) {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i.test(text)) return null
+    const instant = new Date(text)
+    return Number.isNaN(instant.getTime()) ? null : instant
+  }
+  const [year, month, day, hour, minute, second] = parts.map((p) => Number(p ?? 0)) as [number, number, number, number, number, number]
+  const local = Date.UTC(year, month - 1, day, hour, minute, second)
+  const check = new Date(local)
+  // Date.UTC rolls 31 April over into May: an impossible date is refused, not moved.
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null
+  return new Date(local - IST_OFFSET_MS)
+}
+
+/** The calendar date (YYYY-MM-DD) in India of a Shiprocket time, e.g. an etd; null when there is none. */
+function istDate(value: unknown): string | null {
+  const instant = parseShiprocketTime(value)
+  return instant === null ? null : new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10)
+}
+
+/** "YYYY-MM-DD HH:mm" in India, as Shiprocket's order_date. */
+function istDateTime(instant: Date): string {
+  return new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')
+}
+
+/** Paise as the rupee string Shiprocket reads, exactly: 99999n is "999.99". */
+const rupees = (paise: bigint) => formatPaise(paise)
+
+/** Grams as kilograms, exactly to the gram: 1250 is 1.25. */
+function kilograms(grams: number): number {
+  if (!Number.isSafeInteger(grams) || grams <= 0) throw new CarrierError(`A weight of ${grams} g cannot be sent to Shiprocket`)
+  return Number(`${Math.trunc(grams / 1000)}.${String(grams % 1000).padStart(3, '0')}`)
+}
+
+/** Shiprocket wants the bare 10-digit mobile. */
+const mobile = (phone: string) => normalizeIndianMobile(phone) ?? phone.replace(/\D/g, '').slice(-10)
+
+const secondLine = (address: CarrierAddress) => [address.line2, address.landmark].filter((part) => part.trim() !== '').join(', ')
+
+function orderItems(request: BookingRequest) {
+  return request.items.map((item) => ({
+    name: item.name,
+    sku: item.sku,
+    units: item.quantity,
+    selling_price: rupees(item.unitPrice),
+    ...(item.hsnCode ? { hsn: item.hsnCode } : {}),
+  }))
+}
+
+/**
+ * The order's amounts. Shiprocket's order total is sub_total + shipping_charges - total_discount:
+ * for COD it is what the courier collects, otherwise the parcel's value (invoice, insurance). The
+ * lines are at their prices, so the difference to the amount we mean goes in as a discount (coupons,
+ * wallet, points, a part paid online) or as a charge (shipping, COD fee).
+ */
+function amounts(request: BookingRequest, cod: boolean) {
+  const subTotal = sumPaise(request.items.map((item) => lineTotal(item.unitPrice, item.quantity)))
+  const total = cod ? request.collectAmount : request.declaredValue
+  const difference = total - subTotal
+  return {
+    sub_total: rupees(subTotal),
+    shipping_charges: rupees(difference > 0n ? difference : 0n),
+    total_discount: rupees(difference < 0n ? -difference : 0n),
+  }
+}
+
+function parcel(request: BookingRequest) {
+  return { ...SHIPROCKET_DEFAULT_BOX_CM, weight: kilograms(request.weightGrams) }
+}
+
+function forwardOrder(request: BookingRequest, options: ShiprocketOptions) {
+  const customer = request.customer
+  const cod = request.collectAmount > 0n
+  return {
+    order_id: request.shipmentId,
+    order_date: istDateTime(request.orderDate),
+    pickup_location: options.pickupLocation,
+    ...(options.channelId ? { channel_id: options.channelId } : {}),
+    comment: `Order ${request.orderNumber}`,
+    billing_customer_name: customer.name,
+    billing_last_name: '',
+    billing_address: customer.line1,
+    billing_address_2: secondLine(customer),
+    billing_city: customer.city,
+    billing_pincode: customer.pincode,
+    billing_state: customer.state,
+    billing_country: 'India',
+    billing_email: customer.email ?? '',
+    billing_phone: mobile(customer.phone),
+    shipping_is_billing: true,
+    order_items: orderItems(request),
+    payment_method: cod ? 'COD' : 'Prepaid',
+    ...amounts(request, cod),
+    ...parcel(request),
+  }
+}
+
+function returnOrder(request: BookingRequest, options: ShiprocketOptions, warehouse: PickupLocation) {
+  const customer = request.customer
+  return {
+    order_id: request.shipmentId,
+    order_date: istDateTime(request.orderDate).slice(0, 10),
+    ...(options.channelId ? { channel_id: options.channelId } : {}),
+    pickup_customer_name: customer.name,
+    pickup_last_name: '',
+    pickup_address: customer.line1,
+    pickup_address_2: secondLine(customer),
+    pickup_city: customer.city,
+    pickup_state: customer.state,
+    pickup_country: 'India',
+    pickup_pincode: customer.pincode,
+    pickup_email: customer.email ?? '',
+    pickup_phone: mobile(customer.phone),
+    pickup_isd_code: '91',
+    shipping_customer_name: warehouse.name ?? options.pickupLocation,
+    shipping_last_name: '',
+    shipping_address: warehouse.address ?? '',
+    shipping_address_2: warehouse.address_2 ?? '',
+    shipping_city: warehouse.city ?? '',
+    shipping_state: warehouse.state ?? '',
+    shipping_country: warehouse.country ?? 'India',
+    shipping_pincode: String(warehouse.pin_code ?? ''),
+    shipping_email: warehouse.email ?? '',
+    shipping_phone: mobile(String(warehouse.phone ?? '')),
+    shipping_isd_code: '91',
+    order_items: orderItems(request),
+    payment_method: 'Prepaid',
+    ...amounts(request, false),
+    ...parcel(request),
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name]
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+/** Shiprocket sends the AWB as a string, or for some couriers as a number. */
+function awbOf(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return String(value)
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
+}
+
+function statusIdOf(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value
+  if (typeof value === 'string' && /^\d{1,4}$/.test(value.trim())) return Number(value.trim()) || null
+  return null
+}
+
+function labelKey(label: string): string {
+  return label.toUpperCase().replace(/[^A-Z]+/g, ' ').trim()
+}
+
+/** A status given only by its label ("RTO IN TRANSIT", "Out For Delivery", "RTO_OFD"). */
+function statusIdByLabel(value: unknown): number | null {
+  return typeof value === 'string' ? (STATUS_ID_BY_LABEL.get(labelKey(value)) ?? null) : null
+}
+
+/** The most recent scan of the webhook's list, for its location and activity. */
+function latestScan(scans: unknown): { location: string | null; activity: string | null } | null {
+  if (!Array.isArray(scans)) return null
+  let latest: { at: number; location: string | null; activity: string | null } | null = null
+  for (const scan of scans) {
+    if (!isRecord(scan)) continue
+    const at = parseShiprocketTime(scan.date)?.getTime() ?? -Infinity
+    if (latest === null || at >= latest.at) latest = { at, location: textOrNull(scan.location), activity: textOrNull(scan.activity) }
+  }
+  return latest && { location: latest.location, activity: latest.activity }
+}
+
+function cut(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  if (flat === '') return 'no details'
+  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE)}…` : flat
+}
+
+/** Shiprocket answers errors as {message, status_code, errors: {field: [reason]}}. */
+function describeError(text: string): string {
+  let description = text
+  try {
+    const parsed = JSON.parse(text) as unknown
+    if (isRecord(parsed) && typeof parsed.message === 'string') {
+      const reasons = isRecord(parsed.errors)
+        ? Object.entries(parsed.errors).map(([field, reason]) => `${field}: ${Array.isArray(reason) ? reason.join(' ') : String(reason)}`)
+        : []
+      description = [parsed.message, ...reasons].join('; ')
+    }
+  } catch {
+    // Not JSON: quote the start of the text.
+  }
+  return cut(description)
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
+  return `${error.message}${cause}`
+}

@@ -1,0 +1,302 @@
+// A local stand-in of Shiprocket's REST API (login and bearer tokens, adhoc and return orders, AWB
+// assignment, labels, cancellation, tracking, pickup locations), with Shiprocket-shaped answers and
+// errors, on a node:http server, for the carrier's tests. Every request is recorded; a test can expire
+// the tokens it gave out (the next call is a 401), answer in its own way (an outage: 500s, a body
+// that is not JSON) or never answer ('hang'). shiprocketWebhook() builds the tracking callback
+// Shiprocket would post, with the panel's token in x-api-key.
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface ShiprocketRequest {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  body: Record<string, unknown> | null
+  /** Date.now() when the request arrived. */
+  at: number
+}
+export interface ShiprocketReply {
+  status: number
+  /** A string is sent as it is; anything else as JSON. */
+  body: unknown
+}
+export interface ShiprocketPickupLocation {
+  id: number
+  pickup_location: string
+  name: string
+  email: string
+  phone: string
+  address: string
+  address_2: string
+  city: string
+  state: string
+  country: string
+  pin_code: string
+}
+
+export interface ShiprocketStandIn {
+  /** http://127.0.0.1:PORT, once listen() has resolved. */
+  apiBase: string
+  /** Every request received, in order. */
+  readonly requests: ShiprocketRequest[]
+  /** The pickup locations of the account (GET /settings/company/pickup); create/adhoc refuses another nickname. */
+  pickupLocations: ShiprocketPickupLocation[]
+  /** tracking_data per AWB, as GET /courier/track/awb/:awb answers it; an unknown AWB has no activities yet. */
+  readonly trackingByAwb: Map<string, Record<string, unknown>>
+  /** When set, AWB assignment answers awb_assign_status 0 with this error (no courier serviceable). */
+  awbAssignError: string | null
+  /** Sent as data.etd with the AWB (Shiprocket's time format), when set. */
+  awbEtd: string | null
+  /** When set and it answers (not null), it replaces the Shiprocket-like routes; 'hang' never answers. */
+  override: ((request: ShiprocketRequest) => ShiprocketReply | 'hang' | null) | null
+  /** Tokens given out by login since the last reset. */
+  readonly tokens: string[]
+  /** Makes every token given so far invalid: the next authenticated call is a 401 "Token has expired". */
+  expireTokens(): void
+  /** Requests that match, e.g. sent('POST', '/v1/external/auth/login'). */
+  sent(method: string, path: string | RegExp): ShiprocketRequest[]
+  /** Back to answering like Shiprocket: no override, no tracking, AWBs assigned, no token valid, no requests recorded. */
+  reset(): void
+  listen(): Promise<string>
+  /** Drops hanging requests and open connections, then closes. */
+  close(): Promise<void>
+}
+
+export const DEFAULT_PICKUP_LOCATION: ShiprocketPickupLocation = {
+  id: 4_100_001,
+  pickup_location: 'Bengaluru WH',
+  name: 'Acme Fulfilment',
+  email: 'warehouse@acme.example',
+  phone: '9000000001',
+  address: 'Plot 12, KIADB Industrial Area',
+  address_2: 'Bommasandra',
+  city: 'Bengaluru',
+  state: 'Karnataka',
+  country: 'India',
+  pin_code: '560099',
+}
+
+/** Shiprocket's labels of the status ids, as its webhook writes them. */
+export const SHIPROCKET_STATUS_LABELS: Record<number, string> = {
+  3: 'PICKUP SCHEDULED',
+  5: 'MANIFEST GENERATED',
+  6: 'SHIPPED',
+  7: 'DELIVERED',
+  8: 'CANCELED',
+  9: 'RTO INITIATED',
+  10: 'RTO DELIVERED',
+  12: 'LOST',
+  14: 'RTO ACKNOWLEDGED',
+  16: 'CANCELLATION REQUESTED',
+  17: 'OUT FOR DELIVERY',
+  18: 'IN TRANSIT',
+  19: 'OUT FOR PICKUP',
+  21: 'UNDELIVERED',
+  22: 'DELAYED',
+  25: 'DAMAGED',
+  38: 'REACHED AT DESTINATION HUB',
+  40: 'RTO NDR',
+  41: 'RTO OFD',
+  42: 'PICKED UP',
+  45: 'CANCELLED BEFORE DISPATCHED',
+  46: 'RTO IN TRANSIT',
+  77: 'ISSUE RELATED TO THE RECIPIENT',
+}
+
+const unauthenticated = (message: string): ShiprocketReply => ({ status: 401, body: { message, status_code: 401 } })
+
+export function createShiprocketStandIn(options: { email: string; password: string }): ShiprocketStandIn {
+  const hanging: ServerResponse[] = []
+  const valid = new Set<string>()
+  let server: Server | null = null
+  let counter = 0
+  let tokenCounter = 0
+
+  const standIn: ShiprocketStandIn = {
+    apiBase: '',
+    requests: [],
+    pickupLocations: [DEFAULT_PICKUP_LOCATION],
+    trackingByAwb: new Map(),
+    awbAssignError: null,
+    awbEtd: null,
+    override: null,
+    tokens: [],
+    expireTokens: () => valid.clear(),
+    sent: (method, path) => standIn.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path))),
+    reset() {
+      standIn.requests.length = 0
+      standIn.tokens.length = 0
+      valid.clear()
+      standIn.pickupLocations = [DEFAULT_PICKUP_LOCATION]
+      standIn.trackingByAwb.clear()
+      standIn.awbAssignError = null
+      standIn.awbEtd = null
+      standIn.override = null
+    },
+    async listen() {
+      server = createServer((req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (chunk: Buffer) => chunks.push(chunk))
+        req.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8')
+          const request: ShiprocketRequest = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null, at: Date.now() }
+          standIn.requests.push(request)
+          const reply = standIn.override?.(request) ?? shiprocket(request)
+          if (reply === 'hang') return void hanging.push(res)
+          res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
+        })
+      })
+      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+      standIn.apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      return standIn.apiBase
+    },
+    async close() {
+      for (const res of hanging.splice(0)) res.destroy()
+      if (!server) return
+      server.closeAllConnections()
+      await new Promise((resolve) => server!.close(resolve))
+    },
+  }
+
+  function shiprocket(request: ShiprocketRequest): ShiprocketReply {
+    const body = request.body ?? {}
+    if (request.method === 'POST' && request.path === '/v1/external/auth/login') {
+      if (body.email !== options.email || body.password !== options.password) {
+        return { status: 400, body: { message: 'Invalid email and password combination', status_code: 400 } }
+      }
+      const token = `eyJhbGciOiJIUzI1NiJ9.standin.${++tokenCounter}x${Math.random().toString(36).slice(2, 12)}`
+      valid.add(token)
+      standIn.tokens.push(token)
+      return { status: 200, body: { company_id: 25149, created_at: '2023-01-02 10:00:00', email: options.email, first_name: 'API', id: 8_811, last_name: 'User', token } }
+    }
+
+    const authorization = request.headers.authorization
+    if (typeof authorization !== 'string' || !authorization.startsWith('Bearer ')) return unauthenticated('Token not provided')
+    if (!valid.has(authorization.slice('Bearer '.length))) return unauthenticated('Token has expired')
+
+    if (request.method === 'POST' && (request.path === '/v1/external/orders/create/adhoc' || request.path === '/v1/external/orders/create/return')) {
+      const forward = request.path.endsWith('/adhoc')
+      if (forward && !standIn.pickupLocations.some((l) => l.pickup_location === body.pickup_location)) {
+        return {
+          status: 422,
+          body: { message: 'Wrong Pickup location entered. Please choose one location from data given', status_code: 422, data: { data: standIn.pickupLocations } },
+        }
+      }
+      if (!Array.isArray(body.order_items) || body.order_items.length === 0) {
+        return { status: 422, body: { message: 'The given data was invalid.', errors: { order_items: ['The order items field is required.'] }, status_code: 422 } }
+      }
+      const n = ++counter
+      return {
+        status: 200,
+        body: { order_id: 300_000_000 + n, shipment_id: 200_000_000 + n, status: forward ? 'NEW' : 'RETURN PENDING', status_code: forward ? 1 : 21, onboarding_completed_now: 0, awb_code: '', courier_company_id: '', courier_name: '' },
+      }
+    }
+
+    if (request.method === 'POST' && request.path === '/v1/external/courier/assign/awb') {
+      if (standIn.awbAssignError !== null) {
+        return { status: 200, body: { awb_assign_status: 0, response: { data: { awb_assign_error: standIn.awbAssignError } } } }
+      }
+      const n = ++counter
+      return {
+        status: 200,
+        body: {
+          awb_assign_status: 1,
+          response: {
+            data: {
+              courier_company_id: 142,
+              awb_code: `14112322${String(n).padStart(7, '0')}`,
+              cod: 0,
+              order_id: 300_000_000 + n,
+              shipment_id: body.shipment_id,
+              awb_code_status: 1,
+              assigned_date_time: { date: '2023-05-19 11:59:16.000000', timezone_type: 3, timezone: 'Asia/Kolkata' },
+              applied_weight: 0.5,
+              company_id: 25149,
+              courier_name: 'Delhivery Surface',
+              child_courier_name: null,
+              pickup_scheduled_date: '2023-05-19 14:00:00',
+              routing_code: 'DEL/ABC',
+              ...(standIn.awbEtd !== null ? { etd: standIn.awbEtd } : {}),
+            },
+          },
+        },
+      }
+    }
+
+    if (request.method === 'POST' && request.path === '/v1/external/courier/generate/label') {
+      const ids = Array.isArray(body.shipment_id) ? body.shipment_id : []
+      return { status: 200, body: { label_created: 1, label_url: `https://kr-shipmultichannel-mum.s3.ap-south-1.amazonaws.com/25149/labels/${ids.join('-')}.pdf`, response: 'Label has been created and uploaded successfully!', not_created: [] } }
+    }
+
+    if (request.method === 'POST' && request.path === '/v1/external/orders/cancel/shipment/awbs') {
+      return { status: 200, body: { message: 'Bulk Shipment cancellation is in progress. Please wait for 24 hours.' } }
+    }
+
+    const track = /^\/v1\/external\/courier\/track\/awb\/([^/?]+)$/.exec(request.path)
+    if (request.method === 'GET' && track) {
+      const awb = decodeURIComponent(track[1]!)
+      const data = standIn.trackingByAwb.get(awb)
+      if (data) return { status: 200, body: { tracking_data: data } }
+      return {
+        status: 200,
+        body: { tracking_data: { track_status: 0, shipment_status: 0, shipment_track: [{ id: 0, awb_code: awb, current_status: '' }], shipment_track_activities: null, error: 'Aahh! There is no activities found in our DB. Please have some patience it will be updated soon.' } },
+      }
+    }
+
+    if (request.method === 'GET' && request.path === '/v1/external/settings/company/pickup') {
+      return { status: 200, body: { data: { shipping_address: standIn.pickupLocations, allow_more: '1', is_blackbox_seller: false, company_name: 'Acme', recent_addresses: [] } } }
+    }
+
+    return { status: 404, body: { message: 'The requested resource was not found.', status_code: 404 } }
+  }
+
+  return standIn
+}
+
+/** A tracking activity (scan) as Shiprocket lists them, newest first. */
+export function trackingActivity(date: string, statusId: number | 'NA', activity: string, location: string): Record<string, unknown> {
+  return { date, status: 'X-SCAN', activity, location, 'sr-status': statusId === 'NA' ? 'NA' : String(statusId), 'sr-status-label': statusId === 'NA' ? 'NA' : (SHIPROCKET_STATUS_LABELS[statusId] ?? 'NA') }
+}
+
+export interface WebhookOptions {
+  /** The token sent in x-api-key; null: no header. */
+  token: string | null
+  /** "DD MM YYYY HH:mm:ss", IST. */
+  timestamp?: string
+  etd?: string
+  isReturn?: boolean
+  scans?: Record<string, unknown>[]
+}
+
+/** The tracking callback Shiprocket posts for an AWB at a status, with the panel's token in x-api-key. */
+export function shiprocketWebhook(awb: string, statusId: number, options: WebhookOptions): { body: Record<string, unknown>; rawBody: Buffer; headers: IncomingHttpHeaders } {
+  const label = SHIPROCKET_STATUS_LABELS[statusId] ?? 'UNKNOWN'
+  const body = {
+    awb,
+    courier_name: 'Delhivery Surface',
+    current_status: label,
+    // Shiprocket's current_status_id is its own numbering, not the shipment status id.
+    current_status_id: statusId + 2,
+    shipment_status: label,
+    shipment_status_id: statusId,
+    current_timestamp: options.timestamp ?? '23 05 2023 11:43:52',
+    order_id: '1373900_150876814',
+    sr_order_id: 348_456_385,
+    awb_assigned_date: '2023-05-19 11:59:16',
+    pickup_scheduled_date: '2023-05-19 11:59:17',
+    etd: options.etd ?? '2023-05-23 15:40:19',
+    scans: options.scans ?? [
+      { date: '2023-05-19 11:59:16', status: 'X-UCI', activity: 'Manifested - Manifest uploaded', location: 'Chomu_SamodRd_D (Rajasthan)', 'sr-status': '5', 'sr-status-label': 'MANIFEST GENERATED' },
+      { date: '2023-05-23 11:43:52', status: 'X-SCAN', activity: `${label} - scanned`, location: 'Bengaluru_Hub (Karnataka)', 'sr-status': String(statusId), 'sr-status-label': label },
+    ],
+    is_return: options.isReturn ? 1 : 0,
+    channel_id: 3_422_553,
+    pod_status: 'OTP Based Delivery',
+    pod: 'Not Available',
+  }
+  return {
+    body,
+    rawBody: Buffer.from(JSON.stringify(body)),
+    headers: { 'content-type': 'application/json', ...(options.token !== null ? { 'x-api-key': options.token } : {}) },
+  }
+}
