@@ -42,6 +42,8 @@ export interface Config {
   paymentProvider: 'sandbox' | 'razorpay'
   /** Required when paymentProvider is razorpay. */
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; previousWebhookSecret: string | null; apiBase: string; timeoutMs: number } | null
+  /** The Shiprocket carrier, configured when SHIPROCKET_EMAIL is set. */
+  shiprocket: ShiprocketConfig | null
   /** How long a PENDING_PAYMENT order holds its stock before the sweeper cancels it. */
   reservationMinutes: number
   /** How many PENDING_PAYMENT orders one customer may hold at once (each holds stock): the next prepaid order is 409. */
@@ -69,6 +71,22 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number }
   workers: number
   trustProxy: boolean
+}
+
+export interface ShiprocketConfig {
+  /** The API user (Settings > API in the Shiprocket panel), not the account owner's login. */
+  email: string
+  password: string
+  /** The token configured with the tracking webhook in the panel; Shiprocket sends it in x-api-key. */
+  webhookToken: string
+  /** While the webhook token is rotated: the old one, accepted as well. */
+  previousWebhookToken: string | null
+  /** The pickup location's nickname in the panel (the warehouse parcels leave from and returns go to). */
+  pickupLocation: string
+  /** The Shiprocket channel orders are created in; unset: the account's custom channel. */
+  channelId: string | null
+  apiBase: string
+  timeoutMs: number
 }
 
 export interface S3Config {
@@ -164,6 +182,24 @@ function razorpayConfig(env: Env) {
   }
 }
 
+function shiprocketConfig(env: Env): ShiprocketConfig | null {
+  const email = text(env, 'SHIPROCKET_EMAIL')
+  if (email === undefined) return null
+  const why = 'when SHIPROCKET_EMAIL is set'
+  const channelId = text(env, 'SHIPROCKET_CHANNEL_ID') ?? null
+  if (channelId !== null && !/^\d{1,20}$/.test(channelId)) throw new ConfigError('SHIPROCKET_CHANNEL_ID', `must be a Shiprocket channel id (digits), got "${channelId}"`)
+  return {
+    email,
+    password: required(env, 'SHIPROCKET_PASSWORD', why),
+    webhookToken: required(env, 'SHIPROCKET_WEBHOOK_TOKEN', why),
+    previousWebhookToken: text(env, 'SHIPROCKET_WEBHOOK_TOKEN_PREVIOUS') ?? null,
+    pickupLocation: required(env, 'SHIPROCKET_PICKUP_LOCATION', why),
+    channelId,
+    apiBase: (url(env, 'SHIPROCKET_API_BASE', ['https:', 'http:']) ?? 'https://apiv2.shiprocket.in').replace(/\/+$/, ''),
+    timeoutMs: integer(env, 'SHIPROCKET_TIMEOUT_MS', 5000, 100, 60_000),
+  }
+}
+
 function s3Config(env: Env): S3Config {
   const why = 'when STORAGE_DRIVER=s3'
   return {
@@ -248,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3: storageDriver === 's3' ? s3Config(env) : null,
     paymentProvider,
     razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
+    shiprocket: shiprocketConfig(env),
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
     maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),

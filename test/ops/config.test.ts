@@ -58,6 +58,64 @@ describe('configuration', () => {
     for (const bad of ['0', '60001', 'soon']) assert.throws(() => loadConfig({ ...production, ...razorpay, RAZORPAY_TIMEOUT_MS: bad }), /RAZORPAY_TIMEOUT_MS/)
   })
 
+  test('Shiprocket is off unless SHIPROCKET_EMAIL is set; then its password, webhook token and pickup location are required', () => {
+    assert.equal(loadConfig({ ...base }).shiprocket, null)
+    const shiprocket = { SHIPROCKET_EMAIL: 'api@acme.example', SHIPROCKET_PASSWORD: 'p', SHIPROCKET_WEBHOOK_TOKEN: 'w', SHIPROCKET_PICKUP_LOCATION: 'Bengaluru WH' }
+    assert.deepEqual(loadConfig({ ...base, ...shiprocket }).shiprocket, {
+      email: 'api@acme.example',
+      password: 'p',
+      webhookToken: 'w',
+      previousWebhookToken: null,
+      pickupLocation: 'Bengaluru WH',
+      channelId: null,
+      apiBase: 'https://apiv2.shiprocket.in',
+      timeoutMs: 5000,
+    })
+    for (const missing of ['SHIPROCKET_PASSWORD', 'SHIPROCKET_WEBHOOK_TOKEN', 'SHIPROCKET_PICKUP_LOCATION']) {
+      const env: Record<string, string> = { ...base, ...shiprocket, [missing]: '  ' }
+      assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message === `Invalid configuration: ${missing} is required when SHIPROCKET_EMAIL is set`, missing)
+    }
+    // A variable of the block without SHIPROCKET_EMAIL configures nothing.
+    assert.equal(loadConfig({ ...base, SHIPROCKET_PASSWORD: 'p', SHIPROCKET_WEBHOOK_TOKEN: 'w' }).shiprocket, null)
+  })
+
+  test('Shiprocket options: the previous webhook token, the channel, the API address and the timeout', () => {
+    const shiprocket = { SHIPROCKET_EMAIL: 'api@acme.example', SHIPROCKET_PASSWORD: 'p', SHIPROCKET_WEBHOOK_TOKEN: 'w', SHIPROCKET_PICKUP_LOCATION: 'Bengaluru WH' }
+    const config = loadConfig({
+      ...base,
+      ...shiprocket,
+      SHIPROCKET_WEBHOOK_TOKEN_PREVIOUS: 'old-w',
+      SHIPROCKET_CHANNEL_ID: '3422553',
+      SHIPROCKET_API_BASE: 'http://127.0.0.1:4010/',
+      SHIPROCKET_TIMEOUT_MS: '2500',
+    }).shiprocket
+    assert.equal(config?.previousWebhookToken, 'old-w')
+    assert.equal(config?.channelId, '3422553')
+    assert.equal(config?.apiBase, 'http://127.0.0.1:4010')
+    assert.equal(config?.timeoutMs, 2500)
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ SHIPROCKET_TIMEOUT_MS: '0' }, /SHIPROCKET_TIMEOUT_MS must be between 100 and 60000/],
+      [{ SHIPROCKET_TIMEOUT_MS: '60001' }, /SHIPROCKET_TIMEOUT_MS/],
+      [{ SHIPROCKET_TIMEOUT_MS: 'soon' }, /SHIPROCKET_TIMEOUT_MS must be a whole number/],
+      [{ SHIPROCKET_API_BASE: 'ftp://apiv2.shiprocket.in' }, /SHIPROCKET_API_BASE must use https: or http:/],
+      [{ SHIPROCKET_API_BASE: 'apiv2.shiprocket.in' }, /SHIPROCKET_API_BASE must be a URL/],
+      [{ SHIPROCKET_CHANNEL_ID: 'web-store' }, /SHIPROCKET_CHANNEL_ID must be a Shiprocket channel id/],
+    ]
+    for (const [env, pattern] of refused) {
+      assert.throws(() => loadConfig({ ...base, ...shiprocket, ...env }), (err: Error) => err instanceof ConfigError && pattern.test(err.message), JSON.stringify(env))
+    }
+  })
+
+  test('a refused Shiprocket setting never quotes the password or the webhook token', () => {
+    const secrets = { SHIPROCKET_PASSWORD: 'sr-secret-password-1', SHIPROCKET_WEBHOOK_TOKEN: 'sr-secret-webhook-2' }
+    for (const env of [{ SHIPROCKET_TIMEOUT_MS: 'x' }, { SHIPROCKET_API_BASE: 'nope' }, { SHIPROCKET_PICKUP_LOCATION: '' }]) {
+      assert.throws(
+        () => loadConfig({ ...base, SHIPROCKET_EMAIL: 'api@acme.example', SHIPROCKET_PICKUP_LOCATION: 'WH', ...secrets, ...env }),
+        (err: Error) => err instanceof ConfigError && !err.message.includes(secrets.SHIPROCKET_PASSWORD) && !err.message.includes(secrets.SHIPROCKET_WEBHOOK_TOKEN),
+      )
+    }
+  })
+
   test('in development the secret is generated once and kept in DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
     try {
