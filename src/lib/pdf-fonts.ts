@@ -11,8 +11,22 @@ const FONT_FILES = {
   regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
   bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
 }
-type ParsedFont = ReturnType<typeof fontkit.create>
+type ParsedFont = fontkit.Font
 let fontData: { regular: ParsedFont; bold: ParsedFont } | null = null
+
+/**
+ * The font with every glyph that a character maps to created, and cached, with that character
+ * (lowest code point first). fontkit caches a glyph object per glyph id with the characters it was
+ * first asked for, and pdfkit writes those characters into the PDF's text layer (ToUnicode). When a
+ * document's subset takes a composite glyph apart ("…" is three periods), fontkit creates its parts
+ * with no characters, and a later document sharing the parsed font printed every "." as a glyph
+ * with no text: pdfjs read "pick." back as "pick!" once a label had cut a line with "…". About
+ * 15 ms, once.
+ */
+function withCodePoints(font: ParsedFont): ParsedFont {
+  for (const codePoint of [...font.characterSet].sort((a, b) => a - b)) font.glyphForCodePoint(codePoint)
+  return font
+}
 
 /**
  * The two fonts, read and parsed once per process and shared by every PDF (pdfkit takes a fontkit
@@ -21,7 +35,11 @@ let fontData: { regular: ParsedFont; bold: ParsedFont } | null = null
 function notoSans(): { regular: ParsedFont; bold: ParsedFont } {
   if (!fontData) {
     const require = createRequire(import.meta.url)
-    const parse = (file: string) => fontkit.create(readFileSync(require.resolve(file)))
+    const parse = (file: string) => {
+      const font = fontkit.create(readFileSync(require.resolve(file)))
+      if (!('characterSet' in font)) throw new Error(`${file}: a font collection, not a font`)
+      return withCodePoints(font)
+    }
     fontData = { regular: parse(FONT_FILES.regular), bold: parse(FONT_FILES.bold) }
   }
   return fontData
