@@ -1,40 +1,17 @@
 // A GST tax invoice or credit note (document.ts) as a PDF: the same value that the API answers as
-// JSON, laid out like an Indian tax invoice on A4. The font is Noto Sans from an npm package,
-// resolved like any package (so it works from src/ under tsx and from the esbuild bundle, where
-// packages stay external) and embedded as a subset: the rupee sign ₹ needs no font on the reader's
-// machine. The full Noto Sans is used because Fontsource's subsets split ₹ (latin-ext) from the
-// Latin letters (latin). The output is deterministic for the same documents: the PDF's dates are
-// the documents' issuedAt.
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import * as fontkit from 'fontkit'
+// JSON, laid out like an Indian tax invoice on A4, in Noto Sans (lib/pdf-fonts.ts: embedded, so ₹
+// needs no font on the reader's machine). The output is deterministic for the same documents: the
+// PDF's dates are the documents' issuedAt.
 import PDFDocument from 'pdfkit'
 import { formatPaiseIndian, parseRupees } from '../../lib/money.ts'
+import { pdfBuffer } from '../../lib/pdf-buffer.ts'
+import { registerNotoSans } from '../../lib/pdf-fonts.ts'
 import type { DocumentLine, TaxDocument } from './document.ts'
 
 type Pdf = PDFKit.PDFDocument
 type Party = TaxDocument['seller']
 type Align = 'left' | 'right' | 'center'
 interface Column { title: string; width: number; align: Align; cell: (line: DocumentLine) => string }
-
-const FONT_FILES = {
-  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
-  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
-}
-type ParsedFont = ReturnType<typeof fontkit.create>
-let fontData: { regular: ParsedFont; bold: ParsedFont } | null = null
-/**
- * The two fonts, read and parsed once per process and shared by every PDF (pdfkit takes a fontkit
- * font): parsing Noto Sans's tables per document cost ~150 ms of a 3-line invoice's ~170 ms.
- */
-function fonts(): { regular: ParsedFont; bold: ParsedFont } {
-  if (!fontData) {
-    const require = createRequire(import.meta.url)
-    const parse = (file: string) => fontkit.create(readFileSync(require.resolve(file)))
-    fontData = { regular: parse(FONT_FILES.regular), bold: parse(FONT_FILES.bold) }
-  }
-  return fontData
-}
 
 const MARGIN = 36
 const BOTTOM = 54 // room for the footer below the content
@@ -211,15 +188,8 @@ export async function renderTaxDocumentsPdf(docs: TaxDocument[]): Promise<Buffer
     autoFirstPage: false,
     info: { Title: docs.map((d) => `${titleOf(d)} ${d.number}`).join(', '), Author: docs[0]!.seller.name, CreationDate: created, ModDate: created },
   })
-  const chunks: Buffer[] = []
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk))
-    pdf.on('end', () => resolve(Buffer.concat(chunks)))
-    pdf.on('error', reject)
-  })
-  const { regular, bold } = fonts()
-  pdf.registerFont('regular', regular as never)
-  pdf.registerFont('bold', bold as never)
+  const done = pdfBuffer(pdf)
+  registerNotoSans(pdf)
   const ranges: Array<[TaxDocument, number, number]> = []
   for (const doc of docs) {
     const first = pdf.bufferedPageRange().count
