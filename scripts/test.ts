@@ -145,7 +145,7 @@ await postgresTemplate?.drop()
 // SE-11: the run's own secrets (the tests' AUTH_SECRET and the keys derived from it) and every
 // format of credential the service issues must appear in no captured line.
 const derived = (purpose: string) => createHmac('sha256', TEST_AUTH_SECRET).update(purpose).digest('hex')
-const scan = await scanLogDirectory(logDir, [TEST_AUTH_SECRET, derived('sandbox-webhook'), derived('local-uploads')])
+const scan = await scanLogDirectory(logDir, [TEST_AUTH_SECRET, derived('sandbox-webhook'), derived('local-uploads'), derived('sandbox-carrier')])
 const mb = (scan.bytes / 1024 / 1024).toFixed(1)
 console.log(`\nLog scan (SE-11): ${scan.lines} lines (${mb} MB) in ${scan.files} files, ${scan.findings.length} secrets found`)
 for (const f of scan.findings.slice(0, 50)) console.log(`  ${f.file}:${f.line} ${f.pattern}\n    ${f.text}`)

@@ -27,6 +27,7 @@ import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, p
 import { ReturnService, returnRoutes } from './modules/returns/index.ts'
 import { SupportService, supportRoutes } from './modules/support/index.ts'
 import { TaxService, taxAdminRoutes } from './modules/tax/index.ts'
+import { createCarriers, ShippingService, shippingAdminRoutes, shippingRoutes } from './modules/shipping/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
@@ -204,6 +205,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   const orderAdmin = new OrderAdminService(deps, payments)
+  const { carriers, sandbox: sandboxCarrier } = createCarriers(config)
+  const shipping = new ShippingService(deps, carriers, payments)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage)
   const returns = new ReturnService(deps, storage, payments)
@@ -240,6 +243,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
       await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush, tax), guards })
       await api.register(taxAdminRoutes, { tax, guards })
+      await api.register(shippingRoutes, { shipping, sandbox: sandboxCarrier })
+      await api.register(shippingAdminRoutes, { shipping, guards })
     },
     { prefix: API_PREFIX },
   )

@@ -50,6 +50,11 @@ export interface Config {
   maxUnpaidOrdersPerCustomer: number
   /** How often background jobs (reservation sweeper, refund retries, key expiry) run. */
   jobIntervalMs: number
+  /**
+   * The sandbox carrier: its tracking page lets whoever holds an AWB move the parcel (deliver a COD
+   * order, say), so it is off in production unless SHIPPING_SANDBOX=true (a demo).
+   */
+  shippingSandbox: boolean
   webhooks: {
     /** How long one delivery may take before it is cut off and retried. */
     timeoutMs: number
@@ -288,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
     maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
+    shippingSandbox: boolean(env, 'SHIPPING_SANDBOX', nodeEnv !== 'production'),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
       allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),

@@ -40,7 +40,10 @@ const MOVES = `
     ('PENDING_PAYMENT', 'CONFIRMED'), ('PENDING_PAYMENT', 'CANCELLED'),
     ('CONFIRMED', 'PACKED'), ('CONFIRMED', 'CANCELLED'),
     ('PACKED', 'SHIPPED'), ('PACKED', 'CANCELLED'),
-    ('SHIPPED', 'OUT_FOR_DELIVERY'), ('OUT_FOR_DELIVERY', 'DELIVERED')
+    ('SHIPPED', 'OUT_FOR_DELIVERY'), ('OUT_FOR_DELIVERY', 'DELIVERED'),
+    ('SHIPPED', 'DELIVERY_FAILED'), ('OUT_FOR_DELIVERY', 'DELIVERY_FAILED'),
+    ('DELIVERY_FAILED', 'OUT_FOR_DELIVERY'), ('DELIVERY_FAILED', 'DELIVERED'),
+    ('SHIPPED', 'RTO'), ('OUT_FOR_DELIVERY', 'RTO'), ('DELIVERY_FAILED', 'RTO')
   )`
 
 const CHECKS: Check[] = [
@@ -52,17 +55,17 @@ const CHECKS: Check[] = [
   },
   {
     id: 'I1',
-    rule: 'only a cancelled order has released its reservation',
+    rule: 'only a cancelled order, or one returned to origin, has released its reservation',
     query: `select 'order ' || id || ' is ' || status || ' but its reservation was released at ' || released_at as detail
-              from orders where released_at is not null and status <> 'CANCELLED'`,
+              from orders where released_at is not null and status not in ('CANCELLED', 'RTO')`,
   },
   {
     // cancelOrder always releases (and releasing sets released_at), so a cancelled order that
     // reserved anything (every order has lines; coupon, Wallet Cash, points) must have it set.
     id: 'I1',
-    rule: 'a cancelled order has given back what it reserved',
-    query: `select 'order ' || o.id || ' is CANCELLED but released_at is null' as detail from orders o
-             where o.status = 'CANCELLED' and o.released_at is null
+    rule: 'a cancelled order, or one returned to origin, has given back what it reserved',
+    query: `select 'order ' || o.id || ' is ' || o.status || ' but released_at is null' as detail from orders o
+             where o.status in ('CANCELLED', 'RTO') and o.released_at is null
                and (exists (select 1 from order_items i where i.order_id = o.id)
                     or o.wallet_cash_used > 0 or o.reward_points_used > 0 or o.coupon_id is not null)`,
   },
@@ -117,7 +120,7 @@ const CHECKS: Check[] = [
               from payments p join orders o on o.id = p.order_id
              where p.status = 'SUCCEEDED' and not exists (select 1 from refunds r where r.payment_id = p.id)
              group by o.id, o.status
-            having count(*) > case when o.status = 'CANCELLED' then 0 else 1 end`,
+            having count(*) > case when o.status in ('CANCELLED', 'RTO') then 0 else 1 end`,
   },
   {
     id: 'I2',

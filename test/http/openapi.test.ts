@@ -35,7 +35,8 @@ interface Documented extends Operation {
 /**
  * The operations that take no credential, each with `security: []`: probes, the refresh-token
  * routes (the token in the body is the credential), the back-office login, provider callbacks
- * (signed), the sandbox checkout (the session id is the capability) and the uploads addresses (a
+ * and carrier tracking callbacks (signed, or a shared token), the sandbox checkout and tracking
+ * pages (the session id or AWB is the capability) and the uploads addresses (a
  * signature, or the tagged object name). Why each is public, and a request proving it answers
  * without credentials: test/auth/credentials-on-every-route.test.ts.
  */
@@ -49,6 +50,9 @@ const PUBLIC = [
   'receivePaymentWebhook',
   'getSandboxCheckoutPage',
   'submitSandboxCheckoutAction',
+  'receiveCarrierWebhook',
+  'getSandboxTrackingPage',
+  'submitSandboxTrackingEvent',
   'uploadFile',
   'getUploadedFile',
 ].sort()

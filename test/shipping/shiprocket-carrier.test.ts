@@ -35,6 +35,7 @@ const bookingRequest = (overrides: Partial<BookingRequest> = {}): BookingRequest
   orderNumber: 'CA-2611-000123',
   // 00:15 on 26 November in India.
   orderDate: new Date('2026-11-25T18:45:00Z'),
+  bookedAt: new Date('2026-11-26T05:00:00Z'),
   direction: 'FORWARD',
   customer: {
     name: 'Asha Rao',

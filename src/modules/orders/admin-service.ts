@@ -6,7 +6,8 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
-import { answeredOrder, cancelOrder, deliverOrder, transition } from './lifecycle.ts'
+import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
+import { returnToOrigin } from './shipments.ts'
 import type { PaymentService } from '../payments/index.ts'
 import { documentsOfOrder } from './invoices.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
@@ -87,7 +88,8 @@ export class OrderAdminService {
         throw new AppError('CONFLICT', `Order ${order.orderNumber} is confirmed by its payment, not by hand`)
       }
       if (to === 'CANCELLED') return (await cancelOrder(tx, order, { ...actor, reason: note ?? 'Cancelled by the merchant' }, now)).refunds
-      if (to === 'DELIVERED' && order.status === 'OUT_FOR_DELIVERY') await deliverOrder(tx, order, actor, now)
+      if (to === 'DELIVERED' && (order.status === 'OUT_FOR_DELIVERY' || order.status === 'DELIVERY_FAILED')) await deliverOrder(tx, order, actor, now)
+      else if (to === 'RTO' && NEXT_STATUSES[order.status].includes('RTO')) return returnToOrigin(tx, order, actor, now)
       else await transition(tx, order, to, actor, now)
       return []
     })

@@ -19,6 +19,7 @@ import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { currentPayment, orderView } from './views.ts'
+import { shipmentsOfOrder } from './shipment-repo.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -47,14 +48,15 @@ export function orderEvent(order: Pick<OrderRow, 'id' | 'partnerId' | 'orderNumb
 
 /** The order as GET /orders/{id} answers it, read through `ex` (inside a transaction: as it is so far). */
 export async function answeredOrder(ex: Executor, order: OrderRow) {
-  const [items, history, paymentRows, refunds, returnedQuantities] = await Promise.all([
+  const [items, history, paymentRows, refunds, returnedQuantities, shipments] = await Promise.all([
     orderRepo.items(ex, order.id),
     orderRepo.history(ex, order.id),
     orderRepo.paymentsOf(ex, order.id),
     orderRepo.refundsOf(ex, order.id),
     orderRepo.returnedQuantities(ex, order.id),
+    shipmentsOfOrder(ex, order.id),
   ])
-  return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities })
+  return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities, shipments })
 }
 
 /** An order's event, carrying the order as the API answers it at that point of the transaction (issue #21). */
@@ -108,6 +110,17 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
   if (!CANCELLABLE.includes(order.status)) {
     throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
   }
+  const { order: reversed, refunds } = await reverseSale(tx, order, `Order cancelled: ${actor.reason}`, at)
+  const cancelled = await transition(tx, reversed, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
+  return { order: cancelled, refunds }
+}
+
+/**
+ * What a cancellation, or a parcel returned to origin, gives back: the reservation (stock, coupon,
+ * Wallet Cash, Reward Points), open provider sessions expire, what is left of each captured payment
+ * is queued for refund, and an invoiced sale gets its credit note. The caller moves the order.
+ */
+export async function reverseSale(tx: Executor, order: OrderRow, reason: string, at: Date) {
   const released = await releaseReservation(tx, order, at)
   await orderRepo.expireActivePayments(tx, order.id, at)
   const captured = (await orderRepo.paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
@@ -118,12 +131,11 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
   const refunds = []
   for (const payment of captured) {
     const refunded = sumPaise(earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
-    if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, `Order cancelled: ${actor.reason}`, at, payment.amount - refunded))
+    if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, reason, at, payment.amount - refunded))
   }
-  const cancelled = await transition(tx, released, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
   // A sale already invoiced is reversed by a credit note (decision 0022).
-  if (order.taxableValue !== null && order.status !== 'PENDING_PAYMENT') await issueCreditNotes(tx, order, { reason: `Order cancelled: ${actor.reason}` }, at)
-  return { order: cancelled, refunds }
+  if (order.taxableValue !== null && order.status !== 'PENDING_PAYMENT') await issueCreditNotes(tx, order, { reason }, at)
+  return { order: released, refunds }
 }
 
 /** The first successful payment of a PENDING_PAYMENT order confirms it. */

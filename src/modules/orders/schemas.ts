@@ -33,6 +33,34 @@ export const Refund = Type.Object({
   providerRefundId: Nullable(Type.String()),
   createdAt: Time,
 })
+export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'])
+export const Shipment = Type.Object(
+  {
+    id: Type.String(),
+    direction: Type.Enum(['FORWARD', 'REVERSE'], { description: 'FORWARD: to the customer. REVERSE: a return picked up from the customer' }),
+    returnId: Nullable(Type.String()),
+    carrier: Type.String({ description: 'sandbox or shiprocket' }),
+    courierName: Nullable(Type.String()),
+    awb: Type.String({ description: "The carrier's air waybill number" }),
+    trackingUrl: Type.String(),
+    expectedDeliveryDate: Nullable(Type.String({ format: 'date' })),
+    status: ShipmentStatusSchema,
+    weightGrams: Type.Integer(),
+    items: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer() })),
+    events: Type.Array(
+      Type.Object({
+        status: ShipmentStatusSchema,
+        location: Nullable(Type.String()),
+        note: Nullable(Type.String()),
+        at: Time,
+        applied: Type.Boolean({ description: 'False for an event older than the one the shipment is at, or a move it does not make' }),
+      }),
+    ),
+    createdAt: Time,
+    updatedAt: Time,
+  },
+  { description: 'A parcel with some or all units of the order (decision 0024)' },
+)
 export const Address = Type.Object({
   name: Type.String(),
   phone: Type.String(),
@@ -97,6 +125,7 @@ export const OrderFields = {
   ),
   payment: Nullable(Payment),
   refunds: Type.Array(Refund),
+  shipments: Type.Array(Shipment),
   deliveredAt: Nullable(Time),
   tax: Nullable(
     Type.Object(TaxBlockFields, {

@@ -2,6 +2,7 @@
 import { formatPaise as rupees } from '../../lib/money.ts'
 import type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
 import type { ClientAction } from './schema.sql.ts'
+import type { ShipmentView } from './shipment-repo.ts'
 
 export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }
 
@@ -67,9 +68,11 @@ export interface OrderDetail {
   refunds: RefundRow[]
   /** Units of each line already in returns that were not rejected (returns module); none yet: 0. */
   returnedQuantities?: Map<string, number>
+  /** Parcels of the order (decision 0024); none yet: []. */
+  shipments?: ShipmentView[]
 }
 
-export function orderView({ order: o, items, history, payment, refunds, returnedQuantities }: OrderDetail) {
+export function orderView({ order: o, items, history, payment, refunds, returnedQuantities, shipments }: OrderDetail) {
   return {
     id: o.id,
     orderNumber: o.orderNumber,
@@ -114,6 +117,7 @@ export function orderView({ order: o, items, history, payment, refunds, returned
     statusHistory: history.map((h) => ({ fromStatus: h.fromStatus, status: h.toStatus, note: h.note, actor: h.actor.split(':')[0]!, at: h.createdAt.toISOString() })),
     payment: payment ? paymentView(payment) : null,
     refunds: refunds.map(refundView),
+    shipments: shipments ?? [],
     deliveredAt: o.deliveredAt?.toISOString() ?? null,
     tax: orderTaxView(o),
     createdAt: o.createdAt.toISOString(),

@@ -178,6 +178,14 @@ export async function gstSellerOf(db: Executor, catalogId: string): Promise<{ st
   return row ? { stateCode: row.stateCode, state: row.state } : null
 }
 
+/** Where a catalog's parcels come back to: its GST seller's name and registered address (null: no seller). */
+export async function sellerReturnAddressOf(db: Executor, catalogId: string): Promise<{ name: string; address: string } | null> {
+  const row = await taxRepo.findSeller(db, catalogId)
+  if (!row) return null
+  const parts = [row.addressLine1, row.addressLine2, row.city, `${row.state} ${row.pincode}`].filter((p): p is string => Boolean(p))
+  return { name: row.tradeName ?? row.legalName, address: parts.join(', ') }
+}
+
 /** The GST rates (basis points) in force on the day in India of `instant`: a sale at that instant may be taxed only at one of them. */
 export async function gstRatesInForceAt(db: Executor, instant: Date): Promise<Set<number>> {
   return new Set((await taxRepo.slabsInForce(db, indiaDay(instant))).map((s) => s.rateBps))

@@ -22,6 +22,8 @@ export interface BookingRequest {
   shipmentId: string
   orderNumber: string
   orderDate: Date
+  /** Now, by the service's clock. */
+  bookedAt: Date
   /** FORWARD: from the merchant's warehouse to the customer. REVERSE: picked up from the customer. */
   direction: 'FORWARD' | 'REVERSE'
   customer: CarrierAddress & { email: string | null }

@@ -1,0 +1,129 @@
+// Data access and views of shipments (decision 0024): the rows of a parcel, its lines and its
+// tracking events, and the shape the API answers them in.
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
+import type { Executor } from '../../db/client.ts'
+import type { OrderItemRow } from './repo.ts'
+import { orderItems, orders, shipmentEvents, shipmentItems, shipments } from './schema.sql.ts'
+
+export type ShipmentRow = typeof shipments.$inferSelect
+export type ShipmentItemRow = typeof shipmentItems.$inferSelect
+export type ShipmentEventRow = typeof shipmentEvents.$inferSelect
+
+export const shipmentRepo = {
+  async insert(tx: Executor, row: ShipmentRow, items: ShipmentItemRow[]) {
+    await tx.insert(shipments).values(row)
+    await tx.insert(shipmentItems).values(items)
+  },
+  async find(db: Executor, id: string) {
+    const [row] = await db.select().from(shipments).where(eq(shipments.id, id))
+    return row ?? null
+  },
+  async findByAwb(db: Executor, carrier: string, awb: string) {
+    const [row] = await db.select().from(shipments).where(and(eq(shipments.carrier, carrier), eq(shipments.awb, awb)))
+    return row ?? null
+  },
+  async lock(tx: Executor, id: string) {
+    const [row] = await tx.select().from(shipments).where(eq(shipments.id, id)).for('update')
+    return row ?? null
+  },
+  async update(tx: Executor, id: string, changes: Partial<ShipmentRow>) {
+    const [row] = await tx.update(shipments).set(changes).where(eq(shipments.id, id)).returning()
+    return row!
+  },
+  ofOrder(db: Executor, orderId: string) {
+    return db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.createdAt), asc(shipments.id))
+  },
+  ofReturn(db: Executor, returnRequestId: string) {
+    return db.select().from(shipments).where(eq(shipments.returnRequestId, returnRequestId)).orderBy(asc(shipments.createdAt), asc(shipments.id))
+  },
+  async itemsOf(db: Executor, shipmentIds: string[]) {
+    if (shipmentIds.length === 0) return []
+    return db.select().from(shipmentItems).where(inArray(shipmentItems.shipmentId, shipmentIds))
+  },
+  async eventsOf(db: Executor, shipmentIds: string[]) {
+    if (shipmentIds.length === 0) return []
+    return db.select().from(shipmentEvents).where(inArray(shipmentEvents.shipmentId, shipmentIds)).orderBy(asc(shipmentEvents.occurredAt), asc(shipmentEvents.receivedAt))
+  },
+  /** The event, unless the carrier sent it before (then null). */
+  async insertEvent(tx: Executor, row: ShipmentEventRow) {
+    const [inserted] = await tx.insert(shipmentEvents).values(row).onConflictDoNothing({ target: [shipmentEvents.carrier, shipmentEvents.eventId] }).returning()
+    return inserted ?? null
+  },
+  /** Units of each line of the order in forward shipments that were not cancelled. */
+  async shippedUnits(db: Executor, orderId: string): Promise<Map<string, number>> {
+    const rows = await db
+      .select({ orderItemId: shipmentItems.orderItemId, units: sql<number>`sum(${shipmentItems.quantity})::int` })
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED')))
+      .groupBy(shipmentItems.orderItemId)
+    return new Map(rows.map((r) => [r.orderItemId, Number(r.units)]))
+  },
+}
+
+/** Units of a line not yet cancelled and not in a forward shipment. */
+export const unshippedUnits = (item: OrderItemRow, shipped: Map<string, number>) => item.quantity - item.cancelledQuantity - (shipped.get(item.id) ?? 0)
+
+/** A shipment as the API answers it (the customer's order, the back office, events). */
+export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: ShipmentEventRow[]) {
+  return {
+    id: s.id,
+    direction: s.direction,
+    returnId: s.returnRequestId,
+    carrier: s.carrier,
+    courierName: s.courierName,
+    awb: s.awb,
+    trackingUrl: s.trackingUrl,
+    expectedDeliveryDate: s.expectedDeliveryDate,
+    status: s.status,
+    weightGrams: s.weightGrams,
+    items: items.filter((i) => i.shipmentId === s.id).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })),
+    events: events
+      .filter((e) => e.shipmentId === s.id)
+      .map((e) => ({ status: e.status, location: e.location, note: e.note, at: e.occurredAt.toISOString(), applied: e.applied })),
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+  }
+}
+export type ShipmentView = ReturnType<typeof shipmentView>
+
+/** The order's shipments with their lines and events, as the order answer carries them. */
+export async function shipmentsOfOrder(db: Executor, orderId: string): Promise<ShipmentView[]> {
+  const rows = await shipmentRepo.ofOrder(db, orderId)
+  if (rows.length === 0) return []
+  const ids = rows.map((r) => r.id)
+  const [items, events] = await Promise.all([shipmentRepo.itemsOf(db, ids), shipmentRepo.eventsOf(db, ids)])
+  return rows.map((r) => shipmentView(r, items, events))
+}
+
+export async function shipmentAnswer(db: Executor, row: ShipmentRow): Promise<ShipmentView> {
+  const [items, events] = await Promise.all([shipmentRepo.itemsOf(db, [row.id]), shipmentRepo.eventsOf(db, [row.id])])
+  return shipmentView(row, items, events)
+}
+
+
+/**
+ * What to pick for the forward parcels booked in [from, to) and not cancelled: units per SKU, with
+ * the order numbers they go to, and the number of parcels.
+ */
+export async function pickListBetween(db: Executor, from: Date, to: Date) {
+  const booked = and(eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`${shipments.createdAt} >= ${from}`, sql`${shipments.createdAt} < ${to}`)
+  const [lines, [counted]] = await Promise.all([
+    db
+      .select({
+        sku: orderItems.sku,
+        name: sql<string>`min(${orderItems.name})`,
+        quantity: sql<number>`sum(${shipmentItems.quantity})::int`,
+        orders: sql<string[]>`array_agg(distinct ${orders.orderNumber} order by ${orders.orderNumber})`,
+      })
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+      .innerJoin(orderItems, eq(orderItems.id, shipmentItems.orderItemId))
+      .innerJoin(orders, eq(orders.id, shipments.orderId))
+      .where(booked)
+      .groupBy(orderItems.sku)
+      .orderBy(asc(orderItems.sku)),
+    db.select({ n: sql<number>`count(*)::int` }).from(shipments).where(booked),
+  ])
+  return { shipments: Number(counted?.n ?? 0), lines: lines.map((l) => ({ ...l, quantity: Number(l.quantity) })) }
+}

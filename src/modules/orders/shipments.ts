@@ -1,0 +1,178 @@
+// Shipments of an order (decision 0024): the rows, what an order's lines have left to ship, and how a
+// carrier's tracking event moves a shipment and, through it, the order. The shipping module books
+// with carriers and receives their callbacks; everything that changes an order happens here, in the
+// caller's transaction, with the order row locked before the shipment's.
+//
+//   shipment: CREATED -> IN_TRANSIT -> OUT_FOR_DELIVERY -> DELIVERED
+//             ... -> DELIVERY_FAILED -> OUT_FOR_DELIVERY (another attempt) | DELIVERED | RTO_INITIATED
+//             ... -> RTO_INITIATED -> RTO_DELIVERED (back at the warehouse);  CREATED -> CANCELLED
+//
+// An event is applied when the shipment makes that move and the event happened after the last one
+// applied; otherwise it is kept in the shipment's events as not applied (a late, out-of-order scan).
+// A resent event (same carrier event id) is recognised and changes nothing.
+import type { Executor } from '../../db/client.ts'
+import { newId } from '../../lib/ids.ts'
+import { type Actor, deliverOrder, NEXT_STATUSES, orderEvent, reverseSale, transition } from './lifecycle.ts'
+import { orderRepo, type OrderRow, type RefundRow } from './repo.ts'
+import type { OrderStatus, ShipmentStatus } from './schema.sql.ts'
+import { shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from './shipment-repo.ts'
+import { recordEvent } from '../events/index.ts'
+
+export const SHIPMENT_MOVES: Record<ShipmentStatus, ShipmentStatus[]> = {
+  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'CANCELLED'],
+  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED'],
+  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED'],
+  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED'],
+  RTO_INITIATED: ['RTO_DELIVERED'],
+  DELIVERED: [],
+  RTO_DELIVERED: [],
+  CANCELLED: [],
+}
+
+/** Orders a shipment may be created for; the first one packs a CONFIRMED order. */
+export const SHIPPABLE: OrderStatus[] = ['CONFIRMED', 'PACKED']
+
+export async function emitShipment(tx: Executor, order: OrderRow, shipment: ShipmentRow, type: 'shipment.created' | 'shipment.updated', at: Date, data: Record<string, unknown> = {}) {
+  await recordEvent(tx, orderEvent(order, type, { shipmentId: shipment.id, status: shipment.status, ...data, shipment: await shipmentAnswer(tx, shipment) }, at))
+}
+
+export interface TrackingUpdate {
+  eventId: string
+  status: ShipmentStatus
+  occurredAt: Date
+  location: string | null
+  note: string | null
+  expectedDeliveryDate: string | null
+}
+
+/**
+ * One carrier event for a shipment: recorded once, applied when it moves the shipment forward, and
+ * the order follows. Runs in the caller's transaction. Returns provider refunds to send after
+ * commit (a prepaid parcel returned to origin) and whether anything changed.
+ */
+export async function applyTrackingEvent(tx: Executor, shipmentId: string, update: TrackingUpdate, at: Date): Promise<{ applied: boolean; duplicate: boolean; refunds: RefundRow[] }> {
+  const found = await shipmentRepo.find(tx, shipmentId)
+  if (!found) return { applied: false, duplicate: false, refunds: [] }
+  // The order first, then the shipment: the lock order of every path that changes an order.
+  const order = (await orderRepo.lockOrder(tx, found.orderId))!
+  const shipment = (await shipmentRepo.lock(tx, shipmentId))!
+  const inOrder = shipment.lastEventAt === null || update.occurredAt.getTime() > shipment.lastEventAt.getTime()
+  const applies = inOrder && SHIPMENT_MOVES[shipment.status].includes(update.status)
+  const recorded = await shipmentRepo.insertEvent(tx, {
+    id: newId('sev', at.getTime()),
+    shipmentId,
+    carrier: shipment.carrier,
+    eventId: update.eventId,
+    status: update.status,
+    location: update.location,
+    note: update.note,
+    occurredAt: update.occurredAt,
+    receivedAt: at,
+    applied: applies,
+  })
+  if (!recorded) return { applied: false, duplicate: true, refunds: [] }
+  if (!applies) return { applied: false, duplicate: false, refunds: [] }
+  const moved = await shipmentRepo.update(tx, shipmentId, {
+    status: update.status,
+    lastEventAt: update.occurredAt,
+    ...(update.expectedDeliveryDate ? { expectedDeliveryDate: update.expectedDeliveryDate } : {}),
+    updatedAt: at,
+  })
+  await emitShipment(tx, order, moved, 'shipment.updated', at, { from: shipment.status })
+  if (moved.direction === 'REVERSE') return { applied: true, duplicate: false, refunds: [] }
+  const refunds = await followShipments(tx, order, moved, { name: `CARRIER:${moved.carrier}`, note: update.note ?? `${moved.awb}: ${update.status}` }, at)
+  return { applied: true, duplicate: false, refunds }
+}
+
+/** The next move towards a status, when there is one: a carrier may skip scans, the order never does. */
+function stepTowards(from: OrderStatus, to: OrderStatus): OrderStatus | null {
+  if (NEXT_STATUSES[from].includes(to)) return to
+  if (from === 'CONFIRMED') return 'PACKED'
+  if (from === 'PACKED') return 'SHIPPED'
+  if (from === 'SHIPPED' && to === 'DELIVERED') return 'OUT_FOR_DELIVERY'
+  return null
+}
+
+/** Moves the order one allowed step at a time towards `to`, each with its history and event; stops where the machine does. */
+async function walkTo(tx: Executor, order: OrderRow, to: OrderStatus, actor: Actor, at: Date): Promise<OrderRow> {
+  let current = order
+  for (let next = stepTowards(current.status, to); next !== null && current.status !== to; next = stepTowards(current.status, to)) {
+    current = next === 'DELIVERED' ? await deliverOrder(tx, current, actor, at) : await transition(tx, current, next, actor, at)
+  }
+  return current
+}
+
+/**
+ * Where the order goes when one of its forward shipments moved. Every unit shipped and every
+ * parcel at an end: DELIVERED when one was delivered (parcels returned to origin settled on their
+ * own), RTO when all came back. Otherwise the moved parcel leads: in transit -> SHIPPED, out for
+ * delivery -> OUT_FOR_DELIVERY, an attempt failed or the parcel turned back -> DELIVERY_FAILED.
+ */
+async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
+  const refunds: RefundRow[] = []
+  const all = (await shipmentRepo.ofOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  const items = await orderRepo.items(tx, order.id)
+  const shipped = await shipmentRepo.shippedUnits(tx, order.id)
+  const everyUnitShipped = items.every((i) => unshippedUnits(i, shipped) <= 0)
+  const ended = all.every((s) => s.status === 'DELIVERED' || s.status === 'RTO_DELIVERED')
+  const allBack = all.every((s) => s.status === 'RTO_DELIVERED')
+
+  if (moved.status === 'RTO_DELIVERED' && !(everyUnitShipped && allBack)) {
+    // One parcel of several came back: its units are settled as a cancellation of them (decision 0024).
+    refunds.push(...(await settleReturnedParcel(tx, order, moved, actor, at)))
+  }
+  let current = (await orderRepo.findOrder(tx, order.id))!
+  if (everyUnitShipped && ended && !allBack) {
+    await walkTo(tx, current, 'DELIVERED', actor, at)
+    return refunds
+  }
+  if (everyUnitShipped && allBack) {
+    current = await walkTo(tx, current, 'SHIPPED', actor, at)
+    refunds.push(...(await returnToOrigin(tx, current, actor, at)))
+    await shipmentRepo.update(tx, moved.id, { settledAt: at })
+    return refunds
+  }
+  const lead: Partial<Record<ShipmentStatus, OrderStatus>> = {
+    IN_TRANSIT: 'SHIPPED',
+    OUT_FOR_DELIVERY: 'OUT_FOR_DELIVERY',
+    DELIVERY_FAILED: 'DELIVERY_FAILED',
+    RTO_INITIATED: 'DELIVERY_FAILED',
+    DELIVERED: 'SHIPPED',
+    RTO_DELIVERED: 'SHIPPED',
+  }
+  // Never backwards (walkTo only moves forward): a parcel in transit does not undo another's OUT_FOR_DELIVERY.
+  const to = lead[moved.status]
+  if (to) await walkTo(tx, current, to, actor, at)
+  return refunds
+}
+
+/**
+ * The whole order came back to the warehouse: RTO. What a cancellation gives back is given back
+ * (stock, coupon, Wallet Cash, Reward Points, the captured payment, a credit note), once.
+ */
+export async function returnToOrigin(tx: Executor, order: OrderRow, actor: Actor, at: Date): Promise<RefundRow[]> {
+  const reason = 'Returned to origin: the parcel was not delivered'
+  const { order: reversed, refunds } = await reverseSale(tx, order, reason, at)
+  await transition(tx, reversed, 'RTO', { name: actor.name, note: actor.note ?? reason }, at, { cancelReason: reason })
+  return refunds
+}
+
+/**
+ * One parcel of a split order came back: its units are settled as a partial cancellation (stock
+ * back, their share of the payment refunded), once per parcel.
+ */
+async function settleReturnedParcel(tx: Executor, order: OrderRow, parcel: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
+  if (parcel.settledAt) return []
+  const lines = (await shipmentRepo.itemsOf(tx, [parcel.id])).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity }))
+  const refunds = await settleUnitsBack(tx, order, lines, actor, `Parcel ${parcel.awb} returned to origin`, at)
+  await shipmentRepo.update(tx, parcel.id, { settledAt: at })
+  return refunds
+}
+
+// Settling some units of an order (partial cancellation); replaced by the orders module's own once it lands.
+let settleUnitsBack: (tx: Executor, order: OrderRow, lines: { orderItemId: string; quantity: number }[], actor: Actor, reason: string, at: Date) => Promise<RefundRow[]> = async () => []
+export const setUnitSettlement = (fn: typeof settleUnitsBack) => {
+  settleUnitsBack = fn
+}
+
+

@@ -1,0 +1,135 @@
+// Fulfilment in the back office (admin bearer, role SUPPORT or ADMIN; decision 0024): book parcels
+// for an order's lines, see, track, cancel one, print its label, and the day's pick list.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { adminOf, type Guards } from '../../http/guards.ts'
+import { security } from '../../http/schemas.ts'
+import { Shipment } from '../orders/index.ts'
+import { CreateShipmentBody, PickList, PickListQuery, ShipmentParams } from './schemas.ts'
+import type { ShippingService } from './service.ts'
+
+/** A PDF answer, shown in the browser (inline) under a useful file name. */
+const sendPdf = (reply: FastifyReply, filename: string, pdf: Buffer) => reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf)
+const pdfResponse = (description: string) => ({ description, content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } })
+
+export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingService; guards: Guards }> = async (app, { shipping, guards }) => {
+  const common = { preValidation: guards.admin('SUPPORT') }
+  const tags = ['Admin: fulfilment']
+  const AdminShipment = Type.Object({ ...Shipment.properties, orderId: Type.String(), labelUrl: Type.Union([Type.String(), Type.Null()], { description: "The carrier's own label, when it gave one" }) })
+
+  app.post(
+    '/admin/orders/:orderId/shipments',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminCreateShipment',
+        tags,
+        security: security.admin,
+        summary: "Book a parcel with a carrier for some or all of an order's units (CONFIRMED or PACKED orders; the first parcel packs the order)",
+        params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }),
+        body: CreateShipmentBody,
+        response: { 201: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const created = await shipping.create(adminOf(request).adminId, request.params.orderId, request.body)
+      return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created'))
+    },
+  )
+
+  app.get(
+    '/admin/shipments/:shipmentId',
+    { ...common, schema: { operationId: 'adminGetShipment', tags, security: security.admin, summary: 'One parcel with its lines and tracking events', params: ShipmentParams, response: { 200: Envelope(AdminShipment), ...errorResponses(401, 403, 404) } } },
+    async (request) => ok(await shipping.adminView(request.params.shipmentId), 'Shipment retrieved'),
+  )
+
+  app.post(
+    '/admin/shipments/:shipmentId/cancel',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminCancelShipment',
+        tags,
+        security: security.admin,
+        summary: 'Cancel a parcel the carrier has not picked up (CREATED); its units can be shipped again',
+        params: ShipmentParams,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => {
+      await shipping.cancel(adminOf(request).adminId, request.params.shipmentId)
+      return ok(await shipping.adminView(request.params.shipmentId), 'Shipment cancelled')
+    },
+  )
+
+  app.post(
+    '/admin/shipments/:shipmentId/refresh',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminRefreshShipmentTracking',
+        tags,
+        security: security.admin,
+        summary: "Ask the carrier for the parcel's tracking events (a callback late or lost) and apply what is new",
+        params: ShipmentParams,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => {
+      await shipping.refresh(request.params.shipmentId)
+      return ok(await shipping.adminView(request.params.shipmentId), 'Tracking refreshed')
+    },
+  )
+
+  app.get(
+    '/admin/shipments/:shipmentId/label',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetShipmentLabel',
+        tags,
+        security: security.admin,
+        summary: 'The parcel label as a 4x6 inch PDF: address, AWB as a Code 128 barcode, COD amount to collect',
+        params: ShipmentParams,
+        produces: ['application/pdf'],
+        response: { 200: pdfResponse('The label'), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { shipment, pdf } = await shipping.labelPdf(request.params.shipmentId)
+      return sendPdf(reply, `label-${shipment.awb}.pdf`, pdf)
+    },
+  )
+
+  app.get(
+    '/admin/fulfilment/pick-list',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetPickList',
+        tags,
+        security: security.admin,
+        summary: 'What to pick for the parcels booked on a day (India): units per SKU with their orders, as JSON or an A4 PDF',
+        querystring: PickListQuery,
+        produces: ['application/json', 'application/pdf'],
+        response: {
+          200: {
+            description: 'The pick list',
+            content: {
+              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: PickList }) },
+              'application/pdf': { schema: Type.String({ format: 'binary' }) },
+            },
+          },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const list = await shipping.pickList(request.query.date)
+      if (request.query.format !== 'pdf') return ok({ date: list.date, shipments: list.shipments, lines: list.lines }, 'Pick list retrieved')
+      return sendPdf(reply, `pick-list-${list.date}.pdf`, await shipping.pickListPdf(list))
+    },
+  )
+}

@@ -1,0 +1,88 @@
+// The sandbox carrier: served by the service itself, like the payment sandbox. It books an AWB at
+// once; a person (the tracking page's buttons) or a test moves the parcel through its states, and
+// each move reaches the shipment as a tracking callback signed exactly as the webhook route checks
+// it. Nothing leaves the machine.
+import { randomBytes, randomInt } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import { signPayload, verifySignature } from '../../../lib/signature.ts'
+import { type Carrier, CarrierPayloadError, CarrierSignatureError, type TrackingEvent, type TrackingStatus } from './types.ts'
+
+export const SANDBOX_CARRIER_SIGNATURE_HEADER = 'x-sandbox-carrier-signature'
+export const TRACKING_STATUSES: TrackingStatus[] = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED']
+/** Days from booking to the expected delivery it reports. */
+const DELIVERY_DAYS = 3
+const DAY_MS = 86_400_000
+/** India is UTC+5:30 all year: dates a carrier reports are Indian dates. */
+const IST_OFFSET_MS = 330 * 60_000
+
+export interface SandboxTrackingBody {
+  id: string
+  awb: string
+  status: TrackingStatus
+  /** ISO 8601: when the scan happened. */
+  occurredAt: string
+  location?: string | null
+  note?: string | null
+}
+
+export function createSandboxCarrier(options: { secret: string; publicBaseUrl: string; now?: () => number }) {
+  const now = options.now ?? Date.now
+  const carrier: Carrier & {
+    signedEvent(body: SandboxTrackingBody): { rawBody: Buffer; headers: IncomingHttpHeaders }
+    eventFor(awb: string, status: TrackingStatus, occurredAt?: Date, note?: string | null): SandboxTrackingBody
+  } = {
+    name: 'sandbox',
+
+    async book(request) {
+      // 13 digits, like a courier's; `SBX` says where it came from.
+      const awb = `SBX${randomInt(10 ** 9, 10 ** 10)}${randomInt(100, 1000)}`
+      const due = new Date(request.bookedAt.getTime() + IST_OFFSET_MS + DELIVERY_DAYS * DAY_MS).toISOString().slice(0, 10)
+      return {
+        awb,
+        carrierShipmentId: null,
+        courierName: request.direction === 'REVERSE' ? 'Sandbox Reverse' : 'Sandbox Express',
+        trackingUrl: `${options.publicBaseUrl}/api/v1/sandbox/shipments/${awb}`,
+        labelUrl: null,
+        expectedDeliveryDate: request.direction === 'REVERSE' ? null : due,
+      }
+    },
+
+    async cancel() {},
+
+    parseWebhook(rawBody, headers): TrackingEvent[] {
+      const header = headers[SANDBOX_CARRIER_SIGNATURE_HEADER]
+      if (typeof header !== 'string' || !verifySignature(options.secret, header, rawBody.toString('utf8'), now() / 1000)) {
+        throw new CarrierSignatureError('Missing, stale or wrong signature')
+      }
+      let body: Partial<SandboxTrackingBody>
+      try {
+        body = JSON.parse(rawBody.toString('utf8')) as Partial<SandboxTrackingBody>
+      } catch {
+        throw new CarrierPayloadError('Body is not JSON')
+      }
+      const occurredAt = new Date(String(body.occurredAt))
+      if (typeof body.id !== 'string' || typeof body.awb !== 'string' || !TRACKING_STATUSES.includes(body.status as TrackingStatus) || Number.isNaN(occurredAt.getTime())) {
+        throw new CarrierPayloadError('A tracking event needs id, awb, status and occurredAt')
+      }
+      return [{ eventId: body.id, awb: body.awb, status: body.status as TrackingStatus, occurredAt, location: body.location ?? null, note: body.note ?? null, expectedDeliveryDate: null }]
+    },
+
+    /** The sandbox reports only through its callbacks. */
+    async track() {
+      return []
+    },
+
+    eventFor(awb, status, occurredAt = new Date(now()), note = null) {
+      return { id: `sbxtrk_${randomBytes(12).toString('base64url')}`, awb, status, occurredAt: occurredAt.toISOString(), location: 'Sandbox hub', note }
+    },
+
+    signedEvent(body) {
+      const raw = JSON.stringify(body)
+      const header = signPayload(options.secret, Math.floor(now() / 1000), raw)
+      return { rawBody: Buffer.from(raw), headers: { 'content-type': 'application/json', [SANDBOX_CARRIER_SIGNATURE_HEADER]: header } }
+    },
+  }
+  return carrier
+}
+
+export type SandboxCarrier = ReturnType<typeof createSandboxCarrier>

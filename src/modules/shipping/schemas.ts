@@ -1,0 +1,42 @@
+// Request and response schemas of the shipping module (also the OpenAPI document).
+import { Type } from 'typebox'
+import { ShipmentStatusSchema } from '../orders/index.ts'
+
+export const CarrierParams = Type.Object({ carrier: Type.String({ maxLength: 40 }) })
+export const TrackingReceipt = Type.Object({
+  received: Type.Integer({ description: 'Tracking events in the callback' }),
+  applied: Type.Integer({ description: 'Events that moved a shipment' }),
+  duplicates: Type.Integer({ description: 'Events already received before' }),
+  unknown: Type.Integer({ description: 'Events for an AWB this service did not book' }),
+})
+export const TrackingStatusSchema = Type.Enum(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'])
+export const AwbParams = Type.Object({ awb: Type.String({ maxLength: 40 }) })
+export const SandboxTrackingParams = Type.Object({ awb: Type.String({ maxLength: 40 }), status: TrackingStatusSchema })
+export const SandboxTrackingResult = Type.Object({
+  shipmentId: Type.String(),
+  orderId: Type.String(),
+  shipmentStatus: ShipmentStatusSchema,
+  orderStatus: Type.String(),
+  applied: Type.Boolean(),
+})
+export const ShipmentParams = Type.Object({ shipmentId: Type.String({ maxLength: 100 }) })
+export const CreateShipmentBody = Type.Object({
+  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured (shiprocket when configured)' })),
+  items: Type.Optional(
+    Type.Array(Type.Object({ orderItemId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }), {
+      minItems: 1,
+      maxItems: 100,
+      description: 'Lines and units in this parcel; omitted: every unit not yet shipped',
+    }),
+  ),
+  weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Dead weight of the packed parcel, grams' }),
+})
+export const PickListQuery = Type.Object({
+  date: Type.Optional(Type.String({ format: 'date', description: 'A day in India (YYYY-MM-DD); default today' })),
+  format: Type.Optional(Type.Enum(['json', 'pdf'])),
+})
+export const PickList = Type.Object({
+  date: Type.String({ format: 'date' }),
+  shipments: Type.Integer({ description: 'Forward parcels booked that day and not cancelled' }),
+  lines: Type.Array(Type.Object({ sku: Type.String(), name: Type.String(), quantity: Type.Integer(), orders: Type.Array(Type.String()) })),
+})

@@ -1,0 +1,317 @@
+// Shipments with carriers (decision 0024): booking a parcel for some or all of an order's units,
+// cancelling it before pickup, and carrier tracking callbacks moving parcels and orders. A carrier is
+// called outside any transaction; what it booked is written afterwards in one transaction that checks
+// the order again, and a booking that lost a race is cancelled at the carrier.
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Db } from '../../db/client.ts'
+import type { Deps } from '../../deps.ts'
+import { AppError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { sumPaise } from '../../lib/money.ts'
+import { findCustomer } from '../customers/index.ts'
+import { indiaDay, sellerReturnAddressOf } from '../tax/index.ts'
+import { renderShippingLabelPdf } from './label-pdf.ts'
+import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
+import {
+  applyTrackingEvent,
+  emitShipment,
+  lockOrder,
+  moveOrder,
+  orderItemsOf,
+  type OrderItemRow,
+  type OrderRow,
+  paymentRecords,
+  type RefundRow,
+  pickListBetween,
+  shipmentAnswer,
+  SHIPPABLE,
+  shipmentRepo,
+  type ShipmentRow,
+  unshippedUnits,
+} from '../orders/index.ts'
+import type { PaymentService } from '../payments/index.ts'
+import { type BookedShipment, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type TrackingEvent } from './carriers/types.ts'
+
+export interface ShipmentRequest {
+  carrier?: string
+  /** Lines and units; none: every unit not yet shipped. */
+  items?: { orderItemId: string; quantity: number }[]
+  weightGrams: number
+}
+
+interface Line {
+  item: OrderItemRow
+  quantity: number
+}
+
+/**
+ * What the courier collects at the door for a parcel (null: one about to be booked): a COD order's
+ * cash due, all of it with its first parcel that was not cancelled (decision 0024).
+ */
+function cashToCollect(order: OrderRow, parcels: ShipmentRow[], parcelId: string | null): bigint {
+  if (order.paymentMode !== 'COD' || order.paymentStatus !== 'COD_PENDING') return 0n
+  const first = parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  return (first ? first.id === parcelId : parcelId === null) ? order.amountPayable : 0n
+}
+
+export class ShippingService {
+  readonly db: Db
+  private readonly clock: Deps['clock']
+  private readonly logger: Deps['logger']
+
+  constructor(
+    { database, clock, logger }: Deps,
+    readonly carriers: Map<string, Carrier>,
+    private readonly payments: PaymentService,
+  ) {
+    this.db = database.db
+    this.clock = clock
+    this.logger = logger
+  }
+
+  private carrier(name: string | undefined): Carrier {
+    const chosen = name ?? this.carriers.keys().next().value
+    const carrier = chosen === undefined ? undefined : this.carriers.get(chosen)
+    if (!carrier) {
+      const known = [...this.carriers.keys()]
+      throw new AppError('BAD_REQUEST', `Unknown carrier ${name ?? ''}`.trim() + (known.length ? `: this service ships with ${known.join(', ')}` : ': no carrier is configured'))
+    }
+    return carrier
+  }
+
+  /** The lines a shipment would carry, checked against the order as it is now (409/400 with the reason). */
+  private linesFor(order: OrderRow, items: OrderItemRow[], shipped: Map<string, number>, wanted: ShipmentRequest['items']): Line[] {
+    if (!SHIPPABLE.includes(order.status)) {
+      throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be shipped while it is ${order.status}: shipments are created for CONFIRMED or PACKED orders`)
+    }
+    if (!wanted) {
+      const lines = items.map((item) => ({ item, quantity: unshippedUnits(item, shipped) })).filter((l) => l.quantity > 0)
+      if (lines.length === 0) throw new AppError('CONFLICT', `Every unit of order ${order.orderNumber} is already in a shipment`)
+      return lines
+    }
+    const seen = new Set<string>()
+    return wanted.map(({ orderItemId, quantity }) => {
+      if (seen.has(orderItemId)) throw new AppError('BAD_REQUEST', 'Validation failed', [`items: order item ${orderItemId} is listed twice`])
+      seen.add(orderItemId)
+      const item = items.find((i) => i.id === orderItemId)
+      if (!item) throw new AppError('BAD_REQUEST', 'Validation failed', [`items: ${orderItemId} is not a line of order ${order.orderNumber}`])
+      const left = unshippedUnits(item, shipped)
+      if (quantity > left) throw new AppError('CONFLICT', `Only ${left} unit(s) of ${item.sku} in order ${order.orderNumber} remain unshipped; ${quantity} asked`)
+      return { item, quantity }
+    })
+  }
+
+  /** Books a parcel for the order's lines with a carrier; the first one packs a CONFIRMED order. */
+  async create(adminId: string, orderId: string, request: ShipmentRequest) {
+    const carrier = this.carrier(request.carrier)
+    const order = await paymentRecords.findOrder(this.db, orderId)
+    if (!order) throw notFound('Order')
+    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items)
+    const customer = await findCustomer(this.db, order.userId)
+    const shipmentId = newId('shp', this.clock.now().getTime())
+    const declaredValue = sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
+    let booked: BookedShipment
+    try {
+      booked = await carrier.book({
+        shipmentId,
+        orderNumber: order.orderNumber,
+        orderDate: order.createdAt,
+        bookedAt: this.clock.now(),
+        direction: 'FORWARD',
+        customer: { ...order.shippingAddress, email: customer?.email || null },
+        items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode })),
+        collectAmount: cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), null),
+        declaredValue,
+        weightGrams: request.weightGrams,
+      })
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      this.logger.warn({ err: err.message, orderId }, 'carrier could not book a shipment')
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not book the shipment; try again`)
+    }
+    try {
+      return await this.db.transaction(async (tx) => {
+        const now = this.clock.now()
+        const locked = (await lockOrder(tx, order.id))!
+        const items = await orderItemsOf(tx, order.id)
+        const checked = this.linesFor(locked, items, await shipmentRepo.shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })))
+        const row: ShipmentRow = {
+          id: shipmentId,
+          orderId: order.id,
+          partnerId: order.partnerId,
+          direction: 'FORWARD',
+          returnRequestId: null,
+          carrier: carrier.name,
+          carrierShipmentId: booked.carrierShipmentId,
+          awb: booked.awb,
+          courierName: booked.courierName,
+          trackingUrl: booked.trackingUrl,
+          labelUrl: booked.labelUrl,
+          expectedDeliveryDate: booked.expectedDeliveryDate,
+          status: 'CREATED',
+          weightGrams: request.weightGrams,
+          lastEventAt: null,
+          settledAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }
+        await shipmentRepo.insert(tx, row, checked.map((l) => ({ shipmentId, orderItemId: l.item.id, quantity: l.quantity })))
+        const packed = locked.status === 'CONFIRMED' ? await moveOrder(tx, locked, 'PACKED', { name: `ADMIN:${adminId}`, note: `Shipment ${booked.awb} created` }, now) : locked
+        await emitShipment(tx, packed, row, 'shipment.created', now)
+        return shipmentAnswer(tx, row)
+      })
+    } catch (err) {
+      // The order changed while the carrier booked (another shipment, a cancellation): undo the booking.
+      await carrier.cancel({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId }).catch((cancelErr: unknown) => {
+        this.logger.error({ err: cancelErr instanceof Error ? cancelErr.message : String(cancelErr), awb: booked.awb }, 'a booking that was not recorded could not be cancelled at the carrier')
+      })
+      throw err
+    }
+  }
+
+  findByAwb(carrier: string, awb: string) {
+    return shipmentRepo.findByAwb(this.db, carrier, awb)
+  }
+
+  /** The back office's view: the customer's plus the order id and the carrier's label. */
+  async adminView(shipmentId: string) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    return { ...(await shipmentAnswer(this.db, row)), orderId: row.orderId, labelUrl: row.labelUrl }
+  }
+
+  async view(shipmentId: string) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    return shipmentAnswer(this.db, row)
+  }
+
+  /**
+   * The parcel's label as a PDF: ours, with the AWB as a Code 128 barcode (decision 0024). A
+   * carrier's own label, when it gave one, is also in labelUrl of the back-office answer.
+   */
+  async labelPdf(shipmentId: string): Promise<{ shipment: ShipmentRow; pdf: Buffer }> {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    const order = (await paymentRecords.findOrder(this.db, row.orderId))!
+    const items = await orderItemsOf(this.db, order.id)
+    const lines = await shipmentRepo.itemsOf(this.db, [row.id])
+    const catalogId = items.find((i) => i.catalogId)?.catalogId
+    const collect = row.direction === 'FORWARD' ? cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), row.id) : 0n
+    const pdf = await renderShippingLabelPdf({
+      awb: row.awb,
+      carrier: row.carrier,
+      courierName: row.courierName,
+      orderNumber: order.orderNumber,
+      shipmentId: row.id,
+      createdAt: row.createdAt,
+      paymentMode: collect > 0n ? 'COD' : 'PREPAID',
+      collectAmount: collect,
+      weightGrams: row.weightGrams,
+      deliverTo: order.shippingAddress,
+      returnTo: catalogId ? await sellerReturnAddressOf(this.db, catalogId) : null,
+      items: lines.map((l) => {
+        const item = items.find((i) => i.id === l.orderItemId)!
+        return { sku: item.sku, name: item.name, quantity: l.quantity }
+      }),
+    })
+    return { shipment: row, pdf }
+  }
+
+  /** What to pick for the forward parcels booked on a day in India (default: today). */
+  async pickList(day: string | undefined): Promise<PickList> {
+    const now = this.clock.now()
+    const date = day ?? indiaDay(now)
+    const from = new Date(`${date}T00:00:00+05:30`)
+    const to = new Date(from.getTime() + 86_400_000)
+    const { shipments, lines } = await pickListBetween(this.db, from, to)
+    return { date, generatedAt: now, shipments, lines }
+  }
+
+  pickListPdf(list: PickList) {
+    return renderPickListPdf(list)
+  }
+
+  /** Cancels a parcel the carrier has not picked up yet; its units can be shipped again. */
+  async cancel(adminId: string, shipmentId: string) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${row.status}`)
+    const carrier = this.carriers.get(row.carrier)
+    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    try {
+      await carrier.cancel({ awb: row.awb, carrierShipmentId: row.carrierShipmentId })
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not cancel shipment ${row.awb}; try again`)
+    }
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now()
+      const order = (await lockOrder(tx, row.orderId))!
+      const locked = (await shipmentRepo.lock(tx, shipmentId))!
+      if (locked.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${locked.status}`)
+      const cancelled = await shipmentRepo.update(tx, shipmentId, { status: 'CANCELLED', updatedAt: now })
+      await emitShipment(tx, order, cancelled, 'shipment.updated', now, { from: locked.status, cancelledBy: `ADMIN:${adminId}` })
+      return shipmentAnswer(tx, cancelled)
+    })
+  }
+
+  /** A carrier's tracking callback: verified, each event applied once, refunds of parcels back at origin sent. */
+  async handleWebhook(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders) {
+    const carrier = this.carriers.get(carrierName)
+    if (!carrier) throw notFound('Carrier')
+    let events: TrackingEvent[]
+    try {
+      events = carrier.parseWebhook(rawBody, headers)
+    } catch (err) {
+      if (err instanceof CarrierSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
+      if (err instanceof CarrierPayloadError) throw new AppError('BAD_REQUEST', `Unreadable tracking event: ${err.message}`)
+      throw err
+    }
+    return this.applyEvents(carrier, events)
+  }
+
+  /** Asks the carrier for a parcel's events (a callback late or lost) and applies what is new. */
+  async refresh(shipmentId: string) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    const carrier = this.carriers.get(row.carrier)
+    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    let events: TrackingEvent[]
+    try {
+      events = await carrier.track(row.awb)
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not be asked about shipment ${row.awb}; try again`)
+    }
+    await this.applyEvents(carrier, events)
+    return this.view(shipmentId)
+  }
+
+  private async applyEvents(carrier: Carrier, events: TrackingEvent[]) {
+    let applied = 0
+    let duplicates = 0
+    let unknown = 0
+    const refunds: RefundRow[] = []
+    for (const event of events) {
+      const shipment = await shipmentRepo.findByAwb(this.db, carrier.name, event.awb)
+      if (!shipment) {
+        unknown++
+        continue
+      }
+      const result = await this.db.transaction((tx) =>
+        applyTrackingEvent(
+          tx,
+          shipment.id,
+          { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate },
+          this.clock.now(),
+        ),
+      )
+      if (result.applied) applied++
+      if (result.duplicate) duplicates++
+      refunds.push(...result.refunds)
+    }
+    await this.payments.sendRefunds(refunds)
+    return { received: events.length, applied, duplicates, unknown }
+  }
+}

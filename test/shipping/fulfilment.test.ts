@@ -1,0 +1,320 @@
+// Shipments with the sandbox carrier, end to end over HTTP (decision 0024): booking parcels for some or
+// all of an order's units, carrier tracking driving the order (SHIPPED … DELIVERED, DELIVERY_FAILED,
+// RTO with stock back and refunds once), duplicate and out-of-order callbacks, forged signatures, the
+// label and the pick list, and what bad input answers.
+import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
+import { after, before, describe, test } from 'node:test'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { ledgerBalances } from '../../src/modules/ledgers/ledger.ts'
+import { createSandboxCarrier, type SandboxTrackingBody } from '../../src/modules/shipping/carriers/sandbox.ts'
+import type { TrackingStatus } from '../../src/modules/shipping/carriers/types.ts'
+import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
+import { customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
+import { pdfText } from '../helpers/pdf.ts'
+import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
+
+const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
+let t: TestApp
+let shop: Shop
+let support: string
+// A carrier holding the same key as the service's sandbox: signs callbacks with chosen times.
+const carrier = createSandboxCarrier({ secret: createHmac('sha256', TEST_AUTH_SECRET).update('sandbox-carrier').digest('hex'), publicBaseUrl: 'http://localhost:3000' })
+
+before(async () => {
+  t = await createTestApp({ clock })
+  shop = await givenShop(t)
+  support = await givenAdminToken(t.app, t.deps, 'support@shipping.test', 'SUPPORT')
+})
+after(() => t.close())
+
+const item = (slug: string, quantity = 1) => ({ productId: shop.ids[slug]!, quantity })
+const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${support}` }, ...(payload ? { payload } : {}) })
+const ship = (orderId: string, body: object) => admin('POST', `/orders/${orderId}/shipments`, body)
+const lineOf = (order: { items: { id: string; productId: string }[] }, slug: string) => order.items.find((i) => i.productId === shop.ids[slug])!.id
+
+async function codOrder(items: { productId: string; quantity: number }[], extra: object = {}) {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const res = await placeOrder(t, customer, { items, shippingAddress: ADDRESS, paymentMode: 'COD', ...extra })
+  assert.equal(res.statusCode, 201, res.body)
+  return { customer, order: res.json().data }
+}
+
+/** A signed sandbox callback for the AWB, `minutes` after a fixed start (so tests choose the order). */
+let seq = 0
+function callback(awb: string, status: TrackingStatus, minutes = ++seq, body: Partial<SandboxTrackingBody> = {}) {
+  const event = { ...carrier.eventFor(awb, status, new Date(Date.parse('2026-11-23T06:00:00Z') + minutes * 60_000)), ...body }
+  const signed = carrier.signedEvent(event)
+  return { event, send: () => t.app.inject({ method: 'POST', url: '/api/v1/shipping/webhooks/sandbox', headers: signed.headers as Record<string, string>, payload: signed.rawBody }) }
+}
+async function track(awb: string, ...statuses: TrackingStatus[]) {
+  for (const status of statuses) {
+    const res = await callback(awb, status).send()
+    assert.equal(res.statusCode, 200, res.body)
+  }
+}
+const customerOrder = async (customer: Awaited<ReturnType<typeof codOrder>>['customer'], orderId: string) =>
+  (await t.app.inject({ method: 'GET', url: `/api/v1/orders/${orderId}`, headers: customerHeaders(customer) })).json().data
+const events = (orderId: string, type: string) =>
+  t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, orderId), eq(e.type, type)), orderBy: (e, { asc }) => [asc(e.createdAt)] })
+
+describe('shipments', () => {
+  test('a 3-line order ships in two parcels; the order is delivered (and COD paid) when the last parcel is', async () => {
+    const { customer, order } = await codOrder([item('atta', 2), item('earbuds'), item('hot')])
+    const first = await ship(order.id, { weightGrams: 10_400, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 2 }, { orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })
+    assert.equal(first.statusCode, 201, first.body)
+    const parcel1 = first.json().data
+    assert.equal(parcel1.carrier, 'sandbox')
+    assert.match(parcel1.awb, /^SBX\d{13}$/)
+    assert.equal(parcel1.trackingUrl, `http://localhost:3000/api/v1/sandbox/shipments/${parcel1.awb}`)
+    assert.equal(parcel1.expectedDeliveryDate, '2026-11-26', 'three days after booking, in India')
+    assert.equal(parcel1.status, 'CREATED')
+    assert.equal(parcel1.orderId, order.id)
+    assert.deepEqual(parcel1.items.map((i: { quantity: number }) => i.quantity).sort(), [1, 2])
+    let seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'PACKED', 'the first parcel packs a CONFIRMED order')
+
+    const rest = await ship(order.id, { weightGrams: 300 })
+    assert.equal(rest.statusCode, 201, rest.body)
+    const parcel2 = rest.json().data
+    assert.deepEqual(parcel2.items, [{ orderItemId: lineOf(order, 'hot'), quantity: 1 }], 'without items: every unit not yet shipped')
+    const none = await ship(order.id, { weightGrams: 300 })
+    assert.equal(none.statusCode, 409)
+    assert.equal(none.json().message, `Every unit of order ${order.orderNumber} is already in a shipment`)
+
+    await track(parcel1.awb, 'IN_TRANSIT')
+    assert.equal((await customerOrder(customer, order.id)).status, 'SHIPPED')
+    await track(parcel1.awb, 'OUT_FOR_DELIVERY')
+    assert.equal((await customerOrder(customer, order.id)).status, 'OUT_FOR_DELIVERY')
+    await track(parcel1.awb, 'DELIVERED')
+    await track(parcel2.awb, 'IN_TRANSIT')
+    seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'OUT_FOR_DELIVERY', 'one parcel delivered, one in transit: not delivered yet, and never back to SHIPPED')
+    assert.equal(seen.paymentStatus, 'COD_PENDING')
+    await track(parcel2.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
+    seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'DELIVERED')
+    assert.equal(seen.paymentStatus, 'PAID', 'COD collected on delivery')
+    assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status), ['CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED'])
+    assert.equal(seen.statusHistory.at(-1).actor, 'CARRIER')
+    assert.equal(seen.shipments.length, 2)
+    const shown = seen.shipments.find((s: { awb: string }) => s.awb === parcel2.awb)
+    assert.equal(shown.status, 'DELIVERED')
+    assert.deepEqual(shown.events.map((e: { status: string }) => e.status), ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED'])
+    assert.equal((await events(order.id, 'shipment.created')).length, 2)
+    const updates = await events(order.id, 'shipment.updated')
+    assert.equal(updates.length, 6)
+    assert.equal((updates.at(-1)!.data as { shipment: { status: string } }).shipment.status, 'DELIVERED')
+  })
+
+  test('a carrier that skips scans still walks the order through every status; a failed attempt, then another, then delivery', async () => {
+    const { customer, order } = await codOrder([item('atta')])
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'OUT_FOR_DELIVERY')
+    let seen = await customerOrder(customer, order.id)
+    assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status), ['CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY'])
+    await track(parcel.awb, 'DELIVERY_FAILED')
+    assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERY_FAILED')
+    await track(parcel.awb, 'OUT_FOR_DELIVERY')
+    assert.equal((await customerOrder(customer, order.id)).status, 'OUT_FOR_DELIVERY', 'another attempt')
+    await track(parcel.awb, 'DELIVERY_FAILED', 'DELIVERED')
+    seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'DELIVERED')
+    assert.equal(seen.paymentStatus, 'PAID')
+    assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status).slice(-4), ['DELIVERY_FAILED', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED'])
+  })
+
+  test('a duplicate callback is applied once and an older event arriving late changes nothing', async () => {
+    const { customer, order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    const outForDelivery = callback(parcel.awb, 'OUT_FOR_DELIVERY', 500)
+    assert.deepEqual((await outForDelivery.send()).json().data, { received: 1, applied: 1, duplicates: 0, unknown: 0 })
+    assert.deepEqual((await outForDelivery.send()).json().data, { received: 1, applied: 0, duplicates: 1, unknown: 0 }, 'the same event again')
+    const late = await callback(parcel.awb, 'IN_TRANSIT', 400).send()
+    assert.deepEqual(late.json().data, { received: 1, applied: 0, duplicates: 0, unknown: 0 })
+    const seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'OUT_FOR_DELIVERY')
+    assert.equal(seen.shipments[0].status, 'OUT_FOR_DELIVERY')
+    assert.deepEqual(
+      seen.shipments[0].events.map((e: { status: string; applied: boolean }) => [e.status, e.applied]),
+      [['IN_TRANSIT', false], ['OUT_FOR_DELIVERY', true]],
+      'kept in the history, in the order they happened',
+    )
+    assert.equal((await callback(parcel.awb, 'DELIVERED', 600).send()).json().data.applied, 1)
+    const afterEnd = await callback(parcel.awb, 'DELIVERY_FAILED', 700).send()
+    assert.equal(afterEnd.json().data.applied, 0, 'a delivered parcel stays delivered')
+    assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERED')
+    const unknown = await callback('SBX0000000000000', 'DELIVERED').send()
+    assert.deepEqual(unknown.json().data, { received: 1, applied: 0, duplicates: 0, unknown: 1 })
+  })
+
+  test('a forged, stale or missing signature is 401; an unknown carrier 404; a signed body that is no event 400', async () => {
+    const { order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    const signed = carrier.signedEvent(carrier.eventFor(parcel.awb, 'DELIVERED'))
+    const send = (headers: Record<string, string>, payload: Buffer | string = signed.rawBody, name = 'sandbox') =>
+      t.app.inject({ method: 'POST', url: `/api/v1/shipping/webhooks/${name}`, headers: { 'content-type': 'application/json', ...headers }, payload })
+    const header = String(signed.headers['x-sandbox-carrier-signature'])
+    const forged = createSandboxCarrier({ secret: 'not-the-key', publicBaseUrl: '' }).signedEvent(carrier.eventFor(parcel.awb, 'DELIVERED'))
+    const stale = header.replace(/^t=(\d+)/, (_, s: string) => `t=${Number(s) - 600}`)
+    for (const [why, res] of [
+      ['forged', await send({ 'x-sandbox-carrier-signature': String(forged.headers['x-sandbox-carrier-signature']) }, forged.rawBody)],
+      ['missing', await send({})],
+      ['stale', await send({ 'x-sandbox-carrier-signature': stale })],
+      ['another body', await send({ 'x-sandbox-carrier-signature': header }, signed.rawBody.toString().replace('DELIVERED', 'RTO_DELIVERED'))],
+    ] as const) {
+      assert.equal(res.statusCode, 401, why)
+      assert.equal(res.json().message, 'Invalid webhook signature')
+    }
+    assert.equal((await send({ 'x-sandbox-carrier-signature': header }, signed.rawBody, 'fedex')).statusCode, 404)
+    const notAnEvent = carrier.signedEvent({ id: 'x' } as SandboxTrackingBody)
+    const bad = await send(notAnEvent.headers as Record<string, string>, notAnEvent.rawBody)
+    assert.equal(bad.statusCode, 400)
+    assert.match(bad.json().message, /^Unreadable tracking event/)
+    assert.equal((await admin('GET', `/shipments/${parcel.id}`)).json().data.status, 'CREATED', 'nothing applied')
+  })
+})
+
+describe('returned to origin', () => {
+  test('a refused COD parcel comes back: the order is RTO, stock and Wallet Cash come back once', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    await credit(t, clock, customer, 'WALLET_CASH', 10_000n)
+    const before = await stockOf(t, shop.ids['hot']!)
+    const order = (await placeOrder(t, customer, { items: [item('hot', 2)], shippingAddress: ADDRESS, paymentMode: 'COD', useWalletCash: true })).json().data
+    assert.equal(order.walletCashUsed, '100.00')
+    assert.equal(await stockOf(t, shop.ids['hot']!), before - 2)
+    const parcel = (await ship(order.id, { weightGrams: 400 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'RTO_INITIATED')
+    assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERY_FAILED')
+    assert.equal(await stockOf(t, shop.ids['hot']!), before - 2, 'nothing comes back until the parcel is back')
+    const back = callback(parcel.awb, 'RTO_DELIVERED')
+    await back.send()
+    await back.send()
+    const seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'RTO')
+    assert.equal(seen.paymentStatus, 'COD_PENDING', 'nothing was collected, nothing is refunded')
+    assert.equal(seen.refunds.length, 0)
+    assert.equal(await stockOf(t, shop.ids['hot']!), before)
+    assert.equal((await ledgerBalances(t.deps.database.db, customer.userId)).walletCash, 10_000n)
+    const late = await callback(parcel.awb, 'DELIVERED').send()
+    assert.equal(late.json().data.applied, 0)
+    assert.equal(await stockOf(t, shop.ids['hot']!), before, 'once, whatever comes after')
+  })
+
+  test('a prepaid parcel returned to origin is refunded to the payment once', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const before = await stockOf(t, shop.ids['earbuds']!)
+    const placed = (await placeOrder(t, customer, { items: [item('earbuds')], shippingAddress: ADDRESS })).json().data
+    assert.equal((await sandboxAction(t, placed.paymentClientAction, 'pay')).statusCode, 200)
+    const parcel = (await ship(placed.id, { weightGrams: 200 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'RTO_INITIATED')
+    const back = callback(parcel.awb, 'RTO_DELIVERED')
+    await back.send()
+    await back.send()
+    const seen = await customerOrder(customer, placed.id)
+    assert.equal(seen.status, 'RTO')
+    assert.equal(seen.refunds.length, 1)
+    assert.equal(seen.refunds[0].amount, placed.totalAmount)
+    assert.equal(seen.refunds[0].method, 'ORIGINAL_PAYMENT')
+    assert.equal(seen.refunds[0].status, 'SUCCEEDED')
+    assert.equal(seen.paymentStatus, 'REFUNDED')
+    assert.equal(await stockOf(t, shop.ids['earbuds']!), before)
+  })
+
+  test('the back office may record an RTO by hand: the same settlement', async () => {
+    const { customer, order } = await codOrder([item('atta')])
+    const before = await stockOf(t, shop.ids['atta']!)
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT')
+    const res = await admin('POST', `/orders/${order.id}/status`, { status: 'RTO', note: 'Came back with the courier' })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().data.status, 'RTO')
+    assert.equal(await stockOf(t, shop.ids['atta']!), before + 1)
+    assert.equal((await admin('POST', `/orders/${order.id}/status`, { status: 'RTO' })).statusCode, 409)
+    assert.equal((await customerOrder(customer, order.id)).status, 'RTO')
+  })
+})
+
+describe('back office', () => {
+  test('bad shipments answer 400/404/409 with the reason, and book nothing', async () => {
+    const { order } = await codOrder([item('atta', 2)])
+    const { order: another } = await codOrder([item('earbuds')])
+    const line = lineOf(order, 'atta')
+    const cases: [object, number, RegExp][] = [
+      [{ weightGrams: 100, items: [{ orderItemId: lineOf(another, 'earbuds'), quantity: 1 }] }, 400, new RegExp(`^items: ${lineOf(another, 'earbuds')} is not a line of order ${order.orderNumber}$`)],
+      [{ weightGrams: 100, items: [{ orderItemId: line, quantity: 3 }] }, 409, new RegExp(`^Only 2 unit\\(s\\) of A-1 in order ${order.orderNumber} remain unshipped; 3 asked$`)],
+      [{ weightGrams: 100, items: [{ orderItemId: line, quantity: 1 }, { orderItemId: line, quantity: 1 }] }, 400, new RegExp(`^items: order item ${line} is listed twice$`)],
+      [{ weightGrams: 100, carrier: 'bluedart' }, 400, /^Unknown carrier bluedart: this service ships with sandbox$/],
+      [{ weightGrams: 0 }, 400, /weightGrams/],
+      [{}, 400, /weightGrams/],
+    ]
+    for (const [body, status, message] of cases) {
+      const res = await ship(order.id, body)
+      assert.equal(res.statusCode, status, `${JSON.stringify(body)}: ${res.body}`)
+      assert.match([res.json().message].flat().join(' | '), message)
+    }
+    assert.equal((await ship('ord_nothing', { weightGrams: 100 })).statusCode, 404)
+    const cancelled = await admin('POST', `/orders/${another.id}/status`, { status: 'CANCELLED', note: 'Customer called' })
+    assert.equal(cancelled.statusCode, 200)
+    const onCancelled = await ship(another.id, { weightGrams: 100 })
+    assert.equal(onCancelled.statusCode, 409)
+    assert.equal(onCancelled.json().message, `Order ${another.orderNumber} cannot be shipped while it is CANCELLED: shipments are created for CONFIRMED or PACKED orders`)
+    const customer = await givenCustomer(t.app, shop.partner)
+    const unpaid = (await placeOrder(t, customer, { items: [item('atta')], shippingAddress: ADDRESS })).json().data
+    assert.equal((await ship(unpaid.id, { weightGrams: 100 })).statusCode, 409)
+    const stranger = (await codOrder([item('atta')])).customer
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/orders/${order.id}`, headers: customerHeaders(stranger) })).statusCode, 404, "another customer's order")
+    const shipments = await t.deps.database.db.query.shipments.findMany({ where: (s, { inArray }) => inArray(s.orderId, [order.id, another.id, unpaid.id]) })
+    assert.equal(shipments.length, 0)
+  })
+
+  test('a parcel not picked up can be cancelled and its units shipped again; one in transit cannot', async () => {
+    const { order } = await codOrder([item('atta')])
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    const cancelled = await admin('POST', `/shipments/${parcel.id}/cancel`)
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    assert.equal(cancelled.json().data.status, 'CANCELLED')
+    const again = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(again.awb, 'IN_TRANSIT')
+    const late = await admin('POST', `/shipments/${again.id}/cancel`)
+    assert.equal(late.statusCode, 409)
+    assert.equal(late.json().message, `Shipment ${again.awb} cannot be cancelled once it is IN_TRANSIT`)
+    assert.equal((await admin('POST', '/shipments/shp_nothing/cancel')).statusCode, 404)
+  })
+
+  test("the label PDF carries the AWB, the address and the cash to collect; the day's pick list sums units by SKU", async () => {
+    const { order } = await codOrder([item('atta', 3), item('earbuds')])
+    const parcel = (await ship(order.id, { weightGrams: 15_200 })).json().data
+    const label = await admin('GET', `/shipments/${parcel.id}/label`)
+    assert.equal(label.statusCode, 200)
+    assert.equal(label.headers['content-type'], 'application/pdf')
+    const text = await pdfText(label.rawPayload)
+    for (const expected of [parcel.awb, order.orderNumber, '560001', 'Asha Rao', `₹${Number(order.amountPayable).toLocaleString('en-IN', { minimumFractionDigits: 2 })}`]) {
+      assert.ok(text.includes(expected), `${expected} in ${text}`)
+    }
+    const list = await admin('GET', '/fulfilment/pick-list?date=2026-11-23')
+    assert.equal(list.statusCode, 200, list.body)
+    const atta = list.json().data.lines.find((l: { sku: string }) => l.sku === 'A-1')
+    assert.ok(atta.quantity >= 3)
+    assert.ok(atta.orders.includes(order.orderNumber))
+    assert.equal((await admin('GET', '/fulfilment/pick-list?date=2026-11-22')).json().data.shipments, 0, 'nothing was booked the day before')
+    const pdf = await admin('GET', '/fulfilment/pick-list?date=2026-11-23&format=pdf')
+    assert.equal(pdf.headers['content-type'], 'application/pdf')
+    assert.ok((await pdfText(pdf.rawPayload)).includes('A-1'))
+  })
+
+  test('the sandbox tracking page shows the parcel, and its buttons move it through the signed callback', async () => {
+    const { customer, order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/sandbox/shipments/${parcel.awb}` })
+    assert.equal(page.statusCode, 200)
+    assert.match(page.body, new RegExp(parcel.awb))
+    const moved = await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/IN_TRANSIT` })
+    assert.equal(moved.statusCode, 200, moved.body)
+    assert.deepEqual(moved.json().data, { shipmentId: parcel.id, orderId: order.id, shipmentStatus: 'IN_TRANSIT', orderStatus: 'SHIPPED', applied: true })
+    assert.equal((await customerOrder(customer, order.id)).status, 'SHIPPED')
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/sandbox/shipments/SBX404/DELIVERED' })).statusCode, 404)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/LOST` })).statusCode, 400)
+  })
+})
