@@ -228,7 +228,7 @@ const CHECKS: Check[] = [
     rule: 'Wallet Cash refunded for cancelled units equals its ORDER_ITEMS_CANCELLED credits; points given back within what was spent',
     query: `with refunded as (
               select order_id as id, sum(amount) as amount from refunds
-               where return_request_id is null and method = 'WALLET_CREDIT' and status = 'SUCCEEDED' group by order_id
+               where return_request_id is null and method = 'WALLET_CREDIT' and status = 'SUCCEEDED' and reason like 'Items cancelled: %' group by order_id
             ),
             credited as (
               select reference as id, min(user_id) as user_id, coalesce(sum(amount) filter (where kind = 'WALLET_CASH'), 0) as cash,
@@ -364,7 +364,8 @@ const CHECKS: Check[] = [
               select o.id,
                      (select coalesce(sum(i.paid_amount * i.cancelled_quantity / i.quantity), 0) from order_items i where i.order_id = o.id) -
                      (select coalesce(sum(r.amount), 0) from refunds r
-                       where r.order_id = o.id and r.method = 'WALLET_CREDIT' and r.return_request_id is null and r.status <> 'FAILED') as cash
+                       where r.order_id = o.id and r.method = 'WALLET_CREDIT' and r.return_request_id is null and r.status <> 'FAILED'
+                         and r.reason like 'Items cancelled: %') as cash
                 from orders o where o.payment_mode = 'COD'
             )
             select 'order ' || o.id || ': total ' || o.total_amount || ' (items ' || o.items_total || ' - coupon ' || o.coupon_discount ||

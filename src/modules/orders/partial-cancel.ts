@@ -52,6 +52,9 @@ export interface CancelItemsRequest {
 /** Ledger reason of the Wallet Cash and Reward Points given back for cancelled units (reference: the order id). */
 export const ITEMS_CANCELLED = 'ORDER_ITEMS_CANCELLED'
 
+/** What the reason of every refund of cancelled units starts with: it tells them from a return's or a whole cancellation's. */
+export const ITEMS_CANCELLED_REFUND = 'Items cancelled: '
+
 /** Statuses in which some units may be cancelled: confirmed, not yet shipped. */
 const PARTIALLY_CANCELLABLE: OrderStatus[] = ['CONFIRMED', 'PACKED']
 
@@ -140,7 +143,7 @@ async function settle(tx: Executor, order: OrderRow, items: OrderItemRow[], line
   }
   const amount = sumPaise(priced.map((l) => l.amount))
   const tenders = await splitOverTenders(tx, order, amount)
-  const note = `Items cancelled: ${reason}`
+  const note = `${ITEMS_CANCELLED_REFUND}${reason}`
   const refunds: RefundRow[] = []
   if (tenders.payment && tenders.provider > 0n) refunds.push(await queueProviderRefund(tx, order, tenders.payment, note, at, tenders.provider))
   let current = await orderRepo.updateOrder(tx, order.id, { amountPayable: order.amountPayable - tenders.cashNotCollected, updatedAt: at })
@@ -242,12 +245,14 @@ async function refundToWallet(tx: Executor, order: OrderRow, amount: bigint, rea
 
 /**
  * What cancellations of some units already gave back, which the release of the whole order must
- * not give again: Wallet Cash refunded (its WALLET_CREDIT refunds outside returns) and the Reward
+ * not give again: Wallet Cash refunded (its WALLET_CREDIT refunds of cancelled units) and the Reward
  * Points of the units cancelled (the same cumulative count as priceUnits).
  */
 export async function givenBackForCancelledUnits(tx: Executor, order: OrderRow, items: OrderItemRow[]): Promise<{ walletCash: bigint; rewardPoints: bigint }> {
   const refunds = await orderRepo.refundsOf(tx, order.id)
-  const walletCash = sumPaise(refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.returnRequestId === null && r.status !== 'FAILED').map((r) => r.amount))
+  const walletCash = sumPaise(
+    refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.returnRequestId === null && r.reason.startsWith(ITEMS_CANCELLED_REFUND) && r.status !== 'FAILED').map((r) => r.amount),
+  )
   const points = pointsFor(cancelledPointsValue(items), paisePerPointOf(order.rewardPointsValue, order.rewardPointsUsed))
   return { walletCash, rewardPoints: minPaise(points, order.rewardPointsUsed) }
 }
