@@ -170,7 +170,8 @@ const CHECKS: Check[] = [
   },
   {
     // Order creation debits exactly wallet_cash_used / reward_points_used; releasing a
-    // reservation credits exactly that back once (ORDER_CANCELLED); delivery credits the points earned.
+    // reservation credits exactly that back once (ORDER_CANCELLED), less what units cancelled
+    // before gave back (ORDER_ITEMS_CANCELLED); delivery credits the points earned.
     id: 'I3',
     rule: 'order ledger entries match the order (ORDER_PAYMENT, ORDER_CANCELLED, ORDER_REWARD)',
     query: `with kinds(kind) as (values ('WALLET_CASH'), ('REWARD_POINTS')),
@@ -179,7 +180,10 @@ const CHECKS: Check[] = [
                      case when r.reason = 'ORDER_PAYMENT' then -1 else 1 end *
                      case when r.reason = 'ORDER_REWARD' then case when k.kind = 'REWARD_POINTS' then o.reward_points_earned else 0 end
                           when r.reason = 'ORDER_CANCELLED' and o.released_at is null then 0
-                          when k.kind = 'WALLET_CASH' then o.wallet_cash_used else o.reward_points_used end as amount
+                          when k.kind = 'WALLET_CASH' then o.wallet_cash_used else o.reward_points_used end
+                     - case when r.reason = 'ORDER_CANCELLED' and o.released_at is not null
+                            then (select coalesce(sum(l.amount), 0) from ledger_entries l where l.reason = 'ORDER_ITEMS_CANCELLED' and l.reference = o.id and l.kind = k.kind)
+                            else 0 end as amount
                 from orders o cross join kinds k cross join (values ('ORDER_PAYMENT'), ('ORDER_CANCELLED'), ('ORDER_REWARD')) r(reason)
             ),
             actual as (
@@ -219,6 +223,30 @@ const CHECKS: Check[] = [
                    ', Wallet Cash credited ' || coalesce(c.amount, 0) as detail
               from refunded f full join credited c on c.id = f.id
              where coalesce(f.amount, 0) <> coalesce(c.amount, 0)`,
+  },
+  {
+    // settleCancelledUnits (orders/partial-cancel.ts) writes the SUCCEEDED WALLET_CREDIT refund of
+    // cancelled units (no return) and its ORDER_ITEMS_CANCELLED credit together.
+    id: 'I3',
+    rule: 'Wallet Cash refunded for cancelled units equals its ORDER_ITEMS_CANCELLED credits; points given back within what was spent',
+    query: `with refunded as (
+              select order_id as id, sum(amount) as amount from refunds
+               where return_request_id is null and method = 'WALLET_CREDIT' and status = 'SUCCEEDED' and reason like 'Items cancelled: %' group by order_id
+            ),
+            credited as (
+              select reference as id, min(user_id) as user_id, coalesce(sum(amount) filter (where kind = 'WALLET_CASH'), 0) as cash,
+                     coalesce(sum(amount) filter (where kind = 'REWARD_POINTS'), 0) as points
+                from ledger_entries where reason = 'ORDER_ITEMS_CANCELLED' group by reference
+            )
+            select 'order ' || coalesce(f.id, c.id) || ': WALLET_CREDIT refunds of cancelled units ' || coalesce(f.amount, 0) ||
+                   ', Wallet Cash credited ' || coalesce(c.cash, 0) as detail
+              from refunded f full join credited c on c.id = f.id
+             where coalesce(f.amount, 0) <> coalesce(c.cash, 0)
+            union all
+            select 'order ' || c.id || ': ' || c.points || ' points given back for cancelled units, of ' || coalesce(o.reward_points_used::text, 'no order') ||
+                   ' spent by customer ' || coalesce(o.user_id, '-') || ' (ledger: ' || c.user_id || ')' as detail
+              from credited c left join orders o on o.id = c.id
+             where o.id is null or c.points > o.reward_points_used or o.user_id <> c.user_id`,
   },
   {
     id: 'I3',
@@ -283,11 +311,12 @@ const CHECKS: Check[] = [
   {
     id: 'I4',
     rule: 'units returned never exceed units bought; a return asks what its units cost',
-    query: `select 'order item ' || i.id || ' of order ' || i.order_id || ': ' || sum(ri.quantity) || ' of ' || i.quantity || ' units in live returns' as detail
+    query: `select 'order item ' || i.id || ' of order ' || i.order_id || ': ' || sum(ri.quantity) || ' of ' || i.quantity || ' units in live returns, ' ||
+                   i.cancelled_quantity || ' cancelled' as detail
               from return_items ri join return_requests rr on rr.id = ri.return_request_id join order_items i on i.id = ri.order_item_id
              where rr.status <> 'REJECTED'
-             group by i.id, i.order_id, i.quantity
-            having sum(ri.quantity) > i.quantity
+             group by i.id, i.order_id, i.quantity, i.cancelled_quantity
+            having sum(ri.quantity) + i.cancelled_quantity > i.quantity
             union all
             select 'return item ' || ri.id || ' of return ' || rr.id || ' (order ' || rr.order_id || ') is ' ||
                    coalesce('item ' || i.id || ' of order ' || i.order_id, 'a missing order item') as detail
@@ -331,13 +360,23 @@ const CHECKS: Check[] = [
   },
   {
     id: 'I5',
-    rule: 'order amounts add up (total = items - coupon + shipping + COD fee; payable = total - points - Wallet Cash)',
-    query: `select 'order ' || id || ': total ' || total_amount || ' (items ' || items_total || ' - coupon ' || coupon_discount ||
-                   ' + shipping ' || shipping_charge || ' + COD fee ' || cod_fee || '), payable ' || amount_payable ||
-                   ' (points ' || reward_points_value || ', Wallet Cash ' || wallet_cash_used || ')' as detail
-              from orders
-             where total_amount <> items_total - coupon_discount + shipping_charge + cod_fee
-                or amount_payable <> total_amount - reward_points_value - wallet_cash_used`,
+    // A COD order's cash to collect goes down by the cash share of units cancelled before shipping:
+    // what they cost (the first units of their lines) less the Wallet Cash refunded for them.
+    rule: 'order amounts add up (total = items - coupon + shipping + COD fee; payable = total - points - Wallet Cash [- COD cash of cancelled units])',
+    query: `with cod_cancelled as (
+              select o.id,
+                     (select coalesce(sum(i.paid_amount * i.cancelled_quantity / i.quantity), 0) from order_items i where i.order_id = o.id) -
+                     (select coalesce(sum(r.amount), 0) from refunds r
+                       where r.order_id = o.id and r.method = 'WALLET_CREDIT' and r.return_request_id is null and r.status <> 'FAILED'
+                         and r.reason like 'Items cancelled: %') as cash
+                from orders o where o.payment_mode = 'COD'
+            )
+            select 'order ' || o.id || ': total ' || o.total_amount || ' (items ' || o.items_total || ' - coupon ' || o.coupon_discount ||
+                   ' + shipping ' || o.shipping_charge || ' + COD fee ' || o.cod_fee || '), payable ' || o.amount_payable ||
+                   ' (points ' || o.reward_points_value || ', Wallet Cash ' || o.wallet_cash_used || ', COD cash of cancelled units ' || coalesce(c.cash, 0) || ')' as detail
+              from orders o left join cod_cancelled c on c.id = o.id
+             where o.total_amount <> o.items_total - o.coupon_discount + o.shipping_charge + o.cod_fee
+                or o.amount_payable <> o.total_amount - o.reward_points_value - o.wallet_cash_used - coalesce(c.cash, 0)`,
   },
   {
     id: 'I5',

@@ -125,6 +125,8 @@ describe('operationIds', () => {
       createOrder: 'POST /api/v1/orders',
       getOrder: 'GET /api/v1/orders/{orderId}',
       cancelOrder: 'POST /api/v1/orders/{orderId}/cancel',
+      cancelOrderItems: 'POST /api/v1/orders/{orderId}/cancel-items',
+      adminCancelOrderItems: 'POST /api/v1/admin/orders/{orderId}/cancel-items',
       initiatePayment: 'POST /api/v1/orders/{orderId}/payments',
       abandonPayment: 'POST /api/v1/orders/{orderId}/payments/{paymentId}/abandon',
       getOrderInvoice: 'GET /api/v1/orders/{orderId}/invoice',

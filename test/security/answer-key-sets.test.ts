@@ -116,7 +116,7 @@ const ORDER = {
   paymentMode: V,
   deliveryMethod: V,
   items: list({
-    id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, returnableQuantity: V,
+    id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
     hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
   }),
   shippingAddress: { name: V, phone: V, line1: V, line2: V, landmark: V, city: V, state: V, pincode: V },
@@ -213,8 +213,12 @@ const EVENT_DATA = new KeysFrom(
     'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
+    'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
   ],
   {
+    // order.items_cancelled (orders/partial-cancel.ts).
+    items: list({ orderItemId: V, quantity: V, amount: V, rewardPoints: V }),
+    refunded: { originalPayment: V, walletCash: V },
     order: ORDER,
     document: DOCUMENT,
     return: RETURN,
@@ -349,9 +353,13 @@ describe('answers carry only whitelisted keys', () => {
     assert.equal((await t.app.inject({ method: 'PATCH', url: `${PREFIX}/admin/products/${productId}`, headers: admin, payload: { hsnCode: '1101', gstRateBps: 500 } })).statusCode, 200)
 
     // Orders: COD with the coupon, points and wallet; prepaid paid then cancelled (a refund); one more for the payment calls.
-    await call('order (create)', 'POST', '/orders', key(), {
-      items: [{ productId, quantity: 2 }], shippingAddress: ADDRESS, alternatePhone: '9876500000', paymentMode: 'COD', couponCode: String(coupon.code), useRewardPoints: true, useWalletCash: true,
+    const cod = await call('order (create)', 'POST', '/orders', key(), {
+      items: [{ productId, quantity: 3 }], shippingAddress: ADDRESS, alternatePhone: '9876500000', paymentMode: 'COD', couponCode: String(coupon.code), useRewardPoints: true, useWalletCash: true,
     })
+    // Some of its units cancelled, by the customer and by the back office (order.items_cancelled, a Wallet Cash refund).
+    const codLine = (cod.items as { id: string }[])[0]!.id
+    await call('order', 'POST', `/orders/${cod.id}/cancel-items`, me, { items: [{ orderItemId: codLine, quantity: 1 }], reason: 'Ordered too many' })
+    await call('admin order', 'POST', `/admin/orders/${cod.id}/cancel-items`, admin, { items: [{ orderItemId: codLine, quantity: 1 }], reason: 'Out of stock' })
     const paid = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
     const session = (paid.paymentClientAction as { payload: { sessionId: string } }).payload.sessionId
     assert.equal((await t.app.inject({ method: 'POST', url: `${PREFIX}/sandbox/checkout/${session}/pay` })).statusCode, 200)

@@ -115,6 +115,15 @@ export const MATRIX: Record<string, Route> = {
     owner: 'customer',
     req: async (c) => ({ url: `/orders/${c.allowed ? (await f.fresh.codOrder(c.o.customer)).id : c.o.pendingOrder.id}/cancel`, payload: { reason: 'Changed my mind' } }),
   },
+  'POST /orders/:orderId/cancel-items': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => {
+      const order = c.allowed ? await f.fresh.codOrder(c.o.customer, 2) : await twoUnitOrder(c.o.customer)
+      return { url: `/orders/${order.id}/cancel-items`, payload: { items: [{ orderItemId: order.items[0]!.id, quantity: 1 }], reason: 'Ordered too many' } }
+    },
+  },
   'POST /orders/:orderId/payments': {
     auth: 'customerOfPartner',
     ok: 201,
@@ -138,6 +147,14 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/orders': { auth: SUPPORT, ok: 200 },
   'GET /admin/orders/:orderId/invoice': { auth: SUPPORT, ok: 200, req: async (c) => ({ url: `/admin/orders/${await invoicedOrder(c.mine.customer)}/invoice` }) },
   'GET /admin/orders/:orderId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/orders/${f.objects.A1.deliveredOrder.id}` }) },
+  'POST /admin/orders/:orderId/cancel-items': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => {
+      const order = c.allowed ? await f.fresh.codOrder(f.objects.A1.customer, 2) : await twoUnitOrder(f.objects.A1.customer)
+      return { url: `/admin/orders/${order.id}/cancel-items`, payload: { items: [{ orderItemId: order.items[0]!.id, quantity: 1 }], reason: 'Matrix' } }
+    },
+  },
   'POST /admin/orders/:orderId/status': {
     auth: SUPPORT,
     ok: 200,
@@ -362,6 +379,17 @@ const GST_SELLER = {
   legalName: 'Matrix Retail Private Limited',
   gstin: '27AAPFU0939F1ZV',
   address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' },
+}
+
+/**
+ * A confirmed COD order of two units per customer, made once: the denied cells of cancel-items aim
+ * at it (an object the action would succeed on), and none of them may change it.
+ */
+const twoUnitOrders = new Map<string, ReturnType<Fixtures['fresh']['codOrder']>>()
+function twoUnitOrder(customer: Parameters<Fixtures['fresh']['codOrder']>[0]) {
+  let order = twoUnitOrders.get(customer.userId)
+  if (!order) twoUnitOrders.set(customer.userId, (order = f.fresh.codOrder(customer, 2)))
+  return order
 }
 
 let invoicing: Promise<void> | undefined

@@ -8,7 +8,7 @@ import { backOfficeScope } from '../../lib/scope.ts'
 import type { OrderAdminService } from './admin-service.ts'
 import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
-import { Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
+import { CancelItemsBody, Order, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
 export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin('SUPPORT') }
@@ -57,6 +57,24 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
       const { order, documents } = await admin.documents(request.params.orderId)
       return sendDocuments(request, reply, order, documents)
     },
+  )
+
+  app.post(
+    '/admin/orders/:orderId/cancel-items',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminCancelOrderItems',
+        tags,
+        security: security.admin,
+        summary: 'Cancel some units of a CONFIRMED or PACKED order: stock, Wallet Cash, Reward Points and payment share go back; all that is left: the whole order',
+        description: 'The rules of POST /orders/{orderId}/cancel-items (docs/orders.md, "Partial cancellation").',
+        params: Params,
+        body: CancelItemsBody,
+        response: { 200: Envelope(AdminOrder), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await admin.cancelItems(adminOf(request).adminId, request.params.orderId, request.body), 'Order items cancelled'),
   )
 
   app.post(

@@ -10,6 +10,7 @@ import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } f
 import { returnToOrigin } from './shipments.ts'
 import type { PaymentService } from '../payments/index.ts'
 import { documentsOfOrder } from './invoices.ts'
+import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { orderSummaryView, paymentView } from './views.ts'
@@ -76,6 +77,18 @@ export class OrderAdminService {
     const result = await orderRepo.page(this.db, scope, filter, query.page, query.limit)
     const counts = await orderRepo.itemCounts(this.db, result.rows.map((o) => o.id))
     return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
+  }
+
+  /** Some units cancelled by the back office and settled (partial-cancel.ts); all that was left: the whole order is cancelled. */
+  async cancelItems(adminId: string, orderId: string, request: CancelItemsRequest) {
+    checkDistinctLines(request.items)
+    const refunds = await this.db.transaction(async (tx) => {
+      const order = await orderRepo.lockOrder(tx, orderId)
+      if (!order) throw notFound('Order')
+      return (await cancelOrderItems(tx, order, request, { name: `ADMIN:${adminId}` }, this.clock.now())).refunds
+    })
+    await this.payments.sendRefunds(refunds)
+    return this.view(orderId)
   }
 
   async setStatus(adminId: string, orderId: string, to: OrderStatus, note: string | undefined) {

@@ -18,6 +18,7 @@ import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
+import { givenBackForCancelledUnits } from './partial-cancel.ts'
 import { currentPayment, orderView } from './views.ts'
 import { shipmentsOfOrder } from './shipment-repo.ts'
 
@@ -76,14 +77,19 @@ export async function transition(tx: Executor, order: OrderRow, to: OrderStatus,
   return updated
 }
 
-/** Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once. */
+/**
+ * Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once:
+ * what units cancelled earlier already gave back (partial-cancel.ts) is not given again.
+ */
 export async function releaseReservation(tx: Executor, order: OrderRow, at: Date) {
   if (order.releasedAt) return order
-  for (const item of await orderRepo.items(tx, order.id)) await releaseStock(tx, item.productId, item.quantity)
+  const items = await orderRepo.items(tx, order.id)
+  for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item.productId, item.quantity - item.cancelledQuantity)
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
+  const given = await givenBackForCancelledUnits(tx, order, items)
   const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }
-  if (order.walletCashUsed > 0n) await creditLedger(tx, { ...back, kind: 'WALLET_CASH', amount: order.walletCashUsed })
-  if (order.rewardPointsUsed > 0n) await creditLedger(tx, { ...back, kind: 'REWARD_POINTS', amount: order.rewardPointsUsed })
+  if (order.walletCashUsed > given.walletCash) await creditLedger(tx, { ...back, kind: 'WALLET_CASH', amount: order.walletCashUsed - given.walletCash })
+  if (order.rewardPointsUsed > given.rewardPoints) await creditLedger(tx, { ...back, kind: 'REWARD_POINTS', amount: order.rewardPointsUsed - given.rewardPoints })
   return orderRepo.updateOrder(tx, order.id, { releasedAt: at })
 }
 
@@ -172,15 +178,19 @@ export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; p
 
 /**
  * After a refund: REFUNDED when refunds cover what was paid, PARTIALLY_REFUNDED otherwise. A
- * cancelled order's Wallet Cash went back with its reservation, so only provider payments count there.
+ * cancelled order's Wallet Cash went back with its reservation, so only provider payments count there
+ * (and Wallet Cash refunded for units cancelled before). A COD order not collected yet stays
+ * COD_PENDING: the cash is still to collect.
  */
 export async function refreshRefundStatus(tx: Executor, order: OrderRow, at: Date) {
+  if (order.paymentStatus === 'COD_PENDING') return order
   const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
   const providerPaid = sumPaise(paid.filter((p) => p.status === 'SUCCEEDED').map((p) => p.amount))
   const refunded = sumPaise(refunds.filter((r) => r.status === 'SUCCEEDED').map((r) => r.amount))
   if (refunded === 0n) return order
-  const codCollected = order.paymentMode === 'COD' && order.paymentStatus !== 'COD_PENDING' ? order.amountPayable : 0n
-  const total = order.status === 'CANCELLED' ? providerPaid : sumPaise([providerPaid, order.walletCashUsed, codCollected])
+  const codCollected = order.paymentMode === 'COD' ? order.amountPayable : 0n
+  const walletRefunded = sumPaise(refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.status !== 'FAILED').map((r) => r.amount))
+  const total = order.status === 'CANCELLED' ? providerPaid + walletRefunded : sumPaise([providerPaid, order.walletCashUsed, codCollected])
   return orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= total ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
 }
 

@@ -1,5 +1,5 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
@@ -15,6 +15,8 @@ import {
   payments,
   paymentWebhookEvents,
   refunds,
+  shipmentItems,
+  shipments,
 } from './schema.sql.ts'
 
 export type OrderRow = typeof orders.$inferSelect
@@ -149,6 +151,25 @@ export const orderRepo = {
           where rr.order_id = ${orderId} and rr.status <> 'REJECTED' group by ri.order_item_id`,
     )
     return new Map(rows.map((r) => [r.order_item_id, r.n]))
+  },
+  /** Units of each line in forward shipments that were not cancelled: they can no longer be cancelled (partial-cancel.ts). */
+  async shippedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {
+    const rows = await db
+      .select({ orderItemId: shipmentItems.orderItemId, n: sql<number>`sum(${shipmentItems.quantity})::int` })
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED')))
+      .groupBy(shipmentItems.orderItemId)
+    return new Map(rows.map((r) => [r.orderItemId, r.n]))
+  },
+  /** `quantity` more units of the line cancelled, only while they fit in it; null when they do not. */
+  async cancelUnits(tx: Executor, orderItemId: string, quantity: number) {
+    const [row] = await tx
+      .update(orderItems)
+      .set({ cancelledQuantity: sql`${orderItems.cancelledQuantity} + ${quantity}` })
+      .where(and(eq(orderItems.id, orderItemId), sql`${orderItems.cancelledQuantity} + ${quantity} <= ${orderItems.quantity}`))
+      .returning()
+    return row ?? null
   },
   async itemCounts(db: Executor, orderIds: string[]) {
     if (orderIds.length === 0) return new Map<string, number>()

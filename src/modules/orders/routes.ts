@@ -8,7 +8,7 @@ import { idempotencyKeyOf } from './idempotency.ts'
 import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import type { OrderService, StoredAnswer } from './service.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
-import { ClientAction, CreateOrderBody, CreatedOrder, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
+import { CancelItemsBody, ClientAction, CreateOrderBody, CreatedOrder, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
 
 function answer(reply: FastifyReply, stored: StoredAnswer, message: string) {
   if (stored.replayed) reply.header('idempotent-replayed', 'true')
@@ -110,6 +110,25 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     },
     async (request) =>
       ok(await orders.cancel(customerOf(request), request.params.orderId, request.body?.reason ?? 'Cancelled by the customer'), 'Order cancelled'),
+  )
+
+  app.post(
+    '/orders/:orderId/cancel-items',
+    {
+      ...common,
+      schema: {
+        operationId: 'cancelOrderItems',
+        tags,
+        summary: 'Cancel some units before shipment: their stock, Wallet Cash, Reward Points and payment share go back; all that is left: the whole order',
+        description:
+          'CONFIRMED or PACKED orders only (409 otherwise; PENDING_PAYMENT: cancel the whole order). 400 for a line of another order or a line listed twice; 409 for more units than remain (ordered - cancelled - in shipments). Shipping, the COD fee and the coupon are kept (docs/orders.md, "Partial cancellation").',
+        security: security.customer,
+        params: OrderParams,
+        body: CancelItemsBody,
+        response: { 200: Envelope(Order), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => ok(await orders.cancelItems(customerOf(request), request.params.orderId, request.body), 'Order items cancelled'),
   )
 
   app.post(

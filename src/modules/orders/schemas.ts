@@ -94,7 +94,8 @@ export const OrderFields = {
       couponDiscount: Money(),
       rewardPointsDiscount: Money(),
       paidAmount: Money(),
-      returnableQuantity: Type.Integer(),
+      cancelledQuantity: Type.Integer({ description: 'Units cancelled before shipping while the rest of the order went on (POST /orders/{orderId}/cancel-items); a CANCELLED order cancelled all its units' }),
+      returnableQuantity: Type.Integer({ description: 'Units that may still be returned: ordered, less cancelled, less in returns that were not rejected' }),
       hsnCode: Nullable(Type.String({ description: 'GST at the time of sale (null: not taxed): HSN code' })),
       gstRateBps: Nullable(Type.Integer({ description: 'GST rate at the time of sale, basis points (1800 = 18 %)' })),
       taxableValue: Nullable(Money('lineTotal - couponDiscount, less its tax')),
@@ -181,3 +182,10 @@ export const IdempotencyHeaders = Type.Object({
 })
 export const OrderParams = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
 export const SyncedOrder = Type.Object({ ...OrderSummary.properties, userId: Type.String(), updatedAt: Time })
+export const CancelItemsBody = Type.Object({
+  items: Type.Array(
+    Type.Object({ orderItemId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
+    { minItems: 1, maxItems: 100, description: 'Lines of the order and how many of their units to cancel, each line once' },
+  ),
+  reason: Type.String({ minLength: 1, maxLength: 500 }),
+})

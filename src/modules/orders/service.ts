@@ -22,6 +22,7 @@ import { documentsOfOrder } from './invoices.ts'
 import { answeredOrder, cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { CreateOrderInput, CustomerRef } from './order-request.ts'
 import type { PaymentService } from '../payments/index.ts'
+import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { OrderPlacement } from './placement.ts'
 import { type OrderRow, orderRepo } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
@@ -83,6 +84,18 @@ export class OrderService {
     const { order, refunds } = await this.#db.transaction(async (tx) => {
       const locked = (await orderRepo.lockOrder(tx, orderId))!
       return cancelOrder(tx, locked, { name: 'CUSTOMER', reason }, this.#clock.now())
+    })
+    await this.#payments.sendRefunds(refunds)
+    return this.detail((await orderRepo.findOrder(this.#db, order.id))!)
+  }
+
+  /** Some units cancelled before shipping and settled (partial-cancel.ts); all that was left: the whole order is cancelled. */
+  async cancelItems(customer: CustomerRef, orderId: string, request: CancelItemsRequest) {
+    await this.#ownOrder(customer, orderId)
+    checkDistinctLines(request.items)
+    const { order, refunds } = await this.#db.transaction(async (tx) => {
+      const locked = (await orderRepo.lockOrder(tx, orderId))!
+      return cancelOrderItems(tx, locked, request, { name: 'CUSTOMER' }, this.#clock.now())
     })
     await this.#payments.sendRefunds(refunds)
     return this.detail((await orderRepo.findOrder(this.#db, order.id))!)

@@ -8,7 +8,8 @@
 //
 // The requested amount is what the customer paid for the units (the order lines' paidAmount, which
 // already has the coupon and Reward Points spread over them), split over the units so that all the
-// units of a line add up to the line exactly (lib/money.ts shareOfSlice).
+// units of a line add up to the line exactly (lib/money.ts shareOfSlice); units cancelled before
+// shipping come first, then the units returned before.
 
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -16,7 +17,7 @@ import { newId } from '../../lib/ids.ts'
 import { paisePerPointOf, pointsForSlice, shareOfSlice, sumPaise } from '../../lib/money.ts'
 import { partnerPricingOf } from '../checkout/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { type OrderRow, orderItemsOf } from '../orders/index.ts'
+import { type OrderItemRow, type OrderRow, orderItemsOf } from '../orders/index.ts'
 import { type ReturnItemRow, returnRepo, type ReturnRow } from './repo.ts'
 import type { Resolution } from './schema.sql.ts'
 import { returnView } from './views.ts'
@@ -65,15 +66,19 @@ export async function returnItemsFor(tx: Executor, order: OrderRow, returnId: st
   const orderItems = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
   const returned = await returnRepo.returnedQuantities(tx, order.id)
   const pointValue = paisePerPointOf(order.rewardPointsValue, order.rewardPointsUsed)
-  let pointsValueBack = sumPaise([...orderItems.values()].map((i) => shareOfSlice(i.rewardPointsDiscount, i.quantity, 0, returned.get(i.id) ?? 0)))
+  // Units cancelled before shipping (orders/partial-cancel.ts) are the first slices of their line:
+  // they were settled then, and are neither returnable nor counted again here.
+  const settledBefore = (i: OrderItemRow) => i.cancelledQuantity + (returned.get(i.id) ?? 0)
+  let pointsValueBack = sumPaise([...orderItems.values()].map((i) => shareOfSlice(i.rewardPointsDiscount, i.quantity, 0, settledBefore(i))))
   const items: NewReturnItem[] = []
   for (const line of wanted) {
     const item = orderItems.get(line.orderItemId)
     if (!item) throw new AppError('BAD_REQUEST', `Order item ${line.orderItemId} is not part of order ${order.orderNumber}`)
-    const already = returned.get(item.id) ?? 0
+    const already = settledBefore(item)
     const remaining = item.quantity - already
     if (line.quantity > remaining) {
-      throw new AppError('BAD_REQUEST', `Order item ${item.id}: quantity ${line.quantity} is more than the ${remaining} that can still be returned`)
+      const cancelled = item.cancelledQuantity > 0 ? ` (${item.cancelledQuantity} of its units were cancelled)` : ''
+      throw new AppError('BAD_REQUEST', `Order item ${item.id}: quantity ${line.quantity} is more than the ${remaining} that can still be returned${cancelled}`)
     }
     const pointsValue = shareOfSlice(item.rewardPointsDiscount, item.quantity, already, line.quantity)
     items.push({

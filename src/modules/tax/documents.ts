@@ -6,7 +6,8 @@
 //                      at the time of sale (never recomputed); shipping and the COD fee on the
 //                      invoice of the principal supply's seller, as they were taxed.
 //   issueCreditNotes   when a sale is reversed after invoicing: a cancellation credits all that is
-//                      left of each invoice; a refunded return credits exactly its units.
+//                      left of each invoice; a refunded return, or a partial cancellation,
+//                      credits exactly its units.
 //
 // Numbers come from a counter row per seller, series and financial year, incremented in the same
 // transaction (documentRepo.insertNumbered): gapless and unique across processes. Each document is
@@ -153,8 +154,10 @@ export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date
 
 export interface CreditRequest {
   reason: string
-  /** A return: its id and the units it takes back. Without it, all that is left of each invoice is credited (a cancellation). */
+  /** A return: its id and the units it takes back. Without it (or `cancelled`), all that is left of each invoice is credited (a cancellation). */
   returned?: { returnId: string; items: { orderItemId: string; quantity: number }[] }
+  /** Units cancelled before shipping (a partial cancellation): credited like a return's, with no return id; `reason` names it. */
+  cancelled?: { items: { orderItemId: string; quantity: number }[] }
 }
 
 /** Credit notes reversing the order's invoices, as far as `request` says; none when nothing was invoiced. */
@@ -166,7 +169,8 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
     tx,
     documents.map((d) => d.id),
   )
-  const returning = request.returned && new Map(request.returned.items.map((i) => [i.orderItemId, i.quantity]))
+  const units = request.returned?.items ?? request.cancelled?.items
+  const returning = units && new Map(units.map((i) => [i.orderItemId, i.quantity]))
   const issued: TaxDocument[] = []
   for (const invoice of invoices) {
     const creditNoteIds = new Set(documents.filter((d) => d.invoiceId === invoice.id).map((d) => d.id))
