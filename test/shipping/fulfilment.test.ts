@@ -222,6 +222,30 @@ describe('returned to origin', () => {
     assert.equal(await stockOf(t, shop.ids['earbuds']!), before)
   })
 
+  test('one parcel of two comes back: its units are settled as a cancellation of them (stock once), the other is delivered and the order with it', async () => {
+    const { customer, order } = await codOrder([item('atta'), item('earbuds')])
+    const attaBefore = await stockOf(t, shop.ids['atta']!)
+    const earbudsBefore = await stockOf(t, shop.ids['earbuds']!)
+    const a = (await ship(order.id, { weightGrams: 5000, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 1 }] })).json().data
+    const b = (await ship(order.id, { weightGrams: 200 })).json().data
+    await track(a.awb, 'IN_TRANSIT', 'RTO_INITIATED')
+    await track(b.awb, 'IN_TRANSIT')
+    const back = callback(a.awb, 'RTO_DELIVERED')
+    await back.send()
+    await back.send()
+    assert.equal(await stockOf(t, shop.ids['atta']!), attaBefore + 1)
+    let seen = await customerOrder(customer, order.id)
+    assert.equal(seen.items.find((i: { id: string }) => i.id === lineOf(order, 'atta')).cancelledQuantity, 1)
+    assert.equal(seen.amountPayable, (Number(order.amountPayable) - 300).toFixed(2), 'the cash to collect no longer counts the ₹300 atta (charges stay)')
+    assert.equal((await events(order.id, 'order.items_cancelled')).length, 1)
+    await track(b.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
+    seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'DELIVERED')
+    assert.equal(seen.paymentStatus, 'PAID')
+    assert.equal(await stockOf(t, shop.ids['earbuds']!), earbudsBefore)
+    assert.equal(await stockOf(t, shop.ids['atta']!), attaBefore + 1)
+  })
+
   test('the back office may record an RTO by hand: the same settlement', async () => {
     const { customer, order } = await codOrder([item('atta')])
     const before = await stockOf(t, shop.ids['atta']!)

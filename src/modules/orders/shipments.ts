@@ -13,6 +13,7 @@
 import type { Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { type Actor, deliverOrder, NEXT_STATUSES, orderEvent, reverseSale, transition } from './lifecycle.ts'
+import { settleCancelledUnits } from './partial-cancel.ts'
 import { orderRepo, type OrderRow, type RefundRow } from './repo.ts'
 import type { OrderStatus, ShipmentStatus } from './schema.sql.ts'
 import { shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from './shipment-repo.ts'
@@ -164,15 +165,7 @@ export async function returnToOrigin(tx: Executor, order: OrderRow, actor: Actor
 async function settleReturnedParcel(tx: Executor, order: OrderRow, parcel: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
   if (parcel.settledAt) return []
   const lines = (await shipmentRepo.itemsOf(tx, [parcel.id])).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity }))
-  const refunds = await settleUnitsBack(tx, order, lines, actor, `Parcel ${parcel.awb} returned to origin`, at)
+  const refunds = await settleCancelledUnits(tx, order, lines, actor, `Parcel ${parcel.awb} returned to origin`, at, { allowShipped: true })
   await shipmentRepo.update(tx, parcel.id, { settledAt: at })
   return refunds
 }
-
-// Settling some units of an order (partial cancellation); replaced by the orders module's own once it lands.
-let settleUnitsBack: (tx: Executor, order: OrderRow, lines: { orderItemId: string; quantity: number }[], actor: Actor, reason: string, at: Date) => Promise<RefundRow[]> = async () => []
-export const setUnitSettlement = (fn: typeof settleUnitsBack) => {
-  settleUnitsBack = fn
-}
-
-
