@@ -209,7 +209,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const shipping = new ShippingService(deps, carriers, payments)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage)
-  const returns = new ReturnService(deps, storage, payments)
+  const returns = new ReturnService(deps, storage, payments, shipping)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
     returns: (scope, paging) => returns.list(scope, {}, paging),

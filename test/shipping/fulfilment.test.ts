@@ -342,3 +342,89 @@ describe('back office', () => {
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/LOST` })).statusCode, 400)
   })
 })
+
+describe('returns coming back', () => {
+  /** A delivered COD order of `quantity` atta and a return of all of it, approved. */
+  async function approvedReturn(quantity: number, resolution = 'WALLET_CREDIT') {
+    const { customer, order } = await codOrder([item('atta', quantity)])
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'DELIVERED')
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/returns',
+      headers: customerHeaders(customer),
+      payload: { orderId: order.id, reason: 'Damaged', detail: 'The bag was torn', requestedResolution: resolution, items: [{ orderItemId: lineOf(order, 'atta'), quantity, reason: 'Torn' }] },
+    })
+    assert.equal(created.statusCode, 201, created.body)
+    const id = created.json().data.id
+    for (const status of ['UNDER_REVIEW', 'APPROVED']) assert.equal((await admin('POST', `/returns/${id}/status`, { status })).statusCode, 200)
+    return { customer, order, id }
+  }
+  const qc = (id: string, result: string, note?: string) => admin('POST', `/returns/${id}/quality-check`, { result, ...(note ? { note } : {}) })
+
+  test('an approved return gets a reverse pickup; received and checked, its units go back to stock once, even under concurrent checks', async () => {
+    const { customer, id } = await approvedReturn(3)
+    const before = await stockOf(t, shop.ids['atta']!)
+    const booked = await admin('POST', `/returns/${id}/pickup`, { weightGrams: 15_000 })
+    assert.equal(booked.statusCode, 200, booked.body)
+    const pickup = booked.json().data.pickup
+    assert.equal(pickup.direction, 'REVERSE')
+    assert.equal(pickup.returnId, id)
+    assert.equal(pickup.status, 'CREATED')
+    const twice = await admin('POST', `/returns/${id}/pickup`, { weightGrams: 15_000 })
+    assert.equal(twice.statusCode, 409)
+    assert.equal(twice.json().message, `Return request already has pickup ${pickup.awb} (CREATED)`)
+    await track(pickup.awb, 'IN_TRANSIT')
+    const early = await qc(id, 'PASSED')
+    assert.equal(early.statusCode, 409)
+    assert.equal(early.json().message, `Pickup ${pickup.awb} is IN_TRANSIT: record the check when the parcel is received`)
+    await track(pickup.awb, 'DELIVERED')
+    const answers = await Promise.all(Array.from({ length: 6 }, () => qc(id, 'PASSED', 'Sealed, resellable')))
+    assert.deepEqual(answers.map((a) => a.statusCode), [200, 200, 200, 200, 200, 200])
+    assert.equal(await stockOf(t, shop.ids['atta']!), before + 3, 'restocked once')
+    const shown = answers[0]!.json().data
+    assert.equal(shown.qualityCheck.result, 'PASSED')
+    assert.equal(shown.qualityCheck.restocked, true)
+    assert.equal(shown.pickup.status, 'DELIVERED')
+    const other = await qc(id, 'FAILED')
+    assert.equal(other.statusCode, 409)
+    assert.equal(other.json().message, 'Quality check already recorded as PASSED')
+    const seen = (await t.app.inject({ method: 'GET', url: `/api/v1/returns/${id}`, headers: customerHeaders(customer) })).json().data
+    assert.equal(seen.pickup.awb, pickup.awb, 'the customer sees the pickup')
+    const order = await t.deps.database.db.query.orders.findFirst({ where: (o, { eq }) => eq(o.id, seen.orderId) })
+    assert.equal(order!.status, 'DELIVERED', 'a reverse parcel moves no order')
+  })
+
+  test('a check that fails restocks nothing; a return not approved, or kept by the customer, has nothing to pick up or check', async () => {
+    const { id } = await approvedReturn(2)
+    const before = await stockOf(t, shop.ids['atta']!)
+    const failed = await qc(id, 'FAILED', 'Opened and used')
+    assert.equal(failed.statusCode, 200, failed.body)
+    assert.deepEqual({ ...failed.json().data.qualityCheck, at: undefined }, { result: 'FAILED', note: 'Opened and used', at: undefined, restocked: false })
+    assert.equal(await stockOf(t, shop.ids['atta']!), before)
+    assert.equal((await qc(id, 'FAILED')).statusCode, 200, 'the same result again changes nothing')
+
+    const kept = await approvedReturn(1, 'KEEP_ITEM_WALLET_CREDIT')
+    for (const res of [await admin('POST', `/returns/${kept.id}/pickup`, { weightGrams: 100 }), await qc(kept.id, 'PASSED')]) {
+      assert.equal(res.statusCode, 409)
+      assert.equal(res.json().message, 'The customer keeps the item: nothing comes back')
+    }
+    const { customer, order } = await codOrder([item('atta')])
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'DELIVERED')
+    const requested = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/returns',
+        headers: customerHeaders(customer),
+        payload: { orderId: order.id, reason: 'r', detail: 'd', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: lineOf(order, 'atta'), quantity: 1, reason: 'x' }] },
+      })
+    ).json().data
+    const notYet = await admin('POST', `/returns/${requested.id}/pickup`, { weightGrams: 100 })
+    assert.equal(notYet.statusCode, 409)
+    assert.equal(notYet.json().message, 'Return request is REQUESTED: units come back once it is approved')
+    assert.equal((await admin('POST', '/returns/ret_nothing/pickup', { weightGrams: 100 })).statusCode, 404)
+    assert.equal((await qc('ret_nothing', 'PASSED')).statusCode, 404)
+    assert.equal((await qc(id, 'MAYBE')).statusCode, 400)
+  })
+})

@@ -44,6 +44,7 @@ export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
 export type { ClientAction } from './schema.sql.ts'
+export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
@@ -82,7 +83,7 @@ export { orderPartnerRoutes } from './partner-routes.ts'
 export { Refund, Shipment, ShipmentStatusSchema } from './schemas.ts'
 
 /** Shipments (decision 0024): the rows and the moves, for the shipping module. */
-export { applyTrackingEvent, emitShipment, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
+export { applyTrackingEvent, emitShipment, recordShipment, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
 export { pickListBetween, shipmentAnswer, shipmentRepo, type ShipmentItemRow, type ShipmentRow, type ShipmentView, unshippedUnits } from './shipment-repo.ts'
 export { transition as moveOrder } from './lifecycle.ts'
 export type { Actor } from './lifecycle.ts'

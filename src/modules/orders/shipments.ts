@@ -37,6 +37,46 @@ export async function emitShipment(tx: Executor, order: OrderRow, shipment: Ship
   await recordEvent(tx, orderEvent(order, type, { shipmentId: shipment.id, status: shipment.status, ...data, shipment: await shipmentAnswer(tx, shipment) }, at))
 }
 
+/** A parcel the carrier booked, written with its lines and its shipment.created event. */
+export async function recordShipment(
+  tx: Executor,
+  order: OrderRow,
+  parcel: {
+    id: string
+    direction: 'FORWARD' | 'REVERSE'
+    returnRequestId: string | null
+    carrier: string
+    booked: { awb: string; carrierShipmentId: string | null; courierName: string | null; trackingUrl: string; labelUrl: string | null; expectedDeliveryDate: string | null }
+    weightGrams: number
+    lines: { orderItemId: string; quantity: number }[]
+  },
+  at: Date,
+): Promise<ShipmentRow> {
+  const row: ShipmentRow = {
+    id: parcel.id,
+    orderId: order.id,
+    partnerId: order.partnerId,
+    direction: parcel.direction,
+    returnRequestId: parcel.returnRequestId,
+    carrier: parcel.carrier,
+    carrierShipmentId: parcel.booked.carrierShipmentId,
+    awb: parcel.booked.awb,
+    courierName: parcel.booked.courierName,
+    trackingUrl: parcel.booked.trackingUrl,
+    labelUrl: parcel.booked.labelUrl,
+    expectedDeliveryDate: parcel.booked.expectedDeliveryDate,
+    status: 'CREATED',
+    weightGrams: parcel.weightGrams,
+    lastEventAt: null,
+    settledAt: null,
+    createdAt: at,
+    updatedAt: at,
+  }
+  await shipmentRepo.insert(tx, row, parcel.lines.map((l) => ({ shipmentId: row.id, orderItemId: l.orderItemId, quantity: l.quantity })))
+  await emitShipment(tx, order, row, 'shipment.created', at)
+  return row
+}
+
 export interface TrackingUpdate {
   eventId: string
   status: ShipmentStatus

@@ -134,6 +134,42 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     },
   )
 
+  app.post(
+    '/admin/returns/:returnRequestId/pickup',
+    {
+      ...agent,
+      schema: {
+        operationId: 'adminBookReturnPickup',
+        tags: adminTags,
+        security: security.admin,
+        summary: "Book a reverse pickup of an approved return's units from the customer, with a carrier (one at a time)",
+        params: Params,
+        body: Type.Object({
+          carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured' })),
+          weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+        }),
+        response: { 200: Envelope(AdminReturn), ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => ok(await returns.bookPickup(request.params.returnRequestId, request.body), 'Pickup booked'),
+  )
+  app.post(
+    '/admin/returns/:returnRequestId/quality-check',
+    {
+      ...agent,
+      schema: {
+        operationId: 'adminRecordReturnQualityCheck',
+        tags: adminTags,
+        security: security.admin,
+        summary: 'Record the quality check of the units received: PASSED puts them back in stock (once), FAILED does not',
+        params: Params,
+        body: Type.Object({ result: Type.Enum(['PASSED', 'FAILED']), note: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })) }),
+        response: { 200: Envelope(AdminReturn), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await returns.qualityCheck(request.params.returnRequestId, request.body), 'Quality check recorded'),
+  )
+
   // The partner's own server (x-partner-id + x-partner-secret): its return requests only, read-only
   // (the review and the refunds stay with the merchant's back office).
   const partner = { preValidation: guards.partner }

@@ -2,7 +2,7 @@
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
 import { Money, Nullable, PageQuery, Time } from '../../http/schemas.ts'
-import { Refund } from '../orders/index.ts'
+import { Refund, Shipment } from '../orders/index.ts'
 
 export const Status = Type.Enum(['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED'])
 export const Resolution = Type.Enum(['ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT', 'REPLACEMENT', 'KEEP_ITEM_WALLET_CREDIT'])
@@ -20,6 +20,13 @@ export const ReturnFields = {
   items: Type.Array(Type.Object({ id: Type.String(), orderItemId: Type.String(), quantity: Type.Integer(), reason: Type.String(), requestedAmount: Money() })),
   refunds: Type.Array(Refund),
   replacementOrderId: Nullable(Type.String()),
+  pickup: Nullable(Type.Object(Shipment.properties, { description: 'The reverse parcel picking the units up from the customer, when one was booked' })),
+  qualityCheck: Nullable(
+    Type.Object(
+      { result: Type.Enum(['PASSED', 'FAILED']), note: Nullable(Type.String()), at: Time, restocked: Type.Boolean({ description: 'The units went back to stock (a check that passed)' }) },
+      { description: "The back office's check of the units received; null until it is recorded" },
+    ),
+  ),
   createdAt: Time,
   updatedAt: Time,
 }

@@ -15,8 +15,9 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { createReplacementOrder, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, type RefundRow } from '../orders/index.ts'
+import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, recordShipment, type RefundRow } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
+import type { ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
 import { checkMove, moveReturn } from './machine.ts'
@@ -24,6 +25,7 @@ import { type ReturnFilter, returnRepo, type ReturnRow } from './repo.ts'
 import { checkDistinctItems, checkReturnable, type CreateReturnInput, type CustomerRef, insertReturn, returnItemsFor } from './request.ts'
 import type { ReturnStatus } from './schema.sql.ts'
 import { settleProviderRefund, startRefund } from './settlement.ts'
+import { checkNoPickup, checkUnitsComeBack, recordQualityCheck } from './pickup.ts'
 import { returnSummaryView, returnView } from './views.ts'
 
 export { RETURN_MOVES } from './machine.ts'
@@ -35,11 +37,14 @@ export class ReturnService {
   readonly #storage: Storage
   readonly #payments: PaymentService
 
-  constructor({ database, clock }: Deps, storage: Storage, payments: PaymentService) {
+  readonly #shipping: ShippingService
+
+  constructor({ database, clock }: Deps, storage: Storage, payments: PaymentService, shipping: ShippingService) {
     this.#db = database.db
     this.#clock = clock
     this.#storage = storage
     this.#payments = payments
+    this.#shipping = shipping
     // Provider results move the return on (settlement.ts).
     payments.onRefundSettled(settleProviderRefund)
   }
@@ -123,6 +128,68 @@ export class ReturnService {
       return []
     })
     await this.#payments.sendRefunds(toSend)
+    return this.adminView(id)
+  }
+
+  /**
+   * Books the reverse pickup of an approved return's units from the customer's address: the carrier
+   * is called outside the transaction, the parcel written in one that checks the return again (a
+   * booking that lost the race is cancelled at the carrier).
+   */
+  async bookPickup(id: string, input: { carrier?: string; weightGrams: number }) {
+    const row = await returnRepo.find(this.#db, id)
+    if (!row) throw notFound('Return request')
+    checkUnitsComeBack(row)
+    await checkNoPickup(this.#db, row)
+    const order = (await findOrderById(this.#db, row.orderId))!
+    const carrier = this.#shipping.carrierNamed(input.carrier)
+    const lines = new Map((await orderItemsOf(this.#db, order.id)).map((i) => [i.id, i]))
+    const items = await returnRepo.items(this.#db, [row.id])
+    const now = this.#clock.now()
+    const shipmentId = newId('shp', now.getTime())
+    const booked = await this.#shipping.book(carrier, {
+      shipmentId,
+      orderNumber: order.orderNumber,
+      orderDate: order.createdAt,
+      bookedAt: now,
+      direction: 'REVERSE',
+      customer: { ...order.shippingAddress, email: null },
+      items: items.map((i) => ({ sku: lines.get(i.orderItemId)!.sku, name: lines.get(i.orderItemId)!.name, quantity: i.quantity, unitPrice: lines.get(i.orderItemId)!.unitPrice, hsnCode: lines.get(i.orderItemId)!.hsnCode })),
+      collectAmount: 0n,
+      declaredValue: row.requestedAmount,
+      weightGrams: input.weightGrams,
+    })
+    try {
+      await this.#db.transaction(async (tx) => {
+        const locked = (await lockOrder(tx, order.id))!
+        const current = (await returnRepo.lock(tx, id))!
+        checkUnitsComeBack(current)
+        await checkNoPickup(tx, current)
+        const at = this.#clock.now()
+        await recordShipment(
+          tx,
+          locked,
+          { id: shipmentId, direction: 'REVERSE', returnRequestId: id, carrier: carrier.name, booked, weightGrams: input.weightGrams, lines: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) },
+          at,
+        )
+        await returnRepo.update(tx, id, { updatedAt: at })
+      })
+    } catch (err) {
+      await this.#shipping.unbook(carrier, booked)
+      throw err
+    }
+    return this.adminView(id)
+  }
+
+  /** The back office's quality check of the units received; PASSED restocks them, once (pickup.ts). */
+  async qualityCheck(id: string, input: { result: 'PASSED' | 'FAILED'; note?: string }) {
+    await this.#db.transaction(async (tx) => {
+      const found = await returnRepo.find(tx, id)
+      if (!found) throw notFound('Return request')
+      const order = (await lockOrder(tx, found.orderId))!
+      const row = (await returnRepo.lock(tx, id))!
+      await recordQualityCheck(tx, row, order, { result: input.result, note: input.note ?? null }, this.#clock.now())
+    })
     return this.adminView(id)
   }
 

@@ -1,12 +1,13 @@
 // A return request as the API answers it.
 import type { Executor } from '../../db/client.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
-import { refundsOfOrder, refundView } from '../orders/index.ts'
+import { refundsOfOrder, refundView, shipmentAnswer, shipmentRepo } from '../orders/index.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
 /** The return as the API answers it; read through `ex` (a transaction's, for its events). */
 export async function returnView(ex: Executor, row: ReturnRow) {
-  const [items, refunds] = await Promise.all([returnRepo.items(ex, [row.id]), refundsOfOrder(ex, row.orderId)])
+  const [items, refunds, parcels] = await Promise.all([returnRepo.items(ex, [row.id]), refundsOfOrder(ex, row.orderId), shipmentRepo.ofReturn(ex, row.id)])
+  const pickup = parcels.filter((s) => s.status !== 'CANCELLED').at(-1) ?? null
   return {
     id: row.id,
     partnerId: row.partnerId,
@@ -21,6 +22,8 @@ export async function returnView(ex: Executor, row: ReturnRow) {
     items: items.map((i) => ({ id: i.id, orderItemId: i.orderItemId, quantity: i.quantity, reason: i.reason, requestedAmount: rupees(i.requestedAmount) })),
     refunds: refunds.filter((r) => r.returnRequestId === row.id).map(refundView),
     replacementOrderId: row.replacementOrderId,
+    pickup: pickup ? await shipmentAnswer(ex, pickup) : null,
+    qualityCheck: row.qcResult === null ? null : { result: row.qcResult, note: row.qcNote, at: row.qcAt!.toISOString(), restocked: row.restockedAt !== null },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }

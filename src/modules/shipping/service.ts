@@ -15,6 +15,7 @@ import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
   applyTrackingEvent,
   emitShipment,
+  recordShipment,
   lockOrder,
   moveOrder,
   orderItemsOf,
@@ -30,7 +31,7 @@ import {
   unshippedUnits,
 } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
-import { type BookedShipment, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type TrackingEvent } from './carriers/types.ts'
+import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type TrackingEvent } from './carriers/types.ts'
 
 export interface ShipmentRequest {
   carrier?: string
@@ -109,64 +110,61 @@ export class ShippingService {
     const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items)
     const customer = await findCustomer(this.db, order.userId)
     const shipmentId = newId('shp', this.clock.now().getTime())
-    const declaredValue = sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
-    let booked: BookedShipment
-    try {
-      booked = await carrier.book({
-        shipmentId,
-        orderNumber: order.orderNumber,
-        orderDate: order.createdAt,
-        bookedAt: this.clock.now(),
-        direction: 'FORWARD',
-        customer: { ...order.shippingAddress, email: customer?.email || null },
-        items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode })),
-        collectAmount: cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), null),
-        declaredValue,
-        weightGrams: request.weightGrams,
-      })
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err
-      this.logger.warn({ err: err.message, orderId }, 'carrier could not book a shipment')
-      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not book the shipment; try again`)
-    }
+    const booked = await this.book(carrier, {
+      shipmentId,
+      orderNumber: order.orderNumber,
+      orderDate: order.createdAt,
+      bookedAt: this.clock.now(),
+      direction: 'FORWARD',
+      customer: { ...order.shippingAddress, email: customer?.email || null },
+      items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode })),
+      collectAmount: cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), null),
+      declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
+      weightGrams: request.weightGrams,
+    })
     try {
       return await this.db.transaction(async (tx) => {
         const now = this.clock.now()
         const locked = (await lockOrder(tx, order.id))!
         const items = await orderItemsOf(tx, order.id)
         const checked = this.linesFor(locked, items, await shipmentRepo.shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })))
-        const row: ShipmentRow = {
-          id: shipmentId,
-          orderId: order.id,
-          partnerId: order.partnerId,
-          direction: 'FORWARD',
-          returnRequestId: null,
-          carrier: carrier.name,
-          carrierShipmentId: booked.carrierShipmentId,
-          awb: booked.awb,
-          courierName: booked.courierName,
-          trackingUrl: booked.trackingUrl,
-          labelUrl: booked.labelUrl,
-          expectedDeliveryDate: booked.expectedDeliveryDate,
-          status: 'CREATED',
-          weightGrams: request.weightGrams,
-          lastEventAt: null,
-          settledAt: null,
-          createdAt: now,
-          updatedAt: now,
-        }
-        await shipmentRepo.insert(tx, row, checked.map((l) => ({ shipmentId, orderItemId: l.item.id, quantity: l.quantity })))
         const packed = locked.status === 'CONFIRMED' ? await moveOrder(tx, locked, 'PACKED', { name: `ADMIN:${adminId}`, note: `Shipment ${booked.awb} created` }, now) : locked
-        await emitShipment(tx, packed, row, 'shipment.created', now)
+        const row = await recordShipment(
+          tx,
+          packed,
+          { id: shipmentId, direction: 'FORWARD', returnRequestId: null, carrier: carrier.name, booked, weightGrams: request.weightGrams, lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })) },
+          now,
+        )
         return shipmentAnswer(tx, row)
       })
     } catch (err) {
       // The order changed while the carrier booked (another shipment, a cancellation): undo the booking.
-      await carrier.cancel({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId }).catch((cancelErr: unknown) => {
-        this.logger.error({ err: cancelErr instanceof Error ? cancelErr.message : String(cancelErr), awb: booked.awb }, 'a booking that was not recorded could not be cancelled at the carrier')
-      })
+      await this.unbook(carrier, booked)
       throw err
     }
+  }
+
+  /** The carrier by name (400 naming the ones there are); none: the default. */
+  carrierNamed(name: string | undefined): Carrier {
+    return this.carrier(name)
+  }
+
+  /** Books with the carrier, outside any transaction; a carrier failure is a 503 to try again. */
+  async book(carrier: Carrier, request: BookingRequest): Promise<BookedShipment> {
+    try {
+      return await carrier.book(request)
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      this.logger.warn({ err: err.message, shipmentId: request.shipmentId }, 'carrier could not book a shipment')
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not book the shipment; try again`)
+    }
+  }
+
+  /** Cancels a booking that was not recorded (its transaction failed); a failure is logged for a person to follow up. */
+  async unbook(carrier: Carrier, booked: BookedShipment) {
+    await carrier.cancel({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId }).catch((cancelErr: unknown) => {
+      this.logger.error({ err: cancelErr instanceof Error ? cancelErr.message : String(cancelErr), awb: booked.awb }, 'a booking that was not recorded could not be cancelled at the carrier')
+    })
   }
 
   findByAwb(carrier: string, awb: string) {
