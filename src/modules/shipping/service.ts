@@ -55,6 +55,12 @@ function cashToCollect(order: OrderRow, parcels: ShipmentRow[], parcelId: string
   return (first ? first.id === parcelId : parcelId === null) ? order.amountPayable : 0n
 }
 
+/**
+ * Other names a carrier's callbacks may arrive under: Shiprocket's panel is reported to refuse
+ * webhook URLs containing "shiprocket" (or "sr", "kr"), so its URL can be …/shipping/webhooks/aggregator.
+ */
+const WEBHOOK_ALIASES: Record<string, string> = { aggregator: 'shiprocket' }
+
 export class ShippingService {
   readonly db: Db
   private readonly clock: Deps['clock']
@@ -256,7 +262,7 @@ export class ShippingService {
 
   /** A carrier's tracking callback: verified, each event applied once, refunds of parcels back at origin sent. */
   async handleWebhook(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders) {
-    const carrier = this.carriers.get(carrierName)
+    const carrier = this.carriers.get(WEBHOOK_ALIASES[carrierName] ?? carrierName)
     if (!carrier) throw notFound('Carrier')
     let events: TrackingEvent[]
     try {
