@@ -85,7 +85,7 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
         operationId: 'adminUpdateOrderStatus',
         tags,
         security: security.admin,
-        summary: 'Move an order along the machine; CANCELLED releases and refunds, DELIVERED collects COD and earns Reward Points',
+        summary: 'Move an order along the machine; CANCELLED releases and refunds, DELIVERED collects COD and earns Reward Points, RTO (returned to origin) gives back what a cancellation does',
         params: Params,
         body: Type.Object({ status: OrderStatusSchema, note: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }),
         response: { 200: Envelope(AdminOrder), ...errorResponses(400, 401, 403, 404, 409) },
