@@ -197,11 +197,12 @@ export class ShippingService {
   async labelPdf(shipmentId: string): Promise<{ shipment: ShipmentRow; pdf: Buffer }> {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
+    if (row.direction === 'REVERSE') throw new AppError('CONFLICT', `Shipment ${row.awb} is a return pickup: the courier brings its label to the customer`)
     const order = (await paymentRecords.findOrder(this.db, row.orderId))!
     const items = await orderItemsOf(this.db, order.id)
     const lines = await shipmentRepo.itemsOf(this.db, [row.id])
     const catalogId = items.find((i) => i.catalogId)?.catalogId
-    const collect = row.direction === 'FORWARD' ? cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), row.id) : 0n
+    const collect = cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), row.id)
     const pdf = await renderShippingLabelPdf({
       awb: row.awb,
       carrier: row.carrier,
