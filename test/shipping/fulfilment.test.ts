@@ -125,6 +125,24 @@ describe('shipments', () => {
     assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status).slice(-4), ['DELIVERY_FAILED', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED'])
   })
 
+  test('units cancelled before shipping earn no Reward Points on delivery', async () => {
+    const { customer, order } = await codOrder([item('earbuds', 2)])
+    const cancelled = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/orders/${order.id}/cancel-items`,
+      headers: customerHeaders(customer),
+      payload: { items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }], reason: 'One is enough' },
+    })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    assert.deepEqual(parcel.items, [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }], 'only what is left ships')
+    await track(parcel.awb, 'DELIVERED')
+    const seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'DELIVERED')
+    assert.equal(seen.rewardPointsEarned, 10, '1% of the ₹1,000 delivered, at ₹1 a point; not of the ₹2,000 ordered')
+    assert.equal((await ledgerBalances(t.deps.database.db, customer.userId)).rewardPoints, 10n)
+  })
+
   test('a duplicate callback is applied once and an older event arriving late changes nothing', async () => {
     const { customer, order } = await codOrder([item('earbuds')])
     const parcel = (await ship(order.id, { weightGrams: 200 })).json().data

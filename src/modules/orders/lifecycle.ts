@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { formatPaise, lineTotal, pointsEarned, sumPaise } from '../../lib/money.ts'
+import { formatPaise, lineTotal, pointsEarned, shareOfSlice, sumPaise } from '../../lib/money.ts'
 import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
 import { partnerPricingOf, releaseCoupon } from '../checkout/index.ts'
 import { creditLedger } from '../ledgers/index.ts'
@@ -158,10 +158,17 @@ export async function invoiceOrder(tx: Executor, order: OrderRow, at: Date, item
   await issueInvoices(tx, { ...order, items: items ?? (await orderRepo.items(tx, order.id)) }, at)
 }
 
+/**
+ * What the order's units that were not cancelled cost the customer after coupon and points: the base
+ * of the Reward Points earned on delivery. Units cancelled before shipping, or whose parcel came
+ * back, earn nothing (their share is the first units' slice, as partial cancellation prices it).
+ */
+export const paidForUncancelledUnits = (items: OrderItemRow[]) => sumPaise(items.map((i) => i.paidAmount - shareOfSlice(i.paidAmount, i.quantity, 0, i.cancelledQuantity)))
+
 /** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */
 export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, at: Date) {
   const settings = await partnerPricingOf(tx, order.partnerId)
-  const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
+  const itemsPaid = paidForUncancelledUnits(await orderRepo.items(tx, order.id))
   const points = pointsEarned(itemsPaid, settings?.rewardEarnPercent ?? 1, BigInt(settings?.paisePerPoint ?? 100))
   if (points > 0n) {
     await creditLedger(tx, { userId: order.userId, partnerId: order.partnerId, kind: 'REWARD_POINTS', amount: points, reason: 'ORDER_REWARD', reference: order.id, at })

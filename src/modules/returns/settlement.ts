@@ -24,7 +24,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { insertRefund, lockOrder, type OrderRow, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
 import { moveReturn } from './machine.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
@@ -97,7 +97,7 @@ export async function givePointsBack(tx: Executor, row: ReturnRow, at: Date) {
  * a point a return (points farming). Never more than the customer still holds.
  */
 export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
-  const itemsPaid = order.itemsTotal - order.couponDiscount - order.rewardPointsValue
+  const itemsPaid = paidForUncancelledUnits(await orderItemsOf(tx, order.id))
   const before = await returnRepo.refundedBefore(tx, order.id, row.id)
   const earnedBack = shareOfSlice(order.rewardPointsEarned, itemsPaid, before, row.requestedAmount)
   if (earnedBack > 0n) {
