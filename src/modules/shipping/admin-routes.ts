@@ -93,7 +93,6 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
         security: security.admin,
         summary: 'The parcel label as a 4x6 inch PDF: address, AWB as a Code 128 barcode, COD amount to collect',
         params: ShipmentParams,
-        produces: ['application/pdf'],
         response: { 200: pdfResponse('The label'), ...errorResponses(401, 403, 404) },
       },
     },
