@@ -425,17 +425,7 @@ let shippable: ReturnType<Fixtures['fresh']['codOrder']> | undefined
 const shippableOrder = () => (shippable ??= f.fresh.codOrder(f.objects.A1.customer))
 
 /** A parcel booked with the sandbox carrier for a fresh COD order of A1 (status CREATED: it may still be cancelled). */
-export async function freshParcel(): Promise<{ id: string; awb: string; orderId: string }> {
-  const order = await f.fresh.codOrder(f.objects.A1.customer)
-  const res = await f.t.app.inject({
-    method: 'POST',
-    url: `${PREFIX}/admin/orders/${order.id}/shipments`,
-    headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` },
-    payload: { weightGrams: 500 },
-  })
-  if (res.statusCode !== 201) throw new Error(`shipment: ${res.statusCode} ${res.body}`)
-  return (JSON.parse(res.body) as { data: { id: string; awb: string; orderId: string } }).data
-}
+export const freshParcel = () => f.fresh.shipment(f.objects.A1.customer)
 
 /** One parcel, booked once: the cells that read it, and the denied cells of cancel (none of them may cancel it). */
 let shared: ReturnType<typeof freshParcel> | undefined
