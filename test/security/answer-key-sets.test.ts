@@ -332,6 +332,8 @@ describe('answers carry only whitelisted keys', () => {
     const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
     assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
     const body = res.json() as Record<string, unknown>
+    // The envelope's statusCode is the HTTP status (a 201 says 201).
+    assert.equal(body.statusCode, res.statusCode, `${kind}: ${method} ${url}: the envelope says ${String(body.statusCode)}`)
     const list = samples.get(kind) ?? []
     list.push({ call: `${method} ${url}`, body })
     samples.set(kind, list)

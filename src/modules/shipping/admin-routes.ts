@@ -35,7 +35,7 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     },
     async (request, reply) => {
       const created = await shipping.create(adminOf(request).adminId, request.params.orderId, request.body)
-      return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created'))
+      return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created', 201))
     },
   )
 
