@@ -19,6 +19,7 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { ManualClock } from '../../src/lib/clock.ts'
+import { createSandboxCarrier } from '../../src/modules/shipping/carriers/sandbox.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture, randomPhone } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder } from '../helpers/shop.ts'
@@ -64,7 +65,7 @@ let loggedOut: CustomerFixture
 /** Every credential of a partner that was then deactivated. */
 let gone: { partner: PartnerFixture; customer: CustomerFixture }
 /** Credentials whose use is the request itself (PUBLIC): made before they are spent. */
-let spare: { refreshToken: string; logoutToken: string; adminEmail: string; sessionId: string; uploadUrl: string; publicUrl: string }
+let spare: { refreshToken: string; logoutToken: string; adminEmail: string; sessionId: string; uploadUrl: string; publicUrl: string; awb: string }
 
 before(async () => {
   t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' } })
@@ -96,6 +97,11 @@ before(async () => {
   assert.equal(order.statusCode, 201, order.body)
   const slots = await requestSlots(t, a1, 'support', [{ fileName: 'photo.png', contentType: 'image/png', sizeBytes: 100 }])
   assert.equal(slots.statusCode, 201, slots.body)
+  // A parcel booked with the sandbox carrier: its AWB is the capability of the sandbox tracking routes.
+  const cod = await placeOrder(t, await givenCustomer(t.app, A), { items: [{ productId: shop.ids.atta, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  assert.equal(cod.statusCode, 201, cod.body)
+  const parcel = await t.app.inject({ method: 'POST', url: `${PREFIX}/admin/orders/${cod.json().data.id}/shipments`, headers: { authorization: `Bearer ${adminToken}` }, payload: { weightGrams: 500 } })
+  assert.equal(parcel.statusCode, 201, parcel.body)
   spare = {
     refreshToken: (await givenCustomer(t.app, A)).refreshToken,
     logoutToken: (await givenCustomer(t.app, A)).refreshToken,
@@ -103,6 +109,7 @@ before(async () => {
     sessionId: order.json().data.paymentClientAction.payload.sessionId,
     uploadUrl: slots.json().data[0].uploadUrl,
     publicUrl: slots.json().data[0].publicUrl,
+    awb: parcel.json().data.awb,
   }
 })
 after(() => t?.close())
@@ -235,6 +242,18 @@ const PUBLIC: Record<string, { why: string; status: number; req?: () => { url?: 
       return { url: `${PREFIX}/payments/webhooks/sandbox`, payload: Buffer.from(body), headers: { 'content-type': 'application/json', 'x-sandbox-signature': `t=${timestamp},v1=${v1}` } }
     },
   },
+  'POST /shipping/webhooks/{carrier}': {
+    why: "the carrier's signature over the body (or its shared token) is the credential",
+    status: 200,
+    req: () => {
+      // The sandbox carrier's key, derived from AUTH_SECRET (src/modules/shipping/carriers/index.ts); it signs with the wall clock.
+      const carrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
+      const signed = carrier.signedEvent(carrier.eventFor(spare.awb, 'IN_TRANSIT'))
+      return { url: `${PREFIX}/shipping/webhooks/sandbox`, payload: signed.rawBody, headers: signed.headers as Record<string, string> }
+    },
+  },
+  'GET /sandbox/shipments/{awb}': { why: 'the AWB is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/shipments/${spare.awb}` }) },
+  'POST /sandbox/shipments/{awb}/{status}': { why: 'the AWB is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/shipments/${spare.awb}/OUT_FOR_DELIVERY` }) },
   'GET /sandbox/checkout/{sessionId}': { why: 'the session id is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/checkout/${spare.sessionId}` }) },
   'POST /sandbox/checkout/{sessionId}/{action}': { why: 'the session id is the capability', status: 200, req: () => ({ url: `${PREFIX}/sandbox/checkout/${spare.sessionId}/close` }) },
   'PUT /uploads/{path}': {
@@ -253,6 +272,21 @@ test('every operation of the OpenAPI document declares a security requirement of
   assert.deepEqual(undeclared, [], 'operations with no security requirement that are not in PUBLIC: declare one, or list the route with its reason')
   const stale = Object.keys(PUBLIC).filter((key) => !operations.some((op) => label(op) === key && kindOf(op.security) === 'none'))
   assert.deepEqual(stale, [], 'PUBLIC rows that are not public operations of the document')
+})
+
+test('the fulfilment back office (shipments, labels, pick list) declares the admin token, so every admin check below runs on it', () => {
+  const fulfilment = operations.filter((op) => /^\/api\/v1\/admin\/(orders\/\{orderId\}\/shipments|shipments\/|fulfilment\/)/.test(op.path))
+  assert.deepEqual(
+    fulfilment.map((op) => `${label(op)}: ${kindOf(op.security)}`).sort(),
+    [
+      'GET /admin/fulfilment/pick-list: admin',
+      'GET /admin/shipments/{shipmentId}/label: admin',
+      'GET /admin/shipments/{shipmentId}: admin',
+      'POST /admin/orders/{orderId}/shipments: admin',
+      'POST /admin/shipments/{shipmentId}/cancel: admin',
+      'POST /admin/shipments/{shipmentId}/refresh: admin',
+    ].sort(),
+  )
 })
 
 for (const kind of ['apiKey', 'customer', 'admin', 'partnerSecret'] as const) {

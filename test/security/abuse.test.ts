@@ -3,11 +3,12 @@
 // more orders at once than it allows (SE-06). The app keeps its default rate limits here, so
 // requests that are not about a limit come from addresses of their own (inject's remoteAddress).
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 import { connect, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { after, before, describe, test } from 'node:test'
 import { and, count, eq } from 'drizzle-orm'
+import { signPayload } from '../../src/lib/signature.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { importCatalog } from '../../src/modules/catalog/import.ts'
 import { couponRedemptions, coupons } from '../../src/modules/checkout/schema.sql.ts'
@@ -246,6 +247,38 @@ describe('resource limits', () => {
         assert.ok(ms <= 1000, `${url.slice(0, 60)}: ${ms.toFixed(0)} ms`)
       }
     }
+  })
+
+  test('a signed carrier callback with its fields nested 10,000 deep, objects where text goes, or an 800 kB event id is 400 within 1 s and moves nothing', async () => {
+    const placed = await order(await customer(), { items: [line(bulkIds[0]!)], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const admin = { authorization: `Bearer ${adminToken}` }
+    const booked = await t.app.inject({ method: 'POST', url: `${PREFIX}/admin/orders/${placed.json().data.id}/shipments`, headers: admin, payload: { weightGrams: 100 }, remoteAddress: freshAddress() })
+    assert.equal(booked.statusCode, 201, booked.body)
+    const parcel = booked.json().data
+    // Signed with the sandbox carrier's key (HMAC-SHA256(AUTH_SECRET, 'sandbox-carrier')): only the body is wrong.
+    const key = createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex')
+    const event = (fields: string) => `{"id":"sbxtrk_${randomUUID()}","awb":"${parcel.awb}","status":"DELIVERED",${fields}}`
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+    for (const body of [
+      event(`"occurredAt":${deep}`),
+      event(`"occurredAt":"${new Date().toISOString()}","location":${deep}`),
+      event(`"occurredAt":"${new Date().toISOString()}","note":{"text":"left at the door"}`),
+      event(`"occurredAt":"${new Date().toISOString()}","location":["Hub"]`),
+      // An event id of 800 kB (its unique index cannot hold it).
+      event(`"occurredAt":"${new Date().toISOString()}"`).replace(/"id":"[^"]*"/, `"id":"${'😀'.repeat(200_000)}"`),
+    ]) {
+      const url = `${PREFIX}/shipping/webhooks/sandbox`
+      const headers = { 'content-type': 'application/json', 'x-sandbox-carrier-signature': signPayload(key, Math.floor(Date.now() / 1000), body) }
+      const [res, ms] = await timed(() => t.app.inject({ method: 'POST', url, headers, payload: body, remoteAddress: freshAddress() }))
+      assert.equal(res.statusCode, 400, `${body.slice(0, 120)}: ${res.body}`)
+      assertErrorBody(res, 400, url)
+      assert.match(String(res.json().message), /^Unreadable tracking event/)
+      assert.ok(ms <= 1000, `${ms.toFixed(0)} ms`)
+    }
+    const after = await t.app.inject({ method: 'GET', url: `${PREFIX}/admin/shipments/${parcel.id}`, headers: admin, remoteAddress: freshAddress() })
+    assert.equal(after.json().data.status, 'CREATED', 'nothing applied')
+    assert.deepEqual(after.json().data.events, [])
   })
 
   test('1,000 bodies of 1 MiB + 1 in a row are each 413 (or 429 once the rate limit is spent), and resident memory grows less than 50 MB', async () => {

@@ -5,9 +5,10 @@
 // Nested objects that can be null or empty must have been seen filled at least once, so a leak
 // cannot hide behind a null. (Unknown fields in requests are in mass-assignment.test.ts.)
 import assert from 'node:assert/strict'
-import { randomUUID } from 'node:crypto'
+import { createHmac, randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { after, before, describe, test } from 'node:test'
+import { createSandboxCarrier } from '../../src/modules/shipping/carriers/sandbox.ts'
 import { customerHeaders, randomPhone } from '../helpers/factories.ts'
 import { ADDRESS } from '../helpers/shop.ts'
 import { uploadedImage } from '../helpers/uploads.ts'
@@ -106,6 +107,14 @@ const TAX = {
   ...TAX_AMOUNTS,
   charges: list({ kind: V, amount: V, hsnCode: V, gstRateBps: V, ...TAX_AMOUNTS }),
 }
+/** A parcel of the order (decision 0024), as the order answer, the back office and the shipment events carry it. */
+const SHIPMENT = {
+  id: V, direction: V, returnId: V, carrier: V, courierName: V, awb: V, trackingUrl: V, expectedDeliveryDate: V, status: V, weightGrams: V,
+  items: list({ orderItemId: V, quantity: V }),
+  events: list({ status: V, location: V, note: V, at: V, applied: V }),
+  createdAt: V,
+  updatedAt: V,
+}
 const ORDER = {
   id: V,
   orderNumber: V,
@@ -140,6 +149,7 @@ const ORDER = {
   refunds: list(REFUND),
   deliveredAt: V,
   tax: nullable(TAX),
+  shipments: list(SHIPMENT),
   createdAt: V,
   updatedAt: V,
 }
@@ -214,8 +224,11 @@ const EVENT_DATA = new KeysFrom(
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
+    'shipmentId', 'shipment', 'cancelledBy',
   ],
   {
+    // shipment.created and shipment.updated (orders/shipments.ts emitShipment; `from` and, for a cancelled parcel, `cancelledBy`).
+    shipment: SHIPMENT,
     // order.items_cancelled (orders/partial-cancel.ts).
     items: list({ orderItemId: V, quantity: V, amount: V, rewardPoints: V }),
     refunded: { originalPayment: V, walletCash: V },
@@ -255,8 +268,8 @@ const ALWAYS_EMPTY = list(new KeysFrom([]))
 const META = { total: V, page: V, limit: V, totalPages: V }
 
 const SHAPES = {
-  // A new order has no refunds yet: an empty list here (the refund keys are checked on 'order').
-  'order (create)': { ...ORDER, refunds: ALWAYS_EMPTY, paymentClientAction: CLIENT_ACTION },
+  // A new order has no refunds nor shipments yet: empty lists here (their keys are checked on 'order').
+  'order (create)': { ...ORDER, refunds: ALWAYS_EMPTY, shipments: ALWAYS_EMPTY, paymentClientAction: CLIENT_ACTION },
   'order': ORDER,
   'orders (list)': list(ORDER_SUMMARY),
   'payment (initiate)': { payment: PAYMENT, clientAction: CLIENT_ACTION },
@@ -300,9 +313,16 @@ const SHAPES = {
   'admin webhook (secret shown once)': { ...WEBHOOK, secret: V },
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
+  // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
+  'admin shipment': { ...SHIPMENT, orderId: V, labelUrl: V },
+  'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
+  'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
+  'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
 } satisfies Record<string, Shape>
 type Kind = keyof typeof SHAPES
+
+const NEWER_EVENT_TYPES = ['shipment.created', 'shipment.updated', 'order.items_cancelled'] as const
 
 /** The answers collected per kind: [what was called, body]. */
 const samples = new Map<Kind, { call: string; body: Record<string, unknown> }[]>()
@@ -312,6 +332,8 @@ describe('answers carry only whitelisted keys', () => {
     const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
     assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
     const body = res.json() as Record<string, unknown>
+    // The envelope's statusCode is the HTTP status (a 201 says 201).
+    assert.equal(body.statusCode, res.statusCode, `${kind}: ${method} ${url}: the envelope says ${String(body.statusCode)}`)
     const list = samples.get(kind) ?? []
     list.push({ call: `${method} ${url}`, body })
     samples.set(kind, list)
@@ -415,6 +437,23 @@ describe('answers carry only whitelisted keys', () => {
     await call('customer token', 'POST', '/auth/customer-token', { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { phone: randomPhone(), name: 'Key Sets', email: 'keys@example.com' })
     await call('admin login', 'POST', '/admin/auth/login', {}, { email: f.adminEmail, password: 'long-enough-password' })
 
+    // Shipments of a COD order of two units: two parcels booked, the second cancelled (shipment.updated
+    // with cancelledBy); the first moved by a signed carrier callback and by the sandbox tracking button, read and refreshed.
+    const shipped = await f.fresh.codOrder(a1, 2)
+    const shippedLine = shipped.items[0]!.id
+    const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700, items: [{ orderItemId: shippedLine, quantity: 1 }] })
+    const second = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })
+    await call('admin shipment', 'POST', `/admin/shipments/${second.id}/cancel`, admin)
+    const carrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
+    const signed = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'IN_TRANSIT', new Date(Date.now() - 60_000), 'Left the hub'))
+    await call('tracking receipt', 'POST', '/shipping/webhooks/sandbox', signed.headers as Record<string, string>, signed.rawBody)
+    await call('sandbox tracking result', 'POST', `/sandbox/shipments/${String(parcel.awb)}/OUT_FOR_DELIVERY`, {})
+    await call('admin shipment', 'GET', `/admin/shipments/${parcel.id}`, admin)
+    await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/refresh`, admin)
+    await call('order', 'GET', `/orders/${shipped.id}`, me)
+    await call('admin order', 'GET', `/admin/orders/${shipped.id}`, admin)
+    await call('pick list', 'GET', '/admin/fulfilment/pick-list', admin)
+
     // Events, once delivered to the listener.
     while ((await t.app.dispatcher.dispatchOnce()) > 0) {
       /* drain */
@@ -423,6 +462,14 @@ describe('answers carry only whitelisted keys', () => {
     const delivered = (events as unknown as { id: string; status: string }[]).find((e) => e.status === 'DELIVERED')
     assert.ok(delivered, 'an event was delivered to the listener')
     await call('admin event', 'GET', `/admin/events/${delivered.id}`, admin)
+    // The events of the newer types, whatever the list above reached.
+    for (const type of NEWER_EVENT_TYPES) await call('admin events (list)', 'GET', `/admin/events?partnerId=${f.partners.A.partnerId}&type=${type}&limit=20`, admin)
+  })
+
+  test('the event data checked includes that of shipment.created, shipment.updated (a cancelled parcel too) and order.items_cancelled', () => {
+    const events = (samples.get('admin events (list)') ?? []).flatMap(({ body }) => body.data as { type: string; data: Record<string, unknown> }[])
+    for (const type of NEWER_EVENT_TYPES) assert.ok(events.some((e) => e.type === type), `no ${type} event was checked`)
+    assert.ok(events.some((e) => e.type === 'shipment.updated' && 'cancelledBy' in e.data), 'no cancelled parcel event was checked')
   })
 
   for (const [kind, shape] of Object.entries(SHAPES) as [Kind, Shape][]) {

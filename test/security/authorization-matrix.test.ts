@@ -14,11 +14,13 @@
 // routes that take an object id, whose object it is. The GRID says what every principal gets from
 // each guard; the runner turns rows × principals × owners into cells and compares exact statuses.
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
+import { createSandboxCarrier } from '../../src/modules/shipping/carriers/sandbox.ts'
 import { randomPhone } from '../helpers/factories.ts'
-import { type Auth, type Cell, MATRIX, type Route, useFixtures } from './authorization-routes.ts'
+import { type Auth, type Cell, freshParcel, MATRIX, type Route, useFixtures } from './authorization-routes.ts'
 import { buildFixtures, CUSTOMERS, type CustomerName, type Fixtures, type PartnerName, PREFIX, type Principal, type PrincipalName } from './fixtures.ts'
 
 let f: Fixtures
@@ -196,6 +198,46 @@ describe('credentials carried in the request, and objects named in bodies', () =
     const { sessionId } = await f.fresh.prepaidOrder(f.objects.A1.customer)
     assert.equal((await call('GET', `/sandbox/checkout/${sessionId}`)).statusCode, 200)
     assert.equal((await call('POST', `/sandbox/checkout/${sessionId}/close`)).statusCode, 200)
+  })
+
+  test("carrier webhooks: the sandbox carrier's signature is the credential; a forged one is 401, an unknown carrier 404", async () => {
+    const parcel = await freshParcel()
+    const sign = (secret: string) => {
+      const carrier = createSandboxCarrier({ secret, publicBaseUrl: '' })
+      return carrier.signedEvent(carrier.eventFor(parcel.awb, 'IN_TRANSIT'))
+    }
+    const post = (carrier: string, signed: ReturnType<typeof sign>) =>
+      f.t.app.inject({ method: 'POST', url: `${PREFIX}/shipping/webhooks/${carrier}`, headers: signed.headers as Record<string, string>, payload: signed.rawBody })
+    // Signed with the key derived from AUTH_SECRET (src/modules/shipping/carriers/index.ts); a customer's or an admin's token adds nothing.
+    const key = createHmac('sha256', f.t.deps.config.authSecret).update('sandbox-carrier').digest('hex')
+    const forged = await post('sandbox', sign(createHmac('sha256', 'another-secret').update('sandbox-carrier').digest('hex')))
+    assert.equal(forged.statusCode, 401, forged.body)
+    assert.equal((await post('fedex', sign(key))).statusCode, 404)
+    const res = await post('sandbox', sign(key))
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual(res.json().data, { received: 1, applied: 1, duplicates: 0, unknown: 0 })
+  })
+
+  test('sandbox tracking: an existing AWB answers anyone who holds it (it is the capability)', async () => {
+    const parcel = await freshParcel()
+    assert.equal((await call('GET', `/sandbox/shipments/${parcel.awb}`)).statusCode, 200)
+    const moved = await call('POST', `/sandbox/shipments/${parcel.awb}/IN_TRANSIT`)
+    assert.equal(moved.statusCode, 200, moved.body)
+    assert.equal(moved.json().data.shipmentId, parcel.id)
+  })
+
+  test("shipments are seen through their order only: A1 sees its parcel, A2 and B1 get 404 and none of it in their lists", async () => {
+    const parcel = await freshParcel()
+    const mine = await call('GET', `/orders/${parcel.orderId}`, headersOf('A1'))
+    assert.equal(mine.statusCode, 200, mine.body)
+    assert.deepEqual(mine.json().data.shipments.map((s: { id: string }) => s.id), [parcel.id])
+    for (const name of ['A2', 'B1'] as const) {
+      const theirs = await call('GET', `/orders/${parcel.orderId}`, headersOf(name))
+      assert.equal(theirs.statusCode, 404, `${name}: ${theirs.body}`)
+      const list = await call('GET', '/orders?limit=100', headersOf(name))
+      assert.equal(list.statusCode, 200)
+      assert.ok(!list.body.includes(parcel.id) && !list.body.includes(parcel.awb), `${name} sees A1's parcel in its orders`)
+    }
   })
 
   test('A2 and B1 cannot attach A1 uploads, pay with A1 payment ids, or use A1 orders in tickets', async () => {

@@ -143,6 +143,17 @@ export const MATRIX: Record<string, Route> = {
   'GET /sandbox/checkout/:sessionId': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session' }) },
   'POST /sandbox/checkout/:sessionId/:action': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session/pay' }) },
 
+  // Carrier tracking: the signature over the body is the credential (none here: 401); the sandbox
+  // tracking page and its buttons take the AWB as the capability (an unknown one: 404). The positive
+  // cells are in "credentials carried in the request".
+  'POST /shipping/webhooks/:carrier': {
+    auth: { fixed: 401 },
+    ok: 200,
+    req: () => ({ url: '/shipping/webhooks/sandbox', payload: { id: 'sbxtrk_unsigned', awb: 'SBX0000000000000', status: 'DELIVERED', occurredAt: new Date().toISOString() } }),
+  },
+  'GET /sandbox/shipments/:awb': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/shipments/SBX0000000000000' }) },
+  'POST /sandbox/shipments/:awb/:status': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/shipments/SBX0000000000000/DELIVERED' }) },
+
   // Back office: orders (SUPPORT).
   'GET /admin/orders': { auth: SUPPORT, ok: 200 },
   'GET /admin/orders/:orderId/invoice': { auth: SUPPORT, ok: 200, req: async (c) => ({ url: `/admin/orders/${await invoicedOrder(c.mine.customer)}/invoice` }) },
@@ -163,6 +174,23 @@ export const MATRIX: Record<string, Route> = {
       payload: { status: 'CANCELLED', note: 'Matrix' },
     }),
   },
+
+  // Back office: fulfilment (SUPPORT; decision 0024). Denied cells aim at a parcel (or an order)
+  // the action would succeed on; the cells that succeed book their own.
+  'POST /admin/orders/:orderId/shipments': {
+    auth: SUPPORT,
+    ok: 201,
+    req: async (c) => ({ url: `/admin/orders/${c.allowed ? (await f.fresh.codOrder(f.objects.A1.customer)).id : (await shippableOrder()).id}/shipments`, payload: { weightGrams: 500 } }),
+  },
+  'GET /admin/shipments/:shipmentId': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}` }) },
+  'POST /admin/shipments/:shipmentId/cancel': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await freshParcel() : await sharedParcel()).id}/cancel` }),
+  },
+  'POST /admin/shipments/:shipmentId/refresh': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/refresh` }) },
+  'GET /admin/shipments/:shipmentId/label': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/label` }) },
+  'GET /admin/fulfilment/pick-list': { auth: SUPPORT, ok: 200 },
 
   // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
   // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
@@ -391,6 +419,17 @@ function twoUnitOrder(customer: Parameters<Fixtures['fresh']['codOrder']>[0]) {
   if (!order) twoUnitOrders.set(customer.userId, (order = f.fresh.codOrder(customer, 2)))
   return order
 }
+
+/** A confirmed COD order of A1 with nothing shipped, made once: the denied cells of shipment creation aim at it. */
+let shippable: ReturnType<Fixtures['fresh']['codOrder']> | undefined
+const shippableOrder = () => (shippable ??= f.fresh.codOrder(f.objects.A1.customer))
+
+/** A parcel booked with the sandbox carrier for a fresh COD order of A1 (status CREATED: it may still be cancelled). */
+export const freshParcel = () => f.fresh.shipment(f.objects.A1.customer)
+
+/** One parcel, booked once: the cells that read it, and the denied cells of cancel (none of them may cancel it). */
+let shared: ReturnType<typeof freshParcel> | undefined
+export const sharedParcel = () => (shared ??= freshParcel())
 
 let invoicing: Promise<void> | undefined
 /**

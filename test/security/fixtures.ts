@@ -86,12 +86,14 @@ export interface Fixtures {
 
 export type FreshObjects = ReturnType<typeof freshObjects>
 
-/** The fields of answers the fixtures read (orders, payments, tickets, returns, zones, coupons). */
+/** The fields of answers the fixtures read (orders, payments, tickets, returns, zones, coupons, shipments). */
 interface Data {
   id: string
   items: { id: string }[]
   payment: { id: string }
   paymentClientAction: { payload: { sessionId: string } }
+  awb: string
+  orderId: string
 }
 
 const json = (res: { statusCode: number; body: string }, status: number, what: string): Data => {
@@ -123,6 +125,12 @@ function freshObjects(t: TestApp, adminToken: string, productOf: (c: CustomerFix
       const order = await self.codOrder(c, quantity)
       for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) json(await asAdmin('POST', `/admin/orders/${order.id}/status`, { status }), 200, `order -> ${status}`)
       return { id: order.id, itemId: order.items[0]!.id }
+    },
+    /** A parcel booked with the sandbox carrier for a fresh COD order of the customer (CREATED: it may still be cancelled). */
+    async shipment(c: CustomerFixture) {
+      const order = await self.codOrder(c)
+      const parcel = json(await asAdmin('POST', `/admin/orders/${order.id}/shipments`, { weightGrams: 500 }), 201, 'shipment')
+      return { id: parcel.id, awb: parcel.awb, orderId: parcel.orderId }
     },
     async ticket(c: CustomerFixture) {
       return json(await asCustomer(c, 'POST', '/support/tickets', { topic: 'Late delivery', detail: 'Where is my order?' }), 201, 'ticket').id

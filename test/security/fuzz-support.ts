@@ -638,6 +638,9 @@ export class ResponseChecker {
     const isJson = /^application\/json\b/.test(contentType ?? '')
     if (!response && status < 400) return `status ${status} is not declared`
     if (response && !schema) return status >= 400 && !isJson ? `error ${status} is not JSON (${contentType})` : null
+    // A success the route also declares in another content type (the pick list as a PDF): that one, whole.
+    const otherType = !isJson && status < 400 ? Object.keys(response?.content ?? {}).find((type) => type !== 'application/json' && (contentType ?? '').startsWith(type)) : undefined
+    if (otherType) return otherType === 'application/pdf' && !text.startsWith('%PDF-') ? 'a PDF answer that does not start with %PDF-' : null
     if (!isJson) return `content-type ${contentType} where JSON is declared`
     let body: unknown
     try {

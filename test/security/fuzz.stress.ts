@@ -17,8 +17,11 @@
 //   - on a write route, a 4xx leaves the main tables as they were (row counts, newest updated_at,
 //     products' stock sum; compared after every request).
 // Special cases: POST /payments/webhooks/{provider} answers random bodies 401 (404 for another
-// provider, 413/415 for size and content type); PUT /uploads/* gets a fixed image body and fuzzed
-// query, path and headers; 2xx side effects of valid random input are expected and allowed.
+// provider, 413/415 for size and content type); POST /shipping/webhooks/{carrier} likewise, except
+// that a third of its JSON bodies carry a valid sandbox carrier signature over their exact bytes, so
+// the tracking event parser behind the signature is fuzzed too (200 or 400 then, never 401 nor 5xx);
+// PUT /uploads/* gets a fixed image body and fuzzed query, path and headers; 2xx side effects of
+// valid random input are expected and allowed.
 //
 // Runs per route: FUZZ_RUNS (default below); FUZZ_SEED replays a run. Failures are collected per
 // route (at most a few examples per distinct problem) instead of shrunk, so one run reports them all.
@@ -51,10 +54,13 @@
 // valid requests that reach a handler in 3-5 ms.
 //   FUZZ_RUNS=2000 npm run test:fuzz
 import assert from 'node:assert/strict'
+import { createHmac } from 'node:crypto'
 import { after, test } from 'node:test'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
 import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
+import { signPayload } from '../../src/lib/signature.ts'
+import { SANDBOX_CARRIER_SIGNATURE_HEADER, TRACKING_STATUSES } from '../../src/modules/shipping/carriers/sandbox.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
@@ -202,6 +208,19 @@ const BODY_OVERRIDES: Record<string, JsonSchema> = {
       },
     },
   },
+  // The sandbox carrier's tracking callback (src/modules/shipping/carriers/sandbox.ts), with a status no carrier sends.
+  'POST /api/v1/shipping/webhooks/{carrier}': {
+    type: 'object',
+    required: ['id', 'awb', 'status', 'occurredAt'],
+    properties: {
+      id: { type: 'string', maxLength: 40 },
+      awb: { type: 'string', maxLength: 40 },
+      status: { enum: [...TRACKING_STATUSES, 'LOST'] },
+      occurredAt: { type: 'string', format: 'date-time' },
+      location: { type: 'string', maxLength: 40, nullable: true },
+      note: { type: 'string', maxLength: 80, nullable: true },
+    },
+  },
   'POST /api/v1/payments/webhooks/{provider}': {
     type: 'object',
     required: ['id', 'type'],
@@ -285,6 +304,15 @@ async function setUp() {
     }),
   )
   const ticket = await data(api('POST', '/support/tickets', mine, { topic: 'Damaged', detail: 'The pack was torn', orderId: cod.id, imageUrls: [supportImage] }))
+  // Parcels (decision 0024): a COD order with one unit booked, the rest booked then cancelled (so it
+  // is left to ship again); another with its parcel in transit through the sandbox tracking button.
+  const toShip = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.atta, quantity: 2 }, { productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' }))
+  const parcel = await data(api('POST', `/admin/orders/${toShip.id}/shipments`, admin, { weightGrams: 500, items: [{ orderItemId: toShip.items[0].id, quantity: 1 }] }))
+  const cancelledParcel = await data(api('POST', `/admin/orders/${toShip.id}/shipments`, admin, { weightGrams: 300 }))
+  await data(api('POST', `/admin/shipments/${cancelledParcel.id}/cancel`, admin))
+  const moving = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' }))
+  const inTransit = await data(api('POST', `/admin/orders/${moving.id}/shipments`, admin, { weightGrams: 200 }))
+  await data(api('POST', `/sandbox/shipments/${inTransit.awb}/IN_TRANSIT`, {}))
   const coupon = await data(api('POST', `/admin/partners/${shop.partner.partnerId}/coupons`, admin, { code: 'FUZZ10', kind: 'PERCENT', value: 10 }))
   await data(api('PUT', `/admin/partners/${shop.partner.partnerId}/webhook`, admin, { url: 'https://example.com/hooks' }))
   const zones = await data(api('GET', '/admin/delivery-zones', admin))
@@ -297,9 +325,13 @@ async function setUp() {
 
   add('productId', ...Object.values(shop.ids), other.ids.atta)
   add('slug', 'atta', 'earbuds', 'hot', 'old')
-  add('orderId', cod.id, pending.id, paid.id, theirs.id)
+  add('orderId', cod.id, pending.id, paid.id, theirs.id, toShip.id, moving.id)
   add('subjectId', cod.id, pending.id)
-  add('orderItemId', ...delivered.items.map((i: { id: string }) => i.id))
+  add('orderItemId', ...delivered.items.map((i: { id: string }) => i.id), ...toShip.items.map((i: { id: string }) => i.id))
+  add('shipmentId', parcel.id, cancelledParcel.id, inTransit.id)
+  add('awb', parcel.awb, cancelledParcel.awb, inTransit.awb)
+  add('carrier', 'sandbox', 'shiprocket')
+  add('date', new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10), '2026-01-01')
   add('paymentId', pending.payment?.id, paid.payment?.id)
   add('sessionId', pending.paymentClientAction.payload?.sessionId, paid.paymentClientAction.payload?.sessionId)
   add('addressId', address.id)
@@ -344,7 +376,7 @@ const TABLES = [
   'orders', 'order_items', 'order_status_history', 'payments', 'refunds', 'ledger_entries', 'support_tickets', 'ticket_messages',
   'return_requests', 'return_items', 'return_history', 'uploads', 'outbox_events', 'products', 'addresses', 'coupons',
   'coupon_redemptions', 'categories', 'catalogs', 'delivery_zones', 'zone_pincodes', 'partner_pricing', 'partners', 'users',
-  'idempotency_keys', 'webhook_deliveries', 'payment_webhook_events',
+  'idempotency_keys', 'webhook_deliveries', 'payment_webhook_events', 'shipments', 'shipment_items', 'shipment_events',
 ]
 
 async function buildSnapshotSql(): Promise<string> {
@@ -451,6 +483,8 @@ interface Case {
   payload?: string | Buffer
   /** The URL may have left the route (an empty or dot segment): check only status and error bodies. */
   rerouted?: boolean
+  /** A carrier callback signed with the sandbox carrier's key over its exact bytes. */
+  signed?: boolean
 }
 
 /** Header values as a real HTTP/1.1 parser hands them over: non-ASCII arrives as Latin-1 bytes. */
@@ -604,7 +638,9 @@ const hintContext = {
     }
     if (name === 'items' && schema.type === 'array' && 'productId' in itemProps) return mostly(lines)
     if (name === 'items' && schema.type === 'array' && 'orderItemId' in itemProps) {
-      const ret = fc.record({ orderItemId: fc.constantFrom(...known.orderItemId!), quantity: fc.integer({ min: 1, max: 2 }), reason: fc.constantFrom('Size', 'Damaged') })
+      // Return lines have a reason; cancelled units and parcel lines do not.
+      const reason = 'reason' in itemProps ? { reason: fc.constantFrom('Size', 'Damaged') } : {}
+      const ret = fc.record({ orderItemId: fc.constantFrom(...known.orderItemId!), quantity: fc.integer({ min: 1, max: 2 }), ...reason })
       return mostly(fc.uniqueArray(ret, { selector: (l) => l.orderItemId, minLength: 1, maxLength: 2 }))
     }
     if (name === 'imageUrls') return mostly(fc.uniqueArray(fc.constantFrom(...known['imageUrls[]']!), { maxLength: 2 }))
@@ -713,7 +749,14 @@ function buildCase(op: Operation, r: { mode: Mode; path: Record<string, unknown>
     headers['content-type'] = 'text/csv'
     notes.push('CSV body')
   }
-  return { mode: r.mode, kind, note: notes.join('; ') || 'valid', method: op.method, url, headers, payload, rerouted }
+  // A third of the carrier callbacks with a JSON body are signed as the sandbox carrier signs them.
+  let signed = false
+  if (op.key === CARRIER_WEBHOOK && payload !== undefined && r.b % 3 === 0 && /^application\/json\s*(;|$)/i.test(headers['content-type'] ?? '')) {
+    headers[SANDBOX_CARRIER_SIGNATURE_HEADER] = signPayload(sandboxCarrierKey(), Math.floor(Date.now() / 1000), Buffer.isBuffer(payload) ? payload.toString('utf8') : payload)
+    signed = true
+    notes.push('signed')
+  }
+  return { mode: r.mode, kind, note: notes.join('; ') || 'valid', method: op.method, url, headers, payload, rerouted, signed }
 }
 
 const pickOf = <T>(items: readonly T[], n: number): T => items[n % items.length]!
@@ -836,8 +879,20 @@ function describeCase(c: Case, status: number | string, body: string): string {
   )
 }
 
+const CARRIER_WEBHOOK = 'POST /api/v1/shipping/webhooks/{carrier}'
+/** The sandbox carrier's signing key, as the service derives it (src/modules/shipping/carriers/index.ts). */
+const sandboxCarrierKey = () => createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex')
+
 /** Expectations of their own for some routes; null when the general checks decide. */
 function specialProblem(op: Operation, c: Case, status: number): string | null {
+  if (op.key === CARRIER_WEBHOOK) {
+    // A signed sandbox callback is read (200, or 400 for a body that is no tracking event); anything else is 401.
+    const sandbox = /\/webhooks\/sandbox(\?|$)/.test(c.url)
+    const allowed = sandbox ? (c.signed ? [200, 400, 413, 415] : [401, 413, 415]) : [404, 413, 415]
+    if (c.mode === 'path' || c.mode === 'header') allowed.push(400, 404, 414)
+    if (!/\/webhooks\/(?!\.\.?(\?|$))[^/?]+(\?|$)/.test(c.url)) allowed.push(400, 404)
+    if (!allowed.includes(status)) return `carrier callback${c.signed ? ' with a valid signature' : ' without a valid signature'} answered ${status} (expected ${allowed.join('/')})`
+  }
   if (op.key === 'POST /api/v1/payments/webhooks/{provider}') {
     // No request here carries a valid signature.
     const sandbox = /\/webhooks\/sandbox(\?|$)/.test(c.url)

@@ -13,8 +13,15 @@ import { ADDRESS } from '../helpers/shop.ts'
 import { buildFixtures, type Fixtures, PREFIX, type Principal } from './fixtures.ts'
 
 let f: Fixtures
+/** Parcels booked with the sandbox carrier: A1's is the back office's and the tracking page's target; A2's and B1's no answer to A1 may name. */
+let parcels: Record<'A1' | 'A2' | 'B1', { id: string; awb: string; orderId: string }>
 before(async () => {
   f = await buildFixtures()
+  parcels = {
+    A1: await f.fresh.shipment(f.objects.A1.customer),
+    A2: await f.fresh.shipment(f.objects.A2.customer),
+    B1: await f.fresh.shipment(f.objects.B1.customer),
+  }
 })
 after(() => f?.t.close())
 
@@ -58,6 +65,8 @@ function pathValue(name: string): string | undefined {
     eventId: f.admin.eventId,
     partnerId: f.partners.A.partnerId,
     userId: a1.customer.userId,
+    shipmentId: parcels.A1.id,
+    awb: parcels.A1.awb,
     // The uploads wildcard (`/uploads/*`), documented as {path}: the object name, slashes included.
     [WILDCARD_PARAM]: new URL(a1.imageUrl).pathname.replace(/^\/api\/v1\/uploads\//, ''),
   }
@@ -124,7 +133,7 @@ function disclosed(value: unknown, into = new Set<string>()): Set<string> {
   return into
 }
 
-/** The `data` of a JSON answer; nothing for a page or a file (the sandbox checkout, an upload). */
+/** The `data` of a JSON answer; nothing for a page or a file (the sandbox checkout and tracking pages, an upload, a label). */
 function dataOf(body: string): unknown {
   try {
     return (JSON.parse(body) as { data?: unknown }).data
@@ -142,7 +151,7 @@ function get(path: string, query: [string, string][], principal: Principal) {
 function othersIds(): string[] {
   return (['A2', 'B1'] as const).flatMap((n) => {
     const o = f.objects[n]
-    return [o.customer.userId, o.deliveredOrder.id, o.pendingOrder.id, o.ticketId, o.returnId, o.addressId]
+    return [o.customer.userId, o.deliveredOrder.id, o.pendingOrder.id, o.ticketId, o.returnId, o.addressId, parcels[n].id, parcels[n].awb, parcels[n].orderId]
   })
 }
 
@@ -193,7 +202,7 @@ describe('query-string injection never widens an answer', () => {
     const routes = await readRoutes()
     const others = othersIds()
     const b1 = f.objects.B1
-    const partnerBIds = [f.partners.B.partnerId, b1.customer.userId, b1.deliveredOrder.id, b1.pendingOrder.id, b1.ticketId, b1.returnId]
+    const partnerBIds = [f.partners.B.partnerId, b1.customer.userId, b1.deliveredOrder.id, b1.pendingOrder.id, b1.ticketId, b1.returnId, parcels.B1.id, parcels.B1.awb]
     const foreign = [f.partners.B.partnerId, f.objects.B1.customer.userId, f.objects.A2.customer.userId, f.admin.catalogId, f.partners.C.partnerId, f.objects.B1.deliveredOrder.id]
     const key = fc.oneof(
       fc.constantFrom('userId', 'partnerId', 'customerId', 'catalogId', 'status', 'orderId', 'user_id', 'partner_id', '__proto__', 'constructor'),

@@ -35,7 +35,7 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     },
     async (request, reply) => {
       const created = await shipping.create(adminOf(request).adminId, request.params.orderId, request.body)
-      return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created'))
+      return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created', 201))
     },
   )
 
@@ -93,7 +93,6 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
         security: security.admin,
         summary: 'The parcel label as a 4x6 inch PDF: address, AWB as a Code 128 barcode, COD amount to collect',
         params: ShipmentParams,
-        produces: ['application/pdf'],
         response: { 200: pdfResponse('The label'), ...errorResponses(401, 403, 404, 409) },
       },
     },

@@ -60,10 +60,15 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
       } catch {
         throw new CarrierPayloadError('Body is not JSON')
       }
-      const occurredAt = new Date(String(body.occurredAt))
+      // Only strings are read: String() of any other JSON (an array nested 10,000 deep) may throw.
+      const occurredAt = new Date(typeof body.occurredAt === 'string' ? body.occurredAt : Number.NaN)
       if (typeof body.id !== 'string' || typeof body.awb !== 'string' || !TRACKING_STATUSES.includes(body.status as TrackingStatus) || Number.isNaN(occurredAt.getTime())) {
         throw new CarrierPayloadError('A tracking event needs id, awb, status and occurredAt')
       }
+      // The event id is unique per carrier through an index, whose entries PostgreSQL caps at about 2.7 kB.
+      if (body.id.length > 100 || body.awb.length > 40) throw new CarrierPayloadError('A tracking event id is at most 100 characters, an AWB at most 40')
+      const text = (v: unknown) => v === undefined || v === null || typeof v === 'string'
+      if (!text(body.location) || !text(body.note)) throw new CarrierPayloadError('A tracking event has a location and a note that are text, when it has them')
       return [{ eventId: body.id, awb: body.awb, status: body.status as TrackingStatus, occurredAt, location: body.location ?? null, note: body.note ?? null, expectedDeliveryDate: null }]
     },
 
