@@ -168,6 +168,8 @@ const RETURN = {
   items: list({ id: V, orderItemId: V, quantity: V, reason: V, requestedAmount: V }),
   refunds: list(REFUND),
   replacementOrderId: V,
+  pickup: nullable(SHIPMENT),
+  qualityCheck: nullable({ result: V, note: V, at: V, restocked: V }),
   createdAt: V,
   updatedAt: V,
 }
@@ -413,6 +415,11 @@ describe('answers carry only whitelisted keys', () => {
       items: [{ orderItemId: f.objects.A1.deliveredOrder.itemId, quantity: 1, reason: 'Torn' }],
     })
     for (const status of ['UNDER_REVIEW', 'APPROVED', 'REFUND_PENDING']) await call('admin return', 'POST', `/admin/returns/${ret.id}/status`, admin, { status, note: 'Checked' })
+    // Its pickup, received and checked (decision 0024): the return's pickup and qualityCheck filled.
+    const picked = await call('admin return', 'POST', `/admin/returns/${ret.id}/pickup`, admin, { weightGrams: 400 })
+    const pickupAwb = String((picked.pickup as { awb: string }).awb)
+    for (const status of ['IN_TRANSIT', 'DELIVERED']) await call('sandbox tracking result', 'POST', `/sandbox/shipments/${pickupAwb}/${status}`, {})
+    await call('admin return', 'POST', `/admin/returns/${ret.id}/quality-check`, admin, { result: 'PASSED', note: 'Resellable' })
     await call('return', 'GET', `/returns/${ret.id}`, me)
     await call('returns (list)', 'GET', '/returns', me)
     await call('admin return', 'GET', `/admin/returns/${ret.id}`, admin)

@@ -331,6 +331,26 @@ export const MATRIX: Record<string, Route> = {
     },
   },
 
+  // Return pickups and the quality check (decision 0024): an approved return of A2 for the allowed cells.
+  'POST /admin/returns/:returnRequestId/pickup': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => {
+      const a2 = f.objects.A2
+      const id = c.allowed ? await f.fresh.returnRequest(a2.customer, a2.deliveredOrder, 'APPROVED') : a2.returnId
+      return { url: `/admin/returns/${id}/pickup`, payload: { weightGrams: 500 } }
+    },
+  },
+  'POST /admin/returns/:returnRequestId/quality-check': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => {
+      const a2 = f.objects.A2
+      const id = c.allowed ? await f.fresh.returnRequest(a2.customer, a2.deliveredOrder, 'APPROVED') : a2.returnId
+      return { url: `/admin/returns/${id}/quality-check`, payload: { result: 'FAILED', note: 'Opened' } }
+    },
+  },
+
   // Back office: checkout settings (ADMIN only) and ledger adjustments (SUPPORT).
   'GET /admin/delivery-zones': { auth: ADMIN_ONLY, ok: 200 },
   'POST /admin/delivery-zones': { auth: ADMIN_ONLY, ok: 201, req: () => ({ payload: zoneBody(`Zone ${randomUUID()}`) }) },
