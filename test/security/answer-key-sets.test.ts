@@ -301,6 +301,9 @@ const SHAPES = {
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
+  'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, firstOrderCap: V },
+  'admin cod blocked pincode': { pincode: V, reason: V, createdAt: V },
+  'admin cod blocked pincodes (list)': list({ pincode: V, reason: V, createdAt: V }),
 } satisfies Record<string, Shape>
 type Kind = keyof typeof SHAPES
 
@@ -308,7 +311,7 @@ type Kind = keyof typeof SHAPES
 const samples = new Map<Kind, { call: string; body: Record<string, unknown> }[]>()
 
 describe('answers carry only whitelisted keys', () => {
-  const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
+  const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
     const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
     assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
     const body = res.json() as Record<string, unknown>
@@ -423,6 +426,15 @@ describe('answers carry only whitelisted keys', () => {
     const delivered = (events as unknown as { id: string; status: string }[]).find((e) => e.status === 'DELIVERED')
     assert.ok(delivered, 'an event was delivered to the listener')
     await call('admin event', 'GET', `/admin/events/${delivered.id}`, admin)
+
+    // Cash-on-delivery risk rules and blocked pincodes, on partner C (no orders of these fixtures use them).
+    const codRules = `/admin/partners/${f.partners.C.partnerId}/cod-rules`
+    await call('admin cod rules', 'PUT', codRules, admin, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: '2000.00' })
+    await call('admin cod rules', 'GET', codRules, admin)
+    const blocked = `/admin/partners/${f.partners.C.partnerId}/cod-blocked-pincodes`
+    await call('admin cod blocked pincode', 'POST', blocked, admin, { pincode: '682001', reason: 'Refused parcels' })
+    await call('admin cod blocked pincodes (list)', 'GET', blocked, admin)
+    await call('admin cod blocked pincode', 'DELETE', `${blocked}/682001`, admin)
   })
 
   for (const [kind, shape] of Object.entries(SHAPES) as [Kind, Shape][]) {
