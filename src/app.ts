@@ -29,7 +29,7 @@ import { SupportService, supportRoutes } from './modules/support/index.ts'
 import { TaxService, taxAdminRoutes } from './modules/tax/index.ts'
 import { createCarriers, ShippingService, shippingAdminRoutes, shippingRoutes } from './modules/shipping/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
-import { OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
+import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
@@ -194,7 +194,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     log: app.log,
   })
   const catalog = new CatalogService(deps)
-  const checkout = new CheckoutService(deps)
+  const checkout = new CheckoutService(deps, codHistoryOf)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = new PaymentService(deps, provider)
   const orders = new OrderService(deps, checkout, payments)

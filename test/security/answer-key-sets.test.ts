@@ -321,6 +321,9 @@ const SHAPES = {
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
+  'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, firstOrderCap: V },
+  'admin cod blocked pincode': { pincode: V, reason: V, createdAt: V },
+  'admin cod blocked pincodes (list)': list({ pincode: V, reason: V, createdAt: V }),
 } satisfies Record<string, Shape>
 type Kind = keyof typeof SHAPES
 
@@ -330,7 +333,7 @@ const NEWER_EVENT_TYPES = ['shipment.created', 'shipment.updated', 'order.items_
 const samples = new Map<Kind, { call: string; body: Record<string, unknown> }[]>()
 
 describe('answers carry only whitelisted keys', () => {
-  const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
+  const call = async (kind: Kind, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, payload?: object, status = method === 'POST' ? [200, 201] : [200]) => {
     const res = await f.t.app.inject({ method, url: `${PREFIX}${url}`, headers, ...(payload ? { payload } : {}) })
     assert.ok(status.includes(res.statusCode), `${kind}: ${method} ${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
     const body = res.json() as Record<string, unknown>
@@ -471,6 +474,15 @@ describe('answers carry only whitelisted keys', () => {
     await call('admin event', 'GET', `/admin/events/${delivered.id}`, admin)
     // The events of the newer types, whatever the list above reached.
     for (const type of NEWER_EVENT_TYPES) await call('admin events (list)', 'GET', `/admin/events?partnerId=${f.partners.A.partnerId}&type=${type}&limit=20`, admin)
+
+    // Cash-on-delivery risk rules and blocked pincodes, on partner C (no orders of these fixtures use them).
+    const codRules = `/admin/partners/${f.partners.C.partnerId}/cod-rules`
+    await call('admin cod rules', 'PUT', codRules, admin, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: '2000.00' })
+    await call('admin cod rules', 'GET', codRules, admin)
+    const blocked = `/admin/partners/${f.partners.C.partnerId}/cod-blocked-pincodes`
+    await call('admin cod blocked pincode', 'POST', blocked, admin, { pincode: '682001', reason: 'Refused parcels' })
+    await call('admin cod blocked pincodes (list)', 'GET', blocked, admin)
+    await call('admin cod blocked pincode', 'DELETE', `${blocked}/682001`, admin)
   })
 
   test('the event data checked includes that of shipment.created, shipment.updated (a cancelled parcel too) and order.items_cancelled', () => {

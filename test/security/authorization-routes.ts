@@ -2,7 +2,7 @@
 // route Fastify registers, with its guard (AUTH), the status its rightful caller gets and, for
 // routes that take an object id, whose object it is; `req` builds the request of one cell. The
 // matrix hands over its fixtures with useFixtures() before the first cell runs.
-import { randomUUID } from 'node:crypto'
+import { randomInt, randomUUID } from 'node:crypto'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
 import { givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
 import { png } from '../helpers/uploads.ts'
@@ -421,6 +421,33 @@ export const MATRIX: Record<string, Route> = {
     },
   },
   'GET /admin/catalogs/:catalogId/tax/missing': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/tax/missing` }) },
+
+  // Back office: cash-on-delivery risk rules and blocked pincodes of partner C (ADMIN only).
+  'GET /admin/partners/:partnerId/cod-rules': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/cod-rules` }) },
+  'PUT /admin/partners/:partnerId/cod-rules': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/cod-rules`, payload: { maxOpenCodOrders: 50 } }) },
+  'GET /admin/partners/:partnerId/cod-blocked-pincodes': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/cod-blocked-pincodes` }) },
+  'POST /admin/partners/:partnerId/cod-blocked-pincodes': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: `/admin/partners/${partnerC()}/cod-blocked-pincodes`, payload: { pincode: randomPincode() } }) },
+  'DELETE /admin/partners/:partnerId/cod-blocked-pincodes/:pincode': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/partners/${partnerC()}/cod-blocked-pincodes/${c.allowed ? await blockedPincode() : '560001'}` }),
+  },
+}
+
+/** A 6-digit pincode nobody has blocked yet (most likely). */
+const randomPincode = () => String(randomInt(100_000, 1_000_000))
+
+/** A pincode partner C has just blocked for COD, so that unblocking it succeeds for its rightful caller. */
+async function blockedPincode(): Promise<string> {
+  const pincode = randomPincode()
+  const res = await f.t.app.inject({
+    method: 'POST',
+    url: `${PREFIX}/admin/partners/${partnerC()}/cod-blocked-pincodes`,
+    headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` },
+    payload: { pincode },
+  })
+  if (res.statusCode !== 201) throw new Error(`COD blocked pincode: ${res.statusCode} ${res.body}`)
+  return pincode
 }
 
 const GST_SELLER = {

@@ -74,6 +74,7 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /sandbox/shipments/:awb/:status': 'no body: the sandbox tracking page buttons',
   'POST /admin/shipments/:shipmentId/cancel': 'no body',
   'POST /admin/shipments/:shipmentId/refresh': 'no body',
+  'DELETE /admin/partners/:partnerId/cod-blocked-pincodes/:pincode': 'no body: the pincode in the path is the whole request',
   // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
   // field by field into the insert; the dynamic test below proves an unknown field has no effect.
   'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',
@@ -156,7 +157,7 @@ describe('mass assignment', () => {
       coupon: await db.query.coupons.findFirst({ where: eq(coupons.id, f.admin.couponId) }),
     })
     const before = await rows()
-    const cases: { name: string; method: 'POST' | 'PATCH'; url: string; headers: Record<string, string>; payload: object; expect: string[] }[] = [
+    const cases: { name: string; method: 'POST' | 'PATCH' | 'PUT'; url: string; headers: Record<string, string>; payload: object; expect: string[] }[] = [
       {
         name: 'POST /orders with a status, prices, totals and another tenant and customer',
         method: 'POST',
@@ -228,6 +229,14 @@ describe('mass assignment', () => {
           orderId: f.objects.B1.deliveredOrder.id,
         },
         expect: ['property awb should not exist', 'property status should not exist', 'property collectAmount should not exist', 'property orderId should not exist', 'items.0.property unitPrice should not exist'],
+      },
+      {
+        name: 'PUT /admin/partners/:partnerId/cod-rules with another partner and a date',
+        method: 'PUT',
+        url: `/admin/partners/${f.partners.C.partnerId}/cod-rules`,
+        headers: admin,
+        payload: { maxOpenCodOrders: 5, partnerId: f.partners.A.partnerId, updatedAt: '2000-01-01T00:00:00Z' },
+        expect: ['property partnerId should not exist', 'property updatedAt should not exist'],
       },
     ]
     for (const c of cases) {

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
 import type { CheckoutAdminService } from './admin-service.ts'
-import { MoneyInput, security } from '../../http/schemas.ts'
+import { Money, MoneyInput, Nullable, Pincode, security } from '../../http/schemas.ts'
 import { Prefix, Slabs, ZoneFields } from './schemas.ts'
 
 export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdminService; guards: Guards }> = async (app, { admin, guards }) => {
@@ -140,5 +140,121 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
       const changes = { ...(isActive !== undefined ? { isActive } : {}), ...(validUntil !== undefined ? { validUntil: validUntil ? new Date(validUntil) : null } : {}) }
       return ok(await admin.updateCoupon(request.params.couponId, changes), 'Coupon updated')
     },
+  )
+
+  // Cash-on-delivery risk rules (issue #25): data the merchant chooses, no law behind the values.
+  const codTags = ['Admin: cash on delivery']
+  const Count = (description: string) => Type.Integer({ minimum: 1, maximum: 100_000, description })
+  const NullableCount = (description: string) => Type.Union([Count(description), Type.Null()], { 'x-message': 'must be a whole number from 1 to 100000, or null' })
+  const NullableMoneyInput = (description: string) => Type.Union([MoneyInput(description), Type.Null()], { 'x-message': 'must be an amount with at most two decimals, or null' })
+  const CodRules = Type.Object({
+    maxOpenCodOrders: Nullable(Count("At most this many of a customer's COD orders not yet DELIVERED, CANCELLED or RTO, the new one included")),
+    maxCodValue: Nullable(Money("At most this much to collect across a customer's open COD orders and the new one")),
+    rtoLimit: Nullable(Count("COD is refused once this many of the customer's orders ended RTO within rtoWindowDays")),
+    rtoWindowDays: Nullable(Type.Integer({ minimum: 1, maximum: 3650, description: 'The RTO window, in days back from now' })),
+    firstOrderCap: Nullable(Money('A customer with no delivered order may collect at most this much by COD')),
+  })
+  const CodRulesInput = Type.Object({
+    maxOpenCodOrders: Type.Optional(NullableCount('At most this many open COD orders per customer, the new one included; null: no limit')),
+    maxCodValue: Type.Optional(NullableMoneyInput('At most this much (rupees) to collect across open COD orders and the new one; null: no limit')),
+    rtoLimit: Type.Optional(NullableCount('COD refused after this many RTO orders within rtoWindowDays; set both or neither')),
+    rtoWindowDays: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 3650, description: 'Days back from now in which RTOs count; set with rtoLimit' }), Type.Null()], { 'x-message': 'must be a whole number of days from 1 to 3650, or null' }),
+    ),
+    firstOrderCap: Type.Optional(NullableMoneyInput('At most this much (rupees) by COD until a first order is delivered; null: no cap')),
+  })
+  const Blocked = Type.Object({ pincode: Type.String(), reason: Nullable(Type.String()), createdAt: Type.String({ format: 'date-time' }) })
+
+  app.get(
+    '/admin/partners/:partnerId/cod-rules',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminGetCodRules',
+        tags: codTags,
+        security: sec,
+        summary: "A partner's cash-on-delivery risk rules (null: no limit)",
+        params: PartnerParams,
+        response: { 200: Envelope(CodRules), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.codRules(request.params.partnerId), 'COD rules retrieved'),
+  )
+
+  app.put(
+    '/admin/partners/:partnerId/cod-rules',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminSetCodRules',
+        tags: codTags,
+        security: sec,
+        summary: "Replace a partner's cash-on-delivery risk rules; a field left out or null is no limit",
+        description:
+          'Checked by GET /checkout/cod-eligibility, POST /checkout/serviceability and POST /orders (in the order\'s transaction, under the customer\'s lock). ' +
+          'Open COD orders are those not yet DELIVERED, CANCELLED or RTO; rtoLimit and rtoWindowDays go together.',
+        params: PartnerParams,
+        body: CodRulesInput,
+        response: { 200: Envelope(CodRules), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, firstOrderCap } = request.body
+      return ok(await admin.saveCodRules(request.params.partnerId, { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, firstOrderCap }), 'COD rules saved')
+    },
+  )
+
+  app.get(
+    '/admin/partners/:partnerId/cod-blocked-pincodes',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminListCodBlockedPincodes',
+        tags: codTags,
+        security: sec,
+        summary: 'Pincodes where the partner does not offer cash on delivery, by pincode',
+        params: PartnerParams,
+        response: { 200: Envelope(Type.Array(Blocked)), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.codBlockedPincodes(request.params.partnerId), 'COD blocked pincodes retrieved'),
+  )
+
+  app.post(
+    '/admin/partners/:partnerId/cod-blocked-pincodes',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminBlockCodPincode',
+        tags: codTags,
+        security: sec,
+        summary: 'Stop offering cash on delivery at a pincode (whatever its delivery zone allows)',
+        params: PartnerParams,
+        body: Type.Object({ pincode: Pincode, reason: Type.Optional(Type.String({ maxLength: 200, description: 'For the back office; customers are told only that COD is not available there' })) }),
+        response: { 201: Envelope(Blocked), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { pincode, reason } = request.body
+      const blocked = await admin.blockCodPincode(request.params.partnerId, { pincode, reason })
+      reply.status(201)
+      return ok(blocked, 'COD blocked at pincode', 201)
+    },
+  )
+
+  app.delete(
+    '/admin/partners/:partnerId/cod-blocked-pincodes/:pincode',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminUnblockCodPincode',
+        tags: codTags,
+        security: sec,
+        summary: 'Offer cash on delivery at a blocked pincode again',
+        params: Type.Object({ partnerId: Type.String({ maxLength: 100 }), pincode: Pincode }),
+        response: { 200: Envelope(Blocked), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.unblockCodPincode(request.params.partnerId, request.params.pincode), 'COD unblocked at pincode'),
   )
 }

@@ -1,17 +1,17 @@
 // Back-office operations of the checkout module: delivery zones and their pincodes, partner
 // pricing settings and coupons (Wallet Cash / Reward Points adjustments are the ledgers module's).
 // Each write is one transaction; amounts arrive in rupees (string or number) and are stored in paise.
-import { desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { findPartner } from '../partners/index.ts'
-import { AppError } from '../../lib/errors.ts'
+import { AppError, isUniqueViolation } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type CouponInput, createCoupon } from './coupons.ts'
 import type { VersionedCache } from '../../lib/versioned-cache.ts'
-import { pricingScope, ZONES_SCOPE } from './service.ts'
-import { coupons, deliveryZones, partnerPricing, zonePincodes } from './schema.sql.ts'
+import { codBlockedScope, codRulesScope, pricingScope, ZONES_SCOPE } from './service.ts'
+import { codBlockedPincodes, coupons, deliveryZones, partnerCodRules, partnerPricing, zonePincodes } from './schema.sql.ts'
 
 type Amount = string | number
 export interface SlabInput {
@@ -79,6 +79,28 @@ export function couponOut(c: typeof coupons.$inferSelect) {
     isActive: c.isActive,
   }
 }
+
+/** A partner's COD risk rules as sent: null or absent is "no limit"; amounts in rupees. */
+export interface CodRulesInput {
+  maxOpenCodOrders?: number | null
+  maxCodValue?: Amount | null
+  rtoLimit?: number | null
+  rtoWindowDays?: number | null
+  firstOrderCap?: Amount | null
+}
+
+function codRulesOut(rules: typeof partnerCodRules.$inferSelect | undefined) {
+  const money = (v: bigint | null | undefined) => (v == null ? null : formatPaise(v))
+  return {
+    maxOpenCodOrders: rules?.maxOpenCodOrders ?? null,
+    maxCodValue: money(rules?.maxCodValue),
+    rtoLimit: rules?.rtoLimit ?? null,
+    rtoWindowDays: rules?.rtoWindowDays ?? null,
+    firstOrderCap: money(rules?.firstOrderCap),
+  }
+}
+
+const blockedOut = (row: typeof codBlockedPincodes.$inferSelect) => ({ pincode: row.pincode, reason: row.reason, createdAt: row.createdAt.toISOString() })
 
 /** `settingsCache` is the checkout service's: zone and pricing writes drop what it holds. */
 export class CheckoutAdminService {
@@ -192,5 +214,60 @@ export class CheckoutAdminService {
     if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
     return couponOut(row)
   }
-}
 
+  private async requirePartner(partnerId: string) {
+    if (!(await findPartner(this.db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+  }
+
+  /** The partner's COD risk rules; every limit null when none were set. */
+  async codRules(partnerId: string) {
+    await this.requirePartner(partnerId)
+    const [row] = await this.db.select().from(partnerCodRules).where(eq(partnerCodRules.partnerId, partnerId)).limit(1)
+    return codRulesOut(row)
+  }
+
+  /** Replaces the partner's COD risk rules (an absent field is null: no limit). */
+  async saveCodRules(partnerId: string, input: CodRulesInput) {
+    if ((input.rtoLimit == null) !== (input.rtoWindowDays == null)) throw new AppError('BAD_REQUEST', 'rtoLimit and rtoWindowDays must be set together, or both left out')
+    await this.requirePartner(partnerId)
+    const values = {
+      maxOpenCodOrders: input.maxOpenCodOrders ?? null,
+      maxCodValue: input.maxCodValue == null ? null : paise(input.maxCodValue),
+      rtoLimit: input.rtoLimit ?? null,
+      rtoWindowDays: input.rtoWindowDays ?? null,
+      firstOrderCap: input.firstOrderCap == null ? null : paise(input.firstOrderCap),
+      updatedAt: this.clock.now(),
+    }
+    const [row] = await this.db.insert(partnerCodRules).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerCodRules.partnerId, set: values }).returning()
+    await this.settingsCache.invalidate(codRulesScope(partnerId))
+    return codRulesOut(row)
+  }
+
+  async codBlockedPincodes(partnerId: string) {
+    await this.requirePartner(partnerId)
+    return (await this.db.select().from(codBlockedPincodes).where(eq(codBlockedPincodes.partnerId, partnerId)).orderBy(asc(codBlockedPincodes.pincode))).map(blockedOut)
+  }
+
+  async blockCodPincode(partnerId: string, input: { pincode: string; reason?: string }) {
+    await this.requirePartner(partnerId)
+    try {
+      const [row] = await this.db
+        .insert(codBlockedPincodes)
+        .values({ partnerId, pincode: input.pincode, reason: input.reason?.trim() || null, createdAt: this.clock.now() })
+        .returning()
+      await this.settingsCache.invalidate(codBlockedScope(partnerId))
+      return blockedOut(row!)
+    } catch (error) {
+      if (isUniqueViolation(error, 'cod_blocked_pincodes_partner_id_pincode_pk')) throw new AppError('CONFLICT', `Pincode ${input.pincode} is already blocked for cash on delivery`)
+      throw error
+    }
+  }
+
+  async unblockCodPincode(partnerId: string, pincode: string) {
+    await this.requirePartner(partnerId)
+    const [row] = await this.db.delete(codBlockedPincodes).where(and(eq(codBlockedPincodes.partnerId, partnerId), eq(codBlockedPincodes.pincode, pincode))).returning()
+    if (!row) throw new AppError('NOT_FOUND', `Pincode ${pincode} is not blocked for cash on delivery`)
+    await this.settingsCache.invalidate(codBlockedScope(partnerId))
+    return blockedOut(row)
+  }
+}

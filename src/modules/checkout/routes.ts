@@ -32,7 +32,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
         response: { 200: Envelope(Serviceability), ...errorResponses(400, 401) },
       },
     },
-    async (request) => ok(await checkout.serviceability(customerOf(request).partnerId, request.body), 'Serviceability checked'),
+    async (request) => ok(await checkout.serviceability(customerOf(request), request.body), 'Serviceability checked'),
   )
 
   app.get(
@@ -73,7 +73,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
         summary: 'Whether cash on delivery can collect this amount (the remainingPayable of a wallet quote) at this pincode',
         description:
           'codFee is the fee cash on delivery adds to this amount. With nothing to collect (collectableAmount 0: Wallet Cash and Reward Points cover the order) there is no fee: ' +
-          'eligible wherever COD is available, codFee 0.00, as the wallet quote and the order price it.',
+          'eligible wherever COD is available, codFee 0.00, as the wallet quote and the order price it. ' +
+          "The partner's risk rules for this customer (open COD orders, COD value outstanding, recent returns to origin, a cap until the first delivery, blocked pincodes) " +
+          'add their reasons, in plain words, and lower maxCodAmount; order creation refuses a COD order with the same first reason.',
         security: security.customer,
         querystring: Type.Object({
           pincode: Pincode,
@@ -86,7 +88,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
       },
     },
     async (request) =>
-      ok(await checkout.codEligibility({ pincode: request.query.pincode, collectableAmount: parseRupees(request.query.collectableAmount)! }), 'COD eligibility'),
+      ok(await checkout.codEligibility(customerOf(request), { pincode: request.query.pincode, collectableAmount: parseRupees(request.query.collectableAmount)! }), 'COD eligibility'),
   )
 
   const Items = Type.Array(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export interface WeightSlab {
   /** Up to this weight (grams, inclusive); the last slab also covers anything heavier. */
@@ -92,3 +92,44 @@ export const partnerPricing = pgTable('partner_pricing', {
   returnWindowDays: integer('return_window_days').notNull().default(7),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * A partner's cash-on-delivery risk rules (issue #25), edited by the back office; null is "no
+ * limit", and no row at all is no rule. Values are the merchant's choice: no law sets them.
+ * Amounts in paise.
+ */
+export const partnerCodRules = pgTable(
+  'partner_cod_rules',
+  {
+    partnerId: text('partner_id').primaryKey(),
+    /** At most this many COD orders of a customer not yet DELIVERED, CANCELLED or RTO, the new one included. */
+    maxOpenCodOrders: integer('max_open_cod_orders'),
+    /** The amountPayable of those open COD orders plus the new one's, at most. */
+    maxCodValue: bigint('max_cod_value', { mode: 'bigint' }),
+    /** COD refused once this many of the customer's orders ended RTO within rtoWindowDays (both or neither). */
+    rtoLimit: integer('rto_limit'),
+    rtoWindowDays: integer('rto_window_days'),
+    /** A customer with no delivered order may not place a COD order collecting more. */
+    firstOrderCap: bigint('first_order_cap', { mode: 'bigint' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'partner_cod_rules_in_range',
+      sql`coalesce(${t.maxOpenCodOrders}, 1) >= 1 and coalesce(${t.maxCodValue}, 0) >= 0 and coalesce(${t.rtoLimit}, 1) >= 1 and coalesce(${t.rtoWindowDays}, 1) >= 1 and coalesce(${t.firstOrderCap}, 0) >= 0`,
+    ),
+    check('partner_cod_rules_rto_pair', sql`(${t.rtoLimit} is null) = (${t.rtoWindowDays} is null)`),
+  ],
+)
+
+/** Pincodes where a partner does not offer cash on delivery (its customers' RTOs, fraud), whatever the zone says. */
+export const codBlockedPincodes = pgTable(
+  'cod_blocked_pincodes',
+  {
+    partnerId: text('partner_id').notNull(),
+    pincode: text('pincode').notNull(),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.pincode] })],
+)

@@ -7,13 +7,14 @@ import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
 import { type CartProduct, cartProductsTax, findCartProducts } from '../catalog/index.ts'
 import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { pageMeta } from '../../lib/pagination.ts'
 import { applicableCoupon } from './coupons.ts'
 import { ledgerBalances, ledgerPage } from '../ledgers/index.ts'
 import { priceCart, type PricedCart } from './pricing.ts'
 import { checkoutRepo, type DeliveryZone } from './repo.ts'
-import { partnerPricing } from './schema.sql.ts'
+import { codBlockedPincodes, partnerCodRules, partnerPricing } from './schema.sql.ts'
+import { type CodHistory, type CodRules, codRiskReasons, rulesNeedHistory } from './cod-risk.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
 import { stateMismatch, statesOfPincode } from './pincode-state.ts'
 import { type CartTax, taxCart } from './cart-tax.ts'
@@ -68,6 +69,12 @@ const GST_SELLERS_SCOPE = 'gst-sellers'
 /** The GST rates in force, by day in India (they change only with a migration). */
 const GST_RATES_SCOPE = 'gst-rates'
 export const pricingScope = (partnerId: string) => `pricing:${partnerId}`
+/** A partner's COD risk rules, and its COD-blocked pincodes (one entry per pincode asked). */
+export const codRulesScope = (partnerId: string) => `cod-rules:${partnerId}`
+export const codBlockedScope = (partnerId: string) => `cod-blocked:${partnerId}`
+
+/** The orders module's count of a customer's COD history (orders/index.ts codHistoryOf), given by app.ts. */
+export type CodHistoryOf = (db: Executor, userId: string, rtoSince: Date | null) => Promise<CodHistory>
 
 /** A cart as loadCart reads it: its lines with their products, total and weight. */
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
@@ -115,6 +122,7 @@ export class CheckoutService {
 
   constructor(
     deps: Deps,
+    private readonly codHistoryOf: CodHistoryOf,
     readonly settingsCache: VersionedCache = createCheckoutSettingsCache(deps),
   ) {
     this.db = deps.database.db
@@ -127,6 +135,39 @@ export class CheckoutService {
 
   private pricingSettings(partnerId: string, executor: Executor = this.db) {
     return this.settingsCache.get(pricingScope(partnerId), '', async () => (await executor.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1))[0] ?? null)
+  }
+
+  private codRules(partnerId: string, executor: Executor = this.db): Promise<CodRules | null> {
+    return this.settingsCache.get(codRulesScope(partnerId), '', async () => (await executor.select().from(partnerCodRules).where(eq(partnerCodRules.partnerId, partnerId)).limit(1))[0] ?? null)
+  }
+
+  private codBlocked(partnerId: string, pincode: string, executor: Executor = this.db): Promise<boolean> {
+    return this.settingsCache.get(codBlockedScope(partnerId), pincode, async () => {
+      const rows = await executor
+        .select({ pincode: codBlockedPincodes.pincode })
+        .from(codBlockedPincodes)
+        .where(and(eq(codBlockedPincodes.partnerId, partnerId), eq(codBlockedPincodes.pincode, pincode)))
+        .limit(1)
+      return rows.length > 0
+    })
+  }
+
+  /**
+   * The partner's COD risk rules (cod-risk.ts) for this customer collecting `amount` at `pincode`:
+   * the reasons it may not, and the most the amount-based rules let it collect. Rules and blocked
+   * pincodes come from the settings cache; the customer's history is one query, made only when the
+   * partner has limits. Order creation calls it in its transaction, after the customer's row is
+   * locked (placement.ts lockBuyer), so concurrent orders of one customer are counted one after
+   * the other.
+   */
+  async codRisk(customer: { userId: string; partnerId: string }, pincode: string, amount: bigint, executor: Executor = this.db) {
+    const [rules, pincodeBlocked] = await Promise.all([this.codRules(customer.partnerId, executor), this.codBlocked(customer.partnerId, pincode, executor)])
+    let history: CodHistory | null = null
+    if (rulesNeedHistory(rules)) {
+      const rtoSince = rules.rtoWindowDays === null ? null : new Date(this.clock.now().getTime() - rules.rtoWindowDays * 86_400_000)
+      history = await this.codHistoryOf(executor, customer.userId, rtoSince)
+    }
+    return codRiskReasons({ rules, history, pincodeBlocked, pincode, amount })
   }
 
   /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
@@ -303,11 +344,11 @@ export class CheckoutService {
     return { stateCode, state: stateCode ? GST_STATE_CODES[stateCode]! : state }
   }
 
-  async serviceability(partnerId: string, input: { pincode: string; items: CartItem[] }) {
-    const cart = await this.loadCart(partnerId, input.items)
+  async serviceability(customer: { userId: string; partnerId: string }, input: { pincode: string; items: CartItem[] }) {
+    const cart = await this.loadCart(customer.partnerId, input.items)
     const found = await this.zoneForPincode(input.pincode)
     const serviceable = found?.zone.serviceable === true
-    const cod = this.codReasons(found, cart.itemsTotal)
+    const cod = [...this.codReasons(found, cart.itemsTotal), ...(await this.codRisk(customer, input.pincode, cart.itemsTotal)).reasons]
     return {
       pincode: input.pincode,
       serviceable,
@@ -393,15 +434,21 @@ export class CheckoutService {
    * Nothing to collect (Wallet Cash and Reward Points cover the order) means no COD fee, as
    * priceCart waives it for the quote and the order: eligible on a COD pincode, fee 0.00.
    */
-  async codEligibility(input: { pincode: string; collectableAmount: bigint }) {
-    const found = await this.zoneForPincode(input.pincode)
-    const reasons = this.codReasons(found, input.collectableAmount)
+  /**
+   * The zone's reasons first, then the partner's risk rules for this customer (cod-risk.ts);
+   * `maxCodAmount` is the most this customer may collect here: the zone's limit, lowered by the
+   * rules (0 when one refuses COD whatever the amount).
+   */
+  async codEligibility(customer: { userId: string; partnerId: string }, input: { pincode: string; collectableAmount: bigint }) {
+    const [found, risk] = await Promise.all([this.zoneForPincode(input.pincode), this.codRisk(customer, input.pincode, input.collectableAmount)])
+    const reasons = [...this.codReasons(found, input.collectableAmount), ...risk.reasons]
     const usable = found?.zone.serviceable === true && found.zone.codAvailable
+    const zoneLimit = usable ? found!.zone.codLimit : 0n
     return {
       eligible: reasons.length === 0,
       collectableAmount: rupees(input.collectableAmount),
       codFee: rupees(usable && input.collectableAmount > 0n ? found!.zone.codFee : 0n),
-      maxCodAmount: rupees(usable ? found!.zone.codLimit : 0n),
+      maxCodAmount: rupees(risk.maxAmount !== null && risk.maxAmount < zoneLimit ? risk.maxAmount : zoneLimit),
       reasons,
     }
   }

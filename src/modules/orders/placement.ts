@@ -10,6 +10,8 @@
 //     shippingAddressFor  a saved address or the one sent, checked (order-request.ts)
 //     priceOrder          the same pricing as the wallet quote, so the two agree to the paisa
 //     checkUnpaidLimit    prepaid: at most MAX_UNPAID_ORDERS_PER_CUSTOMER waiting for payment
+//     checkCodRisk        COD: the partner's risk rules for this customer (checkout's cod-risk.ts),
+//                         counted under the customer's lock
 //     reserveOrderStock   conditional decrements, in product id order       undo: releaseReservation
 //     orderRows           the order, its lines, history and payment, in memory
 //     redeemOrderCoupon   one use of the coupon                              undo: releaseReservation
@@ -96,6 +98,7 @@ export class OrderPlacement {
       const orderId = newId('ord', now.getTime())
       const settlement = settlementOf(request, priced)
       if (settlement.prepaid) await this.checkUnpaidLimit(tx, customer)
+      if (request.paymentMode === 'COD') await this.checkCodRisk(tx, customer, address.pincode, priced)
       await this.reserveOrderStock(tx, priced, soldOut)
       const rows = this.orderRows(customer, input, request, priced, address, orderId, settlement, now)
       await redeemOrderCoupon(tx, customer, priced, orderId, now)
@@ -178,6 +181,18 @@ export class OrderPlacement {
         `Customer already has ${unpaid} orders waiting for payment, the most allowed: pay or cancel one before placing another prepaid order`,
       )
     }
+  }
+
+  /**
+   * The partner's COD risk rules (open COD orders, value outstanding, recent RTOs, the cap until the
+   * first delivery, blocked pincodes), judged as GET /checkout/cod-eligibility judges them, on the
+   * amount to collect. Counted in this transaction after lockBuyer locked the customer's row, so
+   * two concurrent COD orders of one customer cannot both pass a limit of one: the second counts
+   * once the first has committed. Refused like the zone's COD limit: 400 with the first reason.
+   */
+  async checkCodRisk(tx: Executor, customer: CustomerRef, pincode: string, priced: PricedOrder) {
+    const { reasons } = await this.#checkout.codRisk(customer, pincode, priced.remainingPayable, tx)
+    if (reasons.length > 0) throw new AppError('BAD_REQUEST', reasons[0]!)
   }
 
   /**

@@ -181,6 +181,28 @@ export const orderRepo = {
     return new Map(rows.map((r) => [r.orderId, r.n]))
   },
   /** How many of the customer's orders wait for payment, each holding its stock (expired ones until the sweeper cancels them). */
+  /**
+   * A customer's COD history for the risk rules (checkout's cod-risk.ts), in one query over the
+   * customer's orders (orders_customer_idx); an RTO order counts when its move to RTO (its history
+   * row, order_status_history_order_idx) is at or after `rtoSince` (none counted without it).
+   */
+  async codHistory(db: Executor, userId: string, rtoSince: Date | null) {
+    const open = sql`${orders.paymentMode} = 'COD' and ${orders.status} not in ('DELIVERED', 'CANCELLED', 'RTO')`
+    const rto = rtoSince
+      ? // Qualified by hand: Drizzle writes a single-table query's columns unqualified, and "id" would bind to the history row's.
+        sql<number>`(count(*) filter (where ${orders.status} = 'RTO' and exists (select 1 from ${orderStatusHistory} h where h.order_id = ${orders}.id and h.to_status = 'RTO' and h.created_at >= ${rtoSince})))::int`
+      : sql<number>`0`
+    const [row] = await db
+      .select({
+        openCodOrders: sql<number>`(count(*) filter (where ${open}))::int`,
+        openCodValue: sql<string>`(coalesce(sum(${orders.amountPayable}) filter (where ${open}), 0))::text`,
+        hasDelivered: sql<boolean>`coalesce(bool_or(${orders.status} = 'DELIVERED'), false)`,
+        rtoInWindow: rto,
+      })
+      .from(orders)
+      .where(eq(orders.userId, userId))
+    return { openCodOrders: Number(row?.openCodOrders ?? 0), openCodValue: BigInt(row?.openCodValue ?? '0'), hasDelivered: row?.hasDelivered === true, rtoInWindow: Number(row?.rtoInWindow ?? 0) }
+  },
   async countUnpaid(tx: Executor, userId: string): Promise<number> {
     const [row] = await tx.select({ n: count() }).from(orders).where(and(eq(orders.userId, userId), eq(orders.status, 'PENDING_PAYMENT')))
     return row?.n ?? 0
