@@ -373,6 +373,15 @@ export const MATRIX: Record<string, Route> = {
     },
   },
   'GET /admin/catalogs/:catalogId/tax/missing': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/tax/missing` }) },
+  'GET /orders/:orderId/convert-to-prepaid': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: async (c) => ({ url: `/orders/${(await twoUnitOrder(c.o.customer)).id}/convert-to-prepaid` }) },
+  'POST /orders/:orderId/convert-to-prepaid': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer',
+    req: async (c) => ({ url: `/orders/${(c.allowed ? await f.fresh.codOrder(c.o.customer) : await twoUnitOrder(c.o.customer)).id}/convert-to-prepaid`, headers: idem() }),
+  },
+  'POST /partner/orders/:orderId/convert-to-prepaid': { auth: 'partnerSecret', ok: 201, req: async (c) => ({ url: `/partner/orders/${(await twoUnitOrder(c.mine.customer)).id}/convert-to-prepaid`, headers: idem() }) },
+  'GET /admin/partners/:partnerId/pricing': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/pricing` }) },
 }
 
 const GST_SELLER = {

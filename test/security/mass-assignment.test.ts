@@ -70,6 +70,8 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /partner/events/:eventId/replay': 'no body',
   'POST /partner/webhook/ping': 'no body',
   'POST /admin/partners/:partnerId/webhook/ping': 'no body',
+  'POST /orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',
+  'POST /partner/orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',
   // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
   // field by field into the insert; the dynamic test below proves an unknown field has no effect.
   'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',
