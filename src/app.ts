@@ -233,7 +233,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
-      await api.register(orderPartnerRoutes, { admin: orderAdmin, guards })
+      await api.register(orderPartnerRoutes, { admin: orderAdmin, orders, guards })
       await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })
       await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })

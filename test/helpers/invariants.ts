@@ -345,24 +345,26 @@ const CHECKS: Check[] = [
   },
   {
     id: 'I5',
-    rule: 'order lines add up (line = price x quantity; paid = line - coupon - points; totals = sum of lines)',
+    rule: 'order lines add up (line = price x quantity; paid = line - coupon - points - prepaid discount; totals = sum of lines)',
     query: `select 'order ' || o.id || ': items_total ' || o.items_total || ' vs lines ' || sum(i.line_total) ||
                    ', mrp_total ' || o.mrp_total || ' vs ' || sum(i.unit_mrp * i.quantity) ||
                    ', coupon ' || o.coupon_discount || ' vs ' || sum(i.coupon_discount) ||
                    ', points ' || o.reward_points_value || ' vs ' || sum(i.reward_points_discount) ||
+                   ', prepaid discount ' || o.prepaid_discount || ' vs ' || sum(i.prepaid_discount) ||
                    ', bad lines ' || count(*) filter (where i.line_total <> i.unit_price * i.quantity
-                                                       or i.paid_amount <> i.line_total - i.coupon_discount - i.reward_points_discount) as detail
+                                                       or i.paid_amount <> i.line_total - i.coupon_discount - i.reward_points_discount - i.prepaid_discount) as detail
               from orders o join order_items i on i.order_id = o.id
-             group by o.id, o.items_total, o.mrp_total, o.coupon_discount, o.reward_points_value
+             group by o.id, o.items_total, o.mrp_total, o.coupon_discount, o.reward_points_value, o.prepaid_discount
             having o.items_total <> sum(i.line_total) or o.mrp_total <> sum(i.unit_mrp * i.quantity)
                 or o.coupon_discount <> sum(i.coupon_discount) or o.reward_points_value <> sum(i.reward_points_discount)
-                or bool_or(i.line_total <> i.unit_price * i.quantity or i.paid_amount <> i.line_total - i.coupon_discount - i.reward_points_discount)`,
+                or o.prepaid_discount <> sum(i.prepaid_discount)
+                or bool_or(i.line_total <> i.unit_price * i.quantity or i.paid_amount <> i.line_total - i.coupon_discount - i.reward_points_discount - i.prepaid_discount)`,
   },
   {
     id: 'I5',
     // A COD order's cash to collect goes down by the cash share of units cancelled before shipping:
     // what they cost (the first units of their lines) less the Wallet Cash refunded for them.
-    rule: 'order amounts add up (total = items - coupon + shipping + COD fee; payable = total - points - Wallet Cash [- COD cash of cancelled units])',
+    rule: 'order amounts add up (total = items - coupon - prepaid discount + shipping + COD fee; payable = total - points - Wallet Cash [- COD cash of cancelled units])',
     query: `with cod_cancelled as (
               select o.id,
                      (select coalesce(sum(i.paid_amount * i.cancelled_quantity / i.quantity), 0) from order_items i where i.order_id = o.id) -
@@ -371,11 +373,11 @@ const CHECKS: Check[] = [
                          and r.reason like 'Items cancelled: %') as cash
                 from orders o where o.payment_mode = 'COD'
             )
-            select 'order ' || o.id || ': total ' || o.total_amount || ' (items ' || o.items_total || ' - coupon ' || o.coupon_discount ||
+            select 'order ' || o.id || ': total ' || o.total_amount || ' (items ' || o.items_total || ' - coupon ' || o.coupon_discount || ' - prepaid discount ' || o.prepaid_discount ||
                    ' + shipping ' || o.shipping_charge || ' + COD fee ' || o.cod_fee || '), payable ' || o.amount_payable ||
                    ' (points ' || o.reward_points_value || ', Wallet Cash ' || o.wallet_cash_used || ', COD cash of cancelled units ' || coalesce(c.cash, 0) || ')' as detail
               from orders o left join cod_cancelled c on c.id = o.id
-             where o.total_amount <> o.items_total - o.coupon_discount + o.shipping_charge + o.cod_fee
+             where o.total_amount <> o.items_total - o.coupon_discount - o.prepaid_discount + o.shipping_charge + o.cod_fee
                 or o.amount_payable <> o.total_amount - o.reward_points_value - o.wallet_cash_used - coalesce(c.cash, 0)`,
   },
   {
@@ -411,10 +413,14 @@ const CHECKS: Check[] = [
   },
   {
     id: 'I6',
-    rule: 'a payment asks for what the order has left to pay',
-    query: `select 'payment ' || p.id || ' is for ' || p.amount || ' ' || p.currency || ' but order ' || o.id || ' has ' || o.amount_payable || ' payable' as detail
+    // A COD order's payment is its conversion to prepaid (docs/orders.md): for what is payable less
+    // the COD fee and the prepaid discount; once converted, it is what the order had left to pay.
+    rule: 'a payment asks for what the order has left to pay (a COD order: at most that less the COD fee)',
+    query: `select 'payment ' || p.id || ' is for ' || p.amount || ' ' || p.currency || ' but order ' || o.id || ' (' || o.payment_mode || ') has ' || o.amount_payable || ' payable' as detail
               from payments p join orders o on o.id = p.order_id
-             where p.amount <> o.amount_payable or p.currency <> 'INR'`,
+             where (o.payment_mode = 'PREPAID' and p.amount <> o.amount_payable)
+                or (o.payment_mode = 'COD' and p.amount > o.amount_payable - o.cod_fee)
+                or p.currency <> 'INR'`,
   },
   {
     id: 'I6',

@@ -127,6 +127,7 @@ const ORDER = {
   items: list({
     id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
     hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
+    prepaidDiscount: V,
   }),
   shippingAddress: { name: V, phone: V, line1: V, line2: V, landmark: V, city: V, state: V, pincode: V },
   alternatePhone: V,
@@ -134,6 +135,7 @@ const ORDER = {
   itemsTotal: V,
   mrpTotal: V,
   couponDiscount: V,
+  prepaidDiscount: V,
   shippingCharge: V,
   codFee: V,
   totalAmount: V,
@@ -227,6 +229,7 @@ const EVENT_DATA = new KeysFrom(
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
     'shipmentId', 'shipment', 'cancelledBy',
+    'amountPaid', 'codFeeWaived', 'prepaidDiscount', 'saving',
   ],
   {
     // shipment.created and shipment.updated (orders/shipments.ts emitShipment; `from` and, for a cancelled parcel, `cancelledBy`).
@@ -308,8 +311,10 @@ const SHAPES = {
   'admin coupon': COUPON,
   'admin coupons (list)': list(COUPON),
   'admin ledger adjustment': BALANCES,
-  'admin pricing': { rewardEarnPercent: V, rewardRedeemCapPercent: V, paisePerPoint: V, returnWindowDays: V },
+  'admin pricing': { rewardEarnPercent: V, rewardRedeemCapPercent: V, paisePerPoint: V, returnWindowDays: V, prepaidDiscountPercent: V, prepaidDiscountCap: V },
   'admin delivery zone': ZONE,
+  'prepaid conversion quote': { eligible: V, reasons: list(V), amountToPay: V, codFeeWaived: V, prepaidDiscount: V, saving: V },
+  'prepaid conversion': { payment: PAYMENT, clientAction: CLIENT_ACTION, saving: V },
   'admin delivery zones (list)': list(ZONE),
   'admin webhook': WEBHOOK,
   'admin webhook (secret shown once)': { ...WEBHOOK, secret: V },
@@ -398,6 +403,15 @@ describe('answers carry only whitelisted keys', () => {
     const initiated = await call('payment (initiate)', 'POST', `/orders/${pending.id}/payments`, key())
     await call('payment (abandon)', 'POST', `/orders/${pending.id}/payments/${(initiated.payment as { id: string }).id}/abandon`, me)
     await call('admin order', 'GET', `/admin/orders/${paid.id}`, admin)
+    // A COD order paid online instead (COD -> prepaid, issue #25): quote, session, success (order.converted_to_prepaid).
+    await call('admin pricing', 'PUT', `/admin/partners/${f.partners.A.partnerId}/pricing`, admin, { rewardEarnPercent: 1, rewardRedeemCapPercent: 10, paisePerPoint: 100, prepaidDiscountPercent: 5, prepaidDiscountCap: '25.00' })
+    await call('admin pricing', 'GET', `/admin/partners/${f.partners.A.partnerId}/pricing`, admin)
+    const toConvert = await f.fresh.codOrder(a1)
+    await call('prepaid conversion quote', 'GET', `/orders/${toConvert.id}/convert-to-prepaid`, me)
+    const conversion = await call('prepaid conversion', 'POST', `/orders/${toConvert.id}/convert-to-prepaid`, key())
+    assert.equal((await t.app.inject({ method: 'POST', url: `${PREFIX}/sandbox/checkout/${(conversion.clientAction as { payload: { sessionId: string } }).payload.sessionId}/pay` })).statusCode, 200)
+    await call('order', 'GET', `/orders/${toConvert.id}`, me)
+    await call('prepaid conversion', 'POST', `/partner/orders/${(await f.fresh.codOrder(a1)).id}/convert-to-prepaid`, { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret, 'x-idempotency-key': randomUUID() })
     // Its invoice and the credit note of its cancellation; a large inter-state invoice for the report's B2CL and CDNUR.
     await call('invoice', 'GET', `/orders/${paid.id}/invoice`, me)
     await call('admin invoice', 'GET', `/admin/orders/${paid.id}/invoice`, admin)

@@ -432,6 +432,15 @@ export const MATRIX: Record<string, Route> = {
     ok: 200,
     req: async (c) => ({ url: `/admin/partners/${partnerC()}/cod-blocked-pincodes/${c.allowed ? await blockedPincode() : '560001'}` }),
   },
+  'GET /orders/:orderId/convert-to-prepaid': { auth: 'customerOfPartner', ok: 200, owner: 'customer', req: async (c) => ({ url: `/orders/${(await twoUnitOrder(c.o.customer)).id}/convert-to-prepaid` }) },
+  'POST /orders/:orderId/convert-to-prepaid': {
+    auth: 'customerOfPartner',
+    ok: 201,
+    owner: 'customer',
+    req: async (c) => ({ url: `/orders/${(c.allowed ? await f.fresh.codOrder(c.o.customer) : await twoUnitOrder(c.o.customer)).id}/convert-to-prepaid`, headers: idem() }),
+  },
+  'POST /partner/orders/:orderId/convert-to-prepaid': { auth: 'partnerSecret', ok: 201, req: async (c) => ({ url: `/partner/orders/${(await twoUnitOrder(c.mine.customer)).id}/convert-to-prepaid`, headers: idem() }) },
+  'GET /admin/partners/:partnerId/pricing': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/pricing` }) },
 }
 
 /** A 6-digit pincode nobody has blocked yet (most likely). */

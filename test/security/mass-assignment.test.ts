@@ -75,6 +75,8 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /admin/shipments/:shipmentId/cancel': 'no body',
   'POST /admin/shipments/:shipmentId/refresh': 'no body',
   'DELETE /admin/partners/:partnerId/cod-blocked-pincodes/:pincode': 'no body: the pincode in the path is the whole request',
+  'POST /orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',
+  'POST /partner/orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',
   // Unknown fields here are ignored, not refused (contract.md says refused): the rows are read
   // field by field into the insert; the dynamic test below proves an unknown field has no effect.
   'POST /admin/catalogs/:catalogId/import': 'JSON {categories, products} or a CSV (text/csv), checked row by row by the catalog import',

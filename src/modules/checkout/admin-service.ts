@@ -185,11 +185,28 @@ export class CheckoutAdminService {
     return (await this.zoneViews(zoneId))[0]!
   }
 
-  async savePricing(partnerId: string, settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number }) {
-    const values = { ...settings, updatedAt: this.clock.now() }
+  async savePricing(
+    partnerId: string,
+    settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number; prepaidDiscountPercent?: number; prepaidDiscountCap?: Amount | null },
+  ) {
+    const { prepaidDiscountCap, ...rest } = settings
+    const values = { ...rest, ...(prepaidDiscountCap !== undefined ? { prepaidDiscountCap: prepaidDiscountCap === null ? null : paise(prepaidDiscountCap) } : {}), updatedAt: this.clock.now() }
     await this.db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
     await this.settingsCache.invalidate(pricingScope(partnerId))
-    return settings
+    return this.pricing(partnerId)
+  }
+
+  /** The partner's pricing settings, the defaults filled in when it has none. */
+  async pricing(partnerId: string) {
+    const [row] = await this.db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1)
+    return {
+      rewardEarnPercent: row?.rewardEarnPercent ?? 1,
+      rewardRedeemCapPercent: row?.rewardRedeemCapPercent ?? 10,
+      paisePerPoint: row?.paisePerPoint ?? 100,
+      returnWindowDays: row?.returnWindowDays ?? 7,
+      prepaidDiscountPercent: row?.prepaidDiscountPercent ?? 0,
+      prepaidDiscountCap: row?.prepaidDiscountCap == null ? null : formatPaise(row.prepaidDiscountCap),
+    }
   }
 
   async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {

@@ -82,16 +82,24 @@ export const couponRedemptions = pgTable(
   (t) => [index('coupon_redemptions_coupon_user_idx').on(t.couponId, t.userId)],
 )
 
-/** Per-partner settings: Reward Points earn rate and redeem cap, return window. */
-export const partnerPricing = pgTable('partner_pricing', {
-  partnerId: text('partner_id').primaryKey(),
-  rewardEarnPercent: integer('reward_earn_percent').notNull().default(1),
-  rewardRedeemCapPercent: integer('reward_redeem_cap_percent').notNull().default(10),
-  paisePerPoint: integer('paise_per_point').notNull().default(100),
-  /** Days after delivery during which a return may be requested. */
-  returnWindowDays: integer('return_window_days').notNull().default(7),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-})
+/** Per-partner settings: Reward Points earn rate and redeem cap, return window, prepaid discount. */
+export const partnerPricing = pgTable(
+  'partner_pricing',
+  {
+    partnerId: text('partner_id').primaryKey(),
+    rewardEarnPercent: integer('reward_earn_percent').notNull().default(1),
+    rewardRedeemCapPercent: integer('reward_redeem_cap_percent').notNull().default(10),
+    paisePerPoint: integer('paise_per_point').notNull().default(100),
+    /** Days after delivery during which a return may be requested. */
+    returnWindowDays: integer('return_window_days').notNull().default(7),
+    /** Discount for turning a COD order into a prepaid one (docs/orders.md, "COD to prepaid"): whole percent of the items' paid value. */
+    prepaidDiscountPercent: integer('prepaid_discount_percent').notNull().default(0),
+    /** The most that discount may be, paise; null: no cap. */
+    prepaidDiscountCap: bigint('prepaid_discount_cap', { mode: 'bigint' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('partner_pricing_prepaid_discount_range', sql`${t.prepaidDiscountPercent} between 0 and 50 and (${t.prepaidDiscountCap} is null or ${t.prepaidDiscountCap} >= 0)`)],
+)
 
 /**
  * A partner's cash-on-delivery risk rules (issue #25), edited by the back office; null is "no

@@ -24,6 +24,7 @@ export type EventType =
   | 'shipment.created'
   | 'shipment.updated'
   | 'order.items_cancelled'
+  | 'order.converted_to_prepaid'
   | 'webhook.test'
 
 export interface NewEvent {

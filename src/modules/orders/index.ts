@@ -41,6 +41,7 @@ export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${or
 
 export { cancelOrder, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
+export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export { refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
 export type { ClientAction } from './schema.sql.ts'

@@ -171,6 +171,10 @@ export const orderRepo = {
       .returning()
     return row ?? null
   },
+  /** A line's discount share taken off what is paid for it (COD -> prepaid: prepaid-conversion.ts). */
+  async updateItem(tx: Executor, orderItemId: string, changes: Pick<Partial<OrderItemRow>, 'prepaidDiscount' | 'paidAmount'>) {
+    await tx.update(orderItems).set(changes).where(eq(orderItems.id, orderItemId))
+  },
   async itemCounts(db: Executor, orderIds: string[]) {
     if (orderIds.length === 0) return new Map<string, number>()
     const rows = await db

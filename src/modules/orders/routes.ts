@@ -8,9 +8,23 @@ import { idempotencyKeyOf } from './idempotency.ts'
 import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import type { OrderService, StoredAnswer } from './service.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
-import { CancelItemsBody, ClientAction, CreateOrderBody, CreatedOrder, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary, Payment } from './schemas.ts'
+import {
+  CancelItemsBody,
+  ClientAction,
+  CreateOrderBody,
+  CreatedOrder,
+  IdempotencyHeaders,
+  Order,
+  OrderParams,
+  OrderStatusSchema,
+  OrderSummary,
+  Payment,
+  PrepaidConversionQuote,
+  PrepaidConversionStarted,
+} from './schemas.ts'
 
-function answer(reply: FastifyReply, stored: StoredAnswer, message: string) {
+/** A keyed request's answer (x-idempotency-key): a replay says so in `idempotent-replayed`. */
+export function answer(reply: FastifyReply, stored: StoredAnswer, message: string) {
   if (stored.replayed) reply.header('idempotent-replayed', 'true')
   reply.status(stored.status)
   // The stored body was built from the same view as a fresh answer; the response schema still serialises it.
@@ -148,6 +162,46 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService; guar
     async (request, reply) => {
       const key = idempotencyKeyOf(request.raw.rawHeaders)
       return answer(reply, await orders.initiatePayment(customerOf(request), request.params.orderId, key), 'Payment initiated')
+    },
+  )
+
+  app.get(
+    '/orders/:orderId/convert-to-prepaid',
+    {
+      ...common,
+      schema: {
+        operationId: 'getPrepaidConversionQuote',
+        tags,
+        summary: 'Whether a COD order may be paid online instead, and what that saves (the COD fee and any prepaid discount); creates nothing',
+        description: 'A CONFIRMED or PACKED cash-on-delivery order with no parcel handed to a carrier and something left to pay is eligible; otherwise `reasons` says why not (docs/orders.md, "COD to prepaid").',
+        security: security.customer,
+        params: OrderParams,
+        response: { 200: Envelope(PrepaidConversionQuote), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ok(await orders.prepaidConversionQuote(customerOf(request), request.params.orderId), 'Prepaid conversion quote'),
+  )
+
+  app.post(
+    '/orders/:orderId/convert-to-prepaid',
+    {
+      ...common,
+      schema: {
+        operationId: 'convertOrderToPrepaid',
+        tags,
+        summary: 'Pay a COD order online instead (idempotent): a provider session for amountPayable - codFee - prepaid discount',
+        description:
+          'The order stays cash on delivery until the payment succeeds; then it becomes PREPAID and PAID, its COD fee 0.00 and its prepaidDiscount recorded (event order.converted_to_prepaid). Abandon the payment like any other; calling again opens a new session. ' +
+          'A payment that succeeds after the order was shipped, cancelled or converted is refunded. 409 for an order that is not a confirmed, unshipped COD order with something to pay (docs/orders.md, "COD to prepaid").',
+        security: security.customer,
+        headers: IdempotencyHeaders,
+        params: OrderParams,
+        response: { 201: Envelope(PrepaidConversionStarted), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const key = idempotencyKeyOf(request.raw.rawHeaders)
+      return answer(reply, await orders.convertToPrepaid(customerOf(request), request.params.orderId, key), 'Prepaid payment initiated')
     },
   )
 

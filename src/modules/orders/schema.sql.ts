@@ -64,6 +64,11 @@ export const orders = pgTable(
     rewardPointsUsed: bigint('reward_points_used', { mode: 'bigint' }).notNull(),
     rewardPointsValue: bigint('reward_points_value', { mode: 'bigint' }).notNull(),
     walletCashUsed: bigint('wallet_cash_used', { mode: 'bigint' }).notNull(),
+    /**
+     * The discount given when a COD order was turned into a prepaid one (docs/orders.md, "COD to
+     * prepaid"); 0 otherwise. totalAmount = itemsTotal - couponDiscount - prepaidDiscount + shippingCharge + codFee.
+     */
+    prepaidDiscount: bigint('prepaid_discount', { mode: 'bigint' }).notNull().default(sql`0`),
     /** What is left to pay to the provider (PREPAID) or on delivery (COD). */
     amountPayable: bigint('amount_payable', { mode: 'bigint' }).notNull(),
     rewardPointsEarned: bigint('reward_points_earned', { mode: 'bigint' }).notNull().default(sql`0`),
@@ -117,6 +122,8 @@ export const orderItems = pgTable(
     lineTotal: bigint('line_total', { mode: 'bigint' }).notNull(),
     couponDiscount: bigint('coupon_discount', { mode: 'bigint' }).notNull(),
     rewardPointsDiscount: bigint('reward_points_discount', { mode: 'bigint' }).notNull(),
+    /** The line's share of the order's prepaidDiscount (a COD order turned prepaid); paidAmount is net of it. */
+    prepaidDiscount: bigint('prepaid_discount', { mode: 'bigint' }).notNull().default(sql`0`),
     paidAmount: bigint('paid_amount', { mode: 'bigint' }).notNull(),
     position: integer('position').notNull(),
     // GST of the line at the time of sale (decision 0021), on line_total - coupon_discount; null

@@ -93,7 +93,8 @@ export const OrderFields = {
       lineTotal: Money(),
       couponDiscount: Money(),
       rewardPointsDiscount: Money(),
-      paidAmount: Money(),
+      prepaidDiscount: Money("The line's share of the order's prepaidDiscount (a COD order paid online)"),
+      paidAmount: Money('lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means'),
       cancelledQuantity: Type.Integer({ description: 'Units cancelled before shipping while the rest of the order went on (POST /orders/{orderId}/cancel-items); a CANCELLED order cancelled all its units' }),
       returnableQuantity: Type.Integer({ description: 'Units that may still be returned: ordered, less cancelled, less in returns that were not rejected' }),
       hsnCode: Nullable(Type.String({ description: 'GST at the time of sale (null: not taxed): HSN code' })),
@@ -111,9 +112,10 @@ export const OrderFields = {
   itemsTotal: Money(),
   mrpTotal: Money(),
   couponDiscount: Money(),
+  prepaidDiscount: Money('Discount for paying a COD order online (POST /orders/{orderId}/convert-to-prepaid); 0.00 otherwise'),
   shippingCharge: Money(),
-  codFee: Money(),
-  totalAmount: Money(),
+  codFee: Money('Cash on delivery fee; 0.00 once a COD order was paid online (never charged)'),
+  totalAmount: Money('itemsTotal - couponDiscount - prepaidDiscount + shippingCharge + codFee'),
   rewardPointsUsed: Type.Integer(),
   rewardPointsValue: Money(),
   walletCashUsed: Money(),
@@ -188,4 +190,21 @@ export const CancelItemsBody = Type.Object({
     { minItems: 1, maxItems: 100, description: 'Lines of the order and how many of their units to cancel, each line once' },
   ),
   reason: Type.String({ minLength: 1, maxLength: 500 }),
+})
+
+export const PrepaidConversionQuote = Type.Object(
+  {
+    eligible: Type.Boolean(),
+    reasons: Type.Array(Type.String(), { description: 'Why the order cannot be paid online instead, in plain words; empty when eligible' }),
+    amountToPay: Money('What the online payment would be: amountPayable - codFee - prepaidDiscount; 0.00 when not eligible'),
+    codFeeWaived: Money('The COD fee, never charged once paid online'),
+    prepaidDiscount: Money("The partner's prepaid discount (a percent of the items' paid value, capped)"),
+    saving: Money('codFeeWaived + prepaidDiscount'),
+  },
+  { description: 'Converting a COD order to prepaid, before the customer decides (nothing is created)' },
+)
+export const PrepaidConversionStarted = Type.Object({
+  payment: Payment,
+  clientAction: ClientAction,
+  saving: Money('COD fee waived + prepaid discount, once the payment succeeds'),
 })

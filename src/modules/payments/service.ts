@@ -5,7 +5,9 @@
 // Callbacks are applied in one transaction each, recorded by provider event id first so a repeat
 // delivery changes nothing. Payment states only move forward: a success wins over a failure or a
 // drop that arrives later (or earlier), and nothing overrides a success. A success for an order
-// that is no longer waiting (cancelled, or already paid by another session) is refunded.
+// that is no longer waiting (cancelled, or already paid by another session) is refunded. On a COD
+// order the payment is its conversion to prepaid (orders/prepaid-conversion.ts): applied while the
+// order may still convert at that amount, refunded once it was shipped, cancelled or converted.
 import { randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Deps } from '../../deps.ts'
@@ -15,6 +17,7 @@ import { findCustomer } from '../customers/index.ts'
 import {
   cancelOrder,
   confirmPaidOrder,
+  convertPaidCodOrder,
   emit,
   type OrderRow,
   type PaymentRow,
@@ -172,9 +175,15 @@ export class PaymentService {
       await confirmPaidOrder(tx, order, succeeded, this.provider.name, at)
       return []
     }
-    // The order was cancelled (or paid through another session) before this payment arrived.
+    if (order.paymentMode === 'COD' && (await convertPaidCodOrder(tx, order, succeeded, at))) return []
+    // The order was cancelled (or paid through another session, or shipped cash on delivery) before this payment arrived.
     await emit(tx, order, 'payment.succeeded', { paymentId: payment.id, amount: formatPaise(payment.amount) }, at)
-    const reason = order.status === 'CANCELLED' ? 'Payment arrived after the order was cancelled' : 'Order was already paid'
+    const reason =
+      order.status === 'CANCELLED'
+        ? 'Payment arrived after the order was cancelled'
+        : order.paymentMode === 'COD'
+          ? 'Payment to convert the order to prepaid arrived after it could no longer convert at that amount (shipped, or changed); it stays cash on delivery'
+          : 'Order was already paid'
     return [await queueProviderRefund(tx, order, succeeded, reason, at)]
   }
 

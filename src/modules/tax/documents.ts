@@ -7,7 +7,8 @@
 //                      invoice of the principal supply's seller, as they were taxed.
 //   issueCreditNotes   when a sale is reversed after invoicing: a cancellation credits all that is
 //                      left of each invoice; a refunded return, or a partial cancellation,
-//                      credits exactly its units.
+//                      credits exactly its units; a COD order paid online credits its
+//                      COD fee line alone.
 //
 // Numbers come from a counter row per seller, series and financial year, incremented in the same
 // transaction (documentRepo.insertNumbered): gapless and unique across processes. Each document is
@@ -158,6 +159,8 @@ export interface CreditRequest {
   returned?: { returnId: string; items: { orderItemId: string; quantity: number }[] }
   /** Units cancelled before shipping (a partial cancellation): credited like a return's, with no return id; `reason` names it. */
   cancelled?: { items: { orderItemId: string; quantity: number }[] }
+  /** Only these charges, each in full (a COD order paid online: its COD fee is never charged); no goods line. */
+  charges?: ('SHIPPING' | 'COD_FEE')[]
 }
 
 /** Credit notes reversing the order's invoices, as far as `request` says; none when nothing was invoiced. */
@@ -181,7 +184,11 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
     for (const line of allLines.filter((l) => l.documentId === invoice.id)) {
       const before = credited(line)
       const left = line.quantity - before
-      const take = returning ? Math.min(left, line.orderItemId ? (returning.get(line.orderItemId) ?? 0) : 0) : left
+      const take = request.charges
+        ? (request.charges as string[]).includes(line.kind) ? left : 0
+        : returning
+          ? Math.min(left, line.orderItemId ? (returning.get(line.orderItemId) ?? 0) : 0)
+          : left
       if (take <= 0) continue
       const part = creditedPart(line, before, before + take)
       const answered = shown.get(line.position)!
