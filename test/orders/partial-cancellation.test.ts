@@ -320,9 +320,11 @@ describe('POST /orders/{id}/cancel-items: what is refused', () => {
     assert.equal(unpaid.statusCode, 409)
     assert.match(unpaid.json().message, /is waiting for payment: cancel the whole order instead/)
 
-    // A parcel booked with one of three units (the shipping module books parcels; written here directly).
-    const packed = await codOrder(3)
-    const packedLine = packed.order.items[0]!.id
+    // A parcel booked with one of three units of a paid order (the shipping module books parcels;
+    // written here directly). An unpaid COD order with a parcel booked cannot be changed at all:
+    // test/shipping/fulfilment.test.ts.
+    const packed = await prepaidOrder()
+    const packedLine = packed.order.items.find((i) => i.quantity === 3)!.id
     assert.equal((await asAdmin('POST', `/orders/${packed.order.id}/status`, { status: 'PACKED' })).statusCode, 200)
     const now = clock.now()
     const shipmentId = `shp_${randomUUID()}`

@@ -461,13 +461,14 @@ describe('answers carry only whitelisted keys', () => {
     await call('customer token', 'POST', '/auth/customer-token', { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { phone: randomPhone(), name: 'Key Sets', email: 'keys@example.com' })
     await call('admin login', 'POST', '/admin/auth/login', {}, { email: f.adminEmail, password: 'long-enough-password' })
 
-    // Shipments of a COD order of two units: two parcels booked, the second cancelled (shipment.updated
-    // with cancelledBy); the first moved by a signed carrier callback and by the sandbox tracking button, read and refreshed.
+    // Shipments of a COD order of two units (one parcel at a time: its cash is collected at one door):
+    // a parcel booked and cancelled (shipment.updated with cancelledBy), then the one that travels,
+    // moved by a signed carrier callback and by the sandbox tracking button, read and refreshed.
     const shipped = await f.fresh.codOrder(a1, 2)
     const shippedLine = shipped.items[0]!.id
-    const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700, items: [{ orderItemId: shippedLine, quantity: 1 }] })
-    const second = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })
-    await call('admin shipment', 'POST', `/admin/shipments/${second.id}/cancel`, admin)
+    const first = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700, items: [{ orderItemId: shippedLine, quantity: 1 }] })
+    await call('admin shipment', 'POST', `/admin/shipments/${first.id}/cancel`, admin)
+    const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })
     const carrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
     const signed = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'IN_TRANSIT', new Date(Date.now() - 60_000), 'Left the hub'))
     await call('tracking receipt', 'POST', '/shipping/webhooks/sandbox', signed.headers as Record<string, string>, signed.rawBody)

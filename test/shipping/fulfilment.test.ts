@@ -34,6 +34,14 @@ const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
 const ship = (orderId: string, body: object) => admin('POST', `/orders/${orderId}/shipments`, body)
 const lineOf = (order: { items: { id: string; productId: string }[] }, slug: string) => order.items.find((i) => i.productId === shop.ids[slug])!.id
 
+/** A prepaid order, paid through the sandbox checkout. */
+async function paidOrder(items: { productId: string; quantity: number }[]) {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const placed = (await placeOrder(t, customer, { items, shippingAddress: ADDRESS })).json().data
+  assert.equal((await sandboxAction(t, placed.paymentClientAction, 'pay')).statusCode, 200)
+  return { customer, order: placed }
+}
+
 async function codOrder(items: { productId: string; quantity: number }[], extra: object = {}) {
   const customer = await givenCustomer(t.app, shop.partner)
   const res = await placeOrder(t, customer, { items, shippingAddress: ADDRESS, paymentMode: 'COD', ...extra })
@@ -60,8 +68,8 @@ const events = (orderId: string, type: string) =>
   t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, orderId), eq(e.type, type)), orderBy: (e, { asc }) => [asc(e.createdAt)] })
 
 describe('shipments', () => {
-  test('a 3-line order ships in two parcels; the order is delivered (and COD paid) when the last parcel is', async () => {
-    const { customer, order } = await codOrder([item('atta', 2), item('earbuds'), item('hot')])
+  test('a 3-line order ships in two parcels; the order is delivered when the last parcel is', async () => {
+    const { customer, order } = await paidOrder([item('atta', 2), item('earbuds'), item('hot')])
     const first = await ship(order.id, { weightGrams: 10_400, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 2 }, { orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })
     assert.equal(first.statusCode, 201, first.body)
     const parcel1 = first.json().data
@@ -91,12 +99,11 @@ describe('shipments', () => {
     await track(parcel2.awb, 'IN_TRANSIT')
     seen = await customerOrder(customer, order.id)
     assert.equal(seen.status, 'OUT_FOR_DELIVERY', 'one parcel delivered, one in transit: not delivered yet, and never back to SHIPPED')
-    assert.equal(seen.paymentStatus, 'COD_PENDING')
     await track(parcel2.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
     seen = await customerOrder(customer, order.id)
     assert.equal(seen.status, 'DELIVERED')
-    assert.equal(seen.paymentStatus, 'PAID', 'COD collected on delivery')
-    assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status), ['CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED'])
+    assert.equal(seen.paymentStatus, 'PAID')
+    assert.deepEqual(seen.statusHistory.map((h: { status: string }) => h.status), ['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED'])
     assert.equal(seen.statusHistory.at(-1).actor, 'CARRIER')
     assert.equal(seen.shipments.length, 2)
     const shown = seen.shipments.find((s: { awb: string }) => s.awb === parcel2.awb)
@@ -240,13 +247,13 @@ describe('returned to origin', () => {
     assert.equal(await stockOf(t, shop.ids['earbuds']!), before)
   })
 
-  test('one parcel of two comes back: its units are settled as a cancellation of them (stock once), the other is delivered and the order with it', async () => {
-    const { customer, order } = await codOrder([item('atta'), item('earbuds')])
+  test('one parcel of a paid order comes back: its units are refunded and restocked once; the unit not yet shipped keeps the order open until it is delivered', async () => {
+    const { customer, order } = await paidOrder([item('atta', 2), item('earbuds')])
     const attaBefore = await stockOf(t, shop.ids['atta']!)
     const earbudsBefore = await stockOf(t, shop.ids['earbuds']!)
     const a = (await ship(order.id, { weightGrams: 5000, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 1 }] })).json().data
-    const b = (await ship(order.id, { weightGrams: 200 })).json().data
-    await track(a.awb, 'IN_TRANSIT', 'RTO_INITIATED')
+    const b = (await ship(order.id, { weightGrams: 200, items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })).json().data
+    await track(a.awb, 'IN_TRANSIT')
     await track(b.awb, 'IN_TRANSIT')
     const back = callback(a.awb, 'RTO_DELIVERED')
     await back.send()
@@ -254,14 +261,28 @@ describe('returned to origin', () => {
     assert.equal(await stockOf(t, shop.ids['atta']!), attaBefore + 1)
     let seen = await customerOrder(customer, order.id)
     assert.equal(seen.items.find((i: { id: string }) => i.id === lineOf(order, 'atta')).cancelledQuantity, 1)
-    assert.equal(seen.amountPayable, (Number(order.amountPayable) - 300).toFixed(2), 'the cash to collect no longer counts the ₹300 atta (charges stay)')
+    assert.deepEqual(seen.refunds.map((r: { amount: string; method: string }) => [r.amount, r.method]), [['300.00', 'ORIGINAL_PAYMENT']], 'the returned unit is refunded to the card, once')
     assert.equal((await events(order.id, 'order.items_cancelled')).length, 1)
     await track(b.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
     seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'OUT_FOR_DELIVERY', 'one atta is neither shipped nor cancelled: the order is not delivered')
+    const last = await ship(order.id, { weightGrams: 5000 })
+    assert.equal(last.statusCode, 201, 'the rest of a split order ships after the first parcels left')
+    assert.deepEqual(last.json().data.items, [{ orderItemId: lineOf(order, 'atta'), quantity: 1 }])
+    await track(last.json().data.awb, 'DELIVERED')
+    seen = await customerOrder(customer, order.id)
     assert.equal(seen.status, 'DELIVERED')
-    assert.equal(seen.paymentStatus, 'PAID')
     assert.equal(await stockOf(t, shop.ids['earbuds']!), earbudsBefore)
     assert.equal(await stockOf(t, shop.ids['atta']!), attaBefore + 1)
+  })
+
+  test('a carrier that reports the parcel back without its RTO_INITIATED scan still returns the order to origin', async () => {
+    const { customer, order } = await codOrder([item('atta')])
+    const before = await stockOf(t, shop.ids['atta']!)
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'DELIVERY_FAILED', 'RTO_DELIVERED')
+    assert.equal((await customerOrder(customer, order.id)).status, 'RTO')
+    assert.equal(await stockOf(t, shop.ids['atta']!), before + 1)
   })
 
   test('the back office may record an RTO by hand: the same settlement', async () => {
@@ -309,6 +330,28 @@ describe('back office', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/orders/${order.id}`, headers: customerHeaders(stranger) })).statusCode, 404, "another customer's order")
     const shipments = await t.deps.database.db.query.shipments.findMany({ where: (s, { inArray }) => inArray(s.orderId, [order.id, another.id, unpaid.id]) })
     assert.equal(shipments.length, 0)
+  })
+
+  test('an unpaid COD order travels in one parcel, and is neither cancelled nor changed while it is booked', async () => {
+    const { customer, order } = await codOrder([item('atta', 2)])
+    const parcel = (await ship(order.id, { weightGrams: 5000, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 1 }] })).json().data
+    const second = await ship(order.id, { weightGrams: 5000 })
+    assert.equal(second.statusCode, 409)
+    assert.equal(second.json().message, `Order ${order.orderNumber} is cash on delivery and already travels in parcel ${parcel.awb}: its cash is collected at one door, so it ships in one parcel (cancel that parcel to book another)`)
+    const cancel = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${order.id}/cancel`, headers: customerHeaders(customer), payload: { reason: 'Changed my mind' } })
+    assert.equal(cancel.statusCode, 409)
+    assert.equal(cancel.json().message, `Order ${order.orderNumber} cannot be cancelled while parcel ${parcel.awb} is booked (CREATED): cancel the parcel first`)
+    const fewer = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/orders/${order.id}/cancel-items`,
+      headers: customerHeaders(customer),
+      payload: { items: [{ orderItemId: lineOf(order, 'atta'), quantity: 1 }], reason: 'One is enough' },
+    })
+    assert.equal(fewer.statusCode, 409)
+    assert.equal(fewer.json().message, `Order ${order.orderNumber} cannot be changed while parcel ${parcel.awb} is booked (CREATED): cancel the parcel first`)
+    assert.equal((await admin('POST', `/shipments/${parcel.id}/cancel`)).statusCode, 200)
+    const now = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${order.id}/cancel`, headers: customerHeaders(customer), payload: { reason: 'Changed my mind' } })
+    assert.equal(now.statusCode, 200, 'with the parcel cancelled, the order can be')
   })
 
   test('a parcel not picked up can be cancelled and its units shipped again; one in transit cannot', async () => {
@@ -383,6 +426,9 @@ describe('returns coming back', () => {
   test('an approved return gets a reverse pickup; received and checked, its units go back to stock once, even under concurrent checks', async () => {
     const { customer, id } = await approvedReturn(3)
     const before = await stockOf(t, shop.ids['atta']!)
+    const failedPickup = (await admin('POST', `/returns/${id}/pickup`, { weightGrams: 15_000 })).json().data.pickup
+    await track(failedPickup.awb, 'IN_TRANSIT', 'RTO_DELIVERED')
+    assert.equal((await admin('GET', `/returns/${id}`)).json().data.pickup.status, 'RTO_DELIVERED', 'the courier brought it back to the customer')
     const booked = await admin('POST', `/returns/${id}/pickup`, { weightGrams: 15_000 })
     assert.equal(booked.statusCode, 200, booked.body)
     const pickup = booked.json().data.pickup

@@ -39,7 +39,7 @@ export async function orderRefs(db: Executor, ids: string[]): Promise<Map<string
  */
 export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${pattern})`
 
-export { cancelOrder, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
+export { cancelOrder, capturedWithBalance, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export { refundView } from './views.ts'

@@ -20,7 +20,7 @@ import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './
 import type { OrderStatus } from './schema.sql.ts'
 import { givenBackForCancelledUnits } from './partial-cancel.ts'
 import { currentPayment, orderView } from './views.ts'
-import { shipmentsOfOrder } from './shipment-repo.ts'
+import { shipmentRepo, shipmentsOfOrder } from './shipment-repo.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -116,9 +116,16 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
   if (!CANCELLABLE.includes(order.status)) {
     throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
   }
+  await checkNoLiveParcel(tx, order, 'cancelled')
   const { order: reversed, refunds } = await reverseSale(tx, order, `Order cancelled: ${actor.reason}`, at)
   const cancelled = await transition(tx, reversed, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
   return { order: cancelled, refunds }
+}
+
+/** 409 while a parcel of the order is booked with a carrier: it would still travel (and collect cash). */
+export async function checkNoLiveParcel(tx: Executor, order: OrderRow, what: string) {
+  const live = (await shipmentRepo.ofOrder(tx, order.id)).find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  if (live) throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be ${what} while parcel ${live.awb} is booked (${live.status}): cancel the parcel first`)
 }
 
 /**
@@ -142,6 +149,19 @@ export async function reverseSale(tx: Executor, order: OrderRow, reason: string,
   // A sale already invoiced is reversed by a credit note (decision 0022).
   if (order.taxableValue !== null && order.status !== 'PENDING_PAYMENT') await issueCreditNotes(tx, order, { reason }, at)
   return { order: released, refunds }
+}
+
+/**
+ * The captured payment a refund goes to: the one with something left after its refunds (a second
+ * capture was refunded in full when it arrived), with what is left of it; null when none has.
+ */
+export async function capturedWithBalance(tx: Executor, orderId: string): Promise<{ payment: PaymentRow; left: bigint } | null> {
+  const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, orderId), orderRepo.refundsOf(tx, orderId)])
+  for (const payment of paid.filter((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)) {
+    const left = payment.amount - sumPaise(refunds.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
+    if (left > 0n) return { payment, left }
+  }
+  return null
 }
 
 /** The first successful payment of a PENDING_PAYMENT order confirms it. */
@@ -197,7 +217,8 @@ export async function refreshRefundStatus(tx: Executor, order: OrderRow, at: Dat
   if (refunded === 0n) return order
   const codCollected = order.paymentMode === 'COD' ? order.amountPayable : 0n
   const walletRefunded = sumPaise(refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.status !== 'FAILED').map((r) => r.amount))
-  const total = order.status === 'CANCELLED' ? providerPaid + walletRefunded : sumPaise([providerPaid, order.walletCashUsed, codCollected])
+  // A cancelled or returned-to-origin order's Wallet Cash went back with its reservation (a ledger credit, not a refund).
+  const total = order.status === 'CANCELLED' || order.status === 'RTO' ? providerPaid + walletRefunded : sumPaise([providerPaid, order.walletCashUsed, codCollected])
   return orderRepo.updateOrder(tx, order.id, { paymentStatus: refunded >= total ? 'REFUNDED' : 'PARTIALLY_REFUNDED', updatedAt: at })
 }
 

@@ -33,7 +33,7 @@ import { releaseStock } from '../catalog/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { creditLedger } from '../ledgers/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
-import { type Actor, cancelOrder, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
+import { type Actor, cancelOrder, capturedWithBalance, checkNoLiveParcel, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { refundView } from './views.ts'
@@ -108,6 +108,8 @@ async function checkCancellable(tx: Executor, order: OrderRow, items: OrderItemR
     throw new AppError('CONFLICT', `Order ${order.orderNumber} is waiting for payment: cancel the whole order instead (POST /orders/${order.id}/cancel)`)
   }
   if (!PARTIALLY_CANCELLABLE.includes(order.status)) throw new AppError('CONFLICT', `Items of order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
+  // The cash to collect is printed on the booked parcel's label and told to the carrier: it cannot change under it.
+  if (order.paymentMode === 'COD' && order.paymentStatus === 'COD_PENDING') await checkNoLiveParcel(tx, order, 'changed')
   const byId = new Map(items.map((i) => [i.id, i]))
   const shipped = await orderRepo.shippedQuantities(tx, order.id)
   for (const line of lines) {
@@ -219,11 +221,10 @@ async function splitOverTenders(tx: Executor, order: OrderRow, amount: bigint): 
     const split = splitRefund(amount, { providerPaid: cashAtStart, walletPaid: order.walletCashUsed, providerLeft: order.amountPayable })
     return { payment: null, provider: 0n, wallet: split.wallet, cashNotCollected: split.provider }
   }
-  const paid = (await orderRepo.paymentsOf(tx, order.id)).find((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)
-  if (!paid) return { payment: null, provider: 0n, wallet: amount, cashNotCollected: 0n }
-  const refunded = sumPaise((await orderRepo.refundsOf(tx, order.id)).filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').map((r) => r.amount))
-  const split = splitRefund(amount, { providerPaid: paid.amount, walletPaid: order.walletCashUsed, providerLeft: paid.amount - refunded })
-  return { payment: paid, provider: split.provider, wallet: split.wallet, cashNotCollected: 0n }
+  const captured = await capturedWithBalance(tx, order.id)
+  if (!captured) return { payment: null, provider: 0n, wallet: amount, cashNotCollected: 0n }
+  const split = splitRefund(amount, { providerPaid: captured.payment.amount, walletPaid: order.walletCashUsed, providerLeft: captured.left })
+  return { payment: captured.payment, provider: split.provider, wallet: split.wallet, cashNotCollected: 0n }
 }
 
 /** A Wallet Cash refund: done at once (SUCCEEDED), credited to the ledger, with its refund.succeeded event (as a return's). */

@@ -9,6 +9,9 @@ export type ShipmentRow = typeof shipments.$inferSelect
 export type ShipmentItemRow = typeof shipmentItems.$inferSelect
 export type ShipmentEventRow = typeof shipmentEvents.$inferSelect
 
+/** A parcel that did not come back settled (a returned parcel's units are cancelled on their lines once settled). */
+const liveOrUnsettled = sql`(${shipments.status} <> 'RTO_DELIVERED' or ${shipments.settledAt} is null)`
+
 export const shipmentRepo = {
   async insert(tx: Executor, row: ShipmentRow, items: ShipmentItemRow[]) {
     await tx.insert(shipments).values(row)
@@ -49,13 +52,16 @@ export const shipmentRepo = {
     const [inserted] = await tx.insert(shipmentEvents).values(row).onConflictDoNothing({ target: [shipmentEvents.carrier, shipmentEvents.eventId] }).returning()
     return inserted ?? null
   },
-  /** Units of each line of the order in forward shipments that were not cancelled. */
+  /**
+   * Units of each line of the order in forward parcels that were not cancelled, nor came back and
+   * were settled (those units are counted as cancelled on their line).
+   */
   async shippedUnits(db: Executor, orderId: string): Promise<Map<string, number>> {
     const rows = await db
       .select({ orderItemId: shipmentItems.orderItemId, units: sql<number>`sum(${shipmentItems.quantity})::int` })
       .from(shipmentItems)
       .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED')))
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), liveOrUnsettled))
       .groupBy(shipmentItems.orderItemId)
     return new Map(rows.map((r) => [r.orderItemId, Number(r.units)]))
   },

@@ -20,18 +20,22 @@ import { shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from '
 import { recordEvent } from '../events/index.ts'
 
 export const SHIPMENT_MOVES: Record<ShipmentStatus, ShipmentStatus[]> = {
-  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'CANCELLED'],
-  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED'],
-  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED'],
-  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED'],
+  // RTO_DELIVERED from anywhere before an end: a carrier may report the parcel back without its RTO_INITIATED scan.
+  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'],
+  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
+  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
+  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
   RTO_INITIATED: ['RTO_DELIVERED'],
   DELIVERED: [],
   RTO_DELIVERED: [],
   CANCELLED: [],
 }
 
-/** Orders a shipment may be created for; the first one packs a CONFIRMED order. */
-export const SHIPPABLE: OrderStatus[] = ['CONFIRMED', 'PACKED']
+/**
+ * Orders a parcel may be booked for: the first one packs a CONFIRMED order; the rest of a split
+ * order may follow once the first parcel is on its way (the order does not move back).
+ */
+export const SHIPPABLE: OrderStatus[] = ['CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED']
 
 export async function emitShipment(tx: Executor, order: OrderRow, shipment: ShipmentRow, type: 'shipment.created' | 'shipment.updated', at: Date, data: Record<string, unknown> = {}) {
   await recordEvent(tx, orderEvent(order, type, { shipmentId: shipment.id, status: shipment.status, ...data, shipment: await shipmentAnswer(tx, shipment) }, at))
@@ -152,16 +156,17 @@ async function walkTo(tx: Executor, order: OrderRow, to: OrderStatus, actor: Act
 async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
   const refunds: RefundRow[] = []
   const all = (await shipmentRepo.ofOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
-  const items = await orderRepo.items(tx, order.id)
-  const shipped = await shipmentRepo.shippedUnits(tx, order.id)
-  const everyUnitShipped = items.every((i) => unshippedUnits(i, shipped) <= 0)
   const ended = all.every((s) => s.status === 'DELIVERED' || s.status === 'RTO_DELIVERED')
   const allBack = all.every((s) => s.status === 'RTO_DELIVERED')
-
-  if (moved.status === 'RTO_DELIVERED' && !(everyUnitShipped && allBack)) {
+  const everyUnitShippedNow = async () => {
+    const shipped = await shipmentRepo.shippedUnits(tx, order.id)
+    return (await orderRepo.items(tx, order.id)).every((i) => unshippedUnits(i, shipped) <= 0)
+  }
+  if (moved.status === 'RTO_DELIVERED' && !(allBack && (await everyUnitShippedNow()))) {
     // One parcel of several came back: its units are settled as a cancellation of them (decision 0024).
     refunds.push(...(await settleReturnedParcel(tx, order, moved, actor, at)))
   }
+  const everyUnitShipped = await everyUnitShippedNow()
   let current = (await orderRepo.findOrder(tx, order.id))!
   if (everyUnitShipped && ended && !allBack) {
     await walkTo(tx, current, 'DELIVERED', actor, at)

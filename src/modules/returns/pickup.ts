@@ -20,7 +20,8 @@ export function checkUnitsComeBack(row: ReturnRow) {
 
 /** The return's reverse parcel that was not cancelled, if there is one. */
 export async function activePickup(ex: Executor, returnId: string): Promise<ShipmentRow | null> {
-  return (await shipmentRepo.ofReturn(ex, returnId)).find((s) => s.direction === 'REVERSE' && s.status !== 'CANCELLED') ?? null
+  // A pickup cancelled, or one the carrier brought back to the customer (RTO), is no longer the one.
+  return (await shipmentRepo.ofReturn(ex, returnId)).find((s) => s.direction === 'REVERSE' && s.status !== 'CANCELLED' && s.status !== 'RTO_DELIVERED') ?? null
 }
 
 /** 409 when a pickup is already booked (one at a time: cancel it to book another). */

@@ -24,7 +24,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { capturedWithBalance, insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
 import { moveReturn } from './machine.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
@@ -39,7 +39,7 @@ export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow,
   const refunds = await refundsOfOrder(tx, order.id)
   if (retry) return resendFailedRefund(tx, row, refunds, at)
 
-  const { paid, providerPart, walletPart } = await splitOverTenders(tx, row, order, amount, refunds)
+  const { paid, providerPart, walletPart } = await splitOverTenders(tx, row, order, amount)
   const sent: RefundRow[] = []
   if (providerPart > 0n) sent.push(await refundToProvider(tx, row, paid!, providerPart, at))
   if (walletPart > 0n) await refundToWallet(tx, row, walletPart, at)
@@ -64,11 +64,12 @@ export async function resendFailedRefund(tx: Executor, row: ReturnRow, refunds: 
  * payment; Wallet Cash takes the rest: the resolution asked for it, or the wallet part of the
  * payment, or cash collected on delivery.
  */
-export async function splitOverTenders(tx: Executor, row: ReturnRow, order: OrderRow, amount: bigint, refunds: RefundRow[]): Promise<{ paid: Payment | undefined; providerPart: bigint; walletPart: bigint }> {
-  const paid = (await paymentsOfOrder(tx, order.id)).find((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)
-  if (row.requestedResolution !== 'ORIGINAL_PAYMENT_REFUND' || !paid) return { paid, providerPart: 0n, walletPart: amount }
-  const providerRefunded = sumPaise(refunds.filter((r) => r.paymentId === paid.id && r.status !== 'FAILED').map((r) => r.amount))
-  const split = splitRefund(amount, { providerPaid: paid.amount, walletPaid: order.walletCashUsed, providerLeft: paid.amount - providerRefunded })
+export async function splitOverTenders(tx: Executor, row: ReturnRow, order: OrderRow, amount: bigint): Promise<{ paid: Payment | undefined; providerPart: bigint; walletPart: bigint }> {
+  // The capture with something left to refund (a second capture was refunded in full when it arrived).
+  const captured = await capturedWithBalance(tx, order.id)
+  const paid = captured?.payment
+  if (row.requestedResolution !== 'ORIGINAL_PAYMENT_REFUND' || !captured) return { paid, providerPart: 0n, walletPart: amount }
+  const split = splitRefund(amount, { providerPaid: captured.payment.amount, walletPaid: order.walletCashUsed, providerLeft: captured.left })
   return { paid, providerPart: split.provider, walletPart: split.wallet }
 }
 

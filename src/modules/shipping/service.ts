@@ -87,9 +87,14 @@ export class ShippingService {
   }
 
   /** The lines a shipment would carry, checked against the order as it is now (409/400 with the reason). */
-  private linesFor(order: OrderRow, items: OrderItemRow[], shipped: Map<string, number>, wanted: ShipmentRequest['items']): Line[] {
+  private linesFor(order: OrderRow, items: OrderItemRow[], shipped: Map<string, number>, wanted: ShipmentRequest['items'], parcels: ShipmentRow[]): Line[] {
     if (!SHIPPABLE.includes(order.status)) {
       throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be shipped while it is ${order.status}: shipments are created for CONFIRMED or PACKED orders`)
+    }
+    // Cash is collected at one door (decision 0024): an unpaid COD order travels in one parcel.
+    const live = parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+    if (live && order.paymentMode === 'COD' && order.paymentStatus === 'COD_PENDING') {
+      throw new AppError('CONFLICT', `Order ${order.orderNumber} is cash on delivery and already travels in parcel ${live.awb}: its cash is collected at one door, so it ships in one parcel (cancel that parcel to book another)`)
     }
     if (!wanted) {
       const lines = items.map((item) => ({ item, quantity: unshippedUnits(item, shipped) })).filter((l) => l.quantity > 0)
@@ -113,7 +118,9 @@ export class ShippingService {
     const carrier = this.carrier(request.carrier)
     const order = await paymentRecords.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
-    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items)
+    const parcels = await shipmentRepo.ofOrder(this.db, order.id)
+    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
+    const collectAmount = cashToCollect(order, parcels, null)
     const customer = await findCustomer(this.db, order.userId)
     const shipmentId = newId('shp', this.clock.now().getTime())
     const booked = await this.book(carrier, {
@@ -124,7 +131,7 @@ export class ShippingService {
       direction: 'FORWARD',
       customer: { ...order.shippingAddress, email: customer?.email || null },
       items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode })),
-      collectAmount: cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), null),
+      collectAmount,
       declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
       weightGrams: request.weightGrams,
     })
@@ -133,7 +140,13 @@ export class ShippingService {
         const now = this.clock.now()
         const locked = (await lockOrder(tx, order.id))!
         const items = await orderItemsOf(tx, order.id)
-        const checked = this.linesFor(locked, items, await shipmentRepo.shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })))
+        const parcelsNow = await shipmentRepo.ofOrder(tx, order.id)
+        const checked = this.linesFor(locked, items, await shipmentRepo.shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })), parcelsNow)
+        // The cash the carrier was told to collect must still be right (a conversion to prepaid or a
+        // cancellation may have committed while it booked).
+        if (cashToCollect(locked, parcelsNow, null) !== collectAmount) {
+          throw new AppError('CONFLICT', `Order ${order.orderNumber} changed while the parcel was booked (its cash to collect); book it again`)
+        }
         const packed = locked.status === 'CONFIRMED' ? await moveOrder(tx, locked, 'PACKED', { name: `ADMIN:${adminId}`, note: `Shipment ${booked.awb} created` }, now) : locked
         const row = await recordShipment(
           tx,
