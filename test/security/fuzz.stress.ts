@@ -304,12 +304,13 @@ async function setUp() {
     }),
   )
   const ticket = await data(api('POST', '/support/tickets', mine, { topic: 'Damaged', detail: 'The pack was torn', orderId: cod.id, imageUrls: [supportImage] }))
-  // Parcels (decision 0024): a COD order with one unit booked, the rest booked then cancelled (so it
-  // is left to ship again); another with its parcel in transit through the sandbox tracking button.
+  // Parcels (decision 0024): a COD order with a parcel booked for everything and cancelled, then one
+  // with one unit booked (an unpaid COD order travels in one parcel: the rest cannot ship beside it);
+  // another with its parcel in transit through the sandbox tracking button.
   const toShip = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.atta, quantity: 2 }, { productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' }))
-  const parcel = await data(api('POST', `/admin/orders/${toShip.id}/shipments`, admin, { weightGrams: 500, items: [{ orderItemId: toShip.items[0].id, quantity: 1 }] }))
   const cancelledParcel = await data(api('POST', `/admin/orders/${toShip.id}/shipments`, admin, { weightGrams: 300 }))
   await data(api('POST', `/admin/shipments/${cancelledParcel.id}/cancel`, admin))
+  const parcel = await data(api('POST', `/admin/orders/${toShip.id}/shipments`, admin, { weightGrams: 500, items: [{ orderItemId: toShip.items[0].id, quantity: 1 }] }))
   const moving = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' }))
   const inTransit = await data(api('POST', `/admin/orders/${moving.id}/shipments`, admin, { weightGrams: 200 }))
   await data(api('POST', `/sandbox/shipments/${inTransit.awb}/IN_TRANSIT`, {}))
