@@ -30,7 +30,7 @@ import { TaxService, taxAdminRoutes } from './modules/tax/index.ts'
 import { createCarriers, ShippingService, shippingAdminRoutes, shippingRoutes } from './modules/shipping/index.ts'
 import { createStorage, createUploadNames, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
-import { createPaymentProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
+import { createPaymentProvider, createPayoutProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -50,6 +50,9 @@ export const REDACTED_PATHS = [
   '*.accessToken',
   '*.refreshToken',
   '*.apiKey',
+  // A customer's bank account (refunds of COD orders): never logged whole, wherever it appears.
+  '*.accountNumber',
+  '*.account_number',
 ]
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
@@ -196,7 +199,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const catalog = new CatalogService(deps)
   const checkout = new CheckoutService(deps, codHistoryOf)
   const { provider, sandbox } = createPaymentProvider(config)
-  const payments = new PaymentService(deps, provider)
+  const payments = new PaymentService(deps, provider, createPayoutProvider(config))
   const orders = new OrderService(deps, checkout, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)

@@ -55,6 +55,15 @@ export interface Config {
    * order, say), so it is off in production unless SHIPPING_SANDBOX=true (a demo).
    */
   shippingSandbox: boolean
+  /** RazorpayX payouts (refunds of cash collected on delivery to a UPI ID or bank account), configured when RAZORPAYX_KEY_ID is set. */
+  razorpayx: RazorpayXConfig | null
+  /**
+   * Without RazorpayX, the sandbox payout provider pays at once and pays nothing real: on outside
+   * production, off in production unless PAYOUT_SANDBOX=true (a demo), where UPI and bank refunds are then refused.
+   */
+  payoutSandbox: boolean
+  /** Sends of one payout that could not reach the provider before it is given up as FAILED (each waits twice as long as the one before, from one job interval). */
+  payoutMaxAttempts: number
   webhooks: {
     /** How long one delivery may take before it is cut off and retried. */
     timeoutMs: number
@@ -187,6 +196,33 @@ function razorpayConfig(env: Env) {
   }
 }
 
+export interface RazorpayXConfig {
+  keyId: string
+  keySecret: string
+  accountNumber: string
+  webhookSecret: string
+  previousWebhookSecret: string | null
+  apiBase: string
+  timeoutMs: number
+}
+
+function razorpayxConfig(env: Env): RazorpayXConfig | null {
+  const keyId = text(env, 'RAZORPAYX_KEY_ID')
+  if (keyId === undefined) return null
+  const why = 'when RAZORPAYX_KEY_ID is set'
+  const accountNumber = required(env, 'RAZORPAYX_ACCOUNT_NUMBER', why)
+  if (!/^\d{8,20}$/.test(accountNumber)) throw new ConfigError('RAZORPAYX_ACCOUNT_NUMBER', 'must be the RazorpayX account number (digits)')
+  return {
+    keyId,
+    keySecret: required(env, 'RAZORPAYX_KEY_SECRET', why),
+    accountNumber,
+    webhookSecret: required(env, 'RAZORPAYX_WEBHOOK_SECRET', why),
+    previousWebhookSecret: text(env, 'RAZORPAYX_WEBHOOK_SECRET_PREVIOUS') ?? null,
+    apiBase: (url(env, 'RAZORPAYX_API_BASE', ['https:', 'http:']) ?? 'https://api.razorpay.com').replace(/\/+$/, ''),
+    timeoutMs: integer(env, 'RAZORPAYX_TIMEOUT_MS', 5000, 100, 60_000),
+  }
+}
+
 function shiprocketConfig(env: Env): ShiprocketConfig | null {
   const email = text(env, 'SHIPROCKET_EMAIL')
   if (email === undefined) return null
@@ -294,6 +330,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
     shippingSandbox: boolean(env, 'SHIPPING_SANDBOX', nodeEnv !== 'production'),
+    razorpayx: razorpayxConfig(env),
+    payoutSandbox: boolean(env, 'PAYOUT_SANDBOX', nodeEnv !== 'production'),
+    payoutMaxAttempts: integer(env, 'PAYOUT_MAX_ATTEMPTS', 6, 1, 100),
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
       allowPrivateNetworks: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),

@@ -34,6 +34,7 @@ const B64 = '[A-Za-z0-9_-]'
 // Not inside a longer word: `rt_` must not match in `part_…` or `start_…`.
 const START = '(?<![A-Za-z0-9])'
 const CREDENTIAL_FIELDS = [
+  'accountNumber', 'account_number',
   'password', 'secret', 'apiKey', 'api_key', 'accessToken', 'refreshToken', 'token', 'keySecret', 'webhookSecret',
   'secretAccessKey', 'authorization', 'x-api-key', 'x-partner-secret', 'cookie', 'set-cookie',
 ]

@@ -42,9 +42,9 @@ export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${or
 export { cancelOrder, capturedWithBalance, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
-export { refundView } from './views.ts'
-export type { OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
-export type { ClientAction } from './schema.sql.ts'
+export { payoutDestinationView, refundView } from './views.ts'
+export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
+export type { ClientAction, PayoutTo, RefundMethod } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
@@ -72,6 +72,9 @@ export const paymentRecords = {
   claimRefund: orderRepo.claimRefund,
   lockRefund: orderRepo.lockRefund,
   lockRefundForCallback: orderRepo.lockRefundForCallback,
+  lockPayoutForCallback: orderRepo.lockPayoutForCallback,
+  insertPayoutAccount: orderRepo.insertPayoutAccount,
+  findPayoutAccount: orderRepo.findPayoutAccount,
   updateRefund: orderRepo.updateRefund,
   unsentRefunds: orderRepo.unsentRefunds,
   recordWebhook: orderRepo.recordWebhook,
@@ -83,7 +86,7 @@ export { orderRoutes } from './routes.ts'
 export { OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
-export { Refund, Shipment, ShipmentStatusSchema } from './schemas.ts'
+export { PayoutDestination, Refund, Shipment, ShipmentStatusSchema } from './schemas.ts'
 
 /** Shipments (decision 0024): the rows and the moves, for the shipping module. */
 export { applyTrackingEvent, emitShipment, recordShipment, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'

@@ -14,6 +14,7 @@ import {
   type PaymentStatus,
   payments,
   paymentWebhookEvents,
+  payoutAccounts,
   refunds,
   shipmentItems,
   shipments,
@@ -23,6 +24,7 @@ export type OrderRow = typeof orders.$inferSelect
 export type OrderItemRow = typeof orderItems.$inferSelect
 export type PaymentRow = typeof payments.$inferSelect
 export type RefundRow = typeof refunds.$inferSelect
+export type PayoutAccountRow = typeof payoutAccounts.$inferSelect
 export type HistoryRow = typeof orderStatusHistory.$inferSelect
 
 /** What a list may narrow by, within its scope (whose orders: src/lib/scope.ts). */
@@ -271,12 +273,20 @@ export const orderRepo = {
   refundsOf(db: Executor, orderId: string) {
     return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt), asc(refunds.id))
   },
-  /** Claims a provider refund for one caller: sets the marker only where no call was made yet. */
-  async claimRefund(db: Executor, id: string, marker: string, at: Date) {
+  /**
+   * Claims a refund to send for one caller: sets the marker only where no call was made yet. A
+   * payout's claim left by a crashed sender is taken again once older than `staleClaimsBefore`: its
+   * payout key makes the provider dedupe a second send (a provider refund's claim stays; see unsentRefunds).
+   */
+  async claimRefund(db: Executor, id: string, marker: string, at: Date, staleClaimsBefore: Date | null = null) {
+    const unclaimed = sql`${refunds.providerRefundId} is null`
+    const stale = staleClaimsBefore
+      ? sql`(${unclaimed} or (${refunds.method} in ('UPI_PAYOUT', 'BANK_PAYOUT') and ${refunds.providerRefundId} like 'claim:%' and ${refunds.updatedAt} < ${staleClaimsBefore}))`
+      : unclaimed
     const [row] = await db
       .update(refunds)
       .set({ providerRefundId: marker, updatedAt: at })
-      .where(and(eq(refunds.id, id), eq(refunds.status, 'PENDING'), sql`${refunds.providerRefundId} is null`))
+      .where(and(eq(refunds.id, id), eq(refunds.status, 'PENDING'), stale))
       .returning()
     return row ?? null
   },
@@ -298,14 +308,53 @@ export const orderRepo = {
     return row ?? null
   },
   /**
-   * Provider refunds not yet sent. A send interrupted by a crash keeps its claim marker and is not
-   * re-sent automatically (that could refund twice): the back office sees it as PENDING.
+   * The payout refund a payout callback is about: by the provider's payout id, else by its payout
+   * key (the live refund first; else one given up on while the provider could not be reached, whose
+   * payout may have gone through after all).
    */
-  unsentRefunds(db: Executor, limit: number) {
+  async lockPayoutForCallback(tx: Executor, providerPayoutId: string, payoutKey: string | null) {
+    const [row] = await tx
+      .select()
+      .from(refunds)
+      .where(
+        payoutKey
+          ? or(eq(refunds.providerRefundId, providerPayoutId), and(eq(refunds.payoutKey, payoutKey), or(ne(refunds.status, 'FAILED'), sql`${refunds.providerRefundId} is null`)))
+          : eq(refunds.providerRefundId, providerPayoutId),
+      )
+      .orderBy(sql`${refunds.providerRefundId} = ${providerPayoutId} desc nulls last`, sql`${refunds.status} = 'FAILED'`, desc(refunds.createdAt))
+      .limit(1)
+      .for('update')
+    return row ?? null
+  },
+  async insertPayoutAccount(tx: Executor, row: typeof payoutAccounts.$inferInsert) {
+    const [created] = await tx.insert(payoutAccounts).values(row).returning()
+    return created!
+  },
+  async findPayoutAccount(db: Executor, id: string) {
+    const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.id, id))
+    return row ?? null
+  },
+  /**
+   * Refunds not yet sent. A provider refund whose send was interrupted by a crash keeps its claim
+   * marker and is not re-sent automatically (that could refund twice): the back office sees it as
+   * PENDING. A payout is: once its back-off has passed (`next_attempt_at`), or once its claim is older
+   * than `staleClaimsBefore` (its payout key makes the provider dedupe the second send).
+   */
+  unsentRefunds(db: Executor, limit: number, now: Date, staleClaimsBefore: Date) {
+    const payout = sql`${refunds.method} in ('UPI_PAYOUT', 'BANK_PAYOUT')`
     return db
       .select()
       .from(refunds)
-      .where(and(eq(refunds.status, 'PENDING'), eq(refunds.method, 'ORIGINAL_PAYMENT'), sql`${refunds.providerRefundId} is null`))
+      .where(
+        and(
+          eq(refunds.status, 'PENDING'),
+          or(
+            and(eq(refunds.method, 'ORIGINAL_PAYMENT'), sql`${refunds.providerRefundId} is null`),
+            and(payout, sql`${refunds.providerRefundId} is null`, or(sql`${refunds.nextAttemptAt} is null`, lte(refunds.nextAttemptAt, now))),
+            and(payout, sql`${refunds.providerRefundId} like 'claim:%'`, lt(refunds.updatedAt, staleClaimsBefore)),
+          ),
+        ),
+      )
       .limit(limit)
   },
 }

@@ -23,14 +23,29 @@ export const ClientAction = Type.Object(
   },
   { description: 'What the partner app does to collect the payment' },
 )
+/** A UPI ID or bank account as shown in answers: the account number masked to its last four digits. */
+export const PayoutDestination = Type.Object(
+  {
+    method: Type.Enum(['UPI', 'BANK']),
+    vpa: Nullable(Type.String({ description: 'UPI: the UPI ID (VPA)', examples: ['ravi.kumar@okhdfcbank'] })),
+    accountHolderName: Nullable(Type.String({ description: 'BANK: the name on the account' })),
+    ifsc: Nullable(Type.String({ description: "BANK: the branch's IFSC", examples: ['HDFC0001234'] })),
+    accountNumber: Nullable(Type.String({ description: 'BANK: the account number, masked to its last four digits', examples: ['XXXXXXXX4321'] })),
+  },
+  { description: 'Where cash collected on delivery is refunded to' },
+)
 export const Refund = Type.Object({
   id: Type.String(),
   returnRequestId: Nullable(Type.String()),
   orderId: Type.String(),
   amount: Money(),
-  method: Type.Enum(['ORIGINAL_PAYMENT', 'WALLET_CREDIT']),
+  method: Type.Enum(['ORIGINAL_PAYMENT', 'WALLET_CREDIT', 'UPI_PAYOUT', 'BANK_PAYOUT'], {
+    description: 'ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account',
+  }),
   status: Type.Enum(['PENDING', 'SUCCEEDED', 'FAILED']),
-  providerRefundId: Nullable(Type.String()),
+  providerRefundId: Nullable(Type.String({ description: "The payment provider's refund id, or the payout provider's payout id" })),
+  payoutTo: Nullable(PayoutDestination),
+  failureReason: Nullable(Type.String({ description: 'Why the refund FAILED' })),
   createdAt: Time,
 })
 export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'])

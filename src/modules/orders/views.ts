@@ -1,7 +1,7 @@
 // Rows -> API shapes. Money leaves the service as two-decimal rupee strings.
 import { formatPaise as rupees } from '../../lib/money.ts'
 import type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
-import type { ClientAction } from './schema.sql.ts'
+import type { ClientAction, PayoutTo } from './schema.sql.ts'
 import type { ShipmentView } from './shipment-repo.ts'
 
 export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }
@@ -41,9 +41,21 @@ export function refundView(r: RefundRow) {
     method: r.method,
     status: r.status,
     providerRefundId: r.providerRefundId?.startsWith('claim:') ? null : r.providerRefundId,
+    payoutTo: r.payoutTo ? payoutDestinationView(r.payoutTo) : null,
+    failureReason: r.failureReason,
     createdAt: r.createdAt.toISOString(),
   }
 }
+
+/** A payout destination as answers show it: never more of an account number than its last four digits. */
+export function payoutDestinationView(to: PayoutTo) {
+  return to.method === 'UPI'
+    ? { method: to.method, vpa: to.vpa, accountHolderName: null, ifsc: null, accountNumber: null }
+    : { method: to.method, vpa: null, accountHolderName: to.accountHolderName, ifsc: to.ifsc, accountNumber: maskAccountNumber(to.accountNumberLast4) }
+}
+
+/** `XXXXXXXX4321`: the length of a masked number says nothing about the real one. */
+export const maskAccountNumber = (last4: string) => `XXXXXXXX${last4}`
 
 export function orderSummaryView(o: OrderRow, itemCount: number) {
   return {

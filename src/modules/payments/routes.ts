@@ -45,6 +45,27 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
     },
   )
 
+  app.post(
+    '/payouts/webhooks/:provider',
+    {
+      schema: {
+        operationId: 'receivePayoutWebhook',
+        tags: ['Payments'],
+        security: security.public,
+        summary: 'Payout provider callbacks (RazorpayX payout.processed, payout.failed, payout.rejected, payout.reversed): signature-verified, applied once per event id',
+        params: WebhookParams,
+        response: { 200: Envelope(WebhookReceipt), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const provider = payments.payouts.provider
+      // The sandbox pays at once and has no callbacks.
+      if (!provider || provider.name === 'sandbox' || request.params.provider !== provider.name) throw notFound('Payout provider')
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.from('')
+      return ok(await payments.payouts.handleWebhook(raw, request.headers), 'Webhook received')
+    },
+  )
+
   if (!sandbox) return
   const session = async (sessionId: string) => {
     const payment = await paymentRecords.findPaymentBySession(database.db, 'sandbox', sessionId)

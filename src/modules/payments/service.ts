@@ -27,6 +27,8 @@ import {
   type RefundRow,
   refreshRefundStatus,
 } from '../orders/index.ts'
+import { PAYOUT_METHODS, PayoutDesk } from './payouts/desk.ts'
+import type { PayoutProvider } from './payouts/types.ts'
 import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
 import type { Db, Executor } from '../../db/client.ts'
 
@@ -45,10 +47,15 @@ export class PaymentService {
   /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
   private readonly failedChecks = new Map<string, number>()
 
+  /** Refunds of cash collected on delivery to a UPI ID or bank account. */
+  readonly payouts: PayoutDesk
+
   constructor(
     { database, clock, logger, config }: Deps,
     private readonly provider: PaymentProvider,
+    payoutProvider: PayoutProvider | null = null,
   ) {
+    this.payouts = new PayoutDesk({ database, clock, logger, config }, payoutProvider, (tx, refund, status, changes, at) => this.settleRefund(tx, refund, status, changes, at))
     this.db = database.db
     this.clock = clock
     this.logger = logger
@@ -84,24 +91,51 @@ export class PaymentService {
     }
   }
 
-  private async settleRefund(tx: Executor, refund: RefundRow, status: 'SUCCEEDED' | 'FAILED', providerRefundId: string, at: Date) {
-    if (refund.status !== 'PENDING') return
-    await paymentRecords.updateRefund(tx, refund.id, { status, providerRefundId, updatedAt: at })
+  /**
+   * A refund's outcome: its status, the order's refund status, refund.succeeded / refund.failed and
+   * the listeners (a return follows its refunds). Only a PENDING refund settles, but for a success
+   * arriving for a payout given up on while its provider could not be reached (it went through after all).
+   */
+  private async settleRefund(
+    tx: Executor,
+    refund: RefundRow,
+    status: 'SUCCEEDED' | 'FAILED',
+    changes: { providerRefundId: string | null; failureReason?: string | null; outcomeUnknown?: boolean },
+    at: Date,
+  ) {
+    const lateSuccess = refund.status === 'FAILED' && refund.outcomeUnknown && status === 'SUCCEEDED'
+    if (refund.status !== 'PENDING' && !lateSuccess) return
+    const settled = await paymentRecords.updateRefund(tx, refund.id, {
+      status,
+      providerRefundId: changes.providerRefundId,
+      failureReason: status === 'FAILED' ? (changes.failureReason ?? 'The provider refused the refund') : null,
+      outcomeUnknown: changes.outcomeUnknown ?? false,
+      updatedAt: at,
+    })
     const order = (await paymentRecords.lockOrder(tx, refund.orderId))!
     if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
-    await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', { refundId: refund.id, amount: formatPaise(refund.amount) }, at)
-    const settled = { ...refund, status, providerRefundId }
+    const data = { refundId: refund.id, amount: formatPaise(refund.amount), ...(status === 'FAILED' ? { failureReason: settled.failureReason } : {}) }
+    await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', data, at)
     for (const listener of this.refundListeners) await listener(tx, settled, at)
   }
 
-  /** Sends queued provider refunds. Each is claimed first, so two nodes never send one refund twice. */
+  /**
+   * Sends queued refunds: provider refunds here, payouts through the payout desk. Each is claimed
+   * first, so two nodes never send one refund twice.
+   */
   async sendRefunds(refunds: RefundRow[]) {
+    const now = this.clock.now()
     for (const refund of refunds) {
-      const claimed = await paymentRecords.claimRefund(this.db, refund.id, `claim:${randomBytes(8).toString('hex')}`, this.clock.now())
+      const payout = PAYOUT_METHODS.includes(refund.method)
+      const claimed = await paymentRecords.claimRefund(this.db, refund.id, `claim:${randomBytes(8).toString('hex')}`, now, payout ? this.payouts.staleClaimsBefore(now) : null)
       if (!claimed) continue
+      if (payout) {
+        await this.payouts.send(claimed)
+        continue
+      }
       const payment = claimed.paymentId ? await paymentRecords.findPayment(this.db, claimed.paymentId) : null
       if (!payment?.providerPaymentId) {
-        await paymentRecords.updateRefund(this.db, claimed.id, { status: 'FAILED', providerRefundId: null, updatedAt: this.clock.now() })
+        await paymentRecords.updateRefund(this.db, claimed.id, { status: 'FAILED', providerRefundId: null, failureReason: 'The payment has no provider payment id to refund', updatedAt: this.clock.now() })
         continue
       }
       try {
@@ -109,7 +143,7 @@ export class PaymentService {
         await this.db.transaction(async (tx) => {
           if (result.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: this.clock.now() })
           // Locked again: the provider's callback may have settled it while we waited for the answer.
-          else await this.settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, result.providerRefundId, this.clock.now())
+          else await this.settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, { providerRefundId: result.providerRefundId }, this.clock.now())
         })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
@@ -128,7 +162,7 @@ export class PaymentService {
       if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
       if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
         const refund = await paymentRecords.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
-        if (refund) await this.settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', event.providerRefundId, at)
+        if (refund) await this.settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', { providerRefundId: event.providerRefundId, failureReason: event.reason }, at)
         return { duplicate: false, refunds: [] }
       }
       const found = await paymentRecords.findPaymentBySession(tx, this.provider.name, event.sessionId)
@@ -287,7 +321,8 @@ export class PaymentService {
 
   /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
   async retryRefundsAndPurgeKeys() {
-    await this.sendRefunds(await paymentRecords.unsentRefunds(this.db, 100))
+    const now = this.clock.now()
+    await this.sendRefunds(await paymentRecords.unsentRefunds(this.db, 100, now, this.payouts.staleClaimsBefore(now)))
     return purgeExpiredIdempotencyKeys(this.db, this.clock.now())
   }
 }

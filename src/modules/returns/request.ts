@@ -17,7 +17,8 @@ import { newId } from '../../lib/ids.ts'
 import { paisePerPointOf, pointsForSlice, shareOfSlice, sumPaise } from '../../lib/money.ts'
 import { partnerPricingOf } from '../checkout/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { type OrderItemRow, type OrderRow, orderItemsOf } from '../orders/index.ts'
+import { type OrderItemRow, type OrderRow, orderItemsOf, type PayoutAccountRow } from '../orders/index.ts'
+import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
 import { type ReturnItemRow, returnRepo, type ReturnRow } from './repo.ts'
 import type { Resolution } from './schema.sql.ts'
 import { returnView } from './views.ts'
@@ -34,6 +35,16 @@ export interface CreateReturnInput {
   requestedResolution: Resolution
   items: { orderItemId: string; quantity: number; reason: string }[]
   imageUrls?: string[]
+  refundTo?: RefundToInput
+}
+
+/** The body's refundTo, formats already checked by the route's schema. */
+export interface RefundToInput {
+  method: 'UPI' | 'BANK'
+  vpa?: string
+  accountHolderName?: string
+  ifsc?: string
+  accountNumber?: string
 }
 
 type NewReturnItem = ReturnItemRow & { returnRequestId: string }
@@ -43,6 +54,27 @@ export function checkDistinctItems(input: Pick<CreateReturnInput, 'items'>) {
   const ids = input.items.map((i) => i.orderItemId)
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i)
   if (repeated) throw new AppError('BAD_REQUEST', `items must not list order item ${repeated} twice`)
+}
+
+/**
+ * A refund to a UPI ID or bank account: only of cash collected on delivery (an order paid online is
+ * refunded to its payment), only for ORIGINAL_PAYMENT_REFUND, with exactly the fields of its method.
+ */
+export function refundToInput(order: OrderRow, resolution: Resolution, refundTo: RefundToInput): PayoutAccountInput {
+  if (resolution !== 'ORIGINAL_PAYMENT_REFUND') throw new AppError('BAD_REQUEST', 'refundTo is only taken with requestedResolution ORIGINAL_PAYMENT_REFUND')
+  if (order.paymentMode !== 'COD') {
+    throw new AppError('BAD_REQUEST', `refundTo is only taken for an order paid in cash on delivery; order ${order.orderNumber} is refunded to its online payment`)
+  }
+  const needed = refundTo.method === 'UPI' ? (['vpa'] as const) : (['accountHolderName', 'ifsc', 'accountNumber'] as const)
+  const other = refundTo.method === 'UPI' ? (['accountHolderName', 'ifsc', 'accountNumber'] as const) : (['vpa'] as const)
+  const problems = [
+    ...needed.filter((f) => refundTo[f] === undefined).map((f) => `refundTo.${f} should not be empty`),
+    ...other.filter((f) => refundTo[f] !== undefined).map((f) => `refundTo.${f} is not taken with method ${refundTo.method}`),
+  ]
+  if (problems.length > 0) throw new AppError('BAD_REQUEST', problems[0]!, problems)
+  return refundTo.method === 'UPI'
+    ? { method: 'UPI', vpa: refundTo.vpa! }
+    : { method: 'BANK', accountHolderName: refundTo.accountHolderName!, ifsc: refundTo.ifsc!, accountNumber: refundTo.accountNumber! }
 }
 
 /** 400 unless the (locked) order is delivered, paid, and its return window still open at `now`. */
@@ -104,6 +136,7 @@ export async function insertReturn(
   input: CreateReturnInput,
   imageUrls: string[],
   items: NewReturnItem[],
+  payoutAccount: PayoutAccountRow | null,
   now: Date,
 ): Promise<ReturnRow> {
   const created = await returnRepo.insert(
@@ -119,6 +152,8 @@ export async function insertReturn(
       requestedResolution: input.requestedResolution,
       requestedAmount: sumPaise(items.map((i) => i.requestedAmount)),
       imageUrls,
+      payoutAccountId: payoutAccount?.id ?? null,
+      refundTo: payoutAccount ? payoutToOf(payoutAccount) : null,
       createdAt: now,
       updatedAt: now,
     },

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import type { ReturnService } from './service.ts'
 import { Nullable, Time, security } from '../../http/schemas.ts'
-import { ImageUrls, ListQuery, Params, Resolution, ReturnFields, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
+import { ImageUrls, ListQuery, Params, RefundTo, Resolution, ReturnFields, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
 
 export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; guards: Guards }> = async (app, { returns, guards }) => {
   const customer = { preValidation: guards.customerOfPartner }
@@ -33,6 +33,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
             { minItems: 1, maxItems: 100 },
           ),
           imageUrls: Type.Optional(ImageUrls),
+          refundTo: Type.Optional(RefundTo),
         }),
         response: { 201: Envelope(ReturnRequest), ...errorResponses(400, 401, 404) },
       },
@@ -57,6 +58,23 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
     '/returns/:returnRequestId',
     { ...customer, schema: { operationId: 'getReturn', tags, security: security.customer, summary: 'One return request with its items and refunds', params: Params, response: { 200: Envelope(ReturnRequest), ...errorResponses(401, 404) } } },
     async (request) => ok(await returns.get(customerOf(request), request.params.returnRequestId), 'Return request retrieved'),
+  )
+
+  app.put(
+    '/returns/:returnRequestId/refund-to',
+    {
+      ...customer,
+      schema: {
+        operationId: 'setReturnRefundTo',
+        tags,
+        security: security.customer,
+        summary: 'Change the UPI ID or bank account that the cash refund of a COD order is paid out to: before the refund starts, or after it failed',
+        params: Params,
+        body: RefundTo,
+        response: { 200: Envelope(ReturnRequest), ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) => ok(await returns.setRefundTo(customerOf(request), request.params.returnRequestId, request.body), 'Refund destination saved'),
   )
 
   app.post(

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import type { PayoutTo } from '../orders/index.ts'
 
 export type ReturnStatus = 'REQUESTED' | 'UNDER_REVIEW' | 'NEEDS_INFO' | 'APPROVED' | 'REJECTED' | 'REFUND_PENDING' | 'REFUNDED' | 'REFUND_FAILED' | 'RESOLVED'
 export type Resolution = 'ORIGINAL_PAYMENT_REFUND' | 'WALLET_CREDIT' | 'REPLACEMENT' | 'KEEP_ITEM_WALLET_CREDIT'
@@ -21,6 +22,10 @@ export const returnRequests = pgTable(
     approvedAmount: bigint('approved_amount', { mode: 'bigint' }),
     imageUrls: jsonb('image_urls').$type<string[]>().notNull(),
     replacementOrderId: text('replacement_order_id'),
+    /** Where an ORIGINAL_PAYMENT_REFUND of cash collected on delivery is paid out (a UPI ID or bank account); null: Wallet Cash. */
+    payoutAccountId: text('payout_account_id'),
+    /** That account as answers show it (masked), kept with the request. */
+    refundTo: jsonb('refund_to').$type<PayoutTo>(),
     /** The back office's quality check of the units received back (a reverse pickup, or by hand). */
     qcResult: text('qc_result').$type<'PASSED' | 'FAILED'>(),
     qcNote: text('qc_note'),

@@ -2,7 +2,7 @@
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
 import { Money, Nullable, PageQuery, Time } from '../../http/schemas.ts'
-import { Refund, Shipment } from '../orders/index.ts'
+import { PayoutDestination, Refund, Shipment } from '../orders/index.ts'
 
 export const Status = Type.Enum(['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED'])
 export const Resolution = Type.Enum(['ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT', 'REPLACEMENT', 'KEEP_ITEM_WALLET_CREDIT'])
@@ -19,6 +19,7 @@ export const ReturnFields = {
   imageUrls: Type.Array(Type.String()),
   items: Type.Array(Type.Object({ id: Type.String(), orderItemId: Type.String(), quantity: Type.Integer(), reason: Type.String(), requestedAmount: Money() })),
   refunds: Type.Array(Refund),
+  refundTo: Nullable(Type.Object(PayoutDestination.properties, { description: 'Where an ORIGINAL_PAYMENT_REFUND of cash collected on delivery is paid out; null: Wallet Cash' })),
   replacementOrderId: Nullable(Type.String()),
   pickup: Nullable(Type.Object(Shipment.properties, { description: 'The reverse parcel picking the units up from the customer, when one was booked' })),
   qualityCheck: Nullable(
@@ -40,3 +41,23 @@ export const ListQuery = {
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Reason, detail or order number' })),
 }
 export const Params = Type.Object({ returnRequestId: Type.String({ maxLength: 100 }) })
+
+/**
+ * A UPI ID or a bank account for the refund of an order paid in cash on delivery (issue #25). The
+ * formats are checked here (NPCI's UPI ID shape, RBI's IFSC: four letters, a zero, six letters or
+ * digits); which fields a method needs is checked by request.ts (refundToInput).
+ */
+export const RefundTo = Type.Object(
+  {
+    method: Type.Enum(['UPI', 'BANK'], { description: 'UPI: pay out to vpa. BANK: pay out to accountNumber at ifsc (IMPS, NEFT above ₹5,00,000)' }),
+    vpa: Type.Optional(
+      Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}$', 'x-message': 'must be a UPI ID such as name@bank', examples: ['ravi.kumar@okhdfcbank'] }),
+    ),
+    accountHolderName: Type.Optional(
+      Type.String({ minLength: 3, maxLength: 100, pattern: "^[A-Za-z][A-Za-z .'-]*[A-Za-z.]$", 'x-message': 'must be the name on the account: letters, spaces, dots, apostrophes and hyphens', examples: ['Ravi Kumar'] }),
+    ),
+    ifsc: Type.Optional(Type.String({ pattern: '^[A-Za-z]{4}0[A-Za-z0-9]{6}$', 'x-message': 'must be an 11-character IFSC such as HDFC0001234', examples: ['HDFC0001234'] })),
+    accountNumber: Type.Optional(Type.String({ pattern: '^[0-9]{9,18}$', 'x-message': 'must be a bank account number of 9 to 18 digits', examples: ['50100123454321'] })),
+  },
+  { description: 'Where the cash collected on delivery is refunded: a UPI ID, or a bank account. Left out: Wallet Cash' },
+)

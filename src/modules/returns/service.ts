@@ -16,19 +16,21 @@ import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, recordShipment, type RefundRow } from '../orders/index.ts'
-import type { PaymentService } from '../payments/index.ts'
+import { type PaymentService, payoutToOf } from '../payments/index.ts'
 import type { ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
 import { checkMove, moveReturn } from './machine.ts'
 import { type ReturnFilter, returnRepo, type ReturnRow } from './repo.ts'
-import { checkDistinctItems, checkReturnable, type CreateReturnInput, type CustomerRef, insertReturn, returnItemsFor } from './request.ts'
+import { checkDistinctItems, checkReturnable, type CreateReturnInput, type CustomerRef, insertReturn, refundToInput, type RefundToInput, returnItemsFor } from './request.ts'
 import type { ReturnStatus } from './schema.sql.ts'
 import { settleProviderRefund, startRefund } from './settlement.ts'
 import { checkNoPickup, checkUnitsComeBack, recordQualityCheck } from './pickup.ts'
 import { returnSummaryView, returnView } from './views.ts'
 
 export { RETURN_MOVES } from './machine.ts'
+
+const REFUND_TO_CHANGEABLE: ReturnStatus[] = ['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REFUND_FAILED']
 export type { CreateReturnInput, CustomerRef } from './request.ts'
 
 export class ReturnService {
@@ -63,7 +65,27 @@ export class ReturnService {
       await checkReturnable(tx, locked, now)
       const id = newId('ret', now.getTime())
       const items = await returnItemsFor(tx, locked, id, input.items, now)
-      return insertReturn(tx, customer, order, id, input, imageUrls, items, now)
+      const account = input.refundTo ? await this.#payments.payouts.openAccount(tx, customer, refundToInput(locked, input.requestedResolution, input.refundTo), now) : null
+      return insertReturn(tx, customer, order, id, input, imageUrls, items, account, now)
+    })
+    return returnView(this.#db, row)
+  }
+
+  /**
+   * The customer changes where the cash refund is paid out (a payout refused for a wrong account,
+   * say): before the refund starts, or after it failed (the back office then retries it).
+   */
+  async setRefundTo(customer: CustomerRef, id: string, refundTo: RefundToInput) {
+    const found = await this.#ownReturn(customer, id)
+    const now = this.#clock.now()
+    const row = await this.#db.transaction(async (tx) => {
+      const order = (await lockOrder(tx, found.orderId))!
+      const current = (await returnRepo.lock(tx, id))!
+      if (!REFUND_TO_CHANGEABLE.includes(current.status)) {
+        throw new AppError('CONFLICT', `Return request is ${current.status}: where its refund goes can only change before the refund starts or after it failed`)
+      }
+      const account = await this.#payments.payouts.openAccount(tx, customer, refundToInput(order, current.requestedResolution, refundTo), now)
+      return returnRepo.update(tx, id, { payoutAccountId: account.id, refundTo: payoutToOf(account), updatedAt: now })
     })
     return returnView(this.#db, row)
   }

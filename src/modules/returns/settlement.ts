@@ -10,6 +10,8 @@
 //                          the card's share rounds up, capped at what is left of its payment
 //                          (lib/money.ts splitRefund); everything else goes to Wallet Cash
 //     refundToProvider     a PENDING provider refund, sent after commit (payments.sendRefunds)
+//     refundToPayout       cash collected on delivery: a PENDING payout to the customer's UPI ID or
+//                          bank account when one was given, sent after commit (payments/payouts)
 //     refundToWallet       a SUCCEEDED wallet refund, the ledger credit and refund.succeeded
 //     givePointsBack       the Reward Points spent on the returned units
 //     takeEarnedPointsBack the points earned on the order, in proportion to what is refunded
@@ -24,7 +26,8 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { capturedWithBalance, insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { capturedWithBalance, insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentRecords, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
+import { payoutToOf } from '../payments/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
 import { moveReturn } from './machine.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
@@ -39,9 +42,10 @@ export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow,
   const refunds = await refundsOfOrder(tx, order.id)
   if (retry) return resendFailedRefund(tx, row, refunds, at)
 
-  const { paid, providerPart, walletPart } = await splitOverTenders(tx, row, order, amount)
+  const { paid, providerPart, payoutPart, walletPart } = await splitOverTenders(tx, row, order, amount, refunds)
   const sent: RefundRow[] = []
   if (providerPart > 0n) sent.push(await refundToProvider(tx, row, paid!, providerPart, at))
+  if (payoutPart > 0n) sent.push(await refundToPayout(tx, row, payoutPart, null, at))
   if (walletPart > 0n) await refundToWallet(tx, row, walletPart, at)
   await givePointsBack(tx, row, at)
   await takeEarnedPointsBack(tx, row, order, at)
@@ -51,26 +55,65 @@ export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow,
   return sent
 }
 
-/** A retry: only what failed goes again (the latest refused provider refund of this return). */
+/**
+ * A retry: only what failed goes again (the latest refused provider refund or payout of this
+ * return). A payout goes to the return's account as it is now (the customer may have corrected
+ * it), under the same payout key when the first one's outcome is unknown (the provider could not be
+ * reached: it may have paid, and then answers that payout instead of paying again), else a new one.
+ */
 export async function resendFailedRefund(tx: Executor, row: ReturnRow, refunds: RefundRow[], at: Date): Promise<RefundRow[]> {
-  const failed = refunds.filter((r) => r.returnRequestId === row.id && r.status === 'FAILED' && r.method === 'ORIGINAL_PAYMENT').at(-1)
+  const failed = refunds.filter((r) => r.returnRequestId === row.id && r.status === 'FAILED' && r.method !== 'WALLET_CREDIT').at(-1)
   if (!failed) return []
+  if (failed.method !== 'ORIGINAL_PAYMENT') return [await refundToPayout(tx, row, failed.amount, failed.outcomeUnknown ? failed.payoutKey : null, at)]
   return [await insertRefund(tx, { ...refundBase(row, at), id: newId('ref', at.getTime()), paymentId: failed.paymentId, amount: failed.amount, method: 'ORIGINAL_PAYMENT', status: 'PENDING', reason: `Return ${row.id} (retry)` })]
 }
 
 /**
  * The refund over the tenders. To the card only for ORIGINAL_PAYMENT_REFUND of an order with a
  * captured provider payment, its proportional share rounded up and capped at what is left of that
- * payment; Wallet Cash takes the rest: the resolution asked for it, or the wallet part of the
- * payment, or cash collected on delivery.
+ * payment; for ORIGINAL_PAYMENT_REFUND of cash collected on delivery with a UPI ID or bank account
+ * given, the cash's share goes there the same way (capped at the cash not yet paid out); Wallet
+ * Cash takes the rest: the resolution asked for it, or the wallet part of the payment, or cash
+ * collected on delivery when no account was given.
  */
-export async function splitOverTenders(tx: Executor, row: ReturnRow, order: OrderRow, amount: bigint): Promise<{ paid: Payment | undefined; providerPart: bigint; walletPart: bigint }> {
+export async function splitOverTenders(
+  tx: Executor,
+  row: ReturnRow,
+  order: OrderRow,
+  amount: bigint,
+  refunds: RefundRow[],
+): Promise<{ paid: Payment | undefined; providerPart: bigint; payoutPart: bigint; walletPart: bigint }> {
   // The capture with something left to refund (a second capture was refunded in full when it arrived).
   const captured = await capturedWithBalance(tx, order.id)
   const paid = captured?.payment
-  if (row.requestedResolution !== 'ORIGINAL_PAYMENT_REFUND' || !captured) return { paid, providerPart: 0n, walletPart: amount }
-  const split = splitRefund(amount, { providerPaid: captured.payment.amount, walletPaid: order.walletCashUsed, providerLeft: captured.left })
-  return { paid, providerPart: split.provider, walletPart: split.wallet }
+  const none = { paid, providerPart: 0n, payoutPart: 0n, walletPart: amount }
+  if (row.requestedResolution !== 'ORIGINAL_PAYMENT_REFUND') return none
+  if (captured) {
+    const split = splitRefund(amount, { providerPaid: captured.payment.amount, walletPaid: order.walletCashUsed, providerLeft: captured.left })
+    return { paid, providerPart: split.provider, payoutPart: 0n, walletPart: split.wallet }
+  }
+  if (order.paymentMode !== 'COD' || row.payoutAccountId === null) return none
+  const paidOut = sumPaise(refunds.filter((r) => (r.method === 'UPI_PAYOUT' || r.method === 'BANK_PAYOUT') && r.status !== 'FAILED').map((r) => r.amount))
+  const split = splitRefund(amount, { providerPaid: order.amountPayable, walletPaid: order.walletCashUsed, providerLeft: order.amountPayable - paidOut })
+  return { paid, providerPart: 0n, payoutPart: split.provider, walletPart: split.wallet }
+}
+
+/** A PENDING payout of cash collected on delivery to the return's UPI ID or bank account, sent once the transaction commits. */
+export async function refundToPayout(tx: Executor, row: ReturnRow, amount: bigint, payoutKey: string | null, at: Date): Promise<RefundRow> {
+  const account = (await paymentRecords.findPayoutAccount(tx, row.payoutAccountId!))!
+  const id = newId('ref', at.getTime())
+  return insertRefund(tx, {
+    ...refundBase(row, at),
+    id,
+    paymentId: null,
+    amount,
+    method: account.method === 'UPI' ? 'UPI_PAYOUT' : 'BANK_PAYOUT',
+    status: 'PENDING',
+    reason: payoutKey ? `Return ${row.id} (retry)` : `Return ${row.id}`,
+    payoutAccountId: account.id,
+    payoutTo: payoutToOf(account),
+    payoutKey: payoutKey ?? id,
+  })
 }
 
 /** A PENDING refund to the provider payment, sent once the transaction commits. */
@@ -117,10 +160,14 @@ export async function creditReturnedUnits(tx: Executor, row: ReturnRow, order: O
 /** Provider results move the return on: all its refunds through -> REFUNDED; one failed -> REFUND_FAILED. */
 export async function settleProviderRefund(tx: Executor, refund: RefundRow, at: Date) {
   if (!refund.returnRequestId) return
-  const row = await returnRepo.lock(tx, refund.returnRequestId)
-  if (!row || row.status !== 'REFUND_PENDING') return
+  let row = await returnRepo.lock(tx, refund.returnRequestId)
+  if (!row) return
+  // A payout given up on (its provider could not be reached) that went through after all.
+  const late = row.status === 'REFUND_FAILED' && refund.status === 'SUCCEEDED'
+  if (row.status !== 'REFUND_PENDING' && !late) return
+  if (late) row = await moveReturn(tx, row, 'REFUND_PENDING', 'SYSTEM', 'The payout went through after all', at)
   if (refund.status === 'FAILED') {
-    await moveReturn(tx, row, 'REFUND_FAILED', 'SYSTEM', 'The provider refused the refund; retry with REFUND_PENDING', at)
+    await moveReturn(tx, row, 'REFUND_FAILED', 'SYSTEM', `${refund.failureReason ?? 'The provider refused the refund'}; retry with REFUND_PENDING`, at)
     return
   }
   const mine = (await refundsOfOrder(tx, row.orderId)).filter((r) => r.returnRequestId === row.id && r.status !== 'FAILED')

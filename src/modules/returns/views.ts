@@ -1,7 +1,7 @@
 // A return request as the API answers it.
 import type { Executor } from '../../db/client.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
-import { refundsOfOrder, refundView, shipmentAnswer, shipmentRepo } from '../orders/index.ts'
+import { payoutDestinationView, refundsOfOrder, refundView, shipmentAnswer, shipmentRepo } from '../orders/index.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
 /** The return as the API answers it; read through `ex` (a transaction's, for its events). */
@@ -21,6 +21,7 @@ export async function returnView(ex: Executor, row: ReturnRow) {
     imageUrls: row.imageUrls,
     items: items.map((i) => ({ id: i.id, orderItemId: i.orderItemId, quantity: i.quantity, reason: i.reason, requestedAmount: rupees(i.requestedAmount) })),
     refunds: refunds.filter((r) => r.returnRequestId === row.id).map(refundView),
+    refundTo: row.refundTo ? payoutDestinationView(row.refundTo) : null,
     replacementOrderId: row.replacementOrderId,
     pickup: pickup ? await shipmentAnswer(ex, pickup) : null,
     qualityCheck: row.qcResult === null ? null : { result: row.qcResult, note: row.qcNote, at: row.qcAt!.toISOString(), restocked: row.restockedAt !== null },

@@ -2,17 +2,11 @@
 // confirmed by Razorpay's signed webhooks (payment.captured / order.paid). Talks to the REST API
 // (Orders, Payments, Refunds) with HTTP Basic auth; every call has a timeout, and every failure
 // becomes a ProviderError whose message never carries the key secret. Amounts are integer paise.
-import { createHash, createHmac } from 'node:crypto'
-import type { IncomingHttpHeaders } from 'node:http'
-import { safeEqual } from '../../../lib/hashing.ts'
+import { createHash } from 'node:crypto'
+import { header, paise, RAZORPAY_EVENT_ID_HEADER, razorpayHttp, verifyRazorpaySignature } from './razorpay-http.ts'
 import { type PaymentProvider, type ProviderEvent, ProviderError, type ProviderStatus, WebhookSignatureError } from './types.ts'
 
-export const RAZORPAY_SIGNATURE_HEADER = 'x-razorpay-signature'
-export const RAZORPAY_EVENT_ID_HEADER = 'x-razorpay-event-id'
-/** The bound of every Razorpay call (`RAZORPAY_TIMEOUT_MS`; the reliability plan's API10 asks for at most 5 s). */
-const DEFAULT_TIMEOUT_MS = 5_000
-/** Razorpay error descriptions are quoted in our errors, cut to this length. */
-const MAX_DESCRIPTION = 200
+export { RAZORPAY_EVENT_ID_HEADER, RAZORPAY_SIGNATURE_HEADER } from './razorpay-http.ts'
 
 export interface RazorpayOptions {
   keyId: string
@@ -52,46 +46,7 @@ interface RazorpayWebhook {
 }
 
 export function createRazorpayProvider(options: RazorpayOptions): PaymentProvider {
-  const fetchImpl = options.fetch ?? fetch
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const basicToken = Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')
-
-  /** Whatever Razorpay or the network said, without our credentials in it. */
-  const redact = (text: string) =>
-    [options.keySecret, basicToken].reduce((out, secret) => (secret ? out.replaceAll(secret, '[redacted]') : out), text)
-
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: object, extraHeaders: Record<string, string> = {}): Promise<T> {
-    const what = `Razorpay ${method} ${path}`
-    let status: number
-    let text: string
-    try {
-      const response = await fetchImpl(`${options.apiBase}${path}`, {
-        method,
-        headers: {
-          authorization: `Basic ${basicToken}`,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-          ...extraHeaders,
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
-      status = response.status
-      text = await response.text()
-    } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError'
-      const detail = timedOut ? `timed out after ${timeoutMs} ms` : `could not be reached (${errorText(error)})`
-      throw new ProviderError(redact(`${what} ${detail}`))
-    }
-    if (status < 200 || status > 299) {
-      throw new ProviderError(redact(`${what} answered ${status}: ${describeError(text)}`))
-    }
-    try {
-      return JSON.parse(text) as T
-    } catch {
-      throw new ProviderError(`${what} answered ${status} with a body that is not JSON`)
-    }
-  }
+  const call = razorpayHttp('Razorpay', options)
 
   return {
     name: 'razorpay',
@@ -121,12 +76,7 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
     },
 
     parseWebhook(rawBody, headers): ProviderEvent {
-      const signature = header(headers, RAZORPAY_SIGNATURE_HEADER)
-      if (signature === undefined) throw new WebhookSignatureError('Missing signature')
-      const secrets = options.previousWebhookSecret ? [options.webhookSecret, options.previousWebhookSecret] : [options.webhookSecret]
-      const matches = secrets.map((secret) => safeEqual(createHmac('sha256', secret).update(rawBody).digest('hex'), signature))
-      if (!matches.includes(true)) throw new WebhookSignatureError('Signature does not match')
-
+      verifyRazorpaySignature(rawBody, headers, [options.webhookSecret, options.previousWebhookSecret])
       let body: RazorpayWebhook
       try {
         body = JSON.parse(rawBody.toString('utf8')) as RazorpayWebhook
@@ -178,18 +128,6 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
   }
 }
 
-/** Razorpay takes amounts as JSON numbers. */
-function paise(amount: bigint): number {
-  const value = Number(amount)
-  if (!Number.isSafeInteger(value) || value <= 0) throw new ProviderError(`Amount ${amount} cannot be sent to Razorpay`)
-  return value
-}
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name]
-  return typeof value === 'string' && value !== '' ? value : undefined
-}
-
 /** The payment a signed payment event carries; an event without one cannot be applied. */
 function paymentOf(body: RazorpayWebhook): RazorpayPayment {
   const payment = body.payload?.payment?.entity
@@ -201,26 +139,6 @@ function refundOf(body: RazorpayWebhook): RazorpayRefund {
   const refund = body.payload?.refund?.entity
   if (typeof refund?.id !== 'string') throw new WebhookSignatureError(`Event ${body.event} carries no refund`)
   return refund
-}
-
-/** Razorpay answers errors as {error: {code, description}}. */
-function describeError(text: string): string {
-  let description = text
-  try {
-    const parsed = JSON.parse(text) as { error?: { code?: string; description?: string } }
-    if (parsed?.error?.description) description = [parsed.error.code, parsed.error.description].filter(Boolean).join(': ')
-  } catch {
-    // Not JSON: quote the start of the text.
-  }
-  description = description.replace(/\s+/g, ' ').trim()
-  if (description === '') return 'no details'
-  return description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error.message}${cause}`
 }
 
 /** Our refund id, sent as receipt and in notes when the refund was made. */

@@ -56,5 +56,21 @@ export interface PaymentProvider {
 
 export class WebhookSignatureError extends Error {}
 
-/** A provider's API failed or could not be reached. */
-export class ProviderError extends Error {}
+/**
+ * A provider's API failed or could not be reached. `answer` is set when the provider answered with
+ * an error status: its description, in the provider's words and without our credentials.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly answer: { status: number; description: string } | null = null,
+  ) {
+    super(message)
+  }
+
+  /** The provider refused the request itself (a 4xx other than 408 and 429): sending it again cannot help. */
+  get refused(): boolean {
+    const status = this.answer?.status ?? 0
+    return status >= 400 && status < 500 && status !== 408 && status !== 429
+  }
+}
