@@ -242,6 +242,13 @@ const PUBLIC: Record<string, { why: string; status: number; req?: () => { url?: 
       return { url: `${PREFIX}/payments/webhooks/sandbox`, payload: Buffer.from(body), headers: { 'content-type': 'application/json', 'x-sandbox-signature': `t=${timestamp},v1=${v1}` } }
     },
   },
+  'POST /payouts/webhooks/{provider}': {
+    // The test app pays out through the sandbox, which has no callbacks: its answer is 404, not 401.
+    // RazorpayX's signed callbacks: test/payments/razorpayx-payouts.test.ts.
+    why: "the payout provider's signature over the body is the credential",
+    status: 404,
+    req: () => ({ url: `${PREFIX}/payouts/webhooks/razorpayx`, payload: Buffer.from('{}'), headers: { 'content-type': 'application/json' } }),
+  },
   'POST /shipping/webhooks/{carrier}': {
     why: "the carrier's signature over the body (or its shared token) is the credential",
     status: 200,

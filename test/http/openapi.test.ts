@@ -48,6 +48,7 @@ const PUBLIC = [
   'logoutCustomer',
   'adminLogin',
   'receivePaymentWebhook',
+  'receivePayoutWebhook',
   'getSandboxCheckoutPage',
   'submitSandboxCheckoutAction',
   'receiveCarrierWebhook',

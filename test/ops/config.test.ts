@@ -79,6 +79,24 @@ describe('configuration', () => {
     assert.equal(loadConfig({ ...base, SHIPROCKET_PASSWORD: 'p', SHIPROCKET_WEBHOOK_TOKEN: 'w' }).shiprocket, null)
   })
 
+  test('payouts: the sandbox outside production only; RazorpayX when RAZORPAYX_KEY_ID is set, then its secret, account number and webhook secret are required', () => {
+    assert.equal(loadConfig({ ...base }).payoutSandbox, true)
+    assert.equal(loadConfig({ ...base, NODE_ENV: 'production', PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'k', RAZORPAY_KEY_SECRET: 's', RAZORPAY_WEBHOOK_SECRET: 'w' }).payoutSandbox, false)
+    assert.equal(loadConfig({ ...base }).razorpayx, null)
+    assert.equal(loadConfig({ ...base }).payoutMaxAttempts, 6)
+    const razorpayx = { RAZORPAYX_KEY_ID: 'rzp_live_x', RAZORPAYX_KEY_SECRET: 's', RAZORPAYX_ACCOUNT_NUMBER: '2323230041626905', RAZORPAYX_WEBHOOK_SECRET: 'w' }
+    assert.deepEqual(loadConfig({ ...base, ...razorpayx, RAZORPAYX_API_BASE: 'http://127.0.0.1:4020/' }).razorpayx, {
+      keyId: 'rzp_live_x', keySecret: 's', accountNumber: '2323230041626905', webhookSecret: 'w', previousWebhookSecret: null, apiBase: 'http://127.0.0.1:4020', timeoutMs: 5000,
+    })
+    for (const missing of ['RAZORPAYX_KEY_SECRET', 'RAZORPAYX_ACCOUNT_NUMBER', 'RAZORPAYX_WEBHOOK_SECRET']) {
+      const env: Record<string, string> = { ...base, ...razorpayx }
+      delete env[missing]
+      assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message === `Invalid configuration: ${missing} is required when RAZORPAYX_KEY_ID is set`, missing)
+    }
+    assert.throws(() => loadConfig({ ...base, ...razorpayx, RAZORPAYX_ACCOUNT_NUMBER: 'acc-12' }), /RAZORPAYX_ACCOUNT_NUMBER must be the RazorpayX account number/)
+    assert.throws(() => loadConfig({ ...base, PAYOUT_MAX_ATTEMPTS: '0' }), /PAYOUT_MAX_ATTEMPTS/)
+  })
+
   test('Shiprocket options: the previous webhook token, the channel, the API address and the timeout', () => {
     const shiprocket = { SHIPROCKET_EMAIL: 'api@acme.example', SHIPROCKET_PASSWORD: 'p', SHIPROCKET_WEBHOOK_TOKEN: 'w', SHIPROCKET_PICKUP_LOCATION: 'Bengaluru WH' }
     const config = loadConfig({

@@ -141,7 +141,7 @@ describe('where the cash of a COD order goes back', () => {
     view = (await asAdmin('GET', `/returns/${id}`)).json().data
     assert.equal(view.status, 'REFUNDED')
     assert.deepEqual(
-      view.refunds.map((r: { status: string; payoutTo: { vpa: string } }) => [r.status, r.payoutTo.vpa]),
+      view.refunds.map((r: { status: string; payoutTo: { vpa: string } }) => [r.status, r.payoutTo.vpa]).sort(),
       [['FAILED', SANDBOX_FAILING_VPA], ['SUCCEEDED', 'asha@oksbi']],
     )
     // Refunded once: the cash paid out is the return's amount, not twice it.
