@@ -5,7 +5,10 @@
 // written for them. The RazorpayX adapter has its own tests (test/payments/razorpayx-payouts.test.ts).
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { eq } from 'drizzle-orm'
 import { ManualClock } from '../../src/lib/clock.ts'
+import { createSecretBox } from '../../src/lib/secret-box.ts'
+import { payoutAccounts } from '../../src/modules/orders/schema.sql.ts'
 import { SANDBOX_FAILING_VPA } from '../../src/modules/payments/payouts/sandbox.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
@@ -132,7 +135,7 @@ describe('where the cash of a COD order goes back', () => {
     let view = (await asAdmin('GET', `/returns/${id}`)).json().data
     assert.equal(view.status, 'REFUND_FAILED')
     assert.deepEqual(view.refunds.map((r: { status: string; failureReason: string }) => [r.status, r.failureReason]), [['FAILED', "The beneficiary's bank refused the payout (sandbox)"]])
-    assert.match(view.history.at(-1).note, /refused the payout/)
+    assert.match(view.history.find((h: { status: string }) => h.status === 'REFUND_FAILED').note, /refused the payout/)
 
     const corrected = await asCustomer(customer, 'PUT', `/returns/${id}/refund-to`, { method: 'UPI', vpa: 'asha@oksbi' })
     assert.equal(corrected.statusCode, 200, corrected.body)
@@ -183,6 +186,18 @@ describe('bank account numbers', () => {
       assert.ok(!text.includes(ACCOUNT_NUMBER), `the whole account number appears in: ${text.slice(0, 200)}`)
     }
     assert.ok(answers[1]!.includes('XXXXXXXX4321'))
+  })
+  test('a number that can no longer be unsealed (AUTH_SECRET changed) fails the payout with a reason, and nothing is sent', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await deliveredCodOrder(customer)
+    const id = (await asCustomer(customer, 'POST', '/returns', returnBody(order, { refundTo: BANK }))).json().data.id
+    // Sealed under another secret: what a rotated AUTH_SECRET leaves behind.
+    const other = createSecretBox('another-secret-that-is-long-enough-000', 'payout-account').seal(ACCOUNT_NUMBER)
+    await t.deps.database.db.update(payoutAccounts).set({ accountNumberSealed: other }).where(eq(payoutAccounts.userId, customer.userId))
+    assert.equal((await approveAndRefund(id)).statusCode, 200)
+    const view = (await asAdmin('GET', `/returns/${id}`)).json().data
+    assert.equal(view.status, 'REFUND_FAILED')
+    assert.match(view.refunds[0].failureReason, /^The bank account can no longer be read/)
   })
 })
 

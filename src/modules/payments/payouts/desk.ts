@@ -79,6 +79,11 @@ export class PayoutDesk {
       return
     }
     const clear = this.open(account)
+    if (!clear) {
+      const reason = 'The bank account can no longer be read (AUTH_SECRET changed since it was given); the customer gives it again with PUT /returns/{id}/refund-to'
+      await this.db.transaction(async (tx) => this.settle(tx, await paymentRecords.lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
+      return
+    }
     const order = (await paymentRecords.findOrder(this.db, claimed.orderId))!
     const customer = await findCustomer(this.db, order.userId)
     try {
@@ -155,10 +160,16 @@ export class PayoutDesk {
     return new Date(now.getTime() - STALE_CLAIM_MS)
   }
 
-  private open(account: PayoutAccountRow): PayoutAccount {
-    return account.method === 'UPI'
-      ? { method: 'UPI', vpa: account.vpa! }
-      : { method: 'BANK', accountHolderName: account.accountHolderName!, ifsc: account.ifsc!, accountNumber: this.box.open(account.accountNumberSealed!) }
+  /** The account with its number in the clear; null when the number cannot be unsealed (AUTH_SECRET changed). */
+  private open(account: PayoutAccountRow): PayoutAccount | null {
+    if (account.method === 'UPI') return { method: 'UPI', vpa: account.vpa! }
+    let accountNumber: string
+    try {
+      accountNumber = this.box.open(account.accountNumberSealed!)
+    } catch {
+      return null
+    }
+    return { method: 'BANK', accountHolderName: account.accountHolderName!, ifsc: account.ifsc!, accountNumber }
   }
 }
 
