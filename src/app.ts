@@ -51,8 +51,12 @@ export const REDACTED_PATHS = [
   '*.refreshToken',
   '*.apiKey',
   // A customer's bank account (refunds of COD orders): never logged whole, wherever it appears.
+  'accountNumber',
+  'account_number',
   '*.accountNumber',
   '*.account_number',
+  '*.*.accountNumber',
+  '*.*.account_number',
 ]
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {

@@ -45,6 +45,8 @@ async function secretsOfEveryKind(): Promise<Record<string, string>> {
     awsKeyId: errorLine('credentials AKIAIOSFODNN7EXAMPLE refused'),
     password: JSON.stringify({ level: 40, admin: { email: 'a@b.test' }, password: 'long-enough-password' }),
     nestedSecret: JSON.stringify({ level: 40, body: { partner: { secret: 'not-censored-here' } } }),
+    bankAccount: JSON.stringify({ level: 40, refundTo: { method: 'BANK', ifsc: 'HDFC0001234', accountNumber: '50100123454321' } }),
+    bankAccountRazorpayX: JSON.stringify({ level: 40, bank_account: { ifsc: 'HDFC0001234', account_number: '50100123454321' } }),
     visa: errorLine('card 4111111111111111 declined'),
     visaGrouped: requestLine('/api/v1/pay?card=4111-1111-1111-1111'),
     mastercard: JSON.stringify({ level: 30, pan: 5555555555554444 }),
@@ -133,4 +135,9 @@ test('the service logger censors the credentials a request URL carries (the sign
   assert.ok(!lines[0]!.includes(signature), lines[0])
   assert.match(lines[0]!, /"url":"\/api\/v1\/uploads\/a\.png\?expires=1&signature=\[redacted\]"/)
   assert.deepEqual(findSecrets(lines[0]!), [])
+
+  // A customer's bank account (COD refunds), wherever a log line carries it.
+  logger.warn({ refundTo: { method: 'BANK', accountNumber: '50100123454321' }, fund: { bank_account: { account_number: '50100123454321' } } }, 'payout')
+  assert.ok(!lines[1]!.includes('50100123454321'), lines[1])
+  assert.deepEqual(findSecrets(lines[1]!), [])
 })
