@@ -1,25 +1,14 @@
 // A local stand-in of Shiprocket's REST API (login and bearer tokens, adhoc and return orders, AWB
 // assignment, labels, cancellation, tracking, pickup locations), with Shiprocket-shaped answers and
-// errors, on a node:http server, for the carrier's tests. Every request is recorded; a test can expire
+// errors, on a stand-in server (standin-server.ts), for the carrier's tests. Every request is recorded; a test can expire
 // the tokens it gave out (the next call is a 401), answer in its own way (an outage: 500s, a body
 // that is not JSON) or never answer ('hang'). shiprocketWebhook() builds the tracking callback
 // Shiprocket would post, with the panel's token in x-api-key.
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingHttpHeaders } from 'node:http'
+import { createStandInServer, type StandInReply, type StandInRequest, type StandInServer } from './standin-server.ts'
 
-export interface ShiprocketRequest {
-  method: string
-  path: string
-  headers: IncomingHttpHeaders
-  body: Record<string, unknown> | null
-  /** Date.now() when the request arrived. */
-  at: number
-}
-export interface ShiprocketReply {
-  status: number
-  /** A string is sent as it is; anything else as JSON. */
-  body: unknown
-}
+export type ShiprocketRequest = StandInRequest
+export type ShiprocketReply = StandInReply
 export interface ShiprocketPickupLocation {
   id: number
   pickup_location: string
@@ -34,11 +23,7 @@ export interface ShiprocketPickupLocation {
   pin_code: string
 }
 
-export interface ShiprocketStandIn {
-  /** http://127.0.0.1:PORT, once listen() has resolved. */
-  apiBase: string
-  /** Every request received, in order. */
-  readonly requests: ShiprocketRequest[]
+export interface ShiprocketStandIn extends StandInServer {
   /** The pickup locations of the account (GET /settings/company/pickup); create/adhoc refuses another nickname. */
   pickupLocations: ShiprocketPickupLocation[]
   /** tracking_data per AWB, as GET /courier/track/awb/:awb answers it; an unknown AWB has no activities yet. */
@@ -47,19 +32,12 @@ export interface ShiprocketStandIn {
   awbAssignError: string | null
   /** Sent as data.etd with the AWB (Shiprocket's time format), when set. */
   awbEtd: string | null
-  /** When set and it answers (not null), it replaces the Shiprocket-like routes; 'hang' never answers. */
-  override: ((request: ShiprocketRequest) => ShiprocketReply | 'hang' | null) | null
   /** Tokens given out by login since the last reset. */
   readonly tokens: string[]
   /** Makes every token given so far invalid: the next authenticated call is a 401 "Token has expired". */
   expireTokens(): void
-  /** Requests that match, e.g. sent('POST', '/v1/external/auth/login'). */
-  sent(method: string, path: string | RegExp): ShiprocketRequest[]
   /** Back to answering like Shiprocket: no override, no tracking, AWBs assigned, no token valid, no requests recorded. */
   reset(): void
-  listen(): Promise<string>
-  /** Drops hanging requests and open connections, then closes. */
-  close(): Promise<void>
 }
 
 export const DEFAULT_PICKUP_LOCATION: ShiprocketPickupLocation = {
@@ -106,23 +84,17 @@ export const SHIPROCKET_STATUS_LABELS: Record<number, string> = {
 const unauthenticated = (message: string): ShiprocketReply => ({ status: 401, body: { message, status_code: 401 } })
 
 export function createShiprocketStandIn(options: { email: string; password: string }): ShiprocketStandIn {
-  const hanging: ServerResponse[] = []
   const valid = new Set<string>()
-  let server: Server | null = null
   let counter = 0
   let tokenCounter = 0
 
-  const standIn: ShiprocketStandIn = {
-    apiBase: '',
-    requests: [],
+  const standIn: ShiprocketStandIn = Object.assign(createStandInServer((request) => shiprocket(request)), {
     pickupLocations: [DEFAULT_PICKUP_LOCATION],
-    trackingByAwb: new Map(),
-    awbAssignError: null,
-    awbEtd: null,
-    override: null,
-    tokens: [],
+    trackingByAwb: new Map<string, Record<string, unknown>>(),
+    awbAssignError: null as string | null,
+    awbEtd: null as string | null,
+    tokens: [] as string[],
     expireTokens: () => valid.clear(),
-    sent: (method, path) => standIn.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path : path.test(r.path))),
     reset() {
       standIn.requests.length = 0
       standIn.tokens.length = 0
@@ -133,30 +105,7 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       standIn.awbEtd = null
       standIn.override = null
     },
-    async listen() {
-      server = createServer((req, res) => {
-        const chunks: Buffer[] = []
-        req.on('data', (chunk: Buffer) => chunks.push(chunk))
-        req.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8')
-          const request: ShiprocketRequest = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null, at: Date.now() }
-          standIn.requests.push(request)
-          const reply = standIn.override?.(request) ?? shiprocket(request)
-          if (reply === 'hang') return void hanging.push(res)
-          res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
-        })
-      })
-      await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-      standIn.apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      return standIn.apiBase
-    },
-    async close() {
-      for (const res of hanging.splice(0)) res.destroy()
-      if (!server) return
-      server.closeAllConnections()
-      await new Promise((resolve) => server!.close(resolve))
-    },
-  }
+  })
 
   function shiprocket(request: ShiprocketRequest): ShiprocketReply {
     const body = request.body ?? {}

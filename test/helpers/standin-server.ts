@@ -1,4 +1,4 @@
-// The plumbing every stand-in of an outside API shares (RazorpayX payouts today): a node:http server
+// The plumbing every stand-in of an outside API shares (Razorpay, RazorpayX, Shiprocket): a node:http server
 // on a free loopback port that records each JSON request, lets a test answer in its own way (an
 // outage, a lost answer) or never answer ('hang'), and closes without waiting for hung requests.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
@@ -21,25 +21,29 @@ export interface StandInReply {
 
 export interface StandInServer {
   /** http://127.0.0.1:PORT, once listen() has resolved. */
-  base: string
+  apiBase: string
+  /** Every request received, in order (clear with `requests.length = 0`). */
   readonly requests: StandInRequest[]
   /** When set and it answers (not null), it replaces the API's own answer; 'hang' never answers. */
   override: ((request: StandInRequest) => StandInReply | 'hang' | null) | null
-  /** Requests that match, e.g. sent('POST', '/v1/payouts'); a RegExp is matched against the path with its query. */
+  /** Called with every request as it arrives. */
+  onRequest: ((request: StandInRequest) => void) | null
+  /** Requests that match, e.g. sent('POST', '/v1/payouts'): a string is the path with or without its query, a RegExp is matched against the path with its query. */
   sent(method: string, path: string | RegExp): StandInRequest[]
   listen(): Promise<string>
   close(): Promise<void>
 }
 
-/** `api` answers like the real API; it may also look at `override`'s answer via the server's fields. */
+/** `api` answers like the real API, unless `override` answers first. */
 export function createStandInServer(api: (request: StandInRequest) => StandInReply): StandInServer {
   const hanging: ServerResponse[] = []
   let server: Server | null = null
   const standIn: StandInServer = {
-    base: '',
+    apiBase: '',
     requests: [],
     override: null,
-    sent: (method, path) => standIn.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path.split('?')[0] === path : path.test(r.path))),
+    onRequest: null,
+    sent: (method, path) => standIn.requests.filter((r) => r.method === method && (typeof path === 'string' ? r.path === path || r.path.split('?')[0] === path : path.test(r.path))),
     async listen() {
       server = createServer((req, res) => {
         const chunks: Buffer[] = []
@@ -48,14 +52,15 @@ export function createStandInServer(api: (request: StandInRequest) => StandInRep
           const raw = Buffer.concat(chunks).toString('utf8')
           const request: StandInRequest = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null, at: Date.now() }
           standIn.requests.push(request)
+          standIn.onRequest?.(request)
           const reply = standIn.override?.(request) ?? api(request)
           if (reply === 'hang') return void hanging.push(res)
           res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
         })
       })
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-      standIn.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      return standIn.base
+      standIn.apiBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      return standIn.apiBase
     },
     async close() {
       for (const res of hanging.splice(0)) res.destroy()

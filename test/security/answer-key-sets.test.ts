@@ -96,7 +96,9 @@ function fillable(shape: Shape, path: string, out: string[] = []): string[] {
 // The whitelists. Field names from commerce-api.md (Resources, Endpoints) and contract.md (orders,
 // payments, refund record, returns, tickets, wallet, back office).
 const PAYMENT = { id: V, orderId: V, provider: V, status: V, amount: V, currency: V, failureReason: V, createdAt: V, updatedAt: V }
-const REFUND = { id: V, returnRequestId: V, orderId: V, amount: V, method: V, status: V, providerRefundId: V, createdAt: V }
+/** A payout destination as answers show it (a bank account number masked: test/returns/cod-refunds.test.ts). */
+const PAYOUT_DESTINATION = { method: V, vpa: V, accountHolderName: V, ifsc: V, accountNumber: V }
+const REFUND = { id: V, returnRequestId: V, orderId: V, amount: V, method: V, status: V, providerRefundId: V, payoutTo: nullable(PAYOUT_DESTINATION), failureReason: V, createdAt: V }
 /** The sandbox provider's session: what the partner app opens (contract.md, providers). */
 const CLIENT_ACTION = { type: V, payload: nullable({ url: V, amount: V, currency: V, provider: V, sessionId: V }) }
 /** GST (issue #28, decision 0021): added to the quote and the order, none of the spec's fields changed. */
@@ -169,6 +171,7 @@ const RETURN = {
   imageUrls: list(V),
   items: list({ id: V, orderItemId: V, quantity: V, reason: V, requestedAmount: V }),
   refunds: list(REFUND),
+  refundTo: nullable(PAYOUT_DESTINATION),
   replacementOrderId: V,
   pickup: nullable(SHIPMENT),
   qualityCheck: nullable({ result: V, note: V, at: V, restocked: V }),
@@ -225,7 +228,7 @@ const LISTED = { number: V, date: V, value: V, placeOfSupply: REPORT_PLACE, rate
 const EVENT_DATA = new KeysFrom(
   [
     'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
-    'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message',
+    'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message', 'failureReason',
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
     'shipmentId', 'shipment', 'cancelledBy',
@@ -438,6 +441,20 @@ describe('answers carry only whitelisted keys', () => {
     for (const status of ['IN_TRANSIT', 'DELIVERED']) await call('sandbox tracking result', 'POST', `/sandbox/shipments/${pickupAwb}/${status}`, {})
     await call('admin return', 'POST', `/admin/returns/${ret.id}/quality-check`, admin, { result: 'PASSED', note: 'Resellable' })
     await call('return', 'GET', `/returns/${ret.id}`, me)
+    // The cash of another unit paid out to a bank account (issue #25): refundTo and payoutTo filled, the number masked.
+    const paidOut = await call('return', 'POST', '/returns', me, {
+      orderId: f.objects.A1.deliveredOrder.id, reason: 'Damaged', detail: 'Torn', requestedResolution: 'ORIGINAL_PAYMENT_REFUND',
+      refundTo: { method: 'BANK', accountHolderName: 'Asha Rao', ifsc: 'HDFC0001234', accountNumber: '50100123454321' },
+      items: [{ orderItemId: f.objects.A1.deliveredOrder.itemId, quantity: 1, reason: 'Torn' }],
+    })
+    for (const status of ['UNDER_REVIEW', 'APPROVED', 'REFUND_PENDING']) await call('admin return', 'POST', `/admin/returns/${paidOut.id}/status`, admin, { status })
+    await call('return', 'GET', `/returns/${paidOut.id}`, me)
+    await call('order', 'GET', `/orders/${f.objects.A1.deliveredOrder.id}`, me)
+    await call('admin order', 'GET', `/admin/orders/${f.objects.A1.deliveredOrder.id}`, admin)
+    await call('return', 'PUT', `/returns/${(await call('return', 'POST', '/returns', me, {
+      orderId: f.objects.A1.deliveredOrder.id, reason: 'Damaged', detail: 'Torn', requestedResolution: 'ORIGINAL_PAYMENT_REFUND',
+      items: [{ orderItemId: f.objects.A1.deliveredOrder.itemId, quantity: 1, reason: 'Torn' }],
+    })).id}/refund-to`, me, { method: 'UPI', vpa: 'asha@oksbi' })
     await call('returns (list)', 'GET', '/returns', me)
     await call('admin return', 'GET', `/admin/returns/${ret.id}`, admin)
     await call('admin returns (list)', 'GET', '/admin/returns?limit=5', admin)

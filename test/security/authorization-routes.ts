@@ -139,6 +139,8 @@ export const MATRIX: Record<string, Route> = {
       return { url: `/orders/${order.id}/payments/${order.paymentId}/abandon` }
     },
   },
+  // The test app pays out through the sandbox, which has no callbacks: 404 for everyone (RazorpayX's: test/payments/razorpayx-payouts.test.ts).
+  'POST /payouts/webhooks/:provider': { auth: { fixed: 404 }, ok: 404, req: () => ({ url: '/payouts/webhooks/razorpayx', payload: { event: 'payout.processed' } }) },
   'POST /payments/webhooks/:provider': { auth: { fixed: 401 }, ok: 200, req: () => ({ url: '/payments/webhooks/sandbox', payload: { id: 'evt_unsigned', type: 'payment.succeeded' } }) },
   'GET /sandbox/checkout/:sessionId': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session' }) },
   'POST /sandbox/checkout/:sessionId/:action': { auth: { fixed: 404 }, ok: 200, req: () => ({ url: '/sandbox/checkout/no-such-session/pay' }) },
@@ -317,6 +319,15 @@ export const MATRIX: Record<string, Route> = {
     req: async (c) => ({
       url: `/returns/${c.allowed ? await f.fresh.returnRequest(c.o.customer, c.o.deliveredOrder, 'NEEDS_INFO') : c.o.returnId}/respond`,
       payload: { detail: 'Photo attached' },
+    }),
+  },
+  'PUT /returns/:returnRequestId/refund-to': {
+    auth: 'customerOfPartner',
+    ok: 200,
+    owner: 'customer',
+    req: async (c) => ({
+      url: `/returns/${c.allowed ? await f.fresh.returnRequest(c.o.customer, c.o.deliveredOrder, undefined, 'ORIGINAL_PAYMENT_REFUND') : c.o.returnId}/refund-to`,
+      payload: { method: 'UPI', vpa: 'asha@oksbi' },
     }),
   },
   'GET /admin/returns': { auth: SUPPORT, ok: 200 },

@@ -135,8 +135,8 @@ function freshObjects(t: TestApp, adminToken: string, productOf: (c: CustomerFix
     async ticket(c: CustomerFixture) {
       return json(await asCustomer(c, 'POST', '/support/tickets', { topic: 'Late delivery', detail: 'Where is my order?' }), 201, 'ticket').id
     },
-    async returnRequest(c: CustomerFixture, order: { id: string; itemId: string }, status?: 'NEEDS_INFO' | 'APPROVED') {
-      const body = { orderId: order.id, reason: 'Damaged', detail: 'The pack was torn', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: order.itemId, quantity: 1, reason: 'Torn' }] }
+    async returnRequest(c: CustomerFixture, order: { id: string; itemId: string }, status?: 'NEEDS_INFO' | 'APPROVED', requestedResolution = 'WALLET_CREDIT') {
+      const body = { orderId: order.id, reason: 'Damaged', detail: 'The pack was torn', requestedResolution, items: [{ orderItemId: order.itemId, quantity: 1, reason: 'Torn' }] }
       const id = json(await asCustomer(c, 'POST', '/returns', body), 201, 'return').id
       if (status === 'NEEDS_INFO') {
         for (const s of ['UNDER_REVIEW', 'NEEDS_INFO']) json(await asAdmin('POST', `/admin/returns/${id}/status`, { status: s, note: 'Send a photo' }), 200, `return -> ${s}`)

@@ -54,6 +54,7 @@ after(() => f?.t.close())
 /** Write routes that take no JSON body, and why none is declared. Their handlers never read a body. */
 const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /payments/webhooks/:provider': "the provider's own event, kept as raw bytes: its signature is over them (an unknown field from the provider must not break payments)",
+  'POST /payouts/webhooks/:provider': "the payout provider's own event, kept as raw bytes: its signature is over them",
   'PUT /uploads/*': 'the file bytes of a signed upload, checked against the slot (type, size, magic bytes)',
   'POST /orders/:orderId/payments': 'no body: the order in the path and the idempotency key are the whole request',
   'POST /orders/:orderId/payments/:paymentId/abandon': 'no body',
