@@ -8,7 +8,7 @@
 // Points debited, and the order, its lines and history, its payment, its event and the idempotency
 // record written. Commit. Then the provider session is opened (a network call, so outside the
 // transaction) and the answer stored under the key.
-import type { Database } from '../../db/client.ts'
+import type { Database, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
@@ -183,19 +183,7 @@ export class OrderService {
       const order = (await orderRepo.lockOrder(tx, orderId))!
       const quote = await conversionQuote(tx, order)
       if (!quote.eligible) throw new AppError('CONFLICT', quote.reasons[0]!)
-      await orderRepo.expireActivePayments(tx, orderId, now)
-      const payment = await orderRepo.insertPayment(tx, {
-        id: newId('pay', now.getTime()),
-        orderId,
-        partnerId: order.partnerId,
-        provider: this.#payments.providerName,
-        amount: quote.amountToPay,
-        status: 'CREATED',
-        createdAt: now,
-        updatedAt: now,
-      })
-      await idempotencyRepo.begin(tx, scope, fingerprintOf({}), payment.id, now)
-      return { created: { resourceId: payment.id }, quote }
+      return { created: await this.#openPaymentAttempt(tx, order, quote.amountToPay, scope, now), quote }
     })
   }
 
@@ -228,20 +216,25 @@ export class OrderService {
       if (!order.reservationExpiresAt || order.reservationExpiresAt <= now) {
         throw new AppError('CONFLICT', `The payment window of order ${order.orderNumber} has closed`)
       }
-      await orderRepo.expireActivePayments(tx, orderId, now)
-      const payment = await orderRepo.insertPayment(tx, {
-        id: newId('pay', now.getTime()),
-        orderId,
-        partnerId: order.partnerId,
-        provider: this.#payments.providerName,
-        amount: order.amountPayable,
-        status: 'CREATED',
-        createdAt: now,
-        updatedAt: now,
-      })
-      await idempotencyRepo.begin(tx, scope, fingerprintOf({}), payment.id, now)
-      return { resourceId: payment.id }
+      return this.#openPaymentAttempt(tx, order, order.amountPayable, scope, now)
     })
+  }
+
+  /** In the caller's transaction, the order locked: earlier sessions expire, a new CREATED payment of `amount`, and the key's record. */
+  async #openPaymentAttempt(tx: Executor, order: OrderRow, amount: bigint, scope: IdempotencyScope, now: Date): Promise<Created> {
+    await orderRepo.expireActivePayments(tx, order.id, now)
+    const payment = await orderRepo.insertPayment(tx, {
+      id: newId('pay', now.getTime()),
+      orderId: order.id,
+      partnerId: order.partnerId,
+      provider: this.#payments.providerName,
+      amount,
+      status: 'CREATED',
+      createdAt: now,
+      updatedAt: now,
+    })
+    await idempotencyRepo.begin(tx, scope, fingerprintOf({}), payment.id, now)
+    return { resourceId: payment.id }
   }
 
   /** After commit: the provider session of the new payment (when not open yet), then the answer. */
