@@ -87,6 +87,7 @@ interface MediaType {
 }
 interface Operation {
   security?: Security
+  parameters?: { in: string; required?: boolean; schema?: Json }[]
   requestBody?: { content?: Record<string, MediaType> }
   responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>
 }
@@ -154,7 +155,13 @@ export const finishDocument =
 
 function documentOperation(operation: Operation, path: string): void {
   const credential = credentialOf(operation.security)
+  // What the caller may leave out: Fastify's Ajv fills a field or parameter that has a `default`
+  // (useDefaults) before the required check, so a generated client must not demand it.
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in !== 'path' && parameter.required && parameter.schema && 'default' in parameter.schema) parameter.required = false
+  }
   for (const media of Object.values(operation.requestBody?.content ?? {})) {
+    if (media.schema) defaultsNotRequired(media.schema)
     if (media.schema && media.example === undefined) media.example = exampleOf(media.schema)
   }
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
@@ -179,6 +186,17 @@ function documentOperation(operation: Operation, path: string): void {
         if (example && typeof example === 'object' && typeof example.statusCode === 'number') example.statusCode = Number(status)
       }
     }
+  }
+}
+
+function defaultsNotRequired(schema: Json): void {
+  const properties = schema.properties as Record<string, Json> | undefined
+  if (properties && Array.isArray(schema.required)) {
+    schema.required = (schema.required as string[]).filter((name) => !(properties[name] && 'default' in properties[name]))
+    if ((schema.required as string[]).length === 0) delete schema.required
+  }
+  for (const value of [...Object.values(properties ?? {}), schema.items, ...((schema.anyOf ?? []) as Json[]), ...((schema.oneOf ?? []) as Json[])]) {
+    if (value && typeof value === 'object') defaultsNotRequired(value as Json)
   }
 }
 
