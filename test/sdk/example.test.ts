@@ -42,4 +42,14 @@ test('the partner checkout example runs end to end and verifies the payment even
   addFormats.default(ajv)
   const schema = document.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema
   assert.ok(ajv.validate(schema, result.event), ajv.errorsText(ajv.errors))
+
+  // Every event the checkout wrote for the partner, as its delivery body, matches its documented schema.
+  const events = await t.deps.database.db.query.outboxEvents.findMany({ where: (e, { eq }) => eq(e.partnerId, shop.partner.partnerId) })
+  const types = [...new Set(events.map((e) => e.type))].sort()
+  for (const type of ['customer.created', 'order.created', 'order.status_changed', 'payment.succeeded']) assert.ok(types.includes(type), `${type} in ${types}`)
+  for (const event of events) {
+    const body = JSON.parse(JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data }))
+    const documented = document.webhooks[event.type].post.requestBody.content['application/json'].schema
+    assert.ok(ajv.validate(documented, body), `${event.type}: ${ajv.errorsText(ajv.errors)}`)
+  }
 })

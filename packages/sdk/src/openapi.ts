@@ -23195,16 +23195,21 @@ export interface operations {
                  * @example {
                  *       "items": [
                  *         {
-                 *           "productId": "string",
-                 *           "quantity": 1
+                 *           "productId": "prd_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *           "quantity": 2
                  *         }
                  *       ],
                  *       "shippingAddress": {
+                 *         "name": "Asha Rao",
                  *         "phone": "9876543210",
-                 *         "landmark": "string",
+                 *         "line1": "12 MG Road",
+                 *         "landmark": "Opposite the metro station",
+                 *         "city": "Bengaluru",
+                 *         "state": "Karnataka",
                  *         "pincode": "560001"
                  *       },
-                 *       "alternatePhone": "9876543210"
+                 *       "paymentMode": "PREPAID",
+                 *       "paymentReturnUrl": "https://partner.example/orders/return"
                  *     }
                  */
                 "application/json": {
@@ -37333,11 +37338,13 @@ export interface operations {
                  * @example {
                  *       "items": [
                  *         {
-                 *           "productId": "string",
-                 *           "quantity": 1
+                 *           "productId": "prd_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *           "quantity": 2
                  *         }
                  *       ],
-                 *       "pincode": "560001"
+                 *       "pincode": "560001",
+                 *       "paymentMode": "PREPAID",
+                 *       "useWalletCash": true
                  *     }
                  */
                 "application/json": {
