@@ -90,9 +90,17 @@ describe('the README flow through the client', () => {
     assert.equal(me!.data.id, customer.userId)
   })
 
-  test('a customer cancels an order it has not paid, and logging out ends its refresh token', async () => {
+  test('a customer saves an address, orders to it, cancels the unpaid order, and logging out ends its refresh token', async () => {
     const client = await customerClient()
-    const { data: placed } = await client.POST('/api/v1/orders', { body: { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' } })
+    const { data: saved } = await client.POST('/api/v1/users/me/addresses', {
+      body: { label: 'Home', line1: ADDRESS.line1, city: ADDRESS.city, state: ADDRESS.state, pincode: ADDRESS.pincode },
+    })
+    const { data: book } = await client.GET('/api/v1/users/me/addresses')
+    assert.deepEqual(book!.data.map((a) => a.id), [saved!.data.id])
+    const { data: placed } = await client.POST('/api/v1/orders', {
+      body: { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: { addressId: saved!.data.id, landmark: ADDRESS.landmark }, paymentMode: 'PREPAID' },
+    })
+    assert.equal(placed!.data.shippingAddress.pincode, ADDRESS.pincode)
     const { data: cancelled } = await client.POST('/api/v1/orders/{orderId}/cancel', { params: { path: { orderId: placed!.data.id } }, body: { reason: 'Changed my mind' } })
     assert.equal(cancelled!.data.status, 'CANCELLED')
     await client.POST('/api/v1/auth/logout', { body: { refreshToken: client.tokens!.refreshToken } })
