@@ -92,8 +92,10 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>
 }
 
-const ERROR_MESSAGES: Record<string, (credential: Credential) => string | string[]> = {
-  400: () => ['body must have required property \'items\''],
+/** An example message per status, as the error handler words it (the guards', Ajv's, PostgreSQL's). */
+const ERROR_MESSAGES: Record<string, (credential: Credential, hasBody: boolean) => string | string[]> = {
+  400: (c, hasBody) =>
+    hasBody ? ['property unknownField should not exist'] : c === 'customer' || c === 'partner' ? 'x-partner-id header is required' : 'Invalid identifier or value',
   401: (c) => (c === 'apiKey' ? 'Missing x-api-key header' : c === 'partner' ? 'Missing x-partner-secret header' : 'Missing bearer token'),
   403: () => 'Your role does not allow this action',
   404: () => 'Not found',
@@ -172,7 +174,7 @@ function documentOperation(operation: Operation, path: string): void {
           schema: { $ref: `#/components/schemas/${ERROR_BODY_COMPONENT}` },
           example: {
             statusCode,
-            message: (ERROR_MESSAGES[status] ?? (() => STATUS_CODES[statusCode] ?? 'Error'))(credential),
+            message: (ERROR_MESSAGES[status] ?? (() => STATUS_CODES[statusCode] ?? 'Error'))(credential, operation.requestBody !== undefined),
             error: STATUS_CODES[statusCode] ?? 'Error',
             timestamp: EXAMPLE_TIME,
             path,

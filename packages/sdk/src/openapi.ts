@@ -2535,7 +2535,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -2704,9 +2704,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs"
@@ -2866,7 +2864,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -3074,9 +3072,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/categories"
@@ -3283,7 +3279,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -3515,9 +3511,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/import"
@@ -3773,9 +3767,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/products"
@@ -4009,7 +4001,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -4261,9 +4253,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/search-analytics"
@@ -4457,9 +4447,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/seller"
@@ -4688,7 +4676,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -5167,9 +5155,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
@@ -5179,9 +5165,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
@@ -5448,9 +5432,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/missing"
@@ -5652,7 +5634,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -5875,7 +5857,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -6119,9 +6101,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/customers"
@@ -6393,9 +6373,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/customers/{userId}"
@@ -6594,7 +6572,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -6814,7 +6792,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -7056,9 +7034,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/customers/{userId}/unblock"
@@ -7217,9 +7193,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/delivery-zones"
@@ -7418,7 +7392,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -7629,7 +7603,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -7872,9 +7846,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/events"
@@ -8062,9 +8034,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/events/{eventId}"
@@ -8270,9 +8240,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/events/{eventId}/replay"
@@ -8441,7 +8409,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -8646,9 +8614,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/fulfilment/pick-list"
@@ -8658,9 +8624,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/fulfilment/pick-list"
@@ -8903,9 +8867,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/orders"
@@ -9522,9 +9484,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/orders/{orderId}"
@@ -10182,7 +10142,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -10868,9 +10828,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/orders/{orderId}/invoice"
@@ -10880,9 +10838,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/orders/{orderId}/invoice"
@@ -11190,7 +11146,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -11894,7 +11850,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -12150,9 +12106,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners"
@@ -12362,7 +12316,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -12623,9 +12577,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}"
@@ -12820,7 +12772,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -13054,9 +13006,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/api-keys"
@@ -13245,7 +13195,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -13460,9 +13410,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/api-keys/{keyId}/revoke"
@@ -13650,9 +13598,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/cod-blocked-pincodes"
@@ -13838,7 +13784,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -14066,9 +14012,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/cod-blocked-pincodes/{pincode}"
@@ -14239,9 +14183,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/cod-rules"
@@ -14424,7 +14366,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -14622,9 +14564,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/coupons"
@@ -14807,7 +14747,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -15046,9 +14986,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/deactivate"
@@ -15221,9 +15159,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/pricing"
@@ -15418,7 +15354,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -15622,9 +15558,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/rotate-secret"
@@ -15794,9 +15728,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/webhook"
@@ -15978,7 +15910,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -16185,9 +16117,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/webhook"
@@ -16359,9 +16289,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/webhook/ping"
@@ -16549,9 +16477,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/webhook/rotate-secret"
@@ -16738,9 +16664,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/partners/{partnerId}/webhook/test"
@@ -16959,9 +16883,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/products/{productId}"
@@ -17185,7 +17107,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -17454,7 +17376,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -17708,9 +17630,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/returns"
@@ -18040,9 +17960,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/returns/{returnRequestId}"
@@ -18404,7 +18322,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -18821,7 +18739,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -19239,7 +19157,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -19522,9 +19440,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}"
@@ -19752,9 +19668,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}/cancel"
@@ -19920,9 +19834,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}/label"
@@ -20168,9 +20080,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}/refresh"
@@ -20404,9 +20314,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/support/tickets"
@@ -20609,9 +20517,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/support/tickets/{ticketId}"
@@ -20800,7 +20706,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -21065,7 +20971,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -21298,9 +21204,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/tax/rates"
@@ -21486,7 +21390,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -21660,7 +21564,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -21840,7 +21744,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -22024,9 +21928,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/categories"
@@ -22180,9 +22082,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/checkout/cod-eligibility"
@@ -22336,9 +22236,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/checkout/delivery-quote"
@@ -22546,7 +22444,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -22717,9 +22615,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/health"
@@ -22844,9 +22740,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/health/live"
@@ -22942,9 +22836,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/health/ready"
@@ -23094,9 +22986,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders"
@@ -23750,7 +23640,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -24391,9 +24281,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}"
@@ -24987,7 +24875,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -25651,7 +25539,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -25881,9 +25769,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/convert-to-prepaid"
@@ -26076,9 +25962,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/convert-to-prepaid"
@@ -26709,9 +26593,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/invoice"
@@ -26721,9 +26603,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/invoice"
@@ -26960,9 +26840,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/payments"
@@ -27149,9 +27027,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/payments/{paymentId}/abandon"
@@ -27357,9 +27233,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/customers"
@@ -27613,9 +27487,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/customers/{userId}"
@@ -27802,9 +27674,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/events"
@@ -27974,9 +27844,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/events/{eventId}"
@@ -28164,9 +28032,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/events/{eventId}/replay"
@@ -28369,9 +28235,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/orders"
@@ -28970,9 +28834,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/orders/{orderId}"
@@ -29165,9 +29027,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/orders/{orderId}/convert-to-prepaid"
@@ -29798,9 +29658,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/orders/{orderId}/invoice"
@@ -29810,9 +29668,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/orders/{orderId}/invoice"
@@ -30044,9 +29900,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/returns"
@@ -30358,9 +30212,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/returns/{returnRequestId}"
@@ -30559,9 +30411,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/support/tickets"
@@ -30746,9 +30596,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/support/tickets/{ticketId}"
@@ -30919,7 +30767,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -31166,7 +31014,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -31371,9 +31219,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/webhook"
@@ -31517,7 +31363,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -31688,9 +31534,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/webhook/ping"
@@ -31837,9 +31681,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/payments/webhooks/{provider}"
@@ -32037,9 +31879,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/products"
@@ -32196,9 +32036,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/products/{slug}"
@@ -32378,9 +32216,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/returns"
@@ -32703,7 +32539,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -33050,9 +32886,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/returns/{returnRequestId}"
@@ -33376,7 +33210,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -33620,7 +33454,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -33767,9 +33601,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/sandbox/checkout/{sessionId}"
@@ -33905,9 +33737,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/sandbox/checkout/{sessionId}/{action}"
@@ -34017,9 +33847,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/sandbox/shipments/{awb}"
@@ -34156,9 +33984,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/sandbox/shipments/{awb}/{status}"
@@ -34337,9 +34163,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/search"
@@ -34476,9 +34300,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/shipping/webhooks/{carrier}"
@@ -34675,9 +34497,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/support/tickets"
@@ -34853,7 +34673,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -35069,9 +34889,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/support/tickets/{ticketId}"
@@ -35232,9 +35050,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/support/tickets/{ticketId}/messages"
@@ -35407,7 +35223,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -35651,7 +35467,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -35799,9 +35615,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/uploads/{path}"
@@ -35938,9 +35752,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "Invalid identifier or value",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/uploads/{path}"
@@ -36153,9 +35965,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/users/me"
@@ -36302,7 +36112,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -36482,9 +36292,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/users/me/addresses"
@@ -36651,7 +36459,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -36829,9 +36637,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/users/me/addresses/{addressId}"
@@ -37014,7 +36820,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
@@ -37240,9 +37046,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": [
-                     *         "body must have required property 'items'"
-                     *       ],
+                     *       "message": "x-partner-id header is required",
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/wallet"
@@ -37609,7 +37413,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 400,
                      *       "message": [
-                     *         "body must have required property 'items'"
+                     *         "property unknownField should not exist"
                      *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
