@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint'
 import boundaries from './eslint/module-boundaries.js'
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'bench/results/**', 'coverage/**', 'dist/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'bench/results/**', 'coverage/**', 'dist/**', 'packages/*/dist/**', 'packages/*/.test-build-*/**', 'packages/sdk/src/openapi.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -20,7 +20,7 @@ import { AuthService, authRoutes } from './modules/auth/index.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutService } from './modules/checkout/index.ts'
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
-import { Dispatcher, EventAdminService, eventAdminRoutes } from './modules/events/index.ts'
+import { Dispatcher, EventAdminService, eventAdminRoutes, eventWebhooks } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
 import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
@@ -141,7 +141,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // The reference is registered before the rate limiter so /docs assets are never limited.
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'Commerce API',
         version: '2.0.0',
@@ -160,10 +160,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         },
       },
     },
-    // Wildcard routes get a named path parameter, and the built document is made valid OpenAPI 3.0
-    // (src/http/openapi.ts, decision 0023).
+    // Wildcard routes get a named path parameter and every route the error statuses of its guard;
+    // the built document gets the partner events as webhooks, the error body as one component and
+    // an example of every body (src/http/openapi.ts, decisions 0023 and 0026).
     transform: documentRoute,
-    transformObject: finishDocument,
+    transformObject: finishDocument({ webhooks: eventWebhooks() }),
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
 

@@ -5,7 +5,7 @@ import { HSN_OR_SAC_PATTERN } from '../lib/hsn.ts'
 import { INDIAN_MOBILE_INPUT } from '../lib/phone.ts'
 
 export const IndianMobile = (description = 'A 10-digit Indian mobile; +91 or 0 prefixes are accepted') =>
-  Type.String({ pattern: INDIAN_MOBILE_INPUT, maxLength: 20, description, 'x-message': 'must be a valid Indian mobile number' })
+  Type.String({ pattern: INDIAN_MOBILE_INPUT, maxLength: 20, description, 'x-message': 'must be a valid Indian mobile number', examples: ['9876543210'] })
 
 export const Email = () => Type.String({ format: 'email', maxLength: 254 })
 
@@ -23,18 +23,18 @@ const AMOUNT_MESSAGE = 'must be an amount with at most two decimals'
 
 /** An amount in a back-office request: a decimal string such as "1299.00" or a number, at most two decimals. */
 export const MoneyInput = (description?: string) =>
-  Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], {
+  Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$', examples: ['1299.00'] }), Type.Number({ minimum: 0, maximum: 1e13 })], {
     'x-message': AMOUNT_MESSAGE,
     ...(description ? { description } : {}),
   })
 
 /** A signed amount in a back-office request (an adjustment may take away). */
 export const SignedMoneyInput = () =>
-  Type.Union([Type.String({ pattern: '^-?\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: -1e13, maximum: 1e13 })], {
+  Type.Union([Type.String({ pattern: '^-?\\d{1,13}(\\.\\d{1,2})?$', examples: ['-100.00'] }), Type.Number({ minimum: -1e13, maximum: 1e13 })], {
     'x-message': AMOUNT_MESSAGE,
   })
 
-const PINCODE = { pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code' }
+const PINCODE = { pattern: '^[1-9][0-9]{5}$', 'x-message': 'must be a 6-digit Indian PIN code', examples: ['560001'] }
 
 /** A 6-digit Indian PIN code (the first digit is never 0). */
 export const Pincode = Type.String({

@@ -69,7 +69,9 @@ let spare: { refreshToken: string; logoutToken: string; adminEmail: string; sess
 
 before(async () => {
   t = await createTestApp({ clock, env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' } })
-  const doc = (await t.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })).json() as { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>> }
+  const doc = (await t.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })).json() as { paths: Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>; components: object }
+  // Error answers refer to the document's ErrorBody component (src/http/openapi.ts).
+  ajv.addSchema({ components: doc.components }, 'document')
   operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ ...op, method: method.toUpperCase() as Method, path })))
 
   const shop = await givenShop(t)
@@ -135,7 +137,8 @@ function assertRefused(op: Operation, res: { statusCode: number; body: string },
   const declared = op.responses[String(bodyOf)]?.content?.['application/json']?.schema
   assert.ok(declared, `${where}: ${bodyOf} is not a documented answer of this operation`)
   const key = `${label(op)} ${bodyOf}`
-  if (!validators.has(key)) validators.set(key, ajv.compile(declared))
+  const ref = (declared as { $ref?: string }).$ref
+  if (!validators.has(key)) validators.set(key, ajv.compile(ref ? { $ref: `document${ref}` } : declared))
   const body = JSON.parse(res.body) as { statusCode?: number; message?: string }
   const valid = validators.get(key)!
   assert.ok(valid(body), `${where}: the body is not the declared error body: ${ajv.errorsText(valid.errors)} ${res.body}`)

@@ -1,7 +1,9 @@
 // The OpenAPI document (/api/v1/openapi.json) is good enough to generate a client from (issue #27,
-// decision 0023): every route Fastify serves is in it under a stable operationId, public routes say
-// they take no credential, no path has a wildcard, the server is PUBLIC_BASE_URL, and Redocly's
-// recommended rules find no error in it.
+// decisions 0023 and 0026): valid OpenAPI 3.1, every route Fastify serves is in it under a stable
+// operationId with a tag, examples its schemas accept and every error status of its guard with the
+// error body; public routes say they take no credential, no path has a wildcard, the server is
+// PUBLIC_BASE_URL, the partner events are its webhooks, and Redocly's recommended rules find no
+// error in it.
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,7 +11,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { promisify } from 'node:util'
-import { WILDCARD_PARAM } from '../../src/http/openapi.ts'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { ERROR_BODY_COMPONENT, WILDCARD_PARAM } from '../../src/http/openapi.ts'
+import { EVENT_TYPES } from '../../src/modules/events/index.ts'
+import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from '../../src/modules/events/signing.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type RegisteredRoute, withRouteTable } from '../helpers/route-table.ts'
 
@@ -17,15 +24,24 @@ const PREFIX = '/api/v1'
 const PUBLIC_BASE_URL = 'https://api.shop.test'
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
+interface MediaType {
+  schema?: Record<string, unknown>
+  example?: unknown
+}
 interface Operation {
   operationId?: string
+  tags?: string[]
   security?: Record<string, string[]>[]
-  parameters?: { name: string; in: string }[]
+  parameters?: { name: string; in: string; required?: boolean }[]
+  requestBody?: { content?: Record<string, MediaType> }
+  responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>
 }
 interface Document {
   openapi: string
   servers?: { url: string }[]
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>
+  webhooks?: Record<string, { post?: Operation }>
+  components: { schemas: Record<string, unknown> }
 }
 interface Documented extends Operation {
   method: string
@@ -76,6 +92,13 @@ after(() => t?.close())
 const label = (op: { method: string; path: string }) => `${op.method} ${op.path}`
 /** A Fastify URL as the document writes it: `:id` is `{id}`, a trailing wildcard `{path}`. */
 const documentForm = (url: string) => url.replace(/\*$/, `{${WILDCARD_PARAM}}`).replace(/:(\w+)/g, '{$1}')
+
+test('the document is valid OpenAPI 3.1 (the OpenAPI Initiative schema, through @seriousme/openapi-schema-validator)', async () => {
+  assert.equal(doc.openapi, '3.1.0')
+  const result = await new Validator().validate(structuredClone(doc) as never)
+  assert.deepEqual(result.errors ?? [], [])
+  assert.equal(result.valid, true)
+})
 
 test('the server is PUBLIC_BASE_URL, and only it', () => {
   assert.deepEqual(doc.servers, [{ url: PUBLIC_BASE_URL }])
@@ -191,4 +214,110 @@ test("Redocly's recommended rules find no error in the document (redocly.yaml, o
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+/** Every operation and webhook with each JSON body it documents: the request's, and every status's answer. */
+function mediaOf(op: Operation): [string, MediaType][] {
+  const request = op.requestBody?.content?.['application/json']
+  const answers = Object.entries(op.responses ?? {}).flatMap(([status, r]) => (r.content?.['application/json'] ? [[status, r.content['application/json']] as [string, MediaType]] : []))
+  return [...(request ? [['request', request] as [string, MediaType]] : []), ...answers]
+}
+
+test('every operation has a tag, and an example of its JSON request and of each JSON answer that its own schema accepts', () => {
+  assert.deepEqual(operations.filter((op) => !op.tags?.length).map(label), [], 'operations without a tag')
+  const ajv = new Ajv2020.default({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  ajv.addSchema({ components: doc.components }, 'document')
+  const webhooks = Object.entries(doc.webhooks ?? {}).map(([type, item]) => ({ ...item.post!, method: 'WEBHOOK', path: type }))
+  const problems: string[] = []
+  let checked = 0
+  for (const op of [...operations, ...webhooks]) {
+    for (const [status, media] of mediaOf(op)) {
+      if (media.example === undefined) {
+        problems.push(`${label(op)} ${status}: no example`)
+        continue
+      }
+      const schema = JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/', '"document#/components/'))
+      checked++
+      if (!ajv.validate(schema, media.example)) problems.push(`${label(op)} ${status}: ${ajv.errorsText(ajv.errors)}`)
+    }
+  }
+  assert.deepEqual(problems, [])
+  assert.ok(checked > 2 * operations.length, `only ${checked} examples checked`)
+  // The envelope's status is the answer's: an example of a 201 says 201.
+  const created = doc.paths[`${PREFIX}/orders`]!.post!.responses!['201']!.content!['application/json']!.example as { statusCode: number }
+  assert.equal(created.statusCode, 201)
+})
+
+describe('error answers', () => {
+  test('every 4xx and 5xx answer of every operation is the error body of the spec, with an example of it', () => {
+    const errorBody = doc.components.schemas[ERROR_BODY_COMPONENT] as { required: string[] }
+    assert.deepEqual([...errorBody.required].sort(), ['error', 'message', 'path', 'statusCode', 'timestamp'])
+    // The health probes' 503 is their report of what is down, not an error (src/modules/health).
+    const HEALTH_REPORT = new Set(['getReadiness 503', 'getHealth 503'])
+    const wrong = operations.flatMap((op) =>
+      Object.entries(op.responses ?? {})
+        .filter(([status]) => Number(status) >= 400 && !HEALTH_REPORT.has(`${op.operationId} ${status}`))
+        .filter(([status, r]) => {
+          const media = r.content?.['application/json']
+          return media?.schema?.$ref !== `#/components/schemas/${ERROR_BODY_COMPONENT}` || (media.example as { statusCode?: number })?.statusCode !== Number(status)
+        })
+        .map(([status]) => `${label(op)} ${status}`),
+    )
+    assert.deepEqual(wrong, [])
+  })
+
+  test('every operation lists the errors its guard, its inputs, the rate limiter and the database can answer', () => {
+    const missing: string[] = []
+    for (const op of operations) {
+      const statuses = new Set(Object.keys(op.responses ?? {}).map(Number))
+      const schemes = new Set((op.security ?? []).flatMap((r) => Object.keys(r)))
+      const expected = [500, 503]
+      if (schemes.size > 0) expected.push(401)
+      if (schemes.has('bearer') && !schemes.has('partnerId')) expected.push(403)
+      if (schemes.has('partnerId')) expected.push(400)
+      if ((op.parameters ?? []).some((p) => p.in === 'path')) expected.push(400, 404)
+      if (op.requestBody) expected.push(400, 413, 415)
+      // The load balancer's probes are the only routes the rate limiter skips.
+      if (!['getLiveness', 'getReadiness'].includes(op.operationId ?? '')) expected.push(429)
+      for (const status of new Set(expected)) if (!statuses.has(status)) missing.push(`${label(op)} ${status}`)
+    }
+    assert.deepEqual(missing, [])
+  })
+
+  test('a status the document lists for a guard is what the route answers: a customer route without a token is 401 with the error body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `${PREFIX}/orders`, headers: { 'x-partner-id': 'prt_unknown' }, payload: {} })
+    assert.equal(res.statusCode, 401)
+    const documented = doc.paths[`${PREFIX}/orders`]!.post!.responses!['401']!.content!['application/json']!.example as Record<string, unknown>
+    assert.deepEqual(Object.keys(res.json()).sort(), Object.keys(documented).sort())
+    assert.equal(res.json().message, documented.message)
+  })
+
+  test('the 400 example of a route with a body is the message a field the schema does not know gets', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `${PREFIX}/admin/auth/login`, payload: { email: 'ops@shop.test', password: 'long-enough-password', unknownField: 1 } })
+    assert.equal(res.statusCode, 400)
+    const documented = doc.paths[`${PREFIX}/admin/auth/login`]!.post!.responses!['400']!.content!['application/json']!.example as { message: string[] }
+    assert.deepEqual(res.json().message, documented.message)
+  })
+})
+
+describe('webhooks', () => {
+  test('every partner event type, and the ping, is a webhook with its body schema', () => {
+    assert.deepEqual(Object.keys(doc.webhooks ?? {}).sort(), [...EVENT_TYPES, 'ping'].sort())
+    for (const [type, item] of Object.entries(doc.webhooks!)) {
+      const schema = item.post!.requestBody!.content!['application/json']!.schema as { required: string[]; properties: { type: { const: string }; data: { type: string } } }
+      assert.deepEqual([...schema.required].sort(), ['createdAt', 'data', 'id', 'type'], type)
+      assert.equal(schema.properties.type.const, type)
+      assert.equal(schema.properties.data.type, 'object', type)
+    }
+  })
+
+  test('every webhook names the signature, event id and event type headers, the signature required', () => {
+    for (const [type, item] of Object.entries(doc.webhooks!)) {
+      const headers = new Map((item.post!.parameters ?? []).filter((p) => p.in === 'header').map((p) => [p.name, p]))
+      assert.equal(headers.get(SIGNATURE_HEADER)?.required, true, type)
+      assert.ok(headers.has(EVENT_ID_HEADER) && headers.has(EVENT_TYPE_HEADER), type)
+      assert.ok(item.post!.operationId && /^on[A-Z]/.test(item.post!.operationId), type)
+    }
+  })
 })

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
-/** The subset of JSON Schema (as @fastify/swagger writes it into OpenAPI 3.0) the converter reads. */
+/** The subset of JSON Schema (as @fastify/swagger writes it into OpenAPI 3.1) the converter reads. */
 export interface JsonSchema {
   type?: string | string[]
   properties?: Record<string, JsonSchema>
@@ -617,6 +617,8 @@ export class ResponseChecker {
   }
 
   private validator(schema: JsonSchema): ValidateFunction {
+    // Every error answer of the document refers to the one error body component (src/http/openapi.ts).
+    if (schema.$ref === '#/components/schemas/ErrorBody') return this.errorBody
     let fn = this.compiled.get(schema)
     if (!fn) {
       fn = this.ajv.compile(schema)

@@ -114,7 +114,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutServi
           couponCode: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
           useRewardPoints: Type.Optional(Type.Boolean()),
           useWalletCash: Type.Optional(Type.Boolean()),
-        }),
+        }, { examples: [{ items: [{ productId: 'prd_01JD3Q8Z4K7M2X9R6T1V0B8C5N', quantity: 2 }], pincode: '560001', paymentMode: 'PREPAID', useWalletCash: true }] }),
         response: {
           200: Envelope(
             Type.Object({

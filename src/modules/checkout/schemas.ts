@@ -25,7 +25,7 @@ export const Serviceability = Type.Object({
 })
 export const Slabs = Type.Array(Type.Object({ upToGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }), charge: MoneyInput() }), { maxItems: 20 })
 export const Prefix = Type.Object({
-  prefix: Type.String({ pattern: '^[1-9][0-9]{0,5}$', 'x-message': 'must be 1 to 6 digits of a PIN code' }),
+  prefix: Type.String({ pattern: '^[1-9][0-9]{0,5}$', 'x-message': 'must be 1 to 6 digits of a PIN code', examples: ['5600'] }),
   city: Type.String({ minLength: 1, maxLength: 100 }),
   state: Type.String({ minLength: 1, maxLength: 100 }),
 })

@@ -3,29 +3,11 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
+import type { EventType } from './catalogue.ts'
 import { outboxEvents } from './schema.sql.ts'
 
-export type EventType =
-  | 'order.created'
-  | 'order.status_changed'
-  | 'payment.succeeded'
-  | 'payment.failed'
-  | 'payment.user_dropped'
-  | 'refund.succeeded'
-  | 'refund.failed'
-  | 'return.created'
-  | 'return.status_changed'
-  | 'ticket.created'
-  | 'ticket.message.created'
-  | 'ticket.status_changed'
-  | 'customer.created'
-  | 'invoice.created'
-  | 'credit_note.created'
-  | 'shipment.created'
-  | 'shipment.updated'
-  | 'order.items_cancelled'
-  | 'order.converted_to_prepaid'
-  | 'webhook.test'
+export type { EventType }
+export { EVENT_TYPES, eventWebhooks } from './catalogue.ts'
 
 export interface NewEvent {
   partnerId: string

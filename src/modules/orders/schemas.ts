@@ -193,6 +193,16 @@ export const CreateOrderBody = Type.Object({
   useRewardPoints: Type.Optional(Type.Boolean()),
   useWalletCash: Type.Optional(Type.Boolean()),
   paymentReturnUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Absolute URL; on an origin the partner registered, if it registered any' })),
+}, {
+  // The OpenAPI document's example of the request (decision 0026).
+  examples: [
+    {
+      items: [{ productId: 'prd_01JD3Q8Z4K7M2X9R6T1V0B8C5N', quantity: 2 }],
+      shippingAddress: { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', landmark: 'Opposite the metro station', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' },
+      paymentMode: 'PREPAID',
+      paymentReturnUrl: 'https://partner.example/orders/return',
+    },
+  ],
 })
 export const IdempotencyHeaders = Type.Object({
   'x-idempotency-key': Type.Optional(Type.String({ description: '1-255 printable characters; required. Kept 24 hours.' })),
