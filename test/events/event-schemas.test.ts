@@ -1,6 +1,6 @@
 // The OpenAPI document's webhooks (src/modules/events/catalogue.ts, decision 0026) describe the
 // events the service really writes: real flows (a customer, orders paid, failed, dropped and
-// cancelled, some units cancelled, a parcel booked, a ticket with a message and a status move, a
+// cancelled, some units cancelled, a parcel booked, a COD order returned with its payout refused, a ticket with a message and a status move, a
 // test event) write their events, and each one's delivery body matches its documented schema.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
@@ -52,6 +52,20 @@ test('every event real flows write matches the schema of its type in the OpenAPI
   const ticketId = ticket.json().data.id
   assert.equal((await asCustomer('POST', `/support/tickets/${ticketId}/messages`, { body: 'Any news?' })).statusCode, 201)
   succeeded(await asPartner('POST', `/support/tickets/${ticketId}/status`, { status: 'IN_PROGRESS' }))
+  // A COD order delivered and returned, its cash paid out to a UPI ID the sandbox payout provider refuses.
+  const cod = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  assert.equal(cod.statusCode, 201, cod.body)
+  for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) succeeded(await asAdmin('POST', `/orders/${cod.json().data.id}/status`, { status }))
+  const ret = await asCustomer('POST', '/returns', {
+    orderId: cod.json().data.id,
+    reason: 'Defective',
+    detail: 'Dead on arrival',
+    requestedResolution: 'ORIGINAL_PAYMENT_REFUND',
+    items: [{ orderItemId: cod.json().data.items[0].id, quantity: 1, reason: 'Dead' }],
+    refundTo: { method: 'UPI', vpa: 'failure@razorpay' },
+  })
+  assert.equal(ret.statusCode, 201, ret.body)
+  for (const status of ['UNDER_REVIEW', 'APPROVED', 'REFUND_PENDING']) succeeded(await asAdmin('POST', `/returns/${ret.json().data.id}/status`, { status }))
   succeeded(await asAdmin('PUT', `/partners/${shop.partner.partnerId}/webhook`, { url: 'https://hooks.partner.example/commerce' }))
   succeeded(await asAdmin('POST', `/partners/${shop.partner.partnerId}/webhook/test`))
 
@@ -69,6 +83,6 @@ test('every event real flows write matches the schema of its type in the OpenAPI
   }
   assert.deepEqual(problems, [])
   const types = new Set(events.map((e) => e.type))
-  const expected = ['customer.created', 'order.created', 'order.status_changed', 'payment.succeeded', 'payment.failed', 'payment.user_dropped', 'order.items_cancelled', 'refund.succeeded', 'shipment.created', 'ticket.created', 'ticket.message.created', 'ticket.status_changed', 'webhook.test']
+  const expected = ['customer.created', 'order.created', 'order.status_changed', 'payment.succeeded', 'payment.failed', 'payment.user_dropped', 'order.items_cancelled', 'refund.succeeded', 'refund.failed', 'return.created', 'return.status_changed', 'shipment.created', 'ticket.created', 'ticket.message.created', 'ticket.status_changed', 'webhook.test']
   assert.deepEqual(expected.filter((type) => !types.has(type)), [], `written: ${[...types].sort().join(', ')}`)
 })

@@ -1698,6 +1698,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/payouts/webhooks/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Payout provider callbacks (RazorpayX payout.processed, payout.failed, payout.rejected, payout.reversed): signature-verified, applied once per event id */
+        post: operations["receivePayoutWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -1760,6 +1777,23 @@ export interface paths {
         /** One return request with its items and refunds */
         get: operations["getReturn"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/returns/{returnRequestId}/refund-to": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change the UPI ID or bank account that the cash refund of a COD order is paid out to: before the refund starts, or after it failed */
+        put: operations["setReturnRefundTo"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2280,7 +2314,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A provider refund failed */
+        /** A provider refund or a payout failed */
         post: operations["onRefundFailed"];
         delete?: never;
         options?: never;
@@ -2297,7 +2331,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A provider refund finished, or the Wallet Cash part of a cancellation or a return was credited (method WALLET_CREDIT) */
+        /** A provider refund or a payout (the cash of a COD order to a UPI ID or bank account) finished, or the Wallet Cash part of a cancellation or a return was credited (method WALLET_CREDIT) */
         post: operations["onRefundSucceeded"];
         delete?: never;
         options?: never;
@@ -9079,6 +9113,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -9303,10 +9345,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -9736,6 +9790,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -9960,10 +10022,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -11444,6 +11518,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -11668,10 +11750,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -17783,9 +17877,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -17923,15 +18032,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -18144,9 +18273,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -18284,15 +18428,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -18561,9 +18725,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -18701,15 +18880,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -18979,9 +19178,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -19119,15 +19333,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -23253,6 +23487,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -23458,10 +23700,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -23907,6 +24161,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -24100,10 +24362,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -24500,6 +24774,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -24693,10 +24975,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -25164,6 +25458,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -25357,10 +25659,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -28429,6 +28743,14 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
@@ -28653,10 +28975,22 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
@@ -30035,9 +30369,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -30175,15 +30524,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -31782,6 +32151,153 @@ export interface operations {
             };
         };
     };
+    receivePayoutWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "received": true,
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            duplicate: boolean;
+                            received: boolean;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/payouts/webhooks/{provider}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
@@ -32334,6 +32850,22 @@ export interface operations {
                     }[];
                     orderId: string;
                     reason: string;
+                    /** @description Where the cash collected on delivery is refunded: a UPI ID, or a bank account. Left out: Wallet Cash */
+                    refundTo?: {
+                        /** @example Ravi Kumar */
+                        accountHolderName?: string;
+                        /** @example 50100123454321 */
+                        accountNumber?: string;
+                        /** @example HDFC0001234 */
+                        ifsc?: string;
+                        /**
+                         * @description UPI: pay out to vpa. BANK: pay out to accountNumber at ifsc (IMPS, NEFT above ₹5,00,000)
+                         * @enum {unknown}
+                         */
+                        method: "UPI" | "BANK";
+                        /** @example ravi.kumar@okhdfcbank */
+                        vpa?: string;
+                    };
                     /** @enum {unknown} */
                     requestedResolution: "ORIGINAL_PAYMENT_REFUND" | "WALLET_CREDIT" | "REPLACEMENT" | "KEEP_ITEM_WALLET_CREDIT";
                 };
@@ -32381,9 +32913,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -32502,15 +33049,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -32729,9 +33296,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -32850,15 +33432,35 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -32987,7 +33589,7 @@ export interface operations {
             };
         };
     };
-    respondToReturn: {
+    setReturnRefundTo: {
         parameters: {
             query?: never;
             header?: never;
@@ -32996,17 +33598,32 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Where the cash collected on delivery is refunded: a UPI ID, or a bank account. Left out: Wallet Cash */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "detail": "string"
+                 *       "method": "UPI",
+                 *       "vpa": "ravi.kumar@okhdfcbank",
+                 *       "accountHolderName": "Ravi Kumar",
+                 *       "ifsc": "HDFC0001234",
+                 *       "accountNumber": "50100123454321"
                  *     }
                  */
                 "application/json": {
-                    detail: string;
-                    /** @description publicUrls of returns uploads of this customer */
-                    imageUrls?: string[];
+                    /** @example Ravi Kumar */
+                    accountHolderName?: string;
+                    /** @example 50100123454321 */
+                    accountNumber?: string;
+                    /** @example HDFC0001234 */
+                    ifsc?: string;
+                    /**
+                     * @description UPI: pay out to vpa. BANK: pay out to accountNumber at ifsc (IMPS, NEFT above ₹5,00,000)
+                     * @enum {unknown}
+                     */
+                    method: "UPI" | "BANK";
+                    /** @example ravi.kumar@okhdfcbank */
+                    vpa?: string;
                 };
             };
         };
@@ -33052,9 +33669,24 @@ export interface operations {
                      *             "method": "ORIGINAL_PAYMENT",
                      *             "status": "PENDING",
                      *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
                      *             "createdAt": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
                      *         "replacementOrderId": "string",
                      *         "pickup": {
                      *           "id": "string",
@@ -33173,15 +33805,449 @@ export interface operations {
                                 amount: string;
                                 /** Format: date-time */
                                 createdAt: string;
+                                failureReason: string | null;
                                 id: string;
-                                /** @enum {unknown} */
-                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT";
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
                                 orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
                                 providerRefundId: string | null;
                                 returnRequestId: string | null;
                                 /** @enum {unknown} */
                                 status: "PENDING" | "SUCCEEDED" | "FAILED";
                             }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
+                            replacementOrderId: string | null;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            requestedAmount: string;
+                            /** @enum {unknown} */
+                            requestedResolution: "ORIGINAL_PAYMENT_REFUND" | "WALLET_CREDIT" | "REPLACEMENT" | "KEEP_ITEM_WALLET_CREDIT";
+                            /** @enum {unknown} */
+                            status: "REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED";
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    respondToReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                returnRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "string"
+                 *     }
+                 */
+                "application/json": {
+                    detail: string;
+                    /** @description publicUrls of returns uploads of this customer */
+                    imageUrls?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "partnerId": "string",
+                     *         "orderId": "string",
+                     *         "status": "REQUESTED",
+                     *         "reason": "string",
+                     *         "detail": "string",
+                     *         "requestedResolution": "ORIGINAL_PAYMENT_REFUND",
+                     *         "requestedAmount": "1299.00",
+                     *         "approvedAmount": "1299.00",
+                     *         "imageUrls": [
+                     *           "string"
+                     *         ],
+                     *         "items": [
+                     *           {
+                     *             "id": "string",
+                     *             "orderItemId": "string",
+                     *             "quantity": 1,
+                     *             "reason": "string",
+                     *             "requestedAmount": "1299.00"
+                     *           }
+                     *         ],
+                     *         "refunds": [
+                     *           {
+                     *             "id": "string",
+                     *             "returnRequestId": "string",
+                     *             "orderId": "string",
+                     *             "amount": "1299.00",
+                     *             "method": "ORIGINAL_PAYMENT",
+                     *             "status": "PENDING",
+                     *             "providerRefundId": "string",
+                     *             "payoutTo": {
+                     *               "method": "UPI",
+                     *               "vpa": "ravi.kumar@okhdfcbank",
+                     *               "accountHolderName": "string",
+                     *               "ifsc": "HDFC0001234",
+                     *               "accountNumber": "XXXXXXXX4321"
+                     *             },
+                     *             "failureReason": "string",
+                     *             "createdAt": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "refundTo": {
+                     *           "method": "UPI",
+                     *           "vpa": "ravi.kumar@okhdfcbank",
+                     *           "accountHolderName": "string",
+                     *           "ifsc": "HDFC0001234",
+                     *           "accountNumber": "XXXXXXXX4321"
+                     *         },
+                     *         "replacementOrderId": "string",
+                     *         "pickup": {
+                     *           "id": "string",
+                     *           "direction": "FORWARD",
+                     *           "returnId": "string",
+                     *           "carrier": "string",
+                     *           "courierName": "string",
+                     *           "awb": "string",
+                     *           "trackingUrl": "string",
+                     *           "expectedDeliveryDate": "2026-11-23",
+                     *           "status": "CREATED",
+                     *           "weightGrams": 1,
+                     *           "items": [
+                     *             {
+                     *               "orderItemId": "string",
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "events": [
+                     *             {
+                     *               "status": "CREATED",
+                     *               "location": "string",
+                     *               "note": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z",
+                     *               "applied": true
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-23T04:30:00.000Z",
+                     *           "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *         },
+                     *         "qualityCheck": {
+                     *           "result": "PASSED",
+                     *           "note": "string",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "restocked": true
+                     *         },
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            approvedAmount: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            detail: string;
+                            id: string;
+                            imageUrls: string[];
+                            items: {
+                                id: string;
+                                orderItemId: string;
+                                quantity: number;
+                                reason: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                requestedAmount: string;
+                            }[];
+                            orderId: string;
+                            /** @description Integration ID */
+                            partnerId: string;
+                            pickup: {
+                                /** @description The carrier's air waybill number */
+                                awb: string;
+                                /** @description sandbox or shiprocket */
+                                carrier: string;
+                                courierName: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /**
+                                 * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                                 * @enum {unknown}
+                                 */
+                                direction: "FORWARD" | "REVERSE";
+                                events: {
+                                    /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                    applied: boolean;
+                                    /** Format: date-time */
+                                    at: string;
+                                    location: string | null;
+                                    note: string | null;
+                                    /** @enum {unknown} */
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                }[];
+                                expectedDeliveryDate: string | null;
+                                id: string;
+                                items: {
+                                    orderItemId: string;
+                                    quantity: number;
+                                }[];
+                                returnId: string | null;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                trackingUrl: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                weightGrams: number;
+                            } | null;
+                            qualityCheck: {
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description The units went back to stock (a check that passed) */
+                                restocked: boolean;
+                                /** @enum {unknown} */
+                                result: "PASSED" | "FAILED";
+                            } | null;
+                            reason: string;
+                            refunds: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                amount: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                failureReason: string | null;
+                                id: string;
+                                /**
+                                 * @description ORIGINAL_PAYMENT: back to the online payment. WALLET_CREDIT: Wallet Cash. UPI_PAYOUT, BANK_PAYOUT: cash collected on delivery, paid out to a UPI ID or a bank account
+                                 * @enum {unknown}
+                                 */
+                                method: "ORIGINAL_PAYMENT" | "WALLET_CREDIT" | "UPI_PAYOUT" | "BANK_PAYOUT";
+                                orderId: string;
+                                payoutTo: {
+                                    accountHolderName: string | null;
+                                    accountNumber: string | null;
+                                    ifsc: string | null;
+                                    /** @enum {unknown} */
+                                    method: "UPI" | "BANK";
+                                    vpa: string | null;
+                                } | null;
+                                providerRefundId: string | null;
+                                returnRequestId: string | null;
+                                /** @enum {unknown} */
+                                status: "PENDING" | "SUCCEEDED" | "FAILED";
+                            }[];
+                            refundTo: {
+                                accountHolderName: string | null;
+                                accountNumber: string | null;
+                                ifsc: string | null;
+                                /** @enum {unknown} */
+                                method: "UPI" | "BANK";
+                                vpa: string | null;
+                            } | null;
                             replacementOrderId: string | null;
                             /**
                              * @description Rupees with two decimals
@@ -38577,7 +39643,8 @@ export interface operations {
                  *         "orderId": "ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
                  *         "orderNumber": "CM-7K3P-9QX2",
                  *         "refundId": "ref_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
-                 *         "amount": "798.00"
+                 *         "amount": "798.00",
+                 *         "failureReason": "The beneficiary account is closed"
                  *       }
                  *     }
                  */
@@ -38593,6 +39660,11 @@ export interface operations {
                          * @example 798.00
                          */
                         amount: string;
+                        /**
+                         * @description Why, in words the back office can act on
+                         * @example The beneficiary account is closed
+                         */
+                        failureReason?: string;
                         /** @description As GET /orders/{orderId} answers it when the event is written */
                         order?: {
                             [key: string]: unknown;

@@ -72,7 +72,7 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
     data: Type.Object({ ...OrderRef, paymentId: Id('pay', 'The payment'), ...OrderObject }),
   },
   'refund.succeeded': {
-    summary: 'A provider refund finished, or the Wallet Cash part of a cancellation or a return was credited (method WALLET_CREDIT)',
+    summary: 'A provider refund or a payout (the cash of a COD order to a UPI ID or bank account) finished, or the Wallet Cash part of a cancellation or a return was credited (method WALLET_CREDIT)',
     data: Type.Object({
       orderId: Id('ord', 'The order'),
       orderNumber: Type.Optional(Type.String({ examples: ['CM-7K3P-9QX2'] })),
@@ -85,8 +85,14 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
     }),
   },
   'refund.failed': {
-    summary: 'A provider refund failed',
-    data: Type.Object({ ...OrderRef, refundId: Id('ref', 'The refund'), amount: Rupees('The amount of the refund'), ...OrderObject }),
+    summary: 'A provider refund or a payout failed',
+    data: Type.Object({
+      ...OrderRef,
+      refundId: Id('ref', 'The refund'),
+      amount: Rupees('The amount of the refund'),
+      failureReason: Type.Optional(Type.String({ description: 'Why, in words the back office can act on', examples: ['The beneficiary account is closed'] })),
+      ...OrderObject,
+    }),
   },
   'return.created': {
     summary: 'A customer asks for a return',
