@@ -44,7 +44,7 @@ export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export { payoutDestinationView, refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
-export type { ClientAction, PayoutTo, RefundMethod } from './schema.sql.ts'
+export type { ClientAction, PayoutTo, RefundMethod, ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
