@@ -1,0 +1,111 @@
+// Checkout settings (ADMIN): coupons of a partner, serviceability (delivery) zones, and a partner's
+// pricing rules (Reward Points, return window, prepaid discount).
+import { useEffect, useState } from 'react'
+import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { BooleanField, BooleanInput, Datagrid, DateTimeInput, Edit, List, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title } from 'react-admin'
+import { ActionButton } from './actions.tsx'
+import { api } from './api.ts'
+
+const partnerFilter = (
+  <ReferenceInput key="partnerId" source="partnerId" reference="partners" alwaysOn>
+    <SelectInput optionText="name" label="Partner" />
+  </ReferenceInput>
+)
+
+export const CouponList = () => (
+  <List filters={[partnerFilter]} perPage={25}>
+    <Datagrid rowClick="edit" bulkActionButtons={false}>
+      <TextField source="code" sortable={false} />
+      <TextField source="kind" sortable={false} />
+      <TextField source="value" sortable={false} />
+      <TextField source="minOrderValue" sortable={false} />
+      <BooleanField source="isActive" sortable={false} />
+    </Datagrid>
+  </List>
+)
+
+export const CouponEdit = () => (
+  <Edit mutationMode="pessimistic">
+    <SimpleForm>
+      <TextInput source="code" disabled />
+      <BooleanInput source="isActive" />
+      <DateTimeInput source="validUntil" />
+    </SimpleForm>
+  </Edit>
+)
+
+export const ZoneList = () => (
+  <List perPage={25}>
+    <Datagrid rowClick="edit" bulkActionButtons={false}>
+      <TextField source="name" sortable={false} />
+      <TextField source="pincodePrefixes" sortable={false} />
+      <TextField source="standardCharge" sortable={false} />
+      <BooleanField source="codAvailable" sortable={false} />
+      <BooleanField source="isActive" sortable={false} />
+    </Datagrid>
+  </List>
+)
+
+export const ZoneEdit = () => (
+  <Edit mutationMode="pessimistic">
+    <SimpleForm>
+      <TextInput source="name" />
+      <BooleanInput source="codAvailable" />
+      <BooleanInput source="isActive" />
+    </SimpleForm>
+  </Edit>
+)
+
+/** The text as JSON, or undefined when it is not JSON. */
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A partner's pricing rules as the API answers them; saved back whole (PUT). */
+export function PricingRules() {
+  const [partners, setPartners] = useState<{ id: string; name: string }[]>([])
+  const [partnerId, setPartnerId] = useState('')
+  const [text, setText] = useState('')
+  const [error, setError] = useState('')
+  useEffect(() => {
+    api<{ id: string; name: string }[]>('GET', '/admin/partners?limit=100').then(
+      (a) => {
+        setPartners(a.data)
+        setPartnerId(a.data[0]?.id ?? '')
+      },
+      (err: Error) => setError(err.message),
+    )
+  }, [])
+  useEffect(() => {
+    if (!partnerId) return
+    api('GET', `/admin/partners/${partnerId}/pricing`).then(
+      (a) => setText(JSON.stringify(a.data, null, 2)),
+      (err: Error) => setError(err.message),
+    )
+  }, [partnerId])
+  const body = parsedJson(text)
+  return (
+    <Card sx={{ mt: 1 }}>
+      <Title title="Pricing rules" />
+      <CardContent>
+        <Typography variant="h6">Pricing rules of a partner</Typography>
+        {error && <Alert severity="error">{error}</Alert>}
+        <Stack spacing={2} sx={{ mt: 2 }}>
+          <MuiTextField select size="small" label="Partner" value={partnerId} onChange={(e) => setPartnerId(e.target.value)} sx={{ maxWidth: 320 }}>
+            {partners.map((p) => (
+              <MenuItem key={p.id} value={p.id}>
+                {p.name}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          <MuiTextField label="Settings (JSON)" multiline minRows={8} value={text} onChange={(e) => setText(e.target.value)} error={body === undefined} helperText={body === undefined ? 'Not valid JSON' : ' '} />
+          <ActionButton label="Save" variant="contained" disabled={body === undefined || !partnerId} method="PUT" path={`/admin/partners/${partnerId}/pricing`} body={body} />
+        </Stack>
+      </CardContent>
+    </Card>
+  )
+}

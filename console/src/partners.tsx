@@ -1,0 +1,62 @@
+// Partners and their API keys (ADMIN): a key is shown once, when it is created; revoke; rotate the
+// partner secret (shown once); the partner's webhook endpoint.
+import { useState } from 'react'
+import { Alert, Card, CardContent, Stack, Typography } from '@mui/material'
+import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, useRecordContext } from 'react-admin'
+import { ActionButton } from './actions.tsx'
+
+export const PartnerList = () => (
+  <List filters={[<SearchInput key="q" source="q" alwaysOn />]} perPage={25}>
+    <Datagrid rowClick="show" bulkActionButtons={false}>
+      <TextField source="name" sortable={false} />
+      <TextField source="id" label="Partner ID" sortable={false} />
+      <TextField source="catalogId" sortable={false} />
+      <BooleanField source="isActive" sortable={false} />
+      <DateField source="createdAt" sortable={false} />
+    </Datagrid>
+  </List>
+)
+
+function PartnerDetail() {
+  const partner = useRecordContext()
+  const [secret, setSecret] = useState('')
+  if (!partner) return null
+  return (
+    <Card>
+      <CardContent>
+        <Typography variant="h5">{partner.name}</Typography>
+        <Typography variant="body2">
+          {partner.id} · catalog {partner.catalogId} · {partner.isActive ? 'active' : 'inactive'}
+        </Typography>
+        {secret && (
+          <Alert severity="warning" sx={{ my: 1 }} data-testid="shown-once">
+            Shown once, copy it now: <code>{secret}</code>
+          </Alert>
+        )}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ my: 2, flexWrap: 'wrap' }}>
+          <ActionButton label="New API key" method="POST" path={`/admin/partners/${partner.id}/api-keys`} body={{ name: 'Created in the console' }} onDone={(a) => setSecret(String(a.data.key ?? a.data.apiKey ?? ''))} />
+          <ActionButton label="Rotate partner secret" color="warning" method="POST" path={`/admin/partners/${partner.id}/rotate-secret`} onDone={(a) => setSecret(String(a.data.secret ?? a.data.partnerSecret ?? ''))} />
+          <ActionButton label="Send webhook ping" method="POST" path={`/admin/partners/${partner.id}/webhook/ping`} />
+          <ActionButton label="Deactivate" color="error" method="POST" path={`/admin/partners/${partner.id}/deactivate`} />
+        </Stack>
+        <Typography variant="subtitle1" sx={{ fontWeight: 'bold' }}>
+          API keys
+        </Typography>
+        {(partner.apiKeys ?? []).map((key: Record<string, any>) => (
+          <Stack key={key.id} direction="row" spacing={1} sx={{ my: 0.5, alignItems: 'center' }}>
+            <Typography variant="body2">
+              {key.name} · {key.prefix ?? key.id} · {key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}
+            </Typography>
+            {!key.revokedAt && <ActionButton label="Revoke" color="error" method="POST" path={`/admin/partners/${partner.id}/api-keys/${key.id}/revoke`} />}
+          </Stack>
+        ))}
+      </CardContent>
+    </Card>
+  )
+}
+
+export const PartnerShow = () => (
+  <Show actions={false} component="div">
+    <PartnerDetail />
+  </Show>
+)
