@@ -98,9 +98,17 @@ export async function buildConsole({ force = false } = {}) {
   writeFileSync(join(temporary, 'index.html'), template.replace('%SCRIPT%', `/admin/${name}`))
   writeFileSync(join(temporary, 'build.json'), `${JSON.stringify(info, null, 2)}\n`)
   const old = `${consoleOutDir}.${process.pid}.old`
-  if (existsSync(consoleOutDir)) renameSync(consoleOutDir, old)
-  renameSync(temporary, consoleOutDir)
-  rmSync(old, { recursive: true, force: true })
+  try {
+    if (existsSync(consoleOutDir)) renameSync(consoleOutDir, old)
+    renameSync(temporary, consoleOutDir)
+  } catch (err) {
+    // Two builds at once (two test files, two starts): the other one placed its build first. Same
+    // sources, same build: keep it.
+    rmSync(temporary, { recursive: true, force: true })
+    if (previousBuild()?.sourceHash !== sourceHash) throw err
+  } finally {
+    rmSync(old, { recursive: true, force: true })
+  }
   return { built: true, ...info }
 }
 
