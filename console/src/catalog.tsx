@@ -25,6 +25,7 @@ import {
   useListContext,
 } from 'react-admin'
 import { API, api, errorMessage, session } from './api.ts'
+import { ResponsiveTable } from './responsive.tsx'
 
 const catalogFilter = (
   <ReferenceInput key="catalogId" source="catalogId" reference="catalogs" alwaysOn>
@@ -35,15 +36,17 @@ const productFilters = [<SearchInput key="q" source="q" alwaysOn placeholder="Na
 
 export const ProductList = () => (
   <List filters={productFilters} perPage={25}>
-    <Datagrid rowClick="edit" bulkActionButtons={false}>
-      <TextField source="name" sortable={false} />
-      <TextField source="sku" sortable={false} />
-      <TextField source="brand" sortable={false} />
-      <TextField source="sellingPrice" label="Price (₹)" sortable={false} />
-      <TextField source="mrp" label="MRP (₹)" sortable={false} />
-      <NumberField source="stock" sortable={false} />
-      <BooleanField source="isActive" label="Active" sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.name} secondary={(r) => `₹${r.sellingPrice} · stock ${r.stock}${r.isActive ? '' : ' · inactive'}`} link="edit">
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
+        <TextField source="name" sortable={false} />
+        <TextField source="sku" sortable={false} />
+        <TextField source="brand" sortable={false} />
+        <TextField source="sellingPrice" label="Price (₹)" sortable={false} />
+        <TextField source="mrp" label="MRP (₹)" sortable={false} />
+        <NumberField source="stock" sortable={false} />
+        <BooleanField source="isActive" label="Active" sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

@@ -4,6 +4,7 @@ import { Card, CardContent, Stack, Typography } from '@mui/material'
 import { BooleanField, Datagrid, DateField, List, Show, TextField, TextInput, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { Rows } from './orders.tsx'
+import { ResponsiveTable } from './responsive.tsx'
 
 const filters = [
   <TextInput key="phone" source="phone" alwaysOn />,
@@ -13,13 +14,15 @@ const filters = [
 
 export const CustomerList = () => (
   <List filters={filters} perPage={25}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
-      <TextField source="name" sortable={false} />
-      <TextField source="phone" sortable={false} />
-      <TextField source="email" sortable={false} />
-      <BooleanField source="isBlocked" label="Blocked" sortable={false} />
-      <DateField source="createdAt" sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.name || r.phone} secondary={(r) => `${r.phone}${r.email ? ` · ${r.email}` : ''}`} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" sortable={false} />
+        <TextField source="phone" sortable={false} />
+        <TextField source="email" sortable={false} />
+        <BooleanField source="isBlocked" label="Blocked" sortable={false} />
+        <DateField source="createdAt" sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

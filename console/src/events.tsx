@@ -4,6 +4,7 @@ import { Card, CardContent, Stack, Typography } from '@mui/material'
 import { Datagrid, DateField, List, SelectInput, Show, TextField, TextInput, TopToolbar, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { Rows } from './orders.tsx'
+import { ResponsiveTable } from './responsive.tsx'
 
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']
 const filters = [
@@ -14,13 +15,15 @@ const filters = [
 
 export const EventList = () => (
   <List filters={filters} perPage={25} actions={<TopToolbar><ActionButton label="Replay every failed event" method="POST" path="/admin/events/replay-failed" body={{}} /></TopToolbar>}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
-      <TextField source="type" sortable={false} />
-      <TextField source="status" sortable={false} />
-      <TextField source="attempts" sortable={false} />
-      <TextField source="partnerId" sortable={false} />
-      <DateField source="createdAt" showTime sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.type} secondary={(r) => `${r.status} · ${r.createdAt}`} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="type" sortable={false} />
+        <TextField source="status" sortable={false} />
+        <TextField source="attempts" sortable={false} />
+        <TextField source="partnerId" sortable={false} />
+        <DateField source="createdAt" showTime sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

@@ -5,6 +5,7 @@ import { Box, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typ
 import { Datagrid, DateField, List, SearchInput, SelectInput, Show, TextField, TextInput, useRecordContext, usePermissions } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api, query } from './api.ts'
+import { ResponsiveTable } from './responsive.tsx'
 
 export const ORDER_STATUSES = ['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERY_FAILED', 'RTO', 'CANCELLED']
 const choices = (values: string[]) => values.map((id) => ({ id, name: id }))
@@ -17,14 +18,16 @@ const filters = [
 
 export const OrderList = () => (
   <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
-    <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
-      <TextField source="orderNumber" sortable={false} />
-      <TextField source="status" sortable={false} />
-      <TextField source="paymentStatus" sortable={false} />
-      <TextField source="paymentMode" sortable={false} />
-      <TextField source="totalAmount" label="Total (₹)" sortable={false} />
-      <DateField source="createdAt" showTime sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ₹${r.totalAmount} · ${r.paymentMode}`} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
+        <TextField source="orderNumber" sortable={false} />
+        <TextField source="status" sortable={false} />
+        <TextField source="paymentStatus" sortable={false} />
+        <TextField source="paymentMode" sortable={false} />
+        <TextField source="totalAmount" label="Total (₹)" sortable={false} />
+        <DateField source="createdAt" showTime sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

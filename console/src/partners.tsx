@@ -4,16 +4,19 @@ import { useState } from 'react'
 import { Alert, Card, CardContent, Stack, Typography } from '@mui/material'
 import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
+import { ResponsiveTable } from './responsive.tsx'
 
 export const PartnerList = () => (
   <List filters={[<SearchInput key="q" source="q" alwaysOn />]} perPage={25}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
-      <TextField source="name" sortable={false} />
-      <TextField source="id" label="Partner ID" sortable={false} />
-      <TextField source="catalogId" sortable={false} />
-      <BooleanField source="isActive" sortable={false} />
-      <DateField source="createdAt" sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.name} secondary={(r) => (r.isActive ? 'active' : 'inactive')} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" sortable={false} />
+        <TextField source="id" label="Partner ID" sortable={false} />
+        <TextField source="catalogId" sortable={false} />
+        <BooleanField source="isActive" sortable={false} />
+        <DateField source="createdAt" sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

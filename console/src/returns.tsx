@@ -7,6 +7,7 @@ import { Datagrid, List, SearchInput, SelectInput, Show, TextField, useRecordCon
 import { ActionButton } from './actions.tsx'
 import { Images } from './images.tsx'
 import { Rows } from './orders.tsx'
+import { ResponsiveTable } from './responsive.tsx'
 
 const STATUSES = ['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED']
 const filters = [
@@ -16,13 +17,15 @@ const filters = [
 
 export const ReturnList = () => (
   <List filters={filters} filterDefaultValues={{ status: 'REQUESTED' }} perPage={25}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
-      <TextField source="id" sortable={false} />
-      <TextField source="status" sortable={false} />
-      <TextField source="reason" sortable={false} />
-      <TextField source="requestedResolution" sortable={false} />
-      <TextField source="requestedAmount" label="Amount (₹)" sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => `${r.reason} · ₹${r.requestedAmount}`} secondary={(r) => `${r.status} · ${r.requestedResolution}`} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="id" sortable={false} />
+        <TextField source="status" sortable={false} />
+        <TextField source="reason" sortable={false} />
+        <TextField source="requestedResolution" sortable={false} />
+        <TextField source="requestedAmount" label="Amount (₹)" sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

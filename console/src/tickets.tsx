@@ -5,6 +5,7 @@ import { Box, Card, CardContent, MenuItem, Paper, Stack, TextField as MuiTextFie
 import { Datagrid, DateField, List, SearchInput, SelectInput, Show, TextField, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { Images } from './images.tsx'
+import { ResponsiveTable } from './responsive.tsx'
 
 const STATUSES = ['OPEN', 'IN_PROGRESS', 'RESOLVED', 'CLOSED']
 const filters = [
@@ -14,12 +15,14 @@ const filters = [
 
 export const TicketList = () => (
   <List filters={filters} perPage={25}>
-    <Datagrid rowClick="show" bulkActionButtons={false}>
-      <TextField source="topic" sortable={false} />
-      <TextField source="status" sortable={false} />
-      <TextField source="order.orderNumber" label="Order" sortable={false} />
-      <DateField source="updatedAt" showTime sortable={false} />
-    </Datagrid>
+    <ResponsiveTable primary={(r) => r.topic} secondary={(r) => `${r.status}${r.order ? ` · ${r.order.orderNumber}` : ''}`} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="topic" sortable={false} />
+        <TextField source="status" sortable={false} />
+        <TextField source="order.orderNumber" label="Order" sortable={false} />
+        <DateField source="updatedAt" showTime sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
   </List>
 )
 

@@ -96,13 +96,14 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     const context = await browser.newContext({ viewport: DESKTOP })
     contexts.push(context)
     const login = await context.newPage()
-    // A cold load (a new context: empty cache) until the sign-in form takes typing.
-    const started = performance.now()
+    // A cold load (a new context: empty cache), measured by the page's own clock from the start of
+    // its navigation until the sign-in form takes typing (the browser's process start is not the
+    // console's time: a blank page is opened first).
+    await login.goto('about:blank')
     await login.goto(`${base}/admin`, { waitUntil: 'commit' })
-    await login.locator('input[name="username"]').waitFor()
     await login.locator('input[name="username"]').fill('x')
-    const interactiveMs = Math.round(performance.now() - started)
-    ctx.diagnostic(`sign-in page interactive after ${interactiveMs} ms`)
+    const interactiveMs = Math.round(await login.evaluate(() => performance.now()))
+    ctx.diagnostic(`sign-in page interactive after ${interactiveMs} ms (the page's clock, from the start of its navigation)`)
     assert.ok(interactiveMs < 1500, `sign-in page interactive after ${interactiveMs} ms`)
     await login.locator('input[name="username"]').fill('')
     await shot(login, '01-sign-in')
