@@ -2,7 +2,7 @@
 // pricing rules (Reward Points, return window, prepaid discount).
 import { useEffect, useState } from 'react'
 import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { BooleanField, BooleanInput, Datagrid, DateTimeInput, Edit, List, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title } from 'react-admin'
+import { BooleanField, BooleanInput, Datagrid, DateTimeInput, Edit, List, NumberInput, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api } from './api.ts'
 
@@ -19,6 +19,8 @@ export const CouponList = () => (
       <TextField source="kind" sortable={false} />
       <TextField source="value" sortable={false} />
       <TextField source="minOrderValue" sortable={false} />
+          <TextField source="usedCount" label="Used" sortable={false} />
+          <TextField source="validUntil" sortable={false} />
       <BooleanField source="isActive" sortable={false} />
     </Datagrid>
   </List>
@@ -38,10 +40,11 @@ export const ZoneList = () => (
   <List perPage={25}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="name" sortable={false} />
-      <TextField source="pincodePrefixes" sortable={false} />
-      <TextField source="standardCharge" sortable={false} />
+      <BooleanField source="serviceable" sortable={false} />
+      <TextField source="standardMinDays" label="Standard days (min)" sortable={false} />
+      <TextField source="standardMaxDays" label="(max)" sortable={false} />
+      <BooleanField source="expressAvailable" sortable={false} />
       <BooleanField source="codAvailable" sortable={false} />
-      <BooleanField source="isActive" sortable={false} />
     </Datagrid>
   </List>
 )
@@ -50,8 +53,12 @@ export const ZoneEdit = () => (
   <Edit mutationMode="pessimistic">
     <SimpleForm>
       <TextInput source="name" />
+      <BooleanInput source="serviceable" />
+      <BooleanInput source="expressAvailable" />
       <BooleanInput source="codAvailable" />
-      <BooleanInput source="isActive" />
+      <TextInput source="codLimit" label="COD limit (₹)" />
+      <TextInput source="codFee" label="COD fee (₹)" />
+      <NumberInput source="cutoffHour" min={0} max={23} />
     </SimpleForm>
   </Edit>
 )

@@ -19,7 +19,7 @@ export const CustomerList = () => (
         <TextField source="name" sortable={false} />
         <TextField source="phone" sortable={false} />
         <TextField source="email" sortable={false} />
-        <BooleanField source="isBlocked" label="Blocked" sortable={false} />
+        <BooleanField source="blocked" sortable={false} />
         <DateField source="createdAt" sortable={false} />
       </Datagrid>
     </ResponsiveTable>
@@ -34,17 +34,17 @@ function CustomerDetail() {
       <CardContent>
         <Typography variant="h5">{c.name || c.phone}</Typography>
         <Typography variant="body2">
-          {c.phone} · {c.email ?? 'no email'} · partner {c.partnerId} {c.isBlocked || c.blockedAt ? '· BLOCKED' : ''}
+          {c.phone} · {c.email || 'no email'} · partner {c.partnerId ?? ''} {c.blocked ? `· BLOCKED: ${c.blockedReason ?? ''}` : ''}
         </Typography>
         <Stack direction="row" spacing={1} sx={{ my: 2 }}>
           <ActionButton label="Block" color="error" method="POST" path={`/admin/customers/${c.id}/block`} body={{ reason: 'Blocked from the console' }} />
           <ActionButton label="Unblock" method="POST" path={`/admin/customers/${c.id}/unblock`} />
         </Stack>
-        <Rows title="Balances" rows={c.balances ? [c.balances] : undefined} columns={Object.keys(c.balances ?? {})} />
+        <Rows title="Balances" rows={c.balances ? [c.balances] : undefined} columns={['walletCash', 'rewardPoints']} />
         <Rows title="Addresses" rows={c.addresses} columns={['name', 'line1', 'city', 'pincode']} />
-        <Rows title="Recent orders" rows={c.orders ?? c.recentOrders} columns={['orderNumber', 'status', 'totalAmount', 'createdAt']} />
-        <Rows title="Returns" rows={c.returns} columns={['id', 'status', 'requestedAmount']} />
-        <Rows title="Tickets" rows={c.tickets} columns={['topic', 'status']} />
+        <Rows title="Recent orders" rows={c.recentOrders} columns={['orderNumber', 'status', 'paymentStatus', 'totalAmount', 'createdAt']} />
+        <Rows title="Returns" rows={c.recentReturns} columns={['id', 'status', 'reason', 'requestedAmount']} />
+        <Rows title="Tickets" rows={c.recentTickets} columns={['topic', 'status', 'updatedAt']} />
       </CardContent>
     </Card>
   )

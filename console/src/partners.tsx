@@ -12,7 +12,8 @@ export const PartnerList = () => (
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" sortable={false} />
         <TextField source="id" label="Partner ID" sortable={false} />
-        <TextField source="catalogId" sortable={false} />
+        <TextField source="activeApiKeys" label="Active keys" sortable={false} />
+          <TextField source="webhookUrl" sortable={false} />
         <BooleanField source="isActive" sortable={false} />
         <DateField source="createdAt" sortable={false} />
       </Datagrid>
@@ -29,7 +30,7 @@ function PartnerDetail() {
       <CardContent>
         <Typography variant="h5">{partner.name}</Typography>
         <Typography variant="body2">
-          {partner.id} · catalog {partner.catalogId} · {partner.isActive ? 'active' : 'inactive'}
+          {partner.id} · webhook {partner.webhookUrl ?? 'none'} · {partner.isActive ? 'active' : 'inactive'}
         </Typography>
         {secret && (
           <Alert severity="warning" sx={{ my: 1 }} data-testid="shown-once">
@@ -37,8 +38,8 @@ function PartnerDetail() {
           </Alert>
         )}
         <Stack direction="row" spacing={1} useFlexGap sx={{ my: 2, flexWrap: 'wrap' }}>
-          <ActionButton label="New API key" method="POST" path={`/admin/partners/${partner.id}/api-keys`} body={{ name: 'Created in the console' }} onDone={(a) => setSecret(String(a.data.key ?? a.data.apiKey ?? ''))} />
-          <ActionButton label="Rotate partner secret" color="warning" method="POST" path={`/admin/partners/${partner.id}/rotate-secret`} onDone={(a) => setSecret(String(a.data.secret ?? a.data.partnerSecret ?? ''))} />
+          <ActionButton label="New API key" method="POST" path={`/admin/partners/${partner.id}/api-keys`} body={{ name: 'Created in the console' }} onDone={(a) => setSecret(String(a.data.apiKey))} />
+          <ActionButton label="Rotate partner secret" color="warning" method="POST" path={`/admin/partners/${partner.id}/rotate-secret`} onDone={(a) => setSecret(String(a.data.secret))} />
           <ActionButton label="Send webhook ping" method="POST" path={`/admin/partners/${partner.id}/webhook/ping`} />
           <ActionButton label="Deactivate" color="error" method="POST" path={`/admin/partners/${partner.id}/deactivate`} />
         </Stack>
@@ -48,7 +49,7 @@ function PartnerDetail() {
         {(partner.apiKeys ?? []).map((key: Record<string, any>) => (
           <Stack key={key.id} direction="row" spacing={1} sx={{ my: 0.5, alignItems: 'center' }}>
             <Typography variant="body2">
-              {key.name} · {key.prefix ?? key.id} · {key.revokedAt ? `revoked ${key.revokedAt}` : 'active'}
+              {key.name} · {key.prefix}… · catalog {key.catalogId} · {key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`}
             </Typography>
             {!key.revokedAt && <ActionButton label="Revoke" color="error" method="POST" path={`/admin/partners/${partner.id}/api-keys/${key.id}/revoke`} />}
           </Stack>

@@ -276,6 +276,20 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
       await listShown(admin)
       await shot(admin, name)
     }
+    // A partner's page: a new API key is shown once, and the API lists it.
+    await admin.getByRole('menuitem', { name: 'Partners' }).click()
+    await admin.locator('input[name="q"]').fill('Shop partner')
+    await admin.getByRole('cell', { name: shop.partner.partnerId }).click()
+    const keysBefore = (await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length
+    await admin.getByRole('button', { name: 'New API key' }).click()
+    await admin.getByTestId('shown-once').waitFor()
+    assert.equal((await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length, keysBefore + 1)
+    await shot(admin, '21-partner-detail')
+    await admin.getByRole('menuitem', { name: 'Customers' }).click()
+    await admin.locator('main table tbody tr').first().click()
+    await admin.getByText('Recent orders').waitFor()
+    await shot(admin, '22-customer-detail')
+
     const phone = await signedIn('ADMIN', PHONE)
     await phone.getByTestId('orders-today').waitFor()
     await shot(phone, '19-phone-dashboard')
