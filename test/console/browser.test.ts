@@ -62,7 +62,22 @@ async function adminApi(method: 'GET' | 'POST', url: string, payload?: object) {
   return res.json()
 }
 
+/** One signed-in page per role and window size, kept for the file's tests: each test starts on the dashboard. */
+const sessions = new Map<string, Page>()
+
 async function signedIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport = DESKTOP): Promise<Page> {
+  const key = `${role} ${viewport.width}`
+  const kept = sessions.get(key)
+  if (kept) {
+    await kept.goto(`${base}/admin#/`)
+    return kept
+  }
+  const page = await signIn(role, viewport)
+  sessions.set(key, page)
+  return page
+}
+
+async function signIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ viewport })
   contexts.push(context)
   const page = await context.newPage()
