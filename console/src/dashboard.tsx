@@ -1,7 +1,7 @@
 // The things to act on today: orders and GMV per day, orders by status, returns waiting for
 // review, open tickets (SUPPORT and ADMIN), and searches that found nothing (CATALOG and ADMIN).
 import { useEffect, useState } from 'react'
-import { Box, Card, CardContent, Typography } from '@mui/material'
+import { Box, Card, CardContent, MenuItem, TextField as MuiTextField, Typography } from '@mui/material'
 import { Title, usePermissions } from 'react-admin'
 import { api } from './api.ts'
 import { defaultCatalogId } from './dataProvider.ts'
@@ -14,7 +14,6 @@ interface Figures {
   stats?: Stats
   returnsWaiting?: number
   openTickets?: number
-  zeroResults?: { query: string; searches: number }[]
   errors: string[]
 }
 
@@ -30,12 +29,7 @@ async function loadFigures(role: string): Promise<Figures> {
     })
     attempt(async () => void (figures.openTickets = (await api('GET', '/admin/support/tickets?status=OPEN&limit=1')).meta?.total ?? 0))
   }
-  if (role === 'ADMIN' || role === 'CATALOG') {
-    attempt(async () => {
-      const catalogId = await defaultCatalogId()
-      if (catalogId) figures.zeroResults = (await api<{ zeroResultQueries: { query: string; searches: number }[] }>('GET', `/admin/catalogs/${catalogId}/search-analytics?days=30&limit=10`)).data.zeroResultQueries
-    })
-  }
+
   await Promise.all(tasks)
   return figures
 }
@@ -101,6 +95,58 @@ function DailyChart({ days }: { days: Stats['days'] }) {
   )
 }
 
+/** Searches that found nothing in one catalog (CATALOG and ADMIN): what shoppers want and do not find. */
+function ZeroResultSearches() {
+  const [catalogs, setCatalogs] = useState<{ id: string; name: string }[]>([])
+  const [catalogId, setCatalogId] = useState('')
+  const [queries, setQueries] = useState<{ query: string; searches: number }[] | string | null>(null)
+  useEffect(() => {
+    api<{ id: string; name: string }[]>('GET', '/admin/catalogs').then(
+      (a) => {
+        setCatalogs(a.data)
+        void defaultCatalogId().then((first) => setCatalogId((current) => current || first))
+      },
+      (err: Error) => setQueries(err.message),
+    )
+  }, [])
+  useEffect(() => {
+    if (!catalogId) return
+    api<{ zeroResultQueries: { query: string; searches: number }[] }>('GET', `/admin/catalogs/${catalogId}/search-analytics?days=30&limit=10`).then(
+      (a) => setQueries(a.data.zeroResultQueries),
+      (err: Error) => setQueries(err.message),
+    )
+  }, [catalogId])
+  return (
+    <Card>
+      <CardContent>
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
+          <Typography variant="h6">Searches that found nothing (30 days)</Typography>
+          <MuiTextField select size="small" label="Catalog" value={catalogId} onChange={(e) => setCatalogId(e.target.value)} sx={{ minWidth: 220 }} data-testid="zero-results-catalog">
+            {catalogs.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+        </Box>
+        {typeof queries === 'string' ? (
+          <Typography color="error">{queries}</Typography>
+        ) : !queries || queries.length === 0 ? (
+          <Typography data-testid="zero-results">None</Typography>
+        ) : (
+          <ul data-testid="zero-results">
+            {queries.map((q) => (
+              <li key={q.query} data-query={q.query}>
+                {q.query} ({q.searches})
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
 export function Dashboard() {
   const { permissions, isPending } = usePermissions()
   const [figures, setFigures] = useState<Figures | null>(null)
@@ -148,24 +194,7 @@ export function Dashboard() {
           </Card>
         </Box>
       )}
-      {figures.zeroResults && (
-        <Card>
-          <CardContent>
-            <Typography variant="h6">Searches that found nothing (30 days)</Typography>
-            {figures.zeroResults.length === 0 ? (
-              <Typography data-testid="zero-results">None</Typography>
-            ) : (
-              <ul data-testid="zero-results">
-                {figures.zeroResults.map((q) => (
-                  <li key={q.query}>
-                    {q.query} ({q.searches})
-                  </li>
-                ))}
-              </ul>
-            )}
-          </CardContent>
-        </Card>
-      )}
+      {(permissions === 'ADMIN' || permissions === 'CATALOG') && <ZeroResultSearches />}
     </Box>
   )
 }

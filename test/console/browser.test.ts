@@ -139,6 +139,15 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     const review = (await adminApi('GET', '/returns?status=UNDER_REVIEW&limit=1')).meta.total
     assert.equal(await page.getByTestId('returns-waiting').textContent(), String(requested + review))
     for (const { status, count } of stats.byStatus) assert.equal(await page.locator(`[data-status="${status}"] td`).nth(1).textContent(), String(count))
+    // A search on the shop's catalog that finds nothing shows up on the dashboard, as the API says.
+    const search = await t.app.inject({ method: 'GET', url: '/api/v1/search?q=quinoa%20puffs', headers: { 'x-api-key': shop.partner.apiKey } })
+    assert.equal(search.statusCode, 200, search.body)
+    await page.reload()
+    await page.getByTestId('zero-results-catalog').click()
+    await page.getByRole('option', { name: (await adminApi('GET', '/catalogs')).data.find((c: { id: string }) => c.id === shop.catalogId).name }).click()
+    await page.locator('[data-query="quinoa puffs"]').waitFor()
+    const zero = (await adminApi('GET', `/catalogs/${shop.catalogId}/search-analytics?days=30&limit=10`)).data.zeroResultQueries
+    assert.deepEqual(await page.getByTestId('zero-results').locator('li').allTextContents(), zero.map((q: { query: string; searches: number }) => `${q.query} (${q.searches})`))
     await shot(page, '02-dashboard')
   })
 
