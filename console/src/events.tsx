@@ -6,7 +6,7 @@ import { ActionButton } from './actions.tsx'
 import { Rows } from './orders.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
-const STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'DEAD']
+const STATUSES = ['PENDING', 'DELIVERED', 'FAILED']
 const filters = [
   <SelectInput key="status" source="status" choices={STATUSES.map((id) => ({ id, name: id }))} alwaysOn />,
   <TextInput key="type" source="type" alwaysOn />,
@@ -39,7 +39,7 @@ function EventDetail() {
         <Stack direction="row" sx={{ my: 2 }}>
           <ActionButton label="Replay" variant="contained" method="POST" path={`/admin/events/${event.id}/replay`} />
         </Stack>
-        <Rows title="Deliveries" rows={event.deliveries ?? event.attempts} columns={['attempt', 'statusCode', 'error', 'durationMs', 'createdAt']} />
+        <Rows title="Deliveries" rows={event.deliveries} columns={['url', 'statusCode', 'error', 'durationMs', 'createdAt']} />
         <Typography variant="subtitle1" sx={{ fontWeight: 'bold' }}>
           Data
         </Typography>

@@ -93,7 +93,7 @@ async function signIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport: { width: 
 /** A list screen has loaded: its table, or its empty-list message. */
 const listShown = (page: Page) => page.locator('main table, main textarea').or(page.getByText(/^No .+ (yet|found)/)).first().waitFor()
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 
 async function codOrder(customer: CustomerFixture) {
   const res = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
@@ -281,7 +281,7 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     assert.equal(search.json().meta.total, 0, 'all or nothing: the good row was not imported either')
   })
 
-  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, on a phone too', async () => {
+  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, issues an API key, replays a webhook event; on a phone too', async () => {
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
     for (const name of ['Products', 'Categories', 'Catalog import', 'Partners', 'Coupons']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
@@ -309,6 +309,12 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     await admin.getByTestId('shown-once').waitFor()
     assert.equal((await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length, keysBefore + 1)
     await shot(admin, '21-partner-detail')
+    // A webhook event of the shop's partner, replayed from its page.
+    await admin.goto(`${base}/admin#/events?filter=${encodeURIComponent(JSON.stringify({ type: 'order.created' }))}`)
+    await admin.locator('main table tbody tr').first().click()
+    await admin.getByRole('button', { name: 'Replay', exact: true }).click()
+    await admin.getByText('Event queued for delivery').waitFor()
+    await shot(admin, '23-webhook-event')
     await admin.getByRole('menuitem', { name: 'Customers' }).click()
     await admin.locator('main table tbody tr').first().click()
     await admin.getByText('Recent orders').waitFor()
