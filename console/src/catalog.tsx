@@ -24,6 +24,7 @@ import {
   Toolbar,
   useListContext,
 } from 'react-admin'
+import { ActionButton } from './actions.tsx'
 import { API, api, errorMessage, session } from './api.ts'
 import { ResponsiveTable } from './responsive.tsx'
 
@@ -87,7 +88,8 @@ function CategoryTree() {
     <ul>
       {children(parentId).map((c) => (
         <li key={c.id}>
-          {c.name} <small>({c.slug}{c.isActive ? '' : ', inactive'})</small>
+          {c.name} <small>({c.slug}{c.isActive ? '' : ', inactive'})</small>{' '}
+          <ActionButton label={c.isActive ? 'Deactivate' : 'Activate'} method="PATCH" path={`/admin/categories/${c.id}`} body={{ isActive: !c.isActive }} sx={{ ml: 1, py: 0 }} />
           {children(c.id).length > 0 && branch(c.id)}
         </li>
       ))}

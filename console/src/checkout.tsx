@@ -2,7 +2,7 @@
 // pricing rules (Reward Points, return window, prepaid discount).
 import { useEffect, useState } from 'react'
 import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { BooleanField, BooleanInput, Datagrid, DateTimeInput, Edit, List, NumberInput, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title } from 'react-admin'
+import { BooleanField, BooleanInput, Create, Datagrid, DateTimeInput, Edit, List, NumberInput, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title, required } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api } from './api.ts'
 
@@ -24,6 +24,23 @@ export const CouponList = () => (
       <BooleanField source="isActive" sortable={false} />
     </Datagrid>
   </List>
+)
+
+const money = (value: string) => (value && !/^\d{1,13}(\.\d{1,2})?$/.test(value) ? 'An amount like 100.00' : undefined)
+
+export const CouponCreate = () => (
+  <Create redirect="list">
+    <SimpleForm>
+      <ReferenceInput source="partnerId" reference="partners">
+        <SelectInput optionText="name" label="Partner" validate={required()} />
+      </ReferenceInput>
+      <TextInput source="code" validate={required()} helperText="3 to 40 letters, digits, - or _" />
+      <SelectInput source="kind" choices={[{ id: 'PERCENT', name: 'Percent off' }, { id: 'FLAT', name: 'Rupees off' }]} validate={required()} />
+      <TextInput source="value" validate={[required(), money]} helperText="Percent, or rupees like 100.00" />
+      <TextInput source="minOrderValue" validate={money} label="Minimum order (₹)" />
+      <DateTimeInput source="validUntil" />
+    </SimpleForm>
+  </Create>
 )
 
 export const CouponEdit = () => (

@@ -120,7 +120,8 @@ export const dataProvider: DataProvider = {
   async create(resource, params) {
     const routes = routesOf(resource)
     if (!routes.create) throw new Error(`${resource} cannot be created here`)
-    const body = { ...(params.data as Record<string, unknown>) }
+    // Inputs left empty are left out: the API's defaults apply.
+    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== ''))
     const path = routes.create(body)
     delete body.partnerId
     return { data: (await api('POST', path, body)).data }

@@ -281,7 +281,7 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     assert.equal(search.json().meta.total, 0, 'all or nothing: the good row was not imported either')
   })
 
-  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, issues an API key, replays a webhook event; on a phone too', async () => {
+  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, issues an API key and a coupon, replays a webhook event; on a phone too', async () => {
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
     for (const name of ['Products', 'Categories', 'Catalog import', 'Partners', 'Coupons']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
@@ -309,6 +309,20 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     await admin.getByTestId('shown-once').waitFor()
     assert.equal((await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length, keysBefore + 1)
     await shot(admin, '21-partner-detail')
+    // A coupon issued from the console is the partner's, as the API lists it.
+    await admin.goto(`${base}/admin#/coupons/create`)
+    const partnerName = (await adminApi('GET', `/partners/${shop.partner.partnerId}`)).data.name
+    await admin.getByRole('combobox', { name: /Partner/ }).click()
+    await admin.getByRole('option', { name: partnerName }).click()
+    await admin.locator('input[name="code"]').fill('CONSOLE5')
+    await admin.getByRole('combobox', { name: /Kind/ }).click()
+    await admin.getByRole('option', { name: 'Percent off' }).click()
+    await admin.locator('input[name="value"]').fill('5')
+    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByText(/created/i).first().waitFor()
+    const coupons = (await adminApi('GET', `/partners/${shop.partner.partnerId}/coupons`)).data
+    assert.ok(coupons.some((c: { code: string; kind: string }) => c.code === 'CONSOLE5' && c.kind === 'PERCENT'), JSON.stringify(coupons))
+
     // A webhook event of the shop's partner, replayed from its page.
     await admin.goto(`${base}/admin#/events?filter=${encodeURIComponent(JSON.stringify({ type: 'order.created' }))}`)
     await admin.locator('main table tbody tr').first().click()
