@@ -160,7 +160,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transformObject: finishDocument,
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
-  await app.register(consoleRoutes)
+  await app.register(consoleRoutes, { publicBaseUrl: config.publicBaseUrl })
 
   const auth = new AuthService(deps)
   const admins = new AdminService(deps, auth.signer)

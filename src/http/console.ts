@@ -15,23 +15,29 @@ export const consoleDirectory = () => projectFile('dist/console')
 
 /**
  * The console's own policy: its scripts and styles come from this origin only (MUI writes style
- * elements, hence 'unsafe-inline' for styles alone); images may be the storage's (S3) addresses.
+ * elements, hence 'unsafe-inline' for styles alone); images may be the storage's (S3, https) or
+ * the service's public address (local uploads' URLs, which may name another host than the one the
+ * browser opened, e.g. localhost and 127.0.0.1).
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ')
+export function consoleCsp(publicBaseUrl: string | null): string {
+  const uploads = publicBaseUrl ? ` ${new URL(publicBaseUrl).origin}` : ''
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: https:${uploads}`,
+    "connect-src 'self'",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
 
-export async function consoleRoutes(app: FastifyInstance, options: { root?: string }) {
+export async function consoleRoutes(app: FastifyInstance, options: { root?: string; publicBaseUrl?: string }) {
   const root = options.root ?? consoleDirectory()
+  const csp = consoleCsp(options.publicBaseUrl ?? null)
   if (!existsSync(join(root, 'index.html'))) {
     const notBuilt = async () => {
       throw new AppError('UNAVAILABLE', 'The console is not built: run `npm run build` (it needs the dev dependencies: `npm ci`)')
@@ -44,7 +50,7 @@ export async function consoleRoutes(app: FastifyInstance, options: { root?: stri
   // so that a rebuild while the server runs is served at once; its script is under /admin/assets/.
   app.get('/admin', { schema: { hide: true } }, async (_request, reply) => {
     const page = await readFile(join(root, 'index.html'))
-    return reply.type('text/html; charset=utf-8').header('content-security-policy', CONSOLE_CSP).header('cache-control', 'no-cache').send(page)
+    return reply.type('text/html; charset=utf-8').header('content-security-policy', csp).header('cache-control', 'no-cache').send(page)
   })
   await app.register(fastifyStatic, {
     root,
@@ -57,7 +63,7 @@ export async function consoleRoutes(app: FastifyInstance, options: { root?: stri
     serveDotFiles: false,
     allowedPath: (path) => path !== '/build.json',
     setHeaders(reply, path) {
-      reply.header('content-security-policy', CONSOLE_CSP)
+      reply.header('content-security-policy', csp)
       // Scripts are named by their content: kept for a year. The page is checked every time.
       reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
     },

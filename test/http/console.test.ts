@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Fastify from 'fastify'
-import { consoleRoutes, CONSOLE_CSP } from '../../src/http/console.ts'
+import { consoleCsp, consoleRoutes } from '../../src/http/console.ts'
 import { registerErrorHandling } from '../../src/http/error-handler.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 
@@ -24,13 +24,14 @@ before(async () => {
 after(() => t.close())
 
 describe('the console at /admin', () => {
-  test('/admin and /admin/ answer the page, not cached, with the console CSP and the security headers', async () => {
+  test('/admin and /admin/ answer the page, not cached, with the console CSP (images also from the public address) and the security headers', async () => {
     for (const url of ['/admin', '/admin/']) {
       const res = await t.app.inject({ url })
       assert.equal(res.statusCode, 200, url)
       assert.match(String(res.headers['content-type']), /^text\/html/)
       assert.equal(res.headers['cache-control'], 'no-cache')
-      assert.equal(res.headers['content-security-policy'], CONSOLE_CSP)
+      assert.equal(res.headers['content-security-policy'], consoleCsp(t.deps.config.publicBaseUrl))
+      assert.match(String(res.headers['content-security-policy']), /img-src 'self' data: blob: https: http:\/\/localhost:3000;/)
       assert.equal(res.headers['x-content-type-options'], 'nosniff')
       assert.match(res.body, /<script type="module" src="\/admin\/assets\/app-[A-Z0-9]+\.js"><\/script>/)
     }
