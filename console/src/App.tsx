@@ -11,7 +11,7 @@ import { TicketList, TicketShow } from './tickets.tsx'
 import { CategoryList, CatalogImport, ProductEdit, ProductList } from './catalog.tsx'
 import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneEdit, ZoneList } from './checkout.tsx'
-import { PartnerList, PartnerShow } from './partners.tsx'
+import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
 import { ConsoleLayout } from './layout.tsx'
@@ -37,7 +37,7 @@ export function App() {
           )}
           {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
           {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} recordRepresentation="name" />}
-          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} recordRepresentation="name" />}
+          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
           {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
           {can(role) && (
             <CustomRoutes>

@@ -36,7 +36,7 @@ const catalogFilter = (
 const productFilters = [<SearchInput key="q" source="q" alwaysOn placeholder="Name, brand or SKU" />, catalogFilter]
 
 export const ProductList = () => (
-  <List filters={productFilters} perPage={25}>
+  <List filters={productFilters} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.name} secondary={(r) => `₹${r.sellingPrice} · stock ${r.stock}${r.isActive ? '' : ' · inactive'}`} link="edit">
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="name" sortable={false} />
@@ -99,7 +99,7 @@ function CategoryTree() {
 }
 
 export const CategoryList = () => (
-  <List filters={[catalogFilter]} perPage={1000} pagination={false}>
+  <List filters={[catalogFilter]} perPage={1000} pagination={false} exporter={false}>
     <CategoryTree />
   </List>
 )

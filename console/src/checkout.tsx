@@ -13,7 +13,7 @@ const partnerFilter = (
 )
 
 export const CouponList = () => (
-  <List filters={[partnerFilter]} perPage={25}>
+  <List filters={[partnerFilter]} perPage={25} exporter={false}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="code" sortable={false} />
       <TextField source="kind" sortable={false} />
@@ -54,7 +54,7 @@ export const CouponEdit = () => (
 )
 
 export const ZoneList = () => (
-  <List perPage={25}>
+  <List perPage={25} exporter={false}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="name" sortable={false} />
       <BooleanField source="serviceable" sortable={false} />

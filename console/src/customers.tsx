@@ -13,7 +13,7 @@ const filters = [
 ]
 
 export const CustomerList = () => (
-  <List filters={filters} perPage={25}>
+  <List filters={filters} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.name || r.phone} secondary={(r) => `${r.phone}${r.email ? ` · ${r.email}` : ''}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" sortable={false} />

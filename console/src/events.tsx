@@ -14,7 +14,7 @@ const filters = [
 ]
 
 export const EventList = () => (
-  <List filters={filters} perPage={25} actions={<TopToolbar><ActionButton label="Replay every failed event" method="POST" path="/admin/events/replay-failed" body={{}} /></TopToolbar>}>
+  <List filters={filters} perPage={25} actions={<TopToolbar><ActionButton label="Replay every failed event" method="POST" path="/admin/events/replay-failed" body={{}} /></TopToolbar>} exporter={false}>
     <ResponsiveTable primary={(r) => r.type} secondary={(r) => `${r.status} · ${r.createdAt}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="type" sortable={false} />

@@ -17,7 +17,7 @@ const filters = [
 ]
 
 export const OrderList = () => (
-  <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+  <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ₹${r.totalAmount} · ${r.paymentMode}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
         <TextField source="orderNumber" sortable={false} />

@@ -1,13 +1,15 @@
 // Partners and their API keys (ADMIN): a key is shown once, when it is created; revoke; rotate the
 // partner secret (shown once); the partner's webhook endpoint.
 import { useState } from 'react'
-import { Alert, Card, CardContent, Stack, Typography } from '@mui/material'
-import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, useRecordContext } from 'react-admin'
+import { useEffect } from 'react'
+import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, Title, useRecordContext } from 'react-admin'
+import { api } from './api.ts'
 import { ActionButton } from './actions.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
 export const PartnerList = () => (
-  <List filters={[<SearchInput key="q" source="q" alwaysOn />]} perPage={25}>
+  <List filters={[<SearchInput key="q" source="q" alwaysOn />]} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.name} secondary={(r) => (r.isActive ? 'active' : 'inactive')} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="name" sortable={false} />
@@ -64,3 +66,37 @@ export const PartnerShow = () => (
     <PartnerDetail />
   </Show>
 )
+
+/** A new partner: its secret and first API key are shown once, here. */
+export function PartnerCreate() {
+  const [name, setName] = useState('')
+  const [catalogs, setCatalogs] = useState<{ id: string; name: string }[]>([])
+  const [catalogId, setCatalogId] = useState('')
+  const [created, setCreated] = useState<Record<string, any> | null>(null)
+  useEffect(() => {
+    void api<{ id: string; name: string }[]>('GET', '/admin/catalogs').then((a) => setCatalogs(a.data), () => setCatalogs([]))
+  }, [])
+  return (
+    <Card sx={{ mt: 1 }}>
+      <Title title="New partner" />
+      <CardContent>
+        <Stack spacing={2} sx={{ maxWidth: 480 }}>
+          <MuiTextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+          <MuiTextField select label="Catalog of its first API key" value={catalogId} onChange={(e) => setCatalogId(e.target.value)} helperText="Empty: the main catalog">
+            {catalogs.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          <ActionButton label="Create partner" variant="contained" disabled={!name.trim()} method="POST" path="/admin/partners" body={{ name, ...(catalogId ? { catalogId } : {}) }} onDone={(a) => setCreated(a.data)} />
+          {created && (
+            <Alert severity="warning" data-testid="shown-once">
+              Shown once, copy them now. Partner ID <code>{created.partner.id}</code>, partner secret <code>{created.secret}</code>, API key <code>{created.apiKey.apiKey}</code>
+            </Alert>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  )
+}

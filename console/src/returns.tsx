@@ -16,7 +16,7 @@ const filters = [
 ]
 
 export const ReturnList = () => (
-  <List filters={filters} filterDefaultValues={{ status: 'REQUESTED' }} perPage={25}>
+  <List filters={filters} filterDefaultValues={{ status: 'REQUESTED' }} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => `${r.reason} · ₹${r.requestedAmount}`} secondary={(r) => `${r.status} · ${r.requestedResolution}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="id" sortable={false} />

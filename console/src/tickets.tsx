@@ -14,7 +14,7 @@ const filters = [
 ]
 
 export const TicketList = () => (
-  <List filters={filters} perPage={25}>
+  <List filters={filters} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.topic} secondary={(r) => `${r.status}${r.order ? ` · ${r.order.orderNumber}` : ''}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="topic" sortable={false} />

@@ -281,7 +281,7 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     assert.equal(search.json().meta.total, 0, 'all or nothing: the good row was not imported either')
   })
 
-  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, issues an API key and a coupon, replays a webhook event; on a phone too', async () => {
+  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, creates a partner, issues an API key and a coupon, replays a webhook event; on a phone too', async () => {
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
     for (const name of ['Products', 'Categories', 'Catalog import', 'Partners', 'Coupons']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
@@ -309,6 +309,16 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     await admin.getByTestId('shown-once').waitFor()
     assert.equal((await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length, keysBefore + 1)
     await shot(admin, '21-partner-detail')
+    // A new partner: its secret and first key are shown once, and the API has it.
+    await admin.goto(`${base}/admin#/partners/create`)
+    await admin.getByLabel('Name').fill('Console-made partner')
+    await admin.getByRole('button', { name: 'Create partner' }).click()
+    await admin.getByTestId('shown-once').waitFor()
+    const made = (await adminApi('GET', '/partners?search=Console-made')).data
+    assert.equal(made.length, 1)
+    assert.match((await admin.getByTestId('shown-once').textContent()) ?? '', new RegExp(made[0].id))
+    await shot(admin, '24-partner-created')
+
     // A coupon issued from the console is the partner's, as the API lists it.
     await admin.goto(`${base}/admin#/coupons/create`)
     const partnerName = (await adminApi('GET', `/partners/${shop.partner.partnerId}`)).data.name
