@@ -1,6 +1,7 @@
 // Customers (SUPPORT and ADMIN): the server-paged list (phone, email, name) and one customer with
 // balances, addresses, recent orders, returns and tickets; block and unblock.
-import { Card, CardContent, Stack, Typography } from '@mui/material'
+import { useState } from 'react'
+import { Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
 import { BooleanField, Datagrid, DateField, List, Show, TextField, TextInput, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { Rows } from './orders.tsx'
@@ -26,6 +27,24 @@ export const CustomerList = () => (
   </List>
 )
 
+/** Wallet Cash (rupees) or Reward Points (whole points): positive credits, negative debits. */
+function BalanceAdjustment({ userId }: { userId: string }) {
+  const [kind, setKind] = useState('WALLET_CASH')
+  const [amount, setAmount] = useState('')
+  const [reason, setReason] = useState('')
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 2 }}>
+      <MuiTextField select size="small" label="Balance" value={kind} onChange={(e) => setKind(e.target.value)} sx={{ minWidth: 170 }}>
+        <MenuItem value="WALLET_CASH">Wallet Cash (₹)</MenuItem>
+        <MenuItem value="REWARD_POINTS">Reward Points</MenuItem>
+      </MuiTextField>
+      <MuiTextField size="small" label="Amount (negative debits)" value={amount} onChange={(e) => setAmount(e.target.value)} />
+      <MuiTextField size="small" label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} sx={{ flex: 1 }} />
+      <ActionButton label="Adjust" disabled={!amount || !reason} method="POST" path={`/admin/customers/${userId}/ledger`} body={{ kind, amount, reason }} onDone={() => setAmount('')} />
+    </Stack>
+  )
+}
+
 function CustomerDetail() {
   const c = useRecordContext()
   if (!c) return null
@@ -40,7 +59,8 @@ function CustomerDetail() {
           <ActionButton label="Block" color="error" method="POST" path={`/admin/customers/${c.id}/block`} body={{ reason: 'Blocked from the console' }} />
           <ActionButton label="Unblock" method="POST" path={`/admin/customers/${c.id}/unblock`} />
         </Stack>
-        <Rows title="Balances" rows={c.balances ? [c.balances] : undefined} columns={['walletCash', 'rewardPoints']} />
+        <Rows title="Balances" rows={c.balances ? [c.balances] : undefined} columns={['walletCash', 'rewardPoints']} testId="balances" />
+        <BalanceAdjustment userId={String(c.id)} />
         <Rows title="Addresses" rows={c.addresses} columns={['name', 'line1', 'city', 'pincode']} />
         <Rows title="Recent orders" rows={c.recentOrders} columns={['orderNumber', 'status', 'paymentStatus', 'totalAmount', 'createdAt']} />
         <Rows title="Returns" rows={c.recentReturns} columns={['id', 'status', 'reason', 'requestedAmount']} />

@@ -281,7 +281,7 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     assert.equal(search.json().meta.total, 0, 'all or nothing: the good row was not imported either')
   })
 
-  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, creates a partner, issues an API key and a coupon, replays a webhook event; on a phone too', async () => {
+  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, creates a partner, issues an API key and a coupon, credits Wallet Cash, replays a webhook event; on a phone too', async () => {
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
     for (const name of ['Products', 'Categories', 'Catalog import', 'Partners', 'Coupons']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
@@ -342,6 +342,11 @@ describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
     await admin.getByRole('menuitem', { name: 'Customers' }).click()
     await admin.locator('main table tbody tr').first().click()
     await admin.getByText('Recent orders').waitFor()
+    await admin.getByLabel('Amount (negative debits)').fill('50')
+    await admin.getByLabel('Reason').fill('Goodwill for a late delivery')
+    await admin.getByRole('button', { name: 'Adjust' }).click()
+    await admin.getByText('Balance adjusted').waitFor()
+    await admin.getByTestId('balances').getByText('50.00').waitFor()
     await shot(admin, '22-customer-detail')
 
     const phone = await signedIn('ADMIN', PHONE)
