@@ -7,6 +7,8 @@
 //   (dist/cli/chunks/) so that `commerce --help` loads no database driver, ORM or Fastify: they
 //   are in the chunks its commands import when they run (decision 0017). bin/commerce.js rebuilds
 //   it when src/ is newer (`buildCli` here).
+// - The back-office console: console/ into dist/console/, only when its sources changed
+//   (scripts/build-console.mjs, decision 0028).
 // Packages stay in node_modules (not bundled). Every file is written beside its final name and
 // renamed, so two builds or starts at once never load a half-written file; the CLI's entry is
 // written last, after the chunks it imports.
@@ -14,6 +16,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
+import { buildConsole } from './build-console.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', write: false, logLevel: 'warning' }
@@ -66,5 +69,6 @@ export async function buildCli() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await Promise.all([buildServer(), buildCli()])
+  const [, , consoleBuild] = await Promise.all([buildServer(), buildCli(), buildConsole()])
+  if (consoleBuild.built) console.log(`console: built dist/console in ${consoleBuild.ms} ms (${Math.round(consoleBuild.jsGzipBytes / 1024)} KB of gzipped JavaScript)`)
 }

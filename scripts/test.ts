@@ -110,8 +110,10 @@ const stream = run({
   files: files.map((f) => relative(process.cwd(), f)),
   // TEST_CONCURRENCY: files at a time (.ci/run runs two suites side by side, one file each).
   concurrency: Number(process.env.TEST_CONCURRENCY) || Math.max(2, Math.min(4, availableParallelism())),
-  // A whole file may take this long (the CLI test starts a dozen processes; a loaded CI box is slow).
-  timeout: 240_000,
+  // A whole file may take this long: a guard against a hung file, not a speed check. The CLI test
+  // starts a dozen processes, and a fuzz shard (24+ routes × 1,000 requests) took over 240 s on a
+  // box loaded by other test runs (2026-11-26).
+  timeout: 480_000,
 })
 stream.on('test:pass', (event) => {
   const file = event.file ? relative(process.cwd(), event.file) : ''

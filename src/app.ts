@@ -12,6 +12,7 @@ import { createGuards } from './http/guards.ts'
 import { createAttemptLimiter } from './http/attempt-limit.ts'
 import { authRateLimit, registerRateLimit, uploadReadRateLimit } from './http/rate-limit.ts'
 import { HELMET_OPTIONS } from './http/security-headers.ts'
+import { consoleRoutes } from './http/console.ts'
 import { documentRoute, finishDocument } from './http/openapi.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
@@ -167,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transformObject: finishDocument({ webhooks: eventWebhooks() }),
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
+  await app.register(consoleRoutes, { publicBaseUrl: config.publicBaseUrl })
 
   const auth = new AuthService(deps)
   const admins = new AdminService(deps, auth.signer)

@@ -130,8 +130,10 @@ test('inventory: the Fastify route table, the OpenAPI document and MATRIX list t
   const doc = (await f.t.app.inject({ method: 'GET', url: `${PREFIX}/openapi.json` })).json() as { paths: Record<string, Record<string, unknown>> }
   const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${fastifyForm(path)}`)))
   // HEAD routes are Fastify's automatic twins of GET routes; /docs is the reference UI itself and
-  // `GET /` only points at it (test/http/root.test.ts).
-  const outsideTheApi = (r: { method: string; url: string }) => r.url.startsWith('/docs') || (r.method === 'GET' && r.url === '/')
+  // `GET /` only points at it (test/http/root.test.ts); GET /admin and /admin/* are the console's
+  // static files (decision 0028), which call the API like any client.
+  const outsideTheApi = (r: { method: string; url: string }) =>
+    r.url.startsWith('/docs') || (r.method === 'GET' && (r.url === '/' || r.url === '/admin' || r.url.startsWith('/admin/')))
   const registered = new Set(f.routes.filter((r) => r.method !== 'HEAD' && !outsideTheApi(r)).map((r) => `${r.method} ${r.url}`))
   assert.ok(registered.size > 50, `only ${registered.size} routes seen: is the onRoute hook still attached?`)
   const notApi = [...registered].filter((r) => !r.split(' ')[1]!.startsWith(`${PREFIX}/`))

@@ -158,6 +158,7 @@ export const MATRIX: Record<string, Route> = {
 
   // Back office: orders (SUPPORT).
   'GET /admin/orders': { auth: SUPPORT, ok: 200 },
+  'GET /admin/orders/stats': { auth: SUPPORT, ok: 200 },
   'GET /admin/orders/:orderId/invoice': { auth: SUPPORT, ok: 200, req: async (c) => ({ url: `/admin/orders/${await invoicedOrder(c.mine.customer)}/invoice` }) },
   'GET /admin/orders/:orderId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/orders/${f.objects.A1.deliveredOrder.id}` }) },
   'POST /admin/orders/:orderId/cancel-items': {

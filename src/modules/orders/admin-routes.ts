@@ -42,6 +42,32 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
   )
 
   app.get(
+    '/admin/orders/stats',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetOrderStats',
+        tags,
+        security: security.admin,
+        summary: "The dashboard's order figures: orders and GMV per day (India's calendar) and orders by status",
+        description:
+          'GMV of a day: the total (totalAmount) of the orders placed that day that are neither CANCELLED nor PENDING_PAYMENT. Every day of the range is listed, oldest first, today last; a day without orders has zeros.',
+        querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 90, default: 14 }) }),
+        response: {
+          200: Envelope(
+            Type.Object({
+              days: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), orders: Type.Integer(), gmv: Type.String({ description: 'Rupees, "1299.00"' }) })),
+              byStatus: Type.Array(Type.Object({ status: OrderStatusSchema, count: Type.Integer() })),
+            }),
+          ),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request) => ok(await admin.stats(request.query.days), 'Order statistics retrieved'),
+  )
+
+  app.get(
     '/admin/orders/:orderId',
     {
       ...common,

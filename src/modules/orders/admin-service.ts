@@ -4,6 +4,7 @@
 import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
+import { formatPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
 import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
@@ -71,6 +72,24 @@ export class OrderAdminService {
       data: page.map(({ order }) => ({ ...orderSummaryView(order, counts.get(order.id) ?? 0), userId: order.userId, updatedAt: order.updatedAt.toISOString() })),
       meta: { nextCursor: last ? encodeCursor({ txid: BigInt(last.changeTxid), id: last.order.id }) : (cursor ?? null), hasMore: rows.length > limit },
     }
+  }
+
+  /**
+   * The dashboard's order figures: orders and GMV for each of the last `days` days in India's
+   * calendar (today included; days without orders are zeros), and how many orders are in each status.
+   */
+  async stats(days: number) {
+    const IST_MS = 330 * 60_000
+    const todayIst = new Date(Math.floor((this.clock.now().getTime() + IST_MS) / 86_400_000) * 86_400_000)
+    const firstDay = new Date(todayIst.getTime() - (days - 1) * 86_400_000)
+    const [totals, byStatus] = await Promise.all([orderRepo.dailyTotals(this.db, new Date(firstDay.getTime() - IST_MS)), orderRepo.countsByStatus(this.db)])
+    const found = new Map(totals.map((t) => [t.day, t]))
+    const perDay = Array.from({ length: days }, (_, i) => {
+      const date = new Date(firstDay.getTime() + i * 86_400_000).toISOString().slice(0, 10)
+      const row = found.get(date)
+      return { date, orders: row?.orders ?? 0, gmv: formatPaise(BigInt(row?.gmv ?? '0')) }
+    })
+    return { days: perDay, byStatus: byStatus.map((s) => ({ status: s.status, count: s.count })) }
   }
 
   async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {

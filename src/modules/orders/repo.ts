@@ -113,6 +113,19 @@ export const orderRepo = {
   history(db: Executor, orderId: string) {
     return db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
   },
+  /**
+   * Orders placed per day (India's calendar day) since `since`, with their GMV: the total of the
+   * day's orders that were not cancelled and are not waiting for payment.
+   */
+  async dailyTotals(db: Executor, since: Date) {
+    const day = sql<string>`to_char(${orders.createdAt} AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD')`
+    const gmv = sql<string>`coalesce(sum(${orders.totalAmount}) filter (where ${orders.status} not in ('CANCELLED', 'PENDING_PAYMENT')), 0)::text`
+    return db.select({ day, orders: count(), gmv }).from(orders).where(gte(orders.createdAt, since)).groupBy(day).orderBy(day)
+  },
+  /** How many orders are in each status now. */
+  async countsByStatus(db: Executor) {
+    return db.select({ status: orders.status, count: count() }).from(orders).groupBy(orders.status).orderBy(orders.status)
+  },
   async page(db: Executor, scope: ListScope, filter: OrderFilter, page: number, limit: number) {
     const where = filterWhere(scope, filter)
     const [rows, totals] = await Promise.all([

@@ -1,0 +1,51 @@
+// The console: react-admin over the back-office API. The signed-in admin's role decides the menu:
+// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog; ADMIN everything.
+import { Admin, CustomRoutes, Resource } from 'react-admin'
+import { Route } from 'react-router-dom'
+import { authProvider } from './authProvider.ts'
+import { dataProvider } from './dataProvider.ts'
+import { Dashboard } from './dashboard.tsx'
+import { OrderList, OrderShow } from './orders.tsx'
+import { ReturnList, ReturnShow } from './returns.tsx'
+import { TicketList, TicketShow } from './tickets.tsx'
+import { CategoryList, CatalogImport, ProductEdit, ProductList } from './catalog.tsx'
+import { CustomerList, CustomerShow } from './customers.tsx'
+import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneEdit, ZoneList } from './checkout.tsx'
+import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
+import { EventList, EventShow } from './events.tsx'
+import type { Role } from './api.ts'
+import { ConsoleLayout } from './layout.tsx'
+
+const can = (role: Role | null, ...roles: Role[]) => role === 'ADMIN' || (role !== null && roles.includes(role))
+
+export function App() {
+  return (
+    <Admin title="commerce-api console" dataProvider={dataProvider} authProvider={authProvider} dashboard={Dashboard} layout={ConsoleLayout} requireAuth disableTelemetry>
+      {(role: Role | null) => (
+        <>
+          {can(role, 'SUPPORT') && <Resource name="orders" list={OrderList} show={OrderShow} recordRepresentation="orderNumber" />}
+          {can(role, 'SUPPORT') && <Resource name="returns" list={ReturnList} show={ReturnShow} />}
+          {can(role, 'SUPPORT') && <Resource name="tickets" list={TicketList} show={TicketShow} recordRepresentation="topic" />}
+          {can(role, 'SUPPORT') && <Resource name="customers" list={CustomerList} show={CustomerShow} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} />}
+          {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
+          {can(role, 'CATALOG') && (
+            <CustomRoutes>
+              <Route path="/import" element={<CatalogImport />} />
+            </CustomRoutes>
+          )}
+          {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
+          {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} recordRepresentation="name" />}
+          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
+          {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
+          {can(role) && (
+            <CustomRoutes>
+              <Route path="/pricing" element={<PricingRules />} />
+            </CustomRoutes>
+          )}
+        </>
+      )}
+    </Admin>
+  )
+}

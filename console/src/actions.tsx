@@ -1,0 +1,45 @@
+// Every action of the console says what happened: the API's success message, or its error message.
+import { useState } from 'react'
+import { Button, type ButtonProps } from '@mui/material'
+import { useNotify, useRefresh } from 'react-admin'
+import { type Answer, api } from './api.ts'
+
+/** Runs an API call, shows its message (or its error) and refreshes the screen's data. */
+export function useApiAction() {
+  const notify = useNotify()
+  const refresh = useRefresh()
+  const [busy, setBusy] = useState(false)
+  async function run<T>(method: string, path: string, body?: unknown): Promise<Answer<T> | null> {
+    setBusy(true)
+    try {
+      const answer = await api<T>(method, path, body)
+      notify(answer.message, { type: 'success' })
+      refresh()
+      return answer
+    } catch (err) {
+      notify((err as Error).message, { type: 'error', multiLine: true })
+      return null
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { run, busy }
+}
+
+export function ActionButton({ method, path, body, label, onDone, ...props }: { method: string; path: string; body?: unknown; label: string; onDone?: (answer: Answer<any>) => void } & Omit<ButtonProps, 'onClick'>) {
+  const { run, busy } = useApiAction()
+  return (
+    <Button
+      variant="outlined"
+      size="small"
+      disabled={busy || props.disabled}
+      {...props}
+      onClick={async () => {
+        const answer = await run(method, path, body)
+        if (answer) onDone?.(answer)
+      }}
+    >
+      {label}
+    </Button>
+  )
+}

@@ -1,0 +1,59 @@
+// The console's only way to the service: the public back-office API under /api/v1/admin, with the
+// admin bearer token of the session. Errors carry the API's own message (every line of it).
+import { HttpError } from 'react-admin'
+
+export const API = '/api/v1'
+const SESSION = 'commerce-console.session'
+
+export type Role = 'ADMIN' | 'SUPPORT' | 'CATALOG'
+export interface Session {
+  accessToken: string
+  expiresAt: number
+  admin: { id: string; email: string; role: Role }
+}
+
+export function session(): Session | null {
+  try {
+    const stored = JSON.parse(localStorage.getItem(SESSION) ?? 'null') as Session | null
+    return stored && stored.expiresAt > Date.now() ? stored : null
+  } catch {
+    return null
+  }
+}
+export function saveSession(value: Session | null) {
+  if (value) localStorage.setItem(SESSION, JSON.stringify(value))
+  else localStorage.removeItem(SESSION)
+}
+
+export interface Answer<T> {
+  data: T
+  message: string
+  meta?: { total: number; page: number; limit: number; totalPages: number }
+}
+
+/** The API's error body as one readable message: its message, or its list of problems joined. */
+export function errorMessage(body: unknown, status: number): string {
+  const message = (body as { message?: unknown } | null)?.message
+  if (Array.isArray(message)) return message.join('\n')
+  if (typeof message === 'string') return message
+  return `The API answered ${status}`
+}
+
+export async function api<T = any>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  const token = session()?.accessToken
+  if (token) headers.authorization = `Bearer ${token}`
+  if (body !== undefined) headers['content-type'] = contentType
+  const res = await fetch(`${API}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  const json = await res.json().catch(() => null)
+  if (!res.ok) throw new HttpError(errorMessage(json, res.status), res.status, json)
+  return json as Answer<T>
+}
+
+/** A query string of the defined, non-empty values. */
+export function query(values: Record<string, unknown>): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value))
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}

@@ -1,0 +1,138 @@
+// react-admin's data provider over the back-office API: every list is a server page (page, limit,
+// the API's filters and search); `meta.total` is the table's total. A few lists the API answers
+// whole (delivery zones, categories, a partner's API keys) are small by nature.
+import type { DataProvider, Identifier } from 'react-admin'
+import { api, query } from './api.ts'
+
+interface ResourceRoutes {
+  /** The list's path for these filters (some lists live under a catalog or a partner). */
+  list(filter: Record<string, any>): Promise<string> | string
+  /** Filters the list passes to the API as they are. */
+  filters: string[]
+  one?(id: Identifier): string
+  update?(id: Identifier): string
+  updateMethod?: 'PATCH' | 'PUT'
+  create?(data: Record<string, any>): string
+  /** The API answers the whole list, without paging. */
+  whole?: boolean
+}
+
+let firstCatalog: Promise<string> | null = null
+let firstPartner: Promise<string> | null = null
+/** The catalog a catalog list shows when none is chosen: the first one. */
+export function defaultCatalogId(): Promise<string> {
+  firstCatalog ??= api<{ id: string }[]>('GET', '/admin/catalogs').then((a) => a.data[0]?.id ?? '')
+  return firstCatalog
+}
+export function defaultPartnerId(): Promise<string> {
+  firstPartner ??= api<{ id: string }[]>('GET', '/admin/partners?limit=1').then((a) => a.data[0]?.id ?? '')
+  return firstPartner
+}
+
+const ROUTES: Record<string, ResourceRoutes> = {
+  orders: { list: () => '/admin/orders', filters: ['status', 'partnerId'], one: (id) => `/admin/orders/${id}` },
+  returns: { list: () => '/admin/returns', filters: ['status', 'resolution', 'partnerId'], one: (id) => `/admin/returns/${id}` },
+  tickets: { list: () => '/admin/support/tickets', filters: ['status', 'partnerId'], one: (id) => `/admin/support/tickets/${id}` },
+  customers: { list: () => '/admin/customers', filters: ['phone', 'email', 'name', 'partnerId'], one: (id) => `/admin/customers/${id}` },
+  products: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/products`,
+    filters: [],
+    one: (id) => `/admin/products/${id}`,
+    update: (id) => `/admin/products/${id}`,
+  },
+  categories: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/categories`,
+    filters: [],
+    whole: true,
+    update: (id) => `/admin/categories/${id}`,
+  },
+  catalogs: { list: () => '/admin/catalogs', filters: [], whole: true },
+  coupons: {
+    list: async (f) => `/admin/partners/${f.partnerId || (await defaultPartnerId())}/coupons`,
+    filters: [],
+    whole: true,
+    update: (id) => `/admin/coupons/${id}`,
+    create: (data) => `/admin/partners/${data.partnerId}/coupons`,
+  },
+  zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}` },
+  partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
+  events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
+}
+
+function routesOf(resource: string): ResourceRoutes {
+  const routes = ROUTES[resource]
+  if (!routes) throw new Error(`The console has no resource ${resource}`)
+  return routes
+}
+
+/** Fields the console adds or the API does not take back on a write. */
+const READ_ONLY = ['id', 'createdAt', 'updatedAt', 'catalogId', 'partnerId', 'children', 'apiKeys', 'pincodePrefixes', 'usedCount']
+
+export const dataProvider: DataProvider = {
+  async getList(resource, params) {
+    const routes = routesOf(resource)
+    const { page = 1, perPage = 25 } = params.pagination ?? {}
+    const filter = params.filter ?? {}
+    const path = await routes.list(filter)
+    if (routes.whole) {
+      const { data } = await api<any[]>('GET', path)
+      const q = String(filter.q ?? '').toLowerCase()
+      const matching = q ? data.filter((row) => JSON.stringify(row).toLowerCase().includes(q)) : data
+      return { data: matching.slice((page - 1) * perPage, page * perPage), total: matching.length }
+    }
+    const values: Record<string, unknown> = { page, limit: Math.min(perPage, 100), search: filter.q }
+    for (const name of routes.filters) values[name] = filter[name]
+    const answer = await api<any[]>('GET', `${path}${query(values)}`)
+    return { data: answer.data, total: answer.meta?.total ?? answer.data.length }
+  },
+  async getOne(resource, params) {
+    const routes = routesOf(resource)
+    if (!routes.one) {
+      const { data } = await this.getList(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' }, filter: params.meta ?? {} })
+      const found = data.find((row) => row.id === params.id)
+      if (!found) throw new Error(`${resource} ${params.id} not found`)
+      return { data: found }
+    }
+    return { data: (await api('GET', routes.one(params.id))).data }
+  },
+  async getMany(resource, params) {
+    if (resource === 'catalogs' || resource === 'zones' || resource === 'categories') {
+      const { data } = await this.getList(resource, { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' }, filter: {} })
+      return { data: data.filter((row) => params.ids.includes(row.id)) }
+    }
+    return { data: await Promise.all(params.ids.map(async (id) => (await this.getOne(resource, { id })).data)) }
+  },
+  async getManyReference(resource, params) {
+    return this.getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } })
+  },
+  async update(resource, params) {
+    const routes = routesOf(resource)
+    if (!routes.update) throw new Error(`${resource} cannot be edited here`)
+    // Only the fields the form changed are sent, so a PATCH never writes back what it was not asked to.
+    const changed: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(params.data as Record<string, unknown>)) {
+      if (READ_ONLY.includes(key)) continue
+      if (JSON.stringify(value) !== JSON.stringify((params.previousData as Record<string, unknown>)?.[key])) changed[key] = value
+    }
+    const { data } = await api(routes.updateMethod ?? 'PATCH', routes.update(params.id), changed)
+    return { data: { ...params.previousData, ...data } }
+  },
+  async create(resource, params) {
+    const routes = routesOf(resource)
+    if (!routes.create) throw new Error(`${resource} cannot be created here`)
+    // Inputs left empty are left out: the API's defaults apply.
+    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== ''))
+    const path = routes.create(body)
+    delete body.partnerId
+    return { data: (await api('POST', path, body)).data }
+  },
+  async updateMany() {
+    throw new Error('Not supported')
+  },
+  async delete() {
+    throw new Error('Not supported')
+  },
+  async deleteMany() {
+    throw new Error('Not supported')
+  },
+}

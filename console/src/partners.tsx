@@ -1,0 +1,102 @@
+// Partners and their API keys (ADMIN): a key is shown once, when it is created; revoke; rotate the
+// partner secret (shown once); the partner's webhook endpoint.
+import { useState } from 'react'
+import { useEffect } from 'react'
+import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, Title, useRecordContext } from 'react-admin'
+import { api } from './api.ts'
+import { ActionButton } from './actions.tsx'
+import { ResponsiveTable } from './responsive.tsx'
+
+export const PartnerList = () => (
+  <List filters={[<SearchInput key="q" source="q" alwaysOn />]} perPage={25} exporter={false}>
+    <ResponsiveTable primary={(r) => r.name} secondary={(r) => (r.isActive ? 'active' : 'inactive')} link="show">
+      <Datagrid rowClick="show" bulkActionButtons={false}>
+        <TextField source="name" sortable={false} />
+        <TextField source="id" label="Partner ID" sortable={false} />
+        <TextField source="activeApiKeys" label="Active keys" sortable={false} />
+          <TextField source="webhookUrl" sortable={false} />
+        <BooleanField source="isActive" sortable={false} />
+        <DateField source="createdAt" sortable={false} />
+      </Datagrid>
+    </ResponsiveTable>
+  </List>
+)
+
+function PartnerDetail() {
+  const partner = useRecordContext()
+  const [secret, setSecret] = useState('')
+  if (!partner) return null
+  return (
+    <Card>
+      <CardContent>
+        <Typography variant="h5">{partner.name}</Typography>
+        <Typography variant="body2">
+          {partner.id} · webhook {partner.webhookUrl ?? 'none'} · {partner.isActive ? 'active' : 'inactive'}
+        </Typography>
+        {secret && (
+          <Alert severity="warning" sx={{ my: 1 }} data-testid="shown-once">
+            Shown once, copy it now: <code>{secret}</code>
+          </Alert>
+        )}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ my: 2, flexWrap: 'wrap' }}>
+          <ActionButton label="New API key" method="POST" path={`/admin/partners/${partner.id}/api-keys`} body={{ name: 'Created in the console' }} onDone={(a) => setSecret(String(a.data.apiKey))} />
+          <ActionButton label="Rotate partner secret" color="warning" method="POST" path={`/admin/partners/${partner.id}/rotate-secret`} onDone={(a) => setSecret(String(a.data.secret))} />
+          <ActionButton label="Send webhook ping" method="POST" path={`/admin/partners/${partner.id}/webhook/ping`} />
+          <ActionButton label="Deactivate" color="error" method="POST" path={`/admin/partners/${partner.id}/deactivate`} />
+        </Stack>
+        <Typography variant="subtitle1" sx={{ fontWeight: 'bold' }}>
+          API keys
+        </Typography>
+        {(partner.apiKeys ?? []).map((key: Record<string, any>) => (
+          <Stack key={key.id} direction="row" spacing={1} sx={{ my: 0.5, alignItems: 'center' }}>
+            <Typography variant="body2">
+              {key.name} · {key.prefix}… · catalog {key.catalogId} · {key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`}
+            </Typography>
+            {!key.revokedAt && <ActionButton label="Revoke" color="error" method="POST" path={`/admin/partners/${partner.id}/api-keys/${key.id}/revoke`} />}
+          </Stack>
+        ))}
+      </CardContent>
+    </Card>
+  )
+}
+
+export const PartnerShow = () => (
+  <Show actions={false} component="div">
+    <PartnerDetail />
+  </Show>
+)
+
+/** A new partner: its secret and first API key are shown once, here. */
+export function PartnerCreate() {
+  const [name, setName] = useState('')
+  const [catalogs, setCatalogs] = useState<{ id: string; name: string }[]>([])
+  const [catalogId, setCatalogId] = useState('')
+  const [created, setCreated] = useState<Record<string, any> | null>(null)
+  useEffect(() => {
+    void api<{ id: string; name: string }[]>('GET', '/admin/catalogs').then((a) => setCatalogs(a.data), () => setCatalogs([]))
+  }, [])
+  return (
+    <Card sx={{ mt: 1 }}>
+      <Title title="New partner" />
+      <CardContent>
+        <Stack spacing={2} sx={{ maxWidth: 480 }}>
+          <MuiTextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+          <MuiTextField select label="Catalog of its first API key" value={catalogId} onChange={(e) => setCatalogId(e.target.value)} helperText="Empty: the main catalog">
+            {catalogs.map((c) => (
+              <MenuItem key={c.id} value={c.id}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </MuiTextField>
+          <ActionButton label="Create partner" variant="contained" disabled={!name.trim()} method="POST" path="/admin/partners" body={{ name, ...(catalogId ? { catalogId } : {}) }} onDone={(a) => setCreated(a.data)} />
+          {created && (
+            <Alert severity="warning" data-testid="shown-once">
+              Shown once, copy them now. Partner ID <code>{created.partner.id}</code>, partner secret <code>{created.secret}</code>, API key <code>{created.apiKey.apiKey}</code>
+            </Alert>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,357 @@
+// The back-office console (console/, served at /admin) in a real headless Chromium driven by
+// playwright-core, against the real app on a real port: one app, one browser, one page per role.
+// Each test does what an operator does on a screen and checks the result through the API. Every
+// screen it passes is written to docs/console-screenshots/ (README: "Back-office console").
+// Without Chromium the suite is skipped, with the command that installs it; with REQUIRE_CHROMIUM=1
+// (CI) a missing Chromium fails it instead.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { createAdmin } from '../../src/modules/admins/index.ts'
+import { createTestApp, type TestApp } from '../helpers/app.ts'
+import { customerHeaders, freePort, givenCustomer, type CustomerFixture } from '../helpers/factories.ts'
+import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
+import { uploadedImage } from '../helpers/uploads.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const WAIT = { timeout: 15_000 }
+const INSTALL = 'sudo apt-get install -y chromium'
+const chromiumMissing = !existsSync(CHROMIUM)
+const skip = chromiumMissing && process.env.REQUIRE_CHROMIUM !== '1' ? `needs Chromium at ${CHROMIUM}: ${INSTALL}` : false
+const SCREENSHOTS = join(import.meta.dirname, '../../docs/console-screenshots')
+const PASSWORD = 'long-enough-password'
+const DESKTOP = { width: 1280, height: 800 }
+const PHONE = { width: 390, height: 844 }
+
+let t: TestApp
+let shop: Shop
+let browser: Browser
+let base: string
+const contexts: BrowserContext[] = []
+
+before(async () => {
+  if (skip) return
+  if (chromiumMissing) throw new Error(`REQUIRE_CHROMIUM=1 and ${CHROMIUM} is missing: ${INSTALL}`)
+  // What `npm start` serves: the console built from console/ (skipped when its sources are unchanged).
+  execFileSync(process.execPath, [join(import.meta.dirname, '../../scripts/build-console.mjs')], { stdio: 'ignore' })
+  const port = await freePort()
+  base = `http://127.0.0.1:${port}`
+  t = await createTestApp({ env: { PUBLIC_BASE_URL: base } })
+  await t.app.listen({ port, host: '127.0.0.1' })
+  shop = await givenShop(t)
+  for (const role of ['ADMIN', 'SUPPORT', 'CATALOG'] as const) await createAdmin(t.deps.database.db, { email: `${role.toLowerCase()}@console.test`, password: PASSWORD, role })
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 })
+})
+
+after(async () => {
+  for (const context of contexts) await context.close()
+  await browser?.close()
+  await t?.close()
+})
+
+/** The admin API as the test sees it, with a token of its own. */
+async function adminApi(method: 'GET' | 'POST', url: string, payload?: object) {
+  const login = await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: 'admin@console.test', password: PASSWORD } })
+  const res = await t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${login.json().data.accessToken}` }, payload })
+  assert.ok(res.statusCode < 300, res.body)
+  return res.json()
+}
+
+/** One signed-in page per role and window size, kept for the file's tests: each test starts on the dashboard. */
+const sessions = new Map<string, Page>()
+
+async function signedIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport = DESKTOP): Promise<Page> {
+  const key = `${role} ${viewport.width}`
+  const kept = sessions.get(key)
+  if (kept) {
+    await kept.goto(`${base}/admin#/`)
+    return kept
+  }
+  const page = await signIn(role, viewport)
+  sessions.set(key, page)
+  return page
+}
+
+async function signIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  contexts.push(context)
+  const page = await context.newPage()
+  page.setDefaultTimeout(WAIT.timeout)
+  await page.goto(`${base}/admin`, { waitUntil: 'load' })
+  await page.locator('input[name="username"]').fill(`${role.toLowerCase()}@console.test`)
+  await page.locator('input[name="password"]').fill(PASSWORD)
+  await page.getByRole('button', { name: /sign in/i }).click()
+  await page.getByText(`${role.toLowerCase()}@console.test (${role})`).or(page.getByRole('button', { name: /profile/i })).first().waitFor({ state: 'attached' })
+  return page
+}
+
+/** A list screen has loaded: its table, or its empty-list message. */
+const listShown = (page: Page) => page.locator('main table, main textarea').or(page.getByText(/^No .+ (yet|found)/)).first().waitFor()
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+
+async function codOrder(customer: CustomerFixture) {
+  const res = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  assert.equal(res.statusCode, 201, res.body)
+  return res.json().data as { id: string; orderNumber: string; totalAmount: string }
+}
+
+describe('back-office console in Chromium', { timeout: 120_000, skip }, () => {
+  test('the sign-in page takes typing after a cold load; then the dashboard shows the same figures as the API', async (ctx) => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    await codOrder(customer)
+    await codOrder(customer)
+    await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', headers: customerHeaders(customer), payload: { topic: 'Where is my order', detail: 'Not here yet' } })
+
+    const context = await browser.newContext({ viewport: DESKTOP })
+    contexts.push(context)
+    const login = await context.newPage()
+    // A cold load (a new context: empty cache). Its time is reported, not asserted: the 1.5 s target
+    // is measured on a quiet box by `npm run bench:console` (docs/benchmarks.md), not by a timed test.
+    await login.goto('about:blank')
+    await login.goto(`${base}/admin`, { waitUntil: 'commit' })
+    await login.locator('input[name="username"]').fill('x')
+    const interactiveMs = Math.round(await login.evaluate(() => performance.now()))
+    ctx.diagnostic(`sign-in page interactive after ${interactiveMs} ms (the page's clock, from the start of its navigation)`)
+    await login.locator('input[name="username"]').fill('')
+    await shot(login, '01-sign-in')
+    await login.locator('input[name="username"]').fill('admin@console.test')
+    await login.locator('input[name="password"]').fill('wrong password!')
+    await login.getByRole('button', { name: /sign in/i }).click()
+    await login.getByText('Invalid email or password').or(login.getByText(/invalid/i)).first().waitFor()
+
+    const page = await signedIn('ADMIN')
+    await page.getByTestId('orders-today').waitFor()
+    const stats = (await adminApi('GET', '/orders/stats?days=14')).data
+    const today = stats.days.at(-1)
+    assert.equal(await page.getByTestId('orders-today').textContent(), String(today.orders))
+    assert.equal(await page.getByTestId('gmv-today').textContent(), today.gmv)
+    const open = (await adminApi('GET', '/support/tickets?status=OPEN&limit=1')).meta.total
+    assert.equal(await page.getByTestId('open-tickets').textContent(), String(open))
+    const requested = (await adminApi('GET', '/returns?status=REQUESTED&limit=1')).meta.total
+    const review = (await adminApi('GET', '/returns?status=UNDER_REVIEW&limit=1')).meta.total
+    assert.equal(await page.getByTestId('returns-waiting').textContent(), String(requested + review))
+    for (const { status, count } of stats.byStatus) assert.equal(await page.locator(`[data-status="${status}"] td`).nth(1).textContent(), String(count))
+    // A search on the shop's catalog that finds nothing shows up on the dashboard, as the API says.
+    const search = await t.app.inject({ method: 'GET', url: '/api/v1/search?q=quinoa%20puffs', headers: { 'x-api-key': shop.partner.apiKey } })
+    assert.equal(search.statusCode, 200, search.body)
+    await page.reload()
+    await page.getByTestId('zero-results-catalog').click()
+    await page.getByRole('option', { name: (await adminApi('GET', '/catalogs')).data.find((c: { id: string }) => c.id === shop.catalogId).name }).click()
+    await page.locator('[data-query="quinoa puffs"]').waitFor()
+    const zero = (await adminApi('GET', `/catalogs/${shop.catalogId}/search-analytics?days=30&limit=10`)).data.zeroResultQueries
+    assert.deepEqual(await page.getByTestId('zero-results').locator('li').allTextContents(), zero.map((q: { query: string; searches: number }) => `${q.query} (${q.searches})`))
+    await shot(page, '02-dashboard')
+  })
+
+  test('SUPPORT finds an order by its number, moves it to PACKED, and the API says PACKED', async () => {
+    const order = await codOrder(await givenCustomer(t.app, shop.partner))
+    const page = await signedIn('SUPPORT')
+    await page.getByRole('menuitem', { name: 'Orders' }).click()
+    await page.locator('input[name="q"]').fill(order.orderNumber)
+    await page.getByRole('cell', { name: order.orderNumber, exact: true }).click()
+    await page.getByTestId('order-status').filter({ hasText: 'CONFIRMED' }).waitFor()
+    await page.getByTestId('move-to').click()
+    await page.getByRole('option', { name: 'PACKED', exact: true }).click()
+    await page.getByRole('button', { name: 'Move', exact: true }).click()
+    await page.getByText('Order status changed').waitFor()
+    await page.getByTestId('order-status').filter({ hasText: 'PACKED' }).waitFor()
+    await shot(page, '03-order-detail')
+    assert.equal((await adminApi('GET', `/orders/${order.id}`)).data.status, 'PACKED')
+
+    // A move the machine does not allow: the API's 409 message is on the screen.
+    await page.getByTestId('move-to').click()
+    await page.getByRole('option', { name: 'CONFIRMED', exact: true }).click()
+    await page.getByRole('button', { name: 'Move', exact: true }).click()
+    await page.locator('.MuiSnackbar-root').filter({ hasText: /PACKED|CONFIRMED|not allowed|cannot/i }).waitFor()
+    assert.equal((await adminApi('GET', `/orders/${order.id}`)).data.status, 'PACKED')
+
+    await page.getByRole('menuitem', { name: 'Orders' }).click()
+    await page.locator('input[name="q"]').fill('')
+    await page.getByRole('cell', { name: order.orderNumber, exact: true }).waitFor()
+    await shot(page, '04-orders')
+  })
+
+  test('SUPPORT reviews a return with its image, approves it, starts the refund, and the API shows the refund', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data
+    await sandboxAction(t, order.paymentClientAction, 'pay')
+    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await adminApi('POST', `/orders/${order.id}/status`, { status })
+    const image = await uploadedImage(t, customer, 'returns')
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/returns',
+      headers: customerHeaders(customer),
+      payload: { orderId: order.id, reason: 'Damaged', detail: 'The left bud does not charge', requestedResolution: 'ORIGINAL_PAYMENT_REFUND', items: [{ orderItemId: order.items[0].id, quantity: 1, reason: 'Damaged' }], imageUrls: [image] },
+    })
+    assert.equal(created.statusCode, 201, created.body)
+    const returnId = created.json().data.id
+
+    const page = await signedIn('SUPPORT')
+    await page.goto(`${base}/admin#/returns/${returnId}/show`)
+    await page.getByTestId('return-status').filter({ hasText: 'REQUESTED' }).waitFor()
+    await page.getByTestId('images').locator('img').waitFor()
+    assert.ok(await page.getByTestId('images').locator('img').evaluate((element) => { const img = element as unknown as { complete: boolean; naturalWidth: number }; return img.complete && img.naturalWidth > 0 }), 'the customer\'s image loads')
+    await shot(page, '05-return-review')
+    for (const [button, status] of [['Start review', 'UNDER_REVIEW'], ['Approve', 'APPROVED'], ['Start refund', 'REFUND']] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click()
+      await page.getByTestId('return-status').filter({ hasText: status }).waitFor()
+    }
+    const after = (await adminApi('GET', `/returns/${returnId}`)).data
+    assert.match(after.status, /^REFUND/)
+    assert.equal(after.refunds.length, 1)
+    assert.equal(after.refunds[0].amount, '1000.00')
+    await page.getByTestId('return-refunds').getByText('1000.00').waitFor()
+    await shot(page, '06-return-refunded')
+    await page.getByRole('menuitem', { name: 'Returns' }).click()
+    await listShown(page)
+    await shot(page, '07-returns')
+  })
+
+  test('SUPPORT replies to a ticket and sets it IN_PROGRESS; the customer sees the reply', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const image = await uploadedImage(t, customer, 'support')
+    const ticket = await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', headers: customerHeaders(customer), payload: { topic: 'Broken seal', detail: 'The seal was open', imageUrls: [image] } })
+    assert.equal(ticket.statusCode, 201, ticket.body)
+    const ticketId = ticket.json().data.id
+
+    const page = await signedIn('SUPPORT')
+    await page.getByRole('menuitem', { name: 'Tickets' }).click()
+    await page.getByRole('cell', { name: 'Broken seal' }).first().click()
+    await page.getByTestId('ticket-status').filter({ hasText: 'OPEN' }).waitFor()
+    await page.getByLabel('Reply').fill('Sorry about that: a replacement is on its way.')
+    await page.getByRole('button', { name: 'Send reply' }).click()
+    await page.getByText('Reply sent').waitFor()
+    await page.getByTestId('messages').getByText('a replacement is on its way').waitFor()
+    await page.getByLabel('Status').click()
+    await page.getByRole('option', { name: 'IN_PROGRESS' }).click()
+    await page.getByRole('button', { name: 'Set status' }).click()
+    await page.getByTestId('ticket-status').filter({ hasText: 'IN_PROGRESS' }).waitFor()
+    await shot(page, '08-ticket-conversation')
+    const messages = await t.app.inject({ method: 'GET', url: `/api/v1/support/tickets/${ticketId}/messages`, headers: customerHeaders(customer) })
+    assert.ok(messages.json().data.some((m: { author: string; body: string }) => m.author === 'AGENT' && m.body.includes('replacement')), messages.body)
+    await page.getByRole('menuitem', { name: 'Tickets' }).click()
+    await listShown(page)
+    await shot(page, '09-tickets')
+  })
+
+  test('CATALOG edits a product\'s price and stock, and the public API answers the new values', async () => {
+    const page = await signedIn('CATALOG')
+    await page.getByRole('menuitem', { name: 'Products' }).click()
+    await page.getByLabel('Catalog').click()
+    await page.getByRole('option', { name: new RegExp(`^Shop `) }).last().click()
+    await page.locator('input[name="q"]').fill('Earbuds')
+    await page.getByRole('cell', { name: 'Earbuds', exact: true }).click()
+    await page.locator('input[name="sellingPrice"]').fill('949.00')
+    await page.locator('input[name="stock"]').fill('77')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText(/updated/i).first().waitFor()
+    const product = await t.app.inject({ method: 'GET', url: '/api/v1/products/earbuds', headers: { 'x-api-key': shop.partner.apiKey } })
+    assert.equal(product.statusCode, 200, product.body)
+    assert.equal(product.json().data.sellingPrice, '949.00')
+    await listShown(page)
+    await shot(page, '10-products')
+    await page.getByRole('menuitem', { name: 'Categories' }).click()
+    await page.getByTestId('category-tree').waitFor()
+    await shot(page, '11-categories')
+  })
+
+  test('CATALOG imports a CSV with a bad row: nothing is imported and the report names the row', async () => {
+    const page = await signedIn('CATALOG')
+    await page.getByRole('menuitem', { name: 'Catalog import' }).click()
+    await page.getByLabel('Catalog').click()
+    await page.getByRole('option', { name: /^Shop / }).last().click()
+    const csv = ['slug,name,sku,categorySlug,sellingPrice,mrp', 'good-one,Good one,G-1,audio,10.00,12.00', 'bad-one,Bad one,B-1,audio,ten,12.00'].join('\n')
+    await page.getByTestId('import-file').setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+    await page.getByRole('button', { name: 'Import', exact: true }).click()
+    await page.getByTestId('import-problems').waitFor()
+    assert.match((await page.getByTestId('import-problems').textContent()) ?? '', /line 3/)
+    assert.equal(await page.getByTestId('import-progress').getAttribute('aria-valuenow'), '100')
+    await shot(page, '12-import-report')
+    const search = await t.app.inject({ method: 'GET', url: `/api/v1/admin/catalogs/${shop.catalogId}/products?search=Good`, headers: { authorization: `Bearer ${(await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: 'catalog@console.test', password: PASSWORD } })).json().data.accessToken}` } })
+    assert.equal(search.json().meta.total, 0, 'all or nothing: the good row was not imported either')
+  })
+
+  test('role limits: SUPPORT has no catalog editing, CATALOG no orders; ADMIN sees every area, creates a partner, issues an API key and a coupon, credits Wallet Cash, replays a webhook event; on a phone too', async () => {
+    const support = await signedIn('SUPPORT')
+    await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
+    for (const name of ['Products', 'Categories', 'Catalog import', 'Partners', 'Coupons']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
+    await support.goto(`${base}/admin#/products/${shop.ids.earbuds}`)
+    await support.locator('input[name="sellingPrice"]').waitFor({ state: 'detached', timeout: 3000 })
+    assert.equal(await support.locator('input[name="sellingPrice"]').count(), 0)
+
+    const catalog = await signedIn('CATALOG')
+    await catalog.getByRole('menuitem', { name: 'Products' }).waitFor()
+    for (const name of ['Orders', 'Returns', 'Tickets', 'Customers']) assert.equal(await catalog.getByRole('menuitem', { name }).count(), 0, `CATALOG sees ${name}`)
+
+    await adminApi('POST', `/partners/${shop.partner.partnerId}/coupons`, { code: 'DIWALI10', kind: 'PERCENT', value: '10' })
+    const admin = await signedIn('ADMIN')
+    for (const [menu, name] of [['Customers', '13-customers'], ['Coupons', '14-coupons'], ['Serviceability zones', '15-zones'], ['Partners', '16-partners'], ['Webhook events', '17-webhook-events'], ['Pricing rules', '18-pricing-rules']] as const) {
+      await admin.getByRole('menuitem', { name: menu }).click()
+      await listShown(admin)
+      await shot(admin, name)
+    }
+    // A partner's page: a new API key is shown once, and the API lists it.
+    await admin.getByRole('menuitem', { name: 'Partners' }).click()
+    await admin.locator('input[name="q"]').fill('Shop partner')
+    await admin.getByRole('cell', { name: shop.partner.partnerId }).click()
+    const keysBefore = (await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length
+    await admin.getByRole('button', { name: 'New API key' }).click()
+    await admin.getByTestId('shown-once').waitFor()
+    assert.equal((await adminApi('GET', `/partners/${shop.partner.partnerId}/api-keys`)).data.length, keysBefore + 1)
+    await shot(admin, '21-partner-detail')
+    // A new partner: its secret and first key are shown once, and the API has it.
+    await admin.goto(`${base}/admin#/partners/create`)
+    await admin.getByLabel('Name').fill('Console-made partner')
+    await admin.getByRole('button', { name: 'Create partner' }).click()
+    await admin.getByTestId('shown-once').waitFor()
+    const made = (await adminApi('GET', '/partners?search=Console-made')).data
+    assert.equal(made.length, 1)
+    assert.match((await admin.getByTestId('shown-once').textContent()) ?? '', new RegExp(made[0].id))
+    await shot(admin, '24-partner-created')
+
+    // A coupon issued from the console is the partner's, as the API lists it.
+    await admin.goto(`${base}/admin#/coupons/create`)
+    const partnerName = (await adminApi('GET', `/partners/${shop.partner.partnerId}`)).data.name
+    await admin.getByRole('combobox', { name: /Partner/ }).click()
+    await admin.getByRole('option', { name: partnerName }).click()
+    await admin.locator('input[name="code"]').fill('CONSOLE5')
+    await admin.getByRole('combobox', { name: /Kind/ }).click()
+    await admin.getByRole('option', { name: 'Percent off' }).click()
+    await admin.locator('input[name="value"]').fill('5')
+    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByText(/created/i).first().waitFor()
+    const coupons = (await adminApi('GET', `/partners/${shop.partner.partnerId}/coupons`)).data
+    assert.ok(coupons.some((c: { code: string; kind: string }) => c.code === 'CONSOLE5' && c.kind === 'PERCENT'), JSON.stringify(coupons))
+
+    // A webhook event of the shop's partner, replayed from its page.
+    await admin.goto(`${base}/admin#/events?filter=${encodeURIComponent(JSON.stringify({ type: 'order.created' }))}`)
+    await admin.locator('main table tbody tr').first().click()
+    await admin.getByRole('button', { name: 'Replay', exact: true }).click()
+    await admin.getByText('Event queued for delivery').waitFor()
+    await shot(admin, '23-webhook-event')
+    await admin.getByRole('menuitem', { name: 'Customers' }).click()
+    await admin.locator('main table tbody tr').first().click()
+    await admin.getByText('Recent orders').waitFor()
+    await admin.getByLabel('Amount (negative debits)').fill('50')
+    await admin.getByLabel('Reason').fill('Goodwill for a late delivery')
+    await admin.getByRole('button', { name: 'Adjust' }).click()
+    await admin.getByText('Balance adjusted').waitFor()
+    await admin.getByTestId('balances').getByText('50.00').waitFor()
+    await shot(admin, '22-customer-detail')
+
+    const phone = await signedIn('ADMIN', PHONE)
+    await phone.getByTestId('orders-today').waitFor()
+    await shot(phone, '19-phone-dashboard')
+    await phone.goto(`${base}/admin#/orders`)
+    await phone.locator('main').getByText(/CONFIRMED|PACKED/).first().waitFor()
+    await shot(phone, '20-phone-orders')
+  })
+})
