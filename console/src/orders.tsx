@@ -90,7 +90,8 @@ function OrderActions() {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 2, alignItems: { sm: 'center' } }}>
       <MuiTextField select size="small" label="Move to" value={to} onChange={(e) => setTo(e.target.value)} sx={{ minWidth: 200 }} data-testid="move-to">
-        {ORDER_STATUSES.filter((s) => s !== order.status && s !== 'CANCELLED').map((s) => (
+        {/* The list's record (no nextStatuses) may show before the order itself has loaded. */}
+        {((order.nextStatuses ?? []) as string[]).filter((s) => s !== 'CANCELLED').map((s) => (
           <MenuItem key={s} value={s}>
             {s}
           </MenuItem>
@@ -98,7 +99,7 @@ function OrderActions() {
       </MuiTextField>
       <MuiTextField size="small" label="Note" value={note} onChange={(e) => setNote(e.target.value)} />
       <ActionButton label="Move" disabled={!to} method="POST" path={`/admin/orders/${order.id}/status`} body={{ status: to, ...(note ? { note } : {}) }} />
-      <ActionButton label="Cancel order" color="error" method="POST" path={`/admin/orders/${order.id}/status`} body={{ status: 'CANCELLED', note: note || 'Cancelled from the console' }} />
+      <ActionButton label="Cancel order" color="error" disabled={!order.nextStatuses?.includes('CANCELLED')} method="POST" path={`/admin/orders/${order.id}/status`} body={{ status: 'CANCELLED', note: note || 'Cancelled from the console' }} />
     </Stack>
   )
 }

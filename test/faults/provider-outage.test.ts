@@ -66,12 +66,22 @@ describe('payment provider outage under a prepaid order load', { timeout: 200_00
 
     const load = startLoad(server.base, fs, fs.customers, { reads: false, paymentMode: 'PREPAID', pauseMs: 200 })
     await sleep(2000)
+    // The session calls the outage answered, whatever the clock says: a call answered normally in
+    // the same millisecond as the switch carries the switch's time (a CI run saw one).
+    const outageAnswered = new Set<unknown>()
     const errorsAt = Date.now()
-    razorpay.override = (r) =>
-      isSession(r) ? { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble completing your request at the moment.' } } } : null
+    razorpay.override = (r) => {
+      if (!isSession(r)) return null
+      outageAnswered.add(r)
+      return { status: 500, body: { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble completing your request at the moment.' } } }
+    }
     await sleep(4000)
     const hangAt = Date.now()
-    razorpay.override = (r) => (isSession(r) ? 'hang' : null)
+    razorpay.override = (r) => {
+      if (!isSession(r)) return null
+      outageAnswered.add(r)
+      return 'hang'
+    }
     await sleep(PROVIDER_TIMEOUT_MS + 2000)
     const recoveredAt = Date.now()
     razorpay.override = null
@@ -98,9 +108,9 @@ describe('payment provider outage under a prepaid order load', { timeout: 200_00
     const sessionOf = (p: PlacedOrder) => sessionRequests.find((r) => (r.body?.notes as { paymentId?: string } | undefined)?.paymentId === answerOf(p).payment.id)
     const duringErrors = noCheckout.filter((p) => sessionOf(p)!.at >= errorsAt && sessionOf(p)!.at < hangAt).length
     const duringHang = noCheckout.filter((p) => sessionOf(p)!.at >= hangAt && sessionOf(p)!.at < recoveredAt).length
-    assert.equal(duringErrors + duringHang, noCheckout.length, 'only calls during the outage failed')
+    assert.equal(noCheckout.filter((p) => !outageAnswered.has(sessionOf(p))).length, 0, 'only calls during the outage failed')
     assert.ok(duringErrors > 0 && duringHang > 0, `orders were placed in both phases (500s: ${duringErrors}, hang: ${duringHang})`)
-    assert.equal(withCheckout.filter((p) => sessionOf(p)!.at >= errorsAt && sessionOf(p)!.at < recoveredAt).length, 0)
+    assert.equal(withCheckout.filter((p) => outageAnswered.has(sessionOf(p))).length, 0, 'no checkout came from a call the outage answered')
 
     // Every session call is cut off by the provider timeout: no order answer waits much longer.
     const hungAnswers = orders.filter((s) => s.start >= hangAt - 500 && s.start < recoveredAt)

@@ -297,7 +297,7 @@ const SHAPES = {
   'customer token': { accessToken: V, tokenType: V, expiresIn: V, refreshToken: V, user: { id: V, partnerId: V, phone: V, name: V, email: V, role: V } },
   'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V } },
   'admin orders (list)': list(ORDER_SUMMARY),
-  'admin order': { ...ORDER, payments: list(PAYMENT) },
+  'admin order': { ...ORDER, payments: list(PAYMENT), nextStatuses: list(V) },
   'invoice': DOCUMENTS,
   'admin invoice': DOCUMENTS,
   'gst report': {

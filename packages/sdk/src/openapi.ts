@@ -9215,6 +9215,10 @@ export interface operations {
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "PACKED",
+                     *           "CANCELLED"
                      *         ]
                      *       }
                      *     }
@@ -9309,6 +9313,14 @@ export interface operations {
                              * @example 1299.00
                              */
                             mrpTotal: string;
+                            /**
+                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @example [
+                             *       "PACKED",
+                             *       "CANCELLED"
+                             *     ]
+                             */
+                            nextStatuses: ("PENDING_PAYMENT" | "CONFIRMED" | "PACKED" | "SHIPPED" | "OUT_FOR_DELIVERY" | "DELIVERED" | "DELIVERY_FAILED" | "RTO" | "CANCELLED")[];
                             orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
@@ -9892,6 +9904,10 @@ export interface operations {
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "PACKED",
+                     *           "CANCELLED"
                      *         ]
                      *       }
                      *     }
@@ -9986,6 +10002,14 @@ export interface operations {
                              * @example 1299.00
                              */
                             mrpTotal: string;
+                            /**
+                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @example [
+                             *       "PACKED",
+                             *       "CANCELLED"
+                             *     ]
+                             */
+                            nextStatuses: ("PENDING_PAYMENT" | "CONFIRMED" | "PACKED" | "SHIPPED" | "OUT_FOR_DELIVERY" | "DELIVERED" | "DELIVERY_FAILED" | "RTO" | "CANCELLED")[];
                             orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
@@ -11620,6 +11644,10 @@ export interface operations {
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "PACKED",
+                     *           "CANCELLED"
                      *         ]
                      *       }
                      *     }
@@ -11714,6 +11742,14 @@ export interface operations {
                              * @example 1299.00
                              */
                             mrpTotal: string;
+                            /**
+                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @example [
+                             *       "PACKED",
+                             *       "CANCELLED"
+                             *     ]
+                             */
+                            nextStatuses: ("PENDING_PAYMENT" | "CONFIRMED" | "PACKED" | "SHIPPED" | "OUT_FOR_DELIVERY" | "DELIVERED" | "DELIVERY_FAILED" | "RTO" | "CANCELLED")[];
                             orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;

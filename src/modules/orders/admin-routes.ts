@@ -13,7 +13,14 @@ import { CancelItemsBody, Order, OrderStatusSchema, OrderSummary, Payment } from
 export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin('SUPPORT') }
   const tags = ['Admin: orders']
-  const AdminOrder = Type.Object({ ...Order.properties, payments: Type.Array(Payment) })
+  const AdminOrder = Type.Object({
+    ...Order.properties,
+    payments: Type.Array(Payment),
+    nextStatuses: Type.Array(OrderStatusSchema, {
+      description: 'The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)',
+      examples: [['PACKED', 'CANCELLED']],
+    }),
+  })
   const Params = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
 
   app.get(

@@ -40,7 +40,7 @@ export class OrderAdminService {
     const order = await orderRepo.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
     const [answered, paymentRows] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id)])
-    return { ...answered, payments: paymentRows.map(paymentView) }
+    return { ...answered, payments: paymentRows.map(paymentView), nextStatuses: backOfficeMoves(order.status) }
   }
 
   /** An order with its GST documents, if it is inside the scope (none: the back office's): else 404. */
@@ -130,3 +130,8 @@ export class OrderAdminService {
   }
 }
 
+
+/** The moves the back office may ask for from `status`: the machine's, but for confirming an unpaid order (its payment does that). */
+export function backOfficeMoves(status: OrderStatus): OrderStatus[] {
+  return NEXT_STATUSES[status].filter((to) => !(status === 'PENDING_PAYMENT' && to === 'CONFIRMED'))
+}
