@@ -240,4 +240,15 @@ describe('a bank payout', () => {
     await jobAfter(60)
     assert.equal(standIn.sent('POST', '/v1/fund_accounts').length, 1)
   })
+
+  test("a refusal that quotes the account number is stored and shown with the number masked", async () => {
+    const { customer, returnId } = await approvedReturn({ method: 'BANK', accountHolderName: 'Asha Rao', ifsc: 'HDFC0001234', accountNumber: ACCOUNT_NUMBER })
+    standIn.override = (r) =>
+      r.path === '/v1/fund_accounts' ? { status: 400, body: { error: { code: 'BAD_REQUEST_ERROR', description: `Account ${ACCOUNT_NUMBER} is closed` } } } : null
+    await startRefund(returnId)
+    const [refund] = await refundsOfReturn(returnId)
+    assert.equal(refund!.failureReason, 'The payout provider refused the payout: Account XXXXXXXX0001 is closed')
+    const view = await t.app.inject({ method: 'GET', url: `/api/v1/returns/${returnId}`, headers: customerHeaders(customer) })
+    assert.ok(!view.body.includes(ACCOUNT_NUMBER))
+  })
 })

@@ -42,7 +42,7 @@ export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${or
 export { cancelOrder, capturedWithBalance, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
-export { payoutDestinationView, refundView } from './views.ts'
+export { maskAccountNumber, payoutDestinationView, refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
 export type { ClientAction, PayoutTo, RefundMethod, ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)

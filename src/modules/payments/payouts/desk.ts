@@ -19,7 +19,7 @@ import { AppError } from '../../../lib/errors.ts'
 import { newId } from '../../../lib/ids.ts'
 import { createSecretBox } from '../../../lib/secret-box.ts'
 import { findCustomer } from '../../customers/index.ts'
-import { type PayoutAccountRow, type PayoutTo, paymentRecords, type RefundRow } from '../../orders/index.ts'
+import { maskAccountNumber, type PayoutAccountRow, type PayoutTo, paymentRecords, type RefundRow } from '../../orders/index.ts'
 import { ProviderError, WebhookSignatureError } from '../providers/types.ts'
 import type { PayoutAccount, PayoutEvent, PayoutProvider } from './types.ts'
 
@@ -109,7 +109,7 @@ export class PayoutDesk {
   private async sendFailed(claimed: RefundRow, err: ProviderError, clear: PayoutAccount) {
     const at = this.deps.clock.now()
     // A provider's message may quote what it was sent: never the account number.
-    const words = (text: string) => (clear.method === 'BANK' ? text.replaceAll(clear.accountNumber, `XXXXXXXX${clear.accountNumber.slice(-4)}`) : text)
+    const words = (text: string) => (clear.method === 'BANK' ? text.replaceAll(clear.accountNumber, maskAccountNumber(clear.accountNumber.slice(-4))) : text)
     if (err.refused) {
       this.deps.logger.warn({ err: words(err.message), refundId: claimed.id }, 'the payout provider refused a payout')
       await this.db.transaction(async (tx) =>
