@@ -1,13 +1,15 @@
 // The back-office console (console/, served at /admin) in a real headless Chromium driven by
 // playwright-core, against the real app on a real port: one app, one browser, one page per role.
 // Each test does what an operator does on a screen and checks the result through the API. Every
-// screen it passes is written to docs/console-screenshots/ (README: "Back-office console").
+// screen it passes is written to test-results/console-screenshots/ (ignored by git), or to the folder
+// CONSOLE_SCREENSHOTS_DIR names: `npm run console:screenshots` refreshes the committed copies in
+// docs/console-screenshots/ (README: "Back-office console").
 // Without Chromium the suite is skipped, with the command that installs it; with REQUIRE_CHROMIUM=1
 // (CI) a missing Chromium fails it instead.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { createAdmin } from '../../src/modules/admins/index.ts'
@@ -22,7 +24,7 @@ const WAIT = { timeout: 15_000 }
 const INSTALL = 'sudo apt-get install -y chromium'
 const chromiumMissing = !existsSync(CHROMIUM)
 const skip = chromiumMissing && process.env.REQUIRE_CHROMIUM !== '1' ? `needs Chromium at ${CHROMIUM}: ${INSTALL}` : false
-const SCREENSHOTS = join(import.meta.dirname, '../../docs/console-screenshots')
+const SCREENSHOTS = resolve(process.env.CONSOLE_SCREENSHOTS_DIR || join(import.meta.dirname, '../../test-results/console-screenshots'))
 const PASSWORD = 'long-enough-password'
 const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 844 }
