@@ -2,7 +2,7 @@
 // pricing rules (Reward Points, return window, prepaid discount).
 import { useEffect, useState } from 'react'
 import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { BooleanField, BooleanInput, Create, Datagrid, DateTimeInput, Edit, List, NumberInput, ReferenceInput, SelectInput, SimpleForm, TextField, TextInput, Title, required } from 'react-admin'
+import { BooleanField, BooleanInput, Create, Datagrid, DateTimeInput, Edit, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleForm, TextField, TextInput, Title, required } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api } from './api.ts'
 
@@ -13,7 +13,7 @@ const partnerFilter = (
 )
 
 export const CouponList = () => (
-  <List filters={[partnerFilter]} perPage={25} exporter={false}>
+  <List filters={[partnerFilter, <SearchInput key="q" source="q" placeholder="Code" alwaysOn />]} perPage={25} exporter={false}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="code" sortable={false} />
       <TextField source="kind" sortable={false} />
@@ -54,7 +54,7 @@ export const CouponEdit = () => (
 )
 
 export const ZoneList = () => (
-  <List perPage={25} exporter={false}>
+  <List filters={[<SearchInput key="q" source="q" placeholder="Name or pincode" alwaysOn />]} perPage={25} exporter={false}>
     <Datagrid rowClick="edit" bulkActionButtons={false}>
       <TextField source="name" sortable={false} />
       <BooleanField source="serviceable" sortable={false} />

@@ -1,6 +1,6 @@
 // react-admin's data provider over the back-office API: every list is a server page (page, limit,
-// the API's filters and search); `meta.total` is the table's total. A few lists the API answers
-// whole (delivery zones, categories, a partner's API keys) are small by nature.
+// the API's filters and search); `meta.total` is the table's total. Only catalogs (a handful) are
+// read whole, and reference pickers may read a list whole (the API answers whole without page/limit).
 import type { DataProvider, Identifier } from 'react-admin'
 import { api, query } from './api.ts'
 
@@ -50,11 +50,11 @@ const ROUTES: Record<string, ResourceRoutes> = {
   coupons: {
     list: async (f) => `/admin/partners/${f.partnerId || (await defaultPartnerId())}/coupons`,
     filters: [],
-    whole: true,
     update: (id) => `/admin/coupons/${id}`,
     create: (data) => `/admin/partners/${data.partnerId}/coupons`,
   },
-  zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}` },
+  zones: { list: () => '/admin/delivery-zones', filters: [], update: (id) => `/admin/delivery-zones/${id}` },
+  apiKeys: { list: (f) => `/admin/partners/${f.partnerId}/api-keys`, filters: [] },
   partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
   events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
 }
@@ -97,7 +97,8 @@ export const dataProvider: DataProvider = {
   },
   async getMany(resource, params) {
     if (resource === 'catalogs' || resource === 'zones' || resource === 'categories') {
-      const { data } = await this.getList(resource, { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' }, filter: {} })
+      // A reference picker's few ids: read from the list, whole (no page asked: the API answers it all).
+      const { data } = await api<any[]>('GET', await routesOf(resource).list({}))
       return { data: data.filter((row) => params.ids.includes(row.id)) }
     }
     return { data: await Promise.all(params.ids.map(async (id) => (await this.getOne(resource, { id })).data)) }

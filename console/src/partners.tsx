@@ -3,7 +3,7 @@
 import { useState } from 'react'
 import { useEffect } from 'react'
 import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { BooleanField, Datagrid, DateField, List, SearchInput, Show, TextField, Title, useRecordContext } from 'react-admin'
+import { BooleanField, Datagrid, DateField, List, Pagination, ReferenceManyField, SearchInput, Show, TextField, Title, useListContext, useRecordContext } from 'react-admin'
 import { api } from './api.ts'
 import { ActionButton } from './actions.tsx'
 import { ResponsiveTable } from './responsive.tsx'
@@ -22,6 +22,23 @@ export const PartnerList = () => (
     </ResponsiveTable>
   </List>
 )
+
+/** One page of the partner's API keys (the API pages them, newest first). */
+function ApiKeyRows({ partnerId }: { partnerId: string }) {
+  const { data } = useListContext()
+  return (
+    <>
+      {(data ?? []).map((key: Record<string, any>) => (
+        <Stack key={key.id} direction="row" spacing={1} sx={{ my: 0.5, alignItems: 'center' }} data-testid="api-key">
+          <Typography variant="body2">
+            {key.name} · {key.prefix}… · catalog {key.catalogId} · {key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`}
+          </Typography>
+          {!key.revokedAt && <ActionButton label="Revoke" color="error" method="POST" path={`/admin/partners/${partnerId}/api-keys/${key.id}/revoke`} />}
+        </Stack>
+      ))}
+    </>
+  )
+}
 
 function PartnerDetail() {
   const partner = useRecordContext()
@@ -48,14 +65,9 @@ function PartnerDetail() {
         <Typography variant="subtitle1" sx={{ fontWeight: 'bold' }}>
           API keys
         </Typography>
-        {(partner.apiKeys ?? []).map((key: Record<string, any>) => (
-          <Stack key={key.id} direction="row" spacing={1} sx={{ my: 0.5, alignItems: 'center' }}>
-            <Typography variant="body2">
-              {key.name} · {key.prefix}… · catalog {key.catalogId} · {key.revokedAt ? `revoked ${key.revokedAt}` : `last used ${key.lastUsedAt ?? 'never'}`}
-            </Typography>
-            {!key.revokedAt && <ActionButton label="Revoke" color="error" method="POST" path={`/admin/partners/${partner.id}/api-keys/${key.id}/revoke`} />}
-          </Stack>
-        ))}
+        <ReferenceManyField reference="apiKeys" target="partnerId" perPage={10} pagination={<Pagination rowsPerPageOptions={[10, 25, 50]} />}>
+          <ApiKeyRows partnerId={String(partner.id)} />
+        </ReferenceManyField>
       </CardContent>
     </Card>
   )

@@ -48,7 +48,7 @@ export const apikeyList: Command = {
     const { PartnerAdminService } = await import('../modules/partners/index.ts')
     const keys = await withRuntime(config, context, async (deps) => {
       await requirePartner(deps.database.db, String(values.partner))
-      return new PartnerAdminService(deps).keys(String(values.partner))
+      return (await new PartnerAdminService(deps).keys(String(values.partner), {})).data
     })
     const lines = keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  catalog ${k.catalogId}  last used ${k.lastUsedAt ?? 'never'}  ${k.name}`)
     return { text: lines.length ? lines.join('\n') : 'No API keys.', json: keys }

@@ -61,6 +61,15 @@ export const security = {
 /** The size of one page of a list: 1 to `max`, `size` when absent. */
 export const Limit = (max: number, size: number) => Type.Integer({ minimum: 1, maximum: max, default: size })
 
+/**
+ * The page and size of a list that was answered whole before it paged: neither given answers the
+ * whole list, as before; either one asks for a page (lib/pagination.ts wholeOrPage).
+ */
+export const OptionalPageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number (from 1). Leave out both page and limit for the whole list' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list' })),
+}
+
 /** The page and size of a paged list (query string), with their defaults. */
 export const PageQuery = {
   page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),

@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All categories of a catalog, flat, inactive included */
+        /** A catalog's categories, flat, inactive included, in tree order (position, name); whole, or a page when page or limit is given */
         get: operations["adminListCategories"];
         put?: never;
         /** Create a category */
@@ -295,7 +295,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery zones with their pincode prefixes */
+        /** Delivery zones with their pincode prefixes, by name; whole, or a page when page or limit is given */
         get: operations["adminListDeliveryZones"];
         put?: never;
         /** Create a delivery zone and map pincode prefixes to it (a prefix moves from its old zone) */
@@ -579,7 +579,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's API keys, newest first (revoked ones too) */
+        /** A partner's API keys, newest first (revoked ones too); whole, or a page when page or limit is given */
         get: operations["adminListApiKeys"];
         put?: never;
         /** Issue an API key bound to one catalog (default: the catalog of its newest active key); the key is answered once */
@@ -614,7 +614,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pincodes where the partner does not offer cash on delivery, by pincode */
+        /** Pincodes where the partner does not offer cash on delivery, by pincode; whole, or a page when page or limit is given */
         get: operations["adminListCodBlockedPincodes"];
         put?: never;
         /** Stop offering cash on delivery at a pincode (whatever its delivery zone allows) */
@@ -670,7 +670,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A partner's coupons with their usage */
+        /** A partner's coupons with their usage, newest first; whole, or a page when page or limit is given */
         get: operations["adminListCoupons"];
         put?: never;
         /** Issue a coupon for a partner */
@@ -3058,7 +3058,16 @@ export interface operations {
     };
     adminListCategories: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list */
+                limit?: number;
+                /** @description Page number (from 1). Leave out both page and limit for the whole list */
+                page?: number;
+                /** @description Only the children of this category; `root`: only the top level */
+                parentId?: string;
+                /** @description Part of the name or slug */
+                search?: string;
+            };
             header?: never;
             path: {
                 catalogId: string;
@@ -3092,7 +3101,13 @@ export interface operations {
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -3113,6 +3128,12 @@ export interface operations {
                             updatedAt: string;
                         }[];
                         message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                         statusCode: number;
                     };
                 };
@@ -5891,11 +5912,49 @@ export interface operations {
                      * @example {
                      *       "statusCode": 200,
                      *       "message": "string",
-                     *       "data": null
+                     *       "data": {
+                     *         "id": "string",
+                     *         "partnerId": "string",
+                     *         "code": "string",
+                     *         "kind": "PERCENT",
+                     *         "value": "string",
+                     *         "maxDiscount": "1299.00",
+                     *         "minOrderValue": "1299.00",
+                     *         "validFrom": "2026-11-23T04:30:00.000Z",
+                     *         "validUntil": "2026-11-23T04:30:00.000Z",
+                     *         "totalUsageLimit": 1,
+                     *         "perCustomerLimit": 1,
+                     *         "usedCount": 1,
+                     *         "categoryIds": [
+                     *           "string"
+                     *         ],
+                     *         "isActive": true
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            categoryIds: string[] | null;
+                            code: string;
+                            id: string;
+                            isActive: boolean;
+                            /** @enum {unknown} */
+                            kind: "PERCENT" | "FLAT";
+                            maxDiscount: string | null;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            minOrderValue: string;
+                            partnerId: string;
+                            perCustomerLimit: number | null;
+                            totalUsageLimit: number | null;
+                            usedCount: number;
+                            validFrom: string | null;
+                            validUntil: string | null;
+                            /** @description PERCENT: whole percent; FLAT: rupees with two decimals */
+                            value: string;
+                        };
                         message: string;
                         statusCode: number;
                     };
@@ -7209,7 +7268,14 @@ export interface operations {
     };
     adminListDeliveryZones: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list */
+                limit?: number;
+                /** @description Page number (from 1). Leave out both page and limit for the whole list */
+                page?: number;
+                /** @description Part of a zone's name; or digits: the zone serving that pincode, and zones with prefixes starting with them */
+                search?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7227,13 +7293,106 @@ export interface operations {
                      *       "statusCode": 200,
                      *       "message": "string",
                      *       "data": [
-                     *         null
-                     *       ]
+                     *         {
+                     *           "id": "string",
+                     *           "name": "string",
+                     *           "serviceable": true,
+                     *           "standardSlabs": [
+                     *             {
+                     *               "upToGrams": 1,
+                     *               "charge": "1299.00"
+                     *             }
+                     *           ],
+                     *           "standardMinDays": 1,
+                     *           "standardMaxDays": 1,
+                     *           "expressAvailable": true,
+                     *           "expressSlabs": [
+                     *             {
+                     *               "upToGrams": 1,
+                     *               "charge": "1299.00"
+                     *             }
+                     *           ],
+                     *           "expressMinDays": 1,
+                     *           "expressMaxDays": 1,
+                     *           "freeShippingThreshold": "1299.00",
+                     *           "cutoffHour": 1,
+                     *           "codAvailable": true,
+                     *           "codLimit": "1299.00",
+                     *           "codFee": "1299.00",
+                     *           "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *           "pincodes": [
+                     *             {
+                     *               "prefix": "string",
+                     *               "city": "string",
+                     *               "state": "string"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown[];
+                        data: {
+                            codAvailable: boolean;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codFee: string;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codLimit: string;
+                            /** @description Hour of the day (IST) after which an order is dispatched the next working day */
+                            cutoffHour: number;
+                            expressAvailable: boolean;
+                            expressMaxDays: number;
+                            expressMinDays: number;
+                            expressSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            freeShippingThreshold: string | null;
+                            id: string;
+                            name: string;
+                            /** @description Its pincode prefixes, in order */
+                            pincodes: {
+                                city: string;
+                                prefix: string;
+                                state: string;
+                            }[];
+                            serviceable: boolean;
+                            standardMaxDays: number;
+                            standardMinDays: number;
+                            standardSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
                         message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                         statusCode: number;
                     };
                 };
@@ -7426,11 +7585,92 @@ export interface operations {
                      * @example {
                      *       "statusCode": 201,
                      *       "message": "string",
-                     *       "data": null
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "serviceable": true,
+                     *         "standardSlabs": [
+                     *           {
+                     *             "upToGrams": 1,
+                     *             "charge": "1299.00"
+                     *           }
+                     *         ],
+                     *         "standardMinDays": 1,
+                     *         "standardMaxDays": 1,
+                     *         "expressAvailable": true,
+                     *         "expressSlabs": [
+                     *           {
+                     *             "upToGrams": 1,
+                     *             "charge": "1299.00"
+                     *           }
+                     *         ],
+                     *         "expressMinDays": 1,
+                     *         "expressMaxDays": 1,
+                     *         "freeShippingThreshold": "1299.00",
+                     *         "cutoffHour": 1,
+                     *         "codAvailable": true,
+                     *         "codLimit": "1299.00",
+                     *         "codFee": "1299.00",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "pincodes": [
+                     *           {
+                     *             "prefix": "string",
+                     *             "city": "string",
+                     *             "state": "string"
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            codAvailable: boolean;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codFee: string;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codLimit: string;
+                            /** @description Hour of the day (IST) after which an order is dispatched the next working day */
+                            cutoffHour: number;
+                            expressAvailable: boolean;
+                            expressMaxDays: number;
+                            expressMinDays: number;
+                            expressSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            freeShippingThreshold: string | null;
+                            id: string;
+                            name: string;
+                            /** @description Its pincode prefixes, in order */
+                            pincodes: {
+                                city: string;
+                                prefix: string;
+                                state: string;
+                            }[];
+                            serviceable: boolean;
+                            standardMaxDays: number;
+                            standardMinDays: number;
+                            standardSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                         message: string;
                         statusCode: number;
                     };
@@ -7637,11 +7877,92 @@ export interface operations {
                      * @example {
                      *       "statusCode": 200,
                      *       "message": "string",
-                     *       "data": null
+                     *       "data": {
+                     *         "id": "string",
+                     *         "name": "string",
+                     *         "serviceable": true,
+                     *         "standardSlabs": [
+                     *           {
+                     *             "upToGrams": 1,
+                     *             "charge": "1299.00"
+                     *           }
+                     *         ],
+                     *         "standardMinDays": 1,
+                     *         "standardMaxDays": 1,
+                     *         "expressAvailable": true,
+                     *         "expressSlabs": [
+                     *           {
+                     *             "upToGrams": 1,
+                     *             "charge": "1299.00"
+                     *           }
+                     *         ],
+                     *         "expressMinDays": 1,
+                     *         "expressMaxDays": 1,
+                     *         "freeShippingThreshold": "1299.00",
+                     *         "cutoffHour": 1,
+                     *         "codAvailable": true,
+                     *         "codLimit": "1299.00",
+                     *         "codFee": "1299.00",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "pincodes": [
+                     *           {
+                     *             "prefix": "string",
+                     *             "city": "string",
+                     *             "state": "string"
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            codAvailable: boolean;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codFee: string;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            codLimit: string;
+                            /** @description Hour of the day (IST) after which an order is dispatched the next working day */
+                            cutoffHour: number;
+                            expressAvailable: boolean;
+                            expressMaxDays: number;
+                            expressMinDays: number;
+                            expressSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            freeShippingThreshold: string | null;
+                            id: string;
+                            name: string;
+                            /** @description Its pincode prefixes, in order */
+                            pincodes: {
+                                city: string;
+                                prefix: string;
+                                state: string;
+                            }[];
+                            serviceable: boolean;
+                            standardMaxDays: number;
+                            standardMinDays: number;
+                            standardSlabs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                upToGrams: number;
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
                         message: string;
                         statusCode: number;
                     };
@@ -13266,7 +13587,12 @@ export interface operations {
     };
     adminListApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list */
+                limit?: number;
+                /** @description Page number (from 1). Leave out both page and limit for the whole list */
+                page?: number;
+            };
             header?: never;
             path: {
                 partnerId: string;
@@ -13295,7 +13621,13 @@ export interface operations {
                      *           "lastUsedAt": "2026-11-23T04:30:00.000Z",
                      *           "revokedAt": "2026-11-23T04:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -13311,6 +13643,12 @@ export interface operations {
                             revokedAt: string | null;
                         }[];
                         message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                         statusCode: number;
                     };
                 };
@@ -13867,7 +14205,14 @@ export interface operations {
     };
     adminListCodBlockedPincodes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list */
+                limit?: number;
+                /** @description Page number (from 1). Leave out both page and limit for the whole list */
+                page?: number;
+                /** @description The first digits of the pincode */
+                search?: string;
+            };
             header?: never;
             path: {
                 partnerId: string;
@@ -13892,7 +14237,13 @@ export interface operations {
                      *           "reason": "string",
                      *           "createdAt": "2026-11-23T04:30:00.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -13903,6 +14254,12 @@ export interface operations {
                             reason: string | null;
                         }[];
                         message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                         statusCode: number;
                     };
                 };
@@ -14842,7 +15199,14 @@ export interface operations {
     };
     adminListCoupons: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100 (20 when only page is given). Leave out both page and limit for the whole list */
+                limit?: number;
+                /** @description Page number (from 1). Leave out both page and limit for the whole list */
+                page?: number;
+                /** @description Part of the code */
+                search?: string;
+            };
             header?: never;
             path: {
                 partnerId: string;
@@ -14862,13 +15226,63 @@ export interface operations {
                      *       "statusCode": 200,
                      *       "message": "string",
                      *       "data": [
-                     *         null
-                     *       ]
+                     *         {
+                     *           "id": "string",
+                     *           "partnerId": "string",
+                     *           "code": "string",
+                     *           "kind": "PERCENT",
+                     *           "value": "string",
+                     *           "maxDiscount": "1299.00",
+                     *           "minOrderValue": "1299.00",
+                     *           "validFrom": "2026-11-23T04:30:00.000Z",
+                     *           "validUntil": "2026-11-23T04:30:00.000Z",
+                     *           "totalUsageLimit": 1,
+                     *           "perCustomerLimit": 1,
+                     *           "usedCount": 1,
+                     *           "categoryIds": [
+                     *             "string"
+                     *           ],
+                     *           "isActive": true
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown[];
+                        data: {
+                            categoryIds: string[] | null;
+                            code: string;
+                            id: string;
+                            isActive: boolean;
+                            /** @enum {unknown} */
+                            kind: "PERCENT" | "FLAT";
+                            maxDiscount: string | null;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            minOrderValue: string;
+                            partnerId: string;
+                            perCustomerLimit: number | null;
+                            totalUsageLimit: number | null;
+                            usedCount: number;
+                            validFrom: string | null;
+                            validUntil: string | null;
+                            /** @description PERCENT: whole percent; FLAT: rupees with two decimals */
+                            value: string;
+                        }[];
                         message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
                         statusCode: number;
                     };
                 };
@@ -15045,11 +15459,49 @@ export interface operations {
                      * @example {
                      *       "statusCode": 201,
                      *       "message": "string",
-                     *       "data": null
+                     *       "data": {
+                     *         "id": "string",
+                     *         "partnerId": "string",
+                     *         "code": "string",
+                     *         "kind": "PERCENT",
+                     *         "value": "string",
+                     *         "maxDiscount": "1299.00",
+                     *         "minOrderValue": "1299.00",
+                     *         "validFrom": "2026-11-23T04:30:00.000Z",
+                     *         "validUntil": "2026-11-23T04:30:00.000Z",
+                     *         "totalUsageLimit": 1,
+                     *         "perCustomerLimit": 1,
+                     *         "usedCount": 1,
+                     *         "categoryIds": [
+                     *           "string"
+                     *         ],
+                     *         "isActive": true
+                     *       }
                      *     }
                      */
                     "application/json": {
-                        data: unknown;
+                        data: {
+                            categoryIds: string[] | null;
+                            code: string;
+                            id: string;
+                            isActive: boolean;
+                            /** @enum {unknown} */
+                            kind: "PERCENT" | "FLAT";
+                            maxDiscount: string | null;
+                            /**
+                             * @description Rupees with two decimals
+                             * @example 1299.00
+                             */
+                            minOrderValue: string;
+                            partnerId: string;
+                            perCustomerLimit: number | null;
+                            totalUsageLimit: number | null;
+                            usedCount: number;
+                            validFrom: string | null;
+                            validUntil: string | null;
+                            /** @description PERCENT: whole percent; FLAT: rupees with two decimals */
+                            value: string;
+                        };
                         message: string;
                         statusCode: number;
                     };

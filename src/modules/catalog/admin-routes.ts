@@ -7,7 +7,7 @@ import type { Guards } from '../../http/guards.ts'
 import { AppError } from '../../lib/errors.ts'
 import type { CatalogAdminService } from './admin-service.ts'
 import { type CatalogImport, type ProductRowLabel, readProductsCsv, unknownImportFields } from './import.ts'
-import { Limit, PageQuery, Time, security } from '../../http/schemas.ts'
+import { Limit, OptionalPageQuery, PageQuery, Time, security } from '../../http/schemas.ts'
 import { AdminProduct, Catalog, CatalogParams, Category, CategoryFields, ImportReport, ProductFields, QueryStat } from './schemas.ts'
 
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdminService; guards: Guards }> = async (app, { admin, guards }) => {
@@ -33,8 +33,27 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
 
   app.get(
     '/admin/catalogs/:catalogId/categories',
-    { ...common, schema: { operationId: 'adminListCategories', tags, security: sec, summary: 'All categories of a catalog, flat, inactive included', params: CatalogParams, response: { 200: Envelope(Type.Array(Category)), ...errorResponses(401, 403, 404) } } },
-    async (request) => ok(await admin.listCategories(request.params.catalogId), 'Categories retrieved'),
+    {
+      ...common,
+      schema: {
+        operationId: 'adminListCategories',
+        tags,
+        security: sec,
+        summary: "A catalog's categories, flat, inactive included, in tree order (position, name); whole, or a page when page or limit is given",
+        params: CatalogParams,
+        querystring: Type.Object({
+          ...OptionalPageQuery,
+          parentId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the children of this category; `root`: only the top level' })),
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name or slug' })),
+        }),
+        response: { 200: PagedEnvelope(Category), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { page, limit, parentId, search } = request.query
+      const { data, meta } = await admin.listCategories(request.params.catalogId, { page, limit, parentId, search })
+      return paged(data, meta, 'Categories retrieved')
+    },
   )
 
   app.post(

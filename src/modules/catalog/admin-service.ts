@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
-import { pageMeta } from '../../lib/pagination.ts'
+import { type OptionalPage, pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
 import { type CatalogImport, importCatalog, type ProductRowLabel } from './import.ts'
 import { type CategoryRow, catalogRepo, type ProductRow, refreshSearchColumns } from './repo.ts'
@@ -132,9 +132,12 @@ export class CatalogAdminService {
     return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() }
   }
 
-  async listCategories(catalogId: string) {
+  /** `parentId`: a category's children, or `root` for the top level; left out: every category. */
+  async listCategories(catalogId: string, query: OptionalPage & { parentId?: string | undefined; search?: string | undefined }) {
     await this.catalogOrThrow(catalogId)
-    return (await catalogRepo.categories(this.db, catalogId)).map(toAdminCategory)
+    const parentId = query.parentId === undefined ? undefined : query.parentId === 'root' ? null : query.parentId
+    const { data, meta } = await catalogRepo.categoryList(this.db, catalogId, { parentId, search: query.search?.trim() }, query)
+    return { data: data.map(toAdminCategory), meta }
   }
 
   async createCategory(catalogId: string, input: Required<Pick<CategoryInput, 'name' | 'slug'>> & CategoryInput) {

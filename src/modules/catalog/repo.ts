@@ -1,6 +1,8 @@
 // Catalog queries. Every read is scoped by catalog id; the service decides which catalog.
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
+import { type OptionalPage, wholeOrPage } from '../../lib/pagination.ts'
 import { catalogs, categories, products, searchQueries } from './schema.sql.ts'
 
 export type CategoryRow = typeof categories.$inferSelect
@@ -16,11 +18,6 @@ export interface ProductFilter {
   sortOrder: 'asc' | 'desc'
   limit: number
   offset: number
-}
-
-/** LIKE patterns treat %, _ and \ as operators: escape them so user text matches literally. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
 // Text sorts are case-insensitive and byte-ordered ("C"), the same on every server and locale.
@@ -50,7 +47,7 @@ export type ProductSummary = { [K in keyof typeof productColumns]: ProductRow[K]
 function listWhere(f: ProductFilter): SQL {
   const conditions: SQL[] = [eq(products.catalogId, f.catalogId), eq(products.isActive, true)]
   if (f.search) {
-    const pattern = `%${escapeLike(f.search.toLowerCase())}%`
+    const pattern = containing(f.search.toLowerCase())
     conditions.push(sql`(lower(${products.name}) like ${pattern} or lower(${products.brand}) like ${pattern})`)
   }
   if (f.categoryIds) conditions.push(inArray(products.categoryId, f.categoryIds))
@@ -106,6 +103,19 @@ export const catalogRepo = {
       .where(eq(categories.catalogId, catalogId))
       .orderBy(asc(categories.position), asc(categories.name), asc(categories.id))
   },
+  /** A catalog's categories in tree order, whole or one page: the children of one parent (null: the top level) or all, and a name or slug search. */
+  categoryList(db: Executor, catalogId: string, filter: { parentId?: string | null | undefined; search?: string | undefined }, asked: OptionalPage) {
+    const where = and(
+      eq(categories.catalogId, catalogId),
+      filter.parentId === undefined ? undefined : filter.parentId === null ? isNull(categories.parentId) : eq(categories.parentId, filter.parentId),
+      filter.search ? or(ilike(categories.name, containing(filter.search)), ilike(categories.slug, containing(filter.search))) : undefined,
+    )
+    return wholeOrPage(
+      asked,
+      (w) => db.select().from(categories).where(where).orderBy(asc(categories.position), asc(categories.name), asc(categories.id)).limit(w.limit).offset(w.offset),
+      async () => (await db.select({ n: count() }).from(categories).where(where))[0]!.n,
+    )
+  },
   async findCategory(db: Executor, catalogId: string, id: string) {
     const [row] = await db.select().from(categories).where(and(eq(categories.id, id), eq(categories.catalogId, catalogId))).limit(1)
     return row ?? null
@@ -149,7 +159,7 @@ export const catalogRepo = {
   async adminListProducts(db: Executor, catalogId: string, q: { page: number; limit: number; search?: string }) {
     const conditions: SQL[] = [eq(products.catalogId, catalogId)]
     if (q.search?.trim()) {
-      const pattern = `%${escapeLike(q.search.trim().toLowerCase())}%`
+      const pattern = containing(q.search.trim().toLowerCase())
       conditions.push(sql`(lower(${products.name}) like ${pattern} or lower(${products.brand}) like ${pattern} or lower(${products.sku}) like ${pattern})`)
     }
     const where = and(...conditions)

@@ -2,11 +2,11 @@
 // and coupons (role ADMIN). Wallet Cash / Reward Points adjustments are the ledgers module's.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
-import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
+import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
 import type { CheckoutAdminService } from './admin-service.ts'
-import { Money, MoneyInput, Nullable, Pincode, security } from '../../http/schemas.ts'
-import { Prefix, Slabs, ZoneFields } from './schemas.ts'
+import { Money, MoneyInput, Nullable, OptionalPageQuery, Pincode, security } from '../../http/schemas.ts'
+import { CouponView, Prefix, Slabs, ZoneFields, ZoneView } from './schemas.ts'
 
 export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const adminOnly = { preValidation: guards.admin() }
@@ -14,10 +14,28 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
   const sec = security.admin
   const ZoneParams = Type.Object({ zoneId: Type.String({ maxLength: 100 }) })
   const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
-  const Any = Type.Any()
 
-  app.get('/admin/delivery-zones', { ...adminOnly, schema: { operationId: 'adminListDeliveryZones', tags, security: sec, summary: 'Delivery zones with their pincode prefixes', response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } }, async () =>
-    ok(await admin.zones(), 'Delivery zones retrieved'),
+  app.get(
+    '/admin/delivery-zones',
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminListDeliveryZones',
+        tags,
+        security: sec,
+        summary: 'Delivery zones with their pincode prefixes, by name; whole, or a page when page or limit is given',
+        querystring: Type.Object({
+          ...OptionalPageQuery,
+          search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "Part of a zone's name; or digits: the zone serving that pincode, and zones with prefixes starting with them" })),
+        }),
+        response: { 200: PagedEnvelope(ZoneView), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { page, limit, search } = request.query
+      const { data, meta } = await admin.zones({ page, limit, search })
+      return paged(data, meta, 'Delivery zones retrieved')
+    },
   )
 
   app.post(
@@ -30,7 +48,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         security: sec,
         summary: 'Create a delivery zone and map pincode prefixes to it (a prefix moves from its old zone)',
         body: Type.Object({ ...ZoneFields, serviceable: Type.Optional(ZoneFields.serviceable), expressSlabs: Type.Optional(Slabs), pincodes: Type.Array(Prefix, { maxItems: 1000 }) }),
-        response: { 201: Envelope(Any), ...errorResponses(400, 401, 403) },
+        response: { 201: Envelope(ZoneView), ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
@@ -50,7 +68,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         summary: 'Change a zone: charges, days, cut-off, COD rules; `pincodes` adds or moves prefixes to it',
         params: ZoneParams,
         body: Type.Partial(Type.Object({ ...ZoneFields, pincodes: Type.Array(Prefix, { maxItems: 1000 }) })),
-        response: { 200: Envelope(Any), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Envelope(ZoneView), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => ok(await admin.updateZone(request.params.zoneId, request.body), 'Delivery zone updated'),
@@ -121,7 +139,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
           perCustomerLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
           categoryIds: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 }), Type.Null()])),
         }),
-        response: { 201: Envelope(Any), ...errorResponses(400, 401, 403, 409) },
+        response: { 201: Envelope(CouponView), ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -145,8 +163,23 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
 
   app.get(
     '/admin/partners/:partnerId/coupons',
-    { ...adminOnly, schema: { operationId: 'adminListCoupons', tags, security: sec, summary: "A partner's coupons with their usage", params: PartnerParams, response: { 200: Envelope(Type.Array(Any)), ...errorResponses(401, 403) } } },
-    async (request) => ok(await admin.coupons(request.params.partnerId), 'Coupons retrieved'),
+    {
+      ...adminOnly,
+      schema: {
+        operationId: 'adminListCoupons',
+        tags,
+        security: sec,
+        summary: "A partner's coupons with their usage, newest first; whole, or a page when page or limit is given",
+        params: PartnerParams,
+        querystring: Type.Object({ ...OptionalPageQuery, search: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Part of the code' })) }),
+        response: { 200: PagedEnvelope(CouponView), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { page, limit, search } = request.query
+      const { data, meta } = await admin.coupons(request.params.partnerId, { page, limit, search })
+      return paged(data, meta, 'Coupons retrieved')
+    },
   )
 
   app.patch(
@@ -160,7 +193,7 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         summary: 'Deactivate or reactivate a coupon, or change its end date',
         params: Type.Object({ couponId: Type.String({ maxLength: 100 }) }),
         body: Type.Object({ isActive: Type.Optional(Type.Boolean()), validUntil: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])) }),
-        response: { 200: Envelope(Any), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Envelope(CouponView), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -240,12 +273,17 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         operationId: 'adminListCodBlockedPincodes',
         tags: codTags,
         security: sec,
-        summary: 'Pincodes where the partner does not offer cash on delivery, by pincode',
+        summary: 'Pincodes where the partner does not offer cash on delivery, by pincode; whole, or a page when page or limit is given',
         params: PartnerParams,
-        response: { 200: Envelope(Type.Array(Blocked)), ...errorResponses(401, 403, 404) },
+        querystring: Type.Object({ ...OptionalPageQuery, search: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$', 'x-message': 'must be 1 to 6 digits of a PIN code', description: 'The first digits of the pincode' })) }),
+        response: { 200: PagedEnvelope(Blocked), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => ok(await admin.codBlockedPincodes(request.params.partnerId), 'COD blocked pincodes retrieved'),
+    async (request) => {
+      const { page, limit, search } = request.query
+      const { data, meta } = await admin.codBlockedPincodes(request.params.partnerId, { page, limit, search })
+      return paged(data, meta, 'COD blocked pincodes retrieved')
+    },
   )
 
   app.post(

@@ -1,12 +1,14 @@
 // Back-office operations of the checkout module: delivery zones and their pincodes, partner
 // pricing settings and coupons (Wallet Cash / Reward Points adjustments are the ledgers module's).
 // Each write is one transaction; amounts arrive in rupees (string or number) and are stored in paise.
-import { and, asc, desc, eq } from 'drizzle-orm'
+import { and, asc, count, desc, eq, exists, ilike, inArray, like, or, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
+import { containing, startingWith } from '../../db/like.ts'
 import type { Deps } from '../../deps.ts'
 import { findPartner } from '../partners/index.ts'
 import { AppError, isUniqueViolation } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
+import { type OptionalPage, wholeOrPage } from '../../lib/pagination.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type CouponInput, createCoupon } from './coupons.ts'
 import type { VersionedCache } from '../../lib/versioned-cache.ts'
@@ -116,10 +118,18 @@ export class CheckoutAdminService {
   }
 
   /** The zones (or the one zone) with their pincode prefixes, as answered. */
-  private async zoneViews(zoneId?: string) {
-    const rows = zoneId ? await this.db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId)) : await this.db.select().from(deliveryZones)
-    const pins = await this.db.select().from(zonePincodes)
+  private async zoneViews(rows: (typeof deliveryZones.$inferSelect)[]) {
+    if (rows.length === 0) return []
+    const pins = await this.db
+      .select()
+      .from(zonePincodes)
+      .where(inArray(zonePincodes.zoneId, rows.map((z) => z.id)))
+      .orderBy(asc(zonePincodes.prefix))
     return rows.map((z) => zoneOut(z, pins))
+  }
+
+  private async zoneView(zoneId: string) {
+    return (await this.zoneViews(await this.db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId))))[0]!
   }
 
   /** Maps prefixes to a zone; a prefix already mapped elsewhere moves. */
@@ -129,8 +139,29 @@ export class CheckoutAdminService {
     }
   }
 
-  async zones() {
-    return this.zoneViews()
+  /**
+   * Delivery zones by name, whole or one page (lib/pagination.ts wholeOrPage). `search`: part of a
+   * zone's name, or digits: the zones with a prefix of them (the zone that serves a pincode) or
+   * starting with them.
+   */
+  async zones(query: OptionalPage & { search?: string | undefined }) {
+    const search = query.search?.trim()
+    const where = !search
+      ? undefined
+      : /^[0-9]+$/.test(search)
+        ? exists(
+            this.db
+              .select({ one: sql`1` })
+              .from(zonePincodes)
+              .where(and(eq(zonePincodes.zoneId, deliveryZones.id), or(like(zonePincodes.prefix, startingWith(search)), sql`${search} like ${zonePincodes.prefix} || '%'`))),
+          )
+        : ilike(deliveryZones.name, containing(search))
+    const page = await wholeOrPage(
+      query,
+      (w) => this.db.select().from(deliveryZones).where(where).orderBy(asc(deliveryZones.name), asc(deliveryZones.id)).limit(w.limit).offset(w.offset),
+      async () => (await this.db.select({ n: count() }).from(deliveryZones).where(where))[0]!.n,
+    )
+    return { data: await this.zoneViews(page.data), meta: page.meta }
   }
 
   async createZone(input: ZoneInput & { pincodes: PrefixInput[] }) {
@@ -157,7 +188,7 @@ export class CheckoutAdminService {
       await this.mapPrefixes(tx, id, input.pincodes)
     })
     await this.settingsCache.invalidate(ZONES_SCOPE)
-    return (await this.zoneViews(id))[0]!
+    return this.zoneView(id)
   }
 
   async updateZone(zoneId: string, input: Partial<ZoneInput> & { pincodes?: PrefixInput[] }) {
@@ -182,7 +213,7 @@ export class CheckoutAdminService {
     })
     if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
     await this.settingsCache.invalidate(ZONES_SCOPE)
-    return (await this.zoneViews(zoneId))[0]!
+    return this.zoneView(zoneId)
   }
 
   async savePricing(
@@ -221,8 +252,16 @@ export class CheckoutAdminService {
     return couponOut(row)
   }
 
-  async coupons(partnerId: string) {
-    return (await this.db.select().from(coupons).where(eq(coupons.partnerId, partnerId)).orderBy(desc(coupons.createdAt))).map(couponOut)
+  /** A partner's coupons, newest first, whole or one page; `search`: part of the code. */
+  async coupons(partnerId: string, query: OptionalPage & { search?: string | undefined }) {
+    const search = query.search?.trim()
+    const where = and(eq(coupons.partnerId, partnerId), search ? ilike(coupons.code, containing(search)) : undefined)
+    const page = await wholeOrPage(
+      query,
+      (w) => this.db.select().from(coupons).where(where).orderBy(desc(coupons.createdAt), desc(coupons.id)).limit(w.limit).offset(w.offset),
+      async () => (await this.db.select({ n: count() }).from(coupons).where(where))[0]!.n,
+    )
+    return { data: page.data.map(couponOut), meta: page.meta }
   }
 
   async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
@@ -260,9 +299,16 @@ export class CheckoutAdminService {
     return codRulesOut(row)
   }
 
-  async codBlockedPincodes(partnerId: string) {
+  /** The partner's COD-blocked pincodes in order, whole or one page; `search`: the first digits. */
+  async codBlockedPincodes(partnerId: string, query: OptionalPage & { search?: string | undefined }) {
     await this.requirePartner(partnerId)
-    return (await this.db.select().from(codBlockedPincodes).where(eq(codBlockedPincodes.partnerId, partnerId)).orderBy(asc(codBlockedPincodes.pincode))).map(blockedOut)
+    const where = and(eq(codBlockedPincodes.partnerId, partnerId), query.search ? like(codBlockedPincodes.pincode, startingWith(query.search)) : undefined)
+    const page = await wholeOrPage(
+      query,
+      (w) => this.db.select().from(codBlockedPincodes).where(where).orderBy(asc(codBlockedPincodes.pincode)).limit(w.limit).offset(w.offset),
+      async () => (await this.db.select({ n: count() }).from(codBlockedPincodes).where(where))[0]!.n,
+    )
+    return { data: page.data.map(blockedOut), meta: page.meta }
   }
 
   async blockCodPincode(partnerId: string, input: { pincode: string; reason?: string }) {

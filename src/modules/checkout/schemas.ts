@@ -45,3 +45,40 @@ export const ZoneFields = {
   codLimit: MoneyInput(),
   codFee: MoneyInput(),
 }
+
+const SlabView = Type.Object({ upToGrams: Type.Integer(), charge: Money() })
+export const ZoneView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  serviceable: Type.Boolean(),
+  standardSlabs: Type.Array(SlabView),
+  standardMinDays: Type.Integer(),
+  standardMaxDays: Type.Integer(),
+  expressAvailable: Type.Boolean(),
+  expressSlabs: Type.Array(SlabView),
+  expressMinDays: Type.Integer(),
+  expressMaxDays: Type.Integer(),
+  freeShippingThreshold: Type.Union([Money('Items total from which STANDARD ships free'), Type.Null()]),
+  cutoffHour: Type.Integer({ description: 'Hour of the day (IST) after which an order is dispatched the next working day' }),
+  codAvailable: Type.Boolean(),
+  codLimit: Money(),
+  codFee: Money(),
+  updatedAt: Type.String({ format: 'date-time' }),
+  pincodes: Type.Array(Type.Object({ prefix: Type.String(), city: Type.String(), state: Type.String() }), { description: 'Its pincode prefixes, in order' }),
+})
+export const CouponView = Type.Object({
+  id: Type.String(),
+  partnerId: Type.String(),
+  code: Type.String(),
+  kind: Type.Enum(['PERCENT', 'FLAT']),
+  value: Type.String({ description: 'PERCENT: whole percent; FLAT: rupees with two decimals' }),
+  maxDiscount: Type.Union([Money(), Type.Null()]),
+  minOrderValue: Money(),
+  validFrom: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  validUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  totalUsageLimit: Type.Union([Type.Integer(), Type.Null()]),
+  perCustomerLimit: Type.Union([Type.Integer(), Type.Null()]),
+  usedCount: Type.Integer(),
+  categoryIds: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  isActive: Type.Boolean(),
+})

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, ne, type SQL } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { addresses, users } from './schema.sql.ts'
 
@@ -60,7 +61,7 @@ export const customerRepo = {
     if (filter.partnerId !== undefined) c.push(eq(users.partnerId, filter.partnerId))
     if (filter.phone !== undefined) c.push(eq(users.phone, filter.phone))
     if (filter.email !== undefined) c.push(eq(users.email, filter.email))
-    if (filter.name !== undefined) c.push(ilike(users.name, `%${filter.name.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`))
+    if (filter.name !== undefined) c.push(ilike(users.name, containing(filter.name)))
     const where = c.length ? and(...c) : undefined
     const [rows, totals] = await Promise.all([
       db.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset((page - 1) * limit),

@@ -1,5 +1,6 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
@@ -38,7 +39,7 @@ function filterWhere(scope: ListScope, filter: OrderFilter): SQL | undefined {
   const conditions: SQL[] = scopeConditions(scope, orders)
   if (filter.status) conditions.push(eq(orders.status, filter.status))
   if (filter.search) {
-    const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    const like = containing(filter.search)
     conditions.push(or(ilike(orders.orderNumber, like), eq(orders.id, filter.search), sql`${orders.shippingAddress}->>'phone' = ${filter.search}`)!)
   }
   return conditions.length ? and(...conditions) : undefined

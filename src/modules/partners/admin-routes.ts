@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
 import type { PartnerAdminService } from './admin.ts'
-import { Nullable, PageQuery, Time, security } from '../../http/schemas.ts'
+import { Nullable, OptionalPageQuery, PageQuery, Time, security } from '../../http/schemas.ts'
 import { ApiKey, IssuedApiKey, Name, Origins, Partner } from './schemas.ts'
 
 export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
@@ -107,8 +107,23 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
 
   app.get(
     '/admin/partners/:partnerId/api-keys',
-    { ...common, schema: { operationId: 'adminListApiKeys', tags, security: sec, summary: "A partner's API keys, newest first (revoked ones too)", params: PartnerParams, response: { 200: Envelope(Type.Array(ApiKey)), ...errorResponses(401, 403, 404) } } },
-    async (request) => ok(await admin.keys(request.params.partnerId), 'API keys retrieved'),
+    {
+      ...common,
+      schema: {
+        operationId: 'adminListApiKeys',
+        tags,
+        security: sec,
+        summary: "A partner's API keys, newest first (revoked ones too); whole, or a page when page or limit is given",
+        params: PartnerParams,
+        querystring: Type.Object(OptionalPageQuery),
+        response: { 200: PagedEnvelope(ApiKey), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { page, limit } = request.query
+      const { data, meta } = await admin.keys(request.params.partnerId, { page, limit })
+      return paged(data, meta, 'API keys retrieved')
+    },
   )
 
   app.post(

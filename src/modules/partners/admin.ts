@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
-import { pageMeta } from '../../lib/pagination.ts'
+import { type OptionalPage, pageMeta, wholeOrPage } from '../../lib/pagination.ts'
 import { findCatalog } from '../catalog/index.ts'
 import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './index.ts'
 import { partnerRepo } from './repo.ts'
@@ -115,9 +115,14 @@ export class PartnerAdminService {
     return { partnerId, secret: rotated.secret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) }
   }
 
-  async keys(partnerId: string) {
+  async keys(partnerId: string, asked: OptionalPage) {
     await this.partnerOrThrow(partnerId)
-    return (await partnerRepo.keysOf(this.db, partnerId)).map(keyView)
+    const { data, meta } = await wholeOrPage(
+      asked,
+      (window) => partnerRepo.keysOf(this.db, partnerId, window),
+      () => partnerRepo.keyCount(this.db, partnerId),
+    )
+    return { data: data.map(keyView), meta }
   }
 
   async createKey(partnerId: string, input: { catalogId?: string; name?: string }) {

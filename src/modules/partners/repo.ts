@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { apiKeys, partners } from './schema.sql.ts'
 
@@ -72,7 +73,7 @@ export const partnerRepo = {
   async page(db: Executor, filter: { search?: string; isActive?: boolean }, page: number, limit: number) {
     const c: SQL[] = []
     if (filter.search) {
-      const like = `%${filter.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+      const like = containing(filter.search)
       c.push(or(ilike(partners.name, like), eq(partners.id, filter.search))!)
     }
     if (filter.isActive !== undefined) c.push(eq(partners.isActive, filter.isActive))
@@ -83,8 +84,11 @@ export const partnerRepo = {
     ])
     return { rows, total: totals[0]?.n ?? 0 }
   },
-  keysOf(db: Executor, partnerId: string) {
-    return db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+  keysOf(db: Executor, partnerId: string, window = { limit: Number.MAX_SAFE_INTEGER, offset: 0 }) {
+    return db.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(window.limit).offset(window.offset)
+  },
+  async keyCount(db: Executor, partnerId: string) {
+    return (await db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.partnerId, partnerId)))[0]!.n
   },
   /** Active key counts of these partners. */
   async activeKeyCounts(db: Executor, partnerIds: string[]): Promise<Map<string, number>> {

@@ -1,5 +1,6 @@
 // Data access of return requests, their items and history.
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope } from '../../lib/scope.ts'
@@ -23,7 +24,7 @@ function filterWhere(scope: ListScope, f: ReturnFilter): SQL | undefined {
   if (f.status) c.push(eq(returnRequests.status, f.status))
   if (f.resolution) c.push(eq(returnRequests.requestedResolution, f.resolution))
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    const like = containing(f.search)
     c.push(
       or(
         ilike(returnRequests.reason, like),

@@ -1,5 +1,6 @@
 // Data access of support tickets and their messages.
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
+import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope } from '../../lib/scope.ts'
@@ -20,7 +21,7 @@ function filterWhere(scope: ListScope, f: TicketFilter): SQL | undefined {
   const c: SQL[] = scopeConditions(scope, supportTickets)
   if (f.status) c.push(eq(supportTickets.status, f.status))
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+    const like = containing(f.search)
     c.push(
       or(
         ilike(supportTickets.topic, like),
