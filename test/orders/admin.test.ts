@@ -105,6 +105,15 @@ describe('listing and access', () => {
     assert.deepEqual(byNumber.data.map((o: { id: string }) => o.id), [mine.id])
     const byPhone = (await admin('GET', '/orders?search=9123456780')).json()
     assert.deepEqual(byPhone.data.map((o: { id: string }) => o.id), [theirs.id])
+    // A mobile as people write it, part of an order number, an order id: each finds its order.
+    for (const written of ['+91 91234 56780', '09123456780', '91234-56780']) {
+      const found = (await admin('GET', `/orders?search=${encodeURIComponent(written)}`)).json()
+      assert.deepEqual(found.data.map((o: { id: string }) => o.id), [theirs.id], written)
+    }
+    const byPart = (await admin('GET', `/orders?search=${mine.orderNumber.slice(3, 9)}`)).json()
+    assert.deepEqual(byPart.data.map((o: { id: string }) => o.id), [mine.id])
+    const byId = (await admin('GET', `/orders?search=${theirs.id}`)).json()
+    assert.deepEqual(byId.data.map((o: { id: string }) => o.id), [theirs.id])
     const pending = (await admin('GET', `/orders?status=PENDING_PAYMENT&partnerId=${other.partner.partnerId}`)).json()
     assert.deepEqual(pending.data.map((o: { id: string }) => o.id), [theirs.id])
     const weird = await admin('GET', `/orders?search=${encodeURIComponent("%_'\\")}`)

@@ -9156,6 +9156,7 @@ export interface operations {
                 limit?: number;
                 page?: number;
                 partnerId?: string;
+                /** @description A mobile (as written: `+91 98765 43210`, `09876543210`), an order id (`ord_…`) or part of an order number */
                 search?: string;
                 status?: "PENDING_PAYMENT" | "CONFIRMED" | "PACKED" | "SHIPPED" | "OUT_FOR_DELIVERY" | "DELIVERED" | "DELIVERY_FAILED" | "RTO" | "CANCELLED";
             };

@@ -81,6 +81,9 @@ export const products = pgTable(
     index('products_list_brand_idx').on(t.catalogId, t.isActive, sql`lower(${t.brand}) collate "C"`, t.id),
     index('products_list_sku_idx').on(t.catalogId, t.isActive, sql`lower(${t.sku}) collate "C"`, t.id),
     index('products_category_idx').on(t.categoryId, t.isActive),
+    // The back office's product list: inactive included, newest first; its search by name, brand or SKU.
+    index('products_admin_created_idx').on(t.catalogId, t.createdAt, t.id),
+    index('products_sku_trgm_idx').using('gin', sql`lower(${t.sku}) gin_trgm_ops`),
     index('products_search_vector_idx').using('gin', t.searchVector),
     index('products_search_text_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('products_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),

@@ -36,7 +36,9 @@ export const orderAdminRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminServ
           ...PageQuery,
           partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           status: Type.Optional(OrderStatusSchema),
-          search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          search: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 100, description: 'A mobile (as written: `+91 98765 43210`, `09876543210`), an order id (`ord_…`) or part of an order number' }),
+          ),
         }),
         response: { 200: PagedEnvelope(OrderSummary), ...errorResponses(400, 401, 403) },
       },

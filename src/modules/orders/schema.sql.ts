@@ -99,6 +99,12 @@ export const orders = pgTable(
     uniqueIndex('orders_order_number_uq').on(t.orderNumber),
     index('orders_customer_idx').on(t.userId, t.createdAt),
     index('orders_partner_idx').on(t.partnerId, t.createdAt),
+    // The back office's lists (every partner, newest first; by status; a search by order number or
+    // phone) and the dashboard's counts, fast at 100,000s of orders (bench/admin-lists.ts).
+    index('orders_created_idx').on(t.createdAt, t.id),
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('orders_phone_idx').on(sql`(${t.shippingAddress} ->> 'phone')`),
+    index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),
     index('orders_reservation_idx').on(t.reservationExpiresAt).where(sql`status = 'PENDING_PAYMENT'`),
     check('orders_amounts_non_negative', sql`${t.totalAmount} >= 0 and ${t.amountPayable} >= 0 and ${t.walletCashUsed} >= 0 and ${t.rewardPointsUsed} >= 0`),
   ],
