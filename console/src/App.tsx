@@ -8,7 +8,7 @@ import { Dashboard } from './dashboard.tsx'
 import { OrderList, OrderShow } from './orders.tsx'
 import { ReturnList, ReturnShow } from './returns.tsx'
 import { TicketList, TicketShow } from './tickets.tsx'
-import { CategoryList, CatalogImport, ProductEdit, ProductList } from './catalog.tsx'
+import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreate, ProductEdit, ProductList } from './catalog.tsx'
 import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneEdit, ZoneList } from './checkout.tsx'
 import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
@@ -27,8 +27,8 @@ export function App() {
           {can(role, 'SUPPORT') && <Resource name="returns" list={ReturnList} show={ReturnShow} />}
           {can(role, 'SUPPORT') && <Resource name="tickets" list={TicketList} show={TicketShow} recordRepresentation="topic" />}
           {can(role, 'SUPPORT') && <Resource name="customers" list={CustomerList} show={CustomerShow} recordRepresentation="name" />}
-          {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} recordRepresentation="name" />}
-          {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} />}
+          {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} create={CategoryCreate} edit={CategoryEdit} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
           {can(role, 'CATALOG') && (
             <CustomRoutes>

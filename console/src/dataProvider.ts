@@ -15,6 +15,8 @@ interface ResourceRoutes {
   create?(data: Record<string, any>): string
   /** The API answers the whole list, without paging. */
   whole?: boolean
+  /** Fields of a create that name its path (its catalog), not sent in the body. */
+  pathFields?: string[]
 }
 
 let firstCatalog: Promise<string> | null = null
@@ -39,12 +41,16 @@ const ROUTES: Record<string, ResourceRoutes> = {
     filters: [],
     one: (id) => `/admin/products/${id}`,
     update: (id) => `/admin/products/${id}`,
+    create: (data) => `/admin/catalogs/${data.catalogId}/products`,
+    pathFields: ['catalogId'],
   },
   categories: {
     list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/categories`,
     filters: [],
     whole: true,
     update: (id) => `/admin/categories/${id}`,
+    create: (data) => `/admin/catalogs/${data.catalogId}/categories`,
+    pathFields: ['catalogId'],
   },
   catalogs: { list: () => '/admin/catalogs', filters: [], whole: true },
   coupons: {
@@ -57,6 +63,7 @@ const ROUTES: Record<string, ResourceRoutes> = {
   zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}` },
   partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
   events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
+  taxRates: { list: () => '/admin/tax/rates', filters: [], whole: true },
 }
 
 function routesOf(resource: string): ResourceRoutes {
@@ -124,6 +131,7 @@ export const dataProvider: DataProvider = {
     const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== ''))
     const path = routes.create(body)
     delete body.partnerId
+    for (const field of routes.pathFields ?? []) delete body[field]
     return { data: (await api('POST', path, body)).data }
   },
   async updateMany() {
