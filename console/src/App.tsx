@@ -10,7 +10,7 @@ import { ReturnList, ReturnShow } from './returns.tsx'
 import { TicketList, TicketShow } from './tickets.tsx'
 import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreate, ProductEdit, ProductList } from './catalog.tsx'
 import { CustomerList, CustomerShow } from './customers.tsx'
-import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneEdit, ZoneList } from './checkout.tsx'
+import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
 import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
@@ -36,7 +36,7 @@ export function App() {
             </CustomRoutes>
           )}
           {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
-          {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} recordRepresentation="name" />}
+          {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} create={ZoneCreate} recordRepresentation="name" />}
           {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
           {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
           {can(role) && (

@@ -17,6 +17,8 @@ interface ResourceRoutes {
   whole?: boolean
   /** Fields of a create that name its path (its catalog), not sent in the body. */
   pathFields?: string[]
+  /** Fields a create sends even when null, where null means something (no free shipping). */
+  nullable?: string[]
 }
 
 let firstCatalog: Promise<string> | null = null
@@ -60,7 +62,7 @@ const ROUTES: Record<string, ResourceRoutes> = {
     update: (id) => `/admin/coupons/${id}`,
     create: (data) => `/admin/partners/${data.partnerId}/coupons`,
   },
-  zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}` },
+  zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}`, create: () => '/admin/delivery-zones', nullable: ['freeShippingThreshold'] },
   partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
   events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
   taxRates: { list: () => '/admin/tax/rates', filters: [], whole: true },
@@ -128,7 +130,7 @@ export const dataProvider: DataProvider = {
     const routes = routesOf(resource)
     if (!routes.create) throw new Error(`${resource} cannot be created here`)
     // Inputs left empty are left out: the API's defaults apply.
-    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== ''))
+    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([k, v]) => (v !== null || routes.nullable?.includes(k)) && v !== undefined && v !== ''))
     const path = routes.create(body)
     delete body.partnerId
     for (const field of routes.pathFields ?? []) delete body[field]

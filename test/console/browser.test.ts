@@ -448,4 +448,41 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     assert.deepEqual([renamed.name, renamed.position, renamed.parentId], ['Portable speakers', 3, created.parentId])
     await page.getByTestId('category-tree').getByText('Portable speakers').waitFor()
   })
+
+  test('ADMIN creates a serviceability zone for a prefix: a pincode nobody served becomes serviceable; a prefix added in its form is mapped', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const serviceable = async (pincode: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/checkout/serviceability', headers: customerHeaders(customer), payload: { pincode, items: [{ productId: shop.ids.atta!, quantity: 1 }] } })
+      assert.equal(res.statusCode, 200, res.body)
+      return res.json().data.serviceable as boolean
+    }
+    assert.equal(await serviceable('190001'), false, 'no zone serves 1900 yet')
+
+    const page = await signedIn('ADMIN')
+    await page.getByRole('menuitem', { name: 'Serviceability zones' }).click()
+    await listShown(page)
+    await page.getByRole('link', { name: 'Create' }).click()
+    await page.locator('input[name="name"]').fill('Kashmir valley')
+    await page.locator('input[name="pincodes.0.prefix"]').fill('1900')
+    await page.locator('input[name="pincodes.0.city"]').fill('Srinagar')
+    await page.locator('input[name="pincodes.0.state"]').fill('Jammu and Kashmir')
+    await shot(page, '28-zone-create')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await notified(page, /created/i)
+    assert.equal(await serviceable('190001'), true)
+    assert.equal(await serviceable('192101'), false)
+
+    await page.getByRole('cell', { name: 'Kashmir valley' }).click()
+    await page.getByTestId('zone-prefixes').filter({ hasText: '1900 (Srinagar' }).waitFor()
+    await page.getByRole('button', { name: 'Add' }).click()
+    await page.locator('input[name="addPincodes.0.prefix"]').fill('1921')
+    await page.locator('input[name="addPincodes.0.city"]').fill('Anantnag')
+    await page.locator('input[name="addPincodes.0.state"]').fill('Jammu and Kashmir')
+    await shot(page, '29-zone-edit')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await notified(page, /updated/i)
+    const zone = (await adminApi('GET', '/delivery-zones')).data.find((z: { name: string }) => z.name === 'Kashmir valley')
+    assert.deepEqual(zone.pincodes.map((p: { prefix: string }) => p.prefix).sort(), ['1900', '1921'])
+    assert.equal(await serviceable('192101'), true)
+  })
 })
