@@ -1,5 +1,6 @@
 // The console: react-admin over the back-office API. The signed-in admin's role decides the menu:
-// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog; ADMIN everything.
+// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates and the
+// products that cannot be taxed included); ADMIN everything (COD rules, the GST seller and GSTR-1).
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Route } from 'react-router-dom'
 import { authProvider } from './authProvider.ts'
@@ -11,6 +12,8 @@ import { TicketList, TicketShow } from './tickets.tsx'
 import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreate, ProductEdit, ProductList } from './catalog.tsx'
 import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
+import { CashOnDelivery } from './cod.tsx'
+import { GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
 import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
@@ -29,6 +32,8 @@ export function App() {
           {can(role, 'SUPPORT') && <Resource name="customers" list={CustomerList} show={CustomerShow} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} create={CategoryCreate} edit={CategoryEdit} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="taxRates" options={{ label: 'GST rates' }} list={TaxRateList} />}
+          {can(role, 'CATALOG') && <Resource name="untaxedProducts" options={{ label: 'Untaxable products' }} list={UntaxedProductList} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
           {can(role, 'CATALOG') && (
             <CustomRoutes>
@@ -42,6 +47,8 @@ export function App() {
           {can(role) && (
             <CustomRoutes>
               <Route path="/pricing" element={<PricingRules />} />
+              <Route path="/cod" element={<CashOnDelivery />} />
+              <Route path="/gst" element={<GstSeller />} />
             </CustomRoutes>
           )}
         </>

@@ -19,6 +19,8 @@ interface ResourceRoutes {
   pathFields?: string[]
   /** Fields a create sends even when null, where null means something (no free shipping). */
   nullable?: string[]
+  /** The rows of the API's data, each with an id, when the data is not already those rows. */
+  rows?(data: any): any[]
 }
 
 let firstCatalog: Promise<string> | null = null
@@ -65,7 +67,18 @@ const ROUTES: Record<string, ResourceRoutes> = {
   zones: { list: () => '/admin/delivery-zones', filters: [], whole: true, update: (id) => `/admin/delivery-zones/${id}`, create: () => '/admin/delivery-zones', nullable: ['freeShippingThreshold'] },
   partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
   events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
+  codBlockedPincodes: {
+    list: async (f) => `/admin/partners/${f.partnerId || (await defaultPartnerId())}/cod-blocked-pincodes`,
+    filters: [],
+    whole: true,
+    rows: (data: { pincode: string }[]) => data.map((row) => ({ id: row.pincode, ...row })),
+  },
   taxRates: { list: () => '/admin/tax/rates', filters: [], whole: true },
+  untaxedProducts: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/tax/missing`,
+    filters: [],
+    rows: (data: { products: unknown[] }) => data.products,
+  },
 }
 
 function routesOf(resource: string): ResourceRoutes {
@@ -84,15 +97,17 @@ export const dataProvider: DataProvider = {
     const filter = params.filter ?? {}
     const path = await routes.list(filter)
     if (routes.whole) {
-      const { data } = await api<any[]>('GET', path)
+      const answer = await api<any>('GET', path)
+      const data: any[] = routes.rows ? routes.rows(answer.data) : answer.data
       const q = String(filter.q ?? '').toLowerCase()
       const matching = q ? data.filter((row) => JSON.stringify(row).toLowerCase().includes(q)) : data
       return { data: matching.slice((page - 1) * perPage, page * perPage), total: matching.length }
     }
     const values: Record<string, unknown> = { page, limit: Math.min(perPage, 100), search: filter.q }
     for (const name of routes.filters) values[name] = filter[name]
-    const answer = await api<any[]>('GET', `${path}${query(values)}`)
-    return { data: answer.data, total: answer.meta?.total ?? answer.data.length }
+    const answer = await api<any>('GET', `${path}${query(values)}`)
+    const rows: any[] = routes.rows ? routes.rows(answer.data) : answer.data
+    return { data: rows, total: answer.meta?.total ?? rows.length }
   },
   async getOne(resource, params) {
     const routes = routesOf(resource)

@@ -8,7 +8,7 @@
 // (CI) a missing Chromium fails it instead.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -484,5 +484,138 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const zone = (await adminApi('GET', '/delivery-zones')).data.find((z: { name: string }) => z.name === 'Kashmir valley')
     assert.deepEqual(zone.pincodes.map((p: { prefix: string }) => p.prefix).sort(), ['1900', '1921'])
     assert.equal(await serviceable('192101'), true)
+  })
+
+  test('ADMIN sets a partner\'s COD rules (a value the API refuses shows its 400 message), blocks COD at a pincode and unblocks it', async () => {
+    const partner = (await adminApi('POST', '/partners', { name: 'COD console partner' })).data.partner
+    const page = await signedIn('ADMIN')
+    await page.getByRole('menuitem', { name: 'Cash on delivery' }).click()
+    await choose(page, /^Partner/, 'COD console partner')
+    await page.locator('input[name="maxOpenCodOrders"]').fill('0')
+    await page.getByRole('button', { name: 'Save rules' }).click()
+    await notified(page, /maxOpenCodOrders/)
+    assert.match((await page.getByTestId('cod-rules-error').textContent()) ?? '', /maxOpenCodOrders must be/)
+    assert.equal((await adminApi('GET', `/partners/${partner.id}/cod-rules`)).data.maxOpenCodOrders, null, 'nothing saved')
+
+    await page.locator('input[name="maxOpenCodOrders"]').fill('3')
+    await page.locator('input[name="maxCodValue"]').fill('5000')
+    await page.locator('input[name="rtoLimit"]').fill('2')
+    await page.locator('input[name="rtoWindowDays"]').fill('90')
+    await page.getByRole('button', { name: 'Save rules' }).click()
+    await notified(page, 'COD rules saved')
+    assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-rules`)).data, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: null })
+    assert.equal(await page.getByTestId('cod-rules-error').count(), 0)
+
+    await page.getByLabel('Pincode', { exact: true }).fill('560034')
+    await page.getByLabel('Reason (back office only)').fill('Repeated refusals at the door')
+    await page.getByRole('button', { name: 'Block COD' }).click()
+    await notified(page, 'COD blocked at pincode')
+    await page.getByTestId('cod-blocked').getByRole('cell', { name: '560034', exact: true }).waitFor()
+    assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-blocked-pincodes`)).data.map((b: { pincode: string; reason: string }) => [b.pincode, b.reason]), [['560034', 'Repeated refusals at the door']])
+    await shot(page, '30-cash-on-delivery')
+    await page.getByRole('button', { name: 'Unblock 560034' }).click()
+    await notified(page, 'COD unblocked at pincode')
+    await page.getByTestId('cod-blocked').getByText('COD is not blocked at any pincode').waitFor()
+    assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-blocked-pincodes`)).data, [])
+  })
+
+  test('ADMIN registers a catalog\'s GST seller: a bad GSTIN shows the API\'s message and saves nothing, a valid one is saved; the GSTR-1 CSV downloads', async () => {
+    // A catalog of its own: with a seller, orders of products without GST data are refused, and other tests order from the shop.
+    const catalog = (await adminApi('POST', '/catalogs', { name: 'GST console catalog' })).data
+    const page = await signedIn('ADMIN')
+    await page.getByRole('menuitem', { name: 'GST seller and GSTR-1' }).click()
+    await choose(page, /^Catalog/, 'GST console catalog')
+    await page.getByText('No GST seller is registered for this catalog').waitFor()
+    await page.locator('input[name="legalName"]').fill('Acme Retail Private Limited')
+    await page.locator('input[name="gstin"]').fill('27AAPFU0939F1ZW')
+    await page.locator('input[name="address.line1"]').fill('12 Nariman Point')
+    await page.locator('input[name="address.city"]').fill('Mumbai')
+    await page.locator('input[name="address.state"]').fill('Maharashtra')
+    await page.locator('input[name="address.pincode"]').fill('400021')
+    await page.getByRole('button', { name: 'Save seller' }).click()
+    await page.getByTestId('seller-error').filter({ hasText: /^gstin .*check character/ }).waitFor()
+    await notified(page, /check character/)
+    assert.equal((await adminCall('GET', `/catalogs/${catalog.id}/seller`)).statusCode, 404, 'nothing saved')
+
+    await page.locator('input[name="gstin"]').fill('27AAPFU0939F1ZV')
+    await page.getByRole('button', { name: 'Save seller' }).click()
+    await notified(page, 'Seller saved')
+    await page.getByTestId('seller-state').filter({ hasText: '27-Maharashtra' }).waitFor()
+    const seller = (await adminApi('GET', `/catalogs/${catalog.id}/seller`)).data
+    assert.deepEqual([seller.gstin, seller.legalName, seller.address.pincode], ['27AAPFU0939F1ZV', 'Acme Retail Private Limited', '400021'])
+    await shot(page, '31-gst-seller')
+
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+    assert.match(file.suggestedFilename(), /^gstr1-b2c-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/)
+    const csv = readFileSync(await file.path(), 'utf8')
+    assert.match(csv.split('\n')[0]!, /^section,/)
+    await notified(page, /GST report downloaded/)
+  })
+
+  test('CATALOG sees the GST rates in force and the products that cannot be taxed (a server page); a row opens the product, where an HSN code and a rate fix it', async () => {
+    const staples = await categoryOf('staples')
+    const created = (await adminApi('POST', `/catalogs/${shop.catalogId}/products`, { name: 'Steel tiffin box', slug: 'steel-tiffin', brand: 'Milton', sku: 'T-1', categoryId: staples.id, sellingPrice: '450.00', mrp: '500.00', stock: 3 })).data
+    const page = await signedIn('CATALOG')
+    await page.getByRole('menuitem', { name: 'GST rates' }).click()
+    await listShown(page)
+    const rates = (await adminApi('GET', '/tax/rates')).data as { label: string }[]
+    assert.deepEqual(await page.locator('main table tbody tr td:first-child').allTextContents(), rates.map((r) => r.label))
+    await shot(page, '32-gst-rates')
+
+    await page.getByRole('menuitem', { name: 'Untaxable products' }).click()
+    await page.getByLabel('Catalog').click()
+    await page.getByRole('option', { name: /^Shop / }).last().click()
+    const missing = await adminApi('GET', `/catalogs/${shop.catalogId}/tax/missing?limit=25`)
+    await page.getByRole('cell', { name: 'Steel tiffin box' }).waitFor()
+    assert.ok(missing.data.products.some((p: { id: string; problems: string[] }) => p.id === created.id && p.problems.includes('HSN_CODE_MISSING')))
+    assert.equal(await page.locator('main table tbody tr').count(), missing.data.products.length)
+    await page.getByText(`of ${missing.meta.total}`).first().waitFor()
+    await shot(page, '33-untaxable-products')
+    await page.getByRole('cell', { name: 'Steel tiffin box' }).click()
+    await page.locator('input[name="hsnCode"]').fill('7323')
+    await choose(page, /^GST rate/, '5 %')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await notified(page, /updated/i)
+    const after = await adminApi('GET', `/catalogs/${shop.catalogId}/tax/missing?limit=100`)
+    assert.ok(!after.data.products.some((p: { id: string }) => p.id === created.id), 'fixed: no longer listed')
+    assert.equal(after.meta.total, missing.meta.total - 1)
+  })
+
+  test('role limits of the new screens: SUPPORT has no COD, GST or product creation; CATALOG has GST rates and untaxable products but no COD rules or seller', async () => {
+    const notFound = (page: Page) => page.getByText(/not found/i).first().waitFor()
+    const support = await signedIn('SUPPORT')
+    await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
+    for (const name of ['Cash on delivery', 'GST seller and GSTR-1', 'GST rates', 'Untaxable products']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
+    for (const path of ['products/create', 'categories/create', 'cod', 'gst', 'untaxedProducts']) {
+      await support.goto(`${base}/admin#/${path}`)
+      await notFound(support)
+      assert.equal(await support.locator('main form, main table').count(), 0, `SUPPORT opens ${path}`)
+    }
+
+    const catalog = await signedIn('CATALOG')
+    await catalog.getByRole('menuitem', { name: 'GST rates' }).waitFor()
+    await catalog.getByRole('menuitem', { name: 'Untaxable products' }).waitFor()
+    for (const name of ['Cash on delivery', 'GST seller and GSTR-1', 'Serviceability zones']) assert.equal(await catalog.getByRole('menuitem', { name }).count(), 0, `CATALOG sees ${name}`)
+    for (const path of ['cod', 'gst', 'zones/create']) {
+      await catalog.goto(`${base}/admin#/${path}`)
+      await notFound(catalog)
+      assert.equal(await catalog.locator('main form').count(), 0, `CATALOG opens ${path}`)
+    }
+  })
+
+  test('the new screens at phone width (390×844): product and zone forms, COD, GST seller, untaxable products, without sideways scrolling', async () => {
+    const phone = await signedIn('ADMIN', PHONE)
+    for (const [path, ready, name] of [
+      ['products/create', 'input[name="sku"]', '34-phone-product-create'],
+      ['zones/create', 'input[name="pincodes.0.prefix"]', '35-phone-zone-create'],
+      ['cod', 'input[name="maxCodValue"]', '36-phone-cash-on-delivery'],
+      ['gst', 'input[name="gstin"]', '37-phone-gst-seller'],
+      ['untaxedProducts', 'main ul a, main ul li', '38-phone-untaxable-products'],
+    ] as const) {
+      await phone.goto(`${base}/admin#/${path}`)
+      await phone.locator(ready).first().waitFor()
+      await shot(phone, name)
+      assert.ok(Number(await phone.evaluate('document.documentElement.scrollWidth')) <= PHONE.width, `${path} scrolls sideways`)
+    }
   })
 })
