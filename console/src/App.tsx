@@ -1,5 +1,6 @@
 // The console: react-admin over the back-office API. The signed-in admin's role decides the menu:
-// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog; ADMIN everything.
+// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates and the
+// products that cannot be taxed included); ADMIN everything (COD rules, the GST seller and GSTR-1).
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Route } from 'react-router-dom'
 import { authProvider } from './authProvider.ts'
@@ -8,9 +9,11 @@ import { Dashboard } from './dashboard.tsx'
 import { OrderList, OrderShow } from './orders.tsx'
 import { ReturnList, ReturnShow } from './returns.tsx'
 import { TicketList, TicketShow } from './tickets.tsx'
-import { CategoryList, CatalogImport, ProductEdit, ProductList } from './catalog.tsx'
+import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreate, ProductEdit, ProductList } from './catalog.tsx'
 import { CustomerList, CustomerShow } from './customers.tsx'
-import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneEdit, ZoneList } from './checkout.tsx'
+import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
+import { CashOnDelivery } from './cod.tsx'
+import { GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
 import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
@@ -27,8 +30,10 @@ export function App() {
           {can(role, 'SUPPORT') && <Resource name="returns" list={ReturnList} show={ReturnShow} />}
           {can(role, 'SUPPORT') && <Resource name="tickets" list={TicketList} show={TicketShow} recordRepresentation="topic" />}
           {can(role, 'SUPPORT') && <Resource name="customers" list={CustomerList} show={CustomerShow} recordRepresentation="name" />}
-          {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} recordRepresentation="name" />}
-          {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} />}
+          {can(role, 'CATALOG') && <Resource name="products" list={ProductList} edit={ProductEdit} create={ProductCreate} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} create={CategoryCreate} edit={CategoryEdit} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="taxRates" options={{ label: 'GST rates' }} list={TaxRateList} />}
+          {can(role, 'CATALOG') && <Resource name="untaxedProducts" options={{ label: 'Untaxable products' }} list={UntaxedProductList} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
           {can(role, 'CATALOG') && (
             <CustomRoutes>
@@ -36,12 +41,14 @@ export function App() {
             </CustomRoutes>
           )}
           {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
-          {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} recordRepresentation="name" />}
+          {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} create={ZoneCreate} recordRepresentation="name" />}
           {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
           {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
           {can(role) && (
             <CustomRoutes>
               <Route path="/pricing" element={<PricingRules />} />
+              <Route path="/cod" element={<CashOnDelivery />} />
+              <Route path="/gst" element={<GstSeller />} />
             </CustomRoutes>
           )}
         </>

@@ -9,21 +9,25 @@ export function useApiAction() {
   const notify = useNotify()
   const refresh = useRefresh()
   const [busy, setBusy] = useState(false)
+  // The last call's error message, for a form that keeps it on screen beside the notification.
+  const [error, setError] = useState('')
   async function run<T>(method: string, path: string, body?: unknown): Promise<Answer<T> | null> {
     setBusy(true)
     try {
       const answer = await api<T>(method, path, body)
+      setError('')
       notify(answer.message, { type: 'success' })
       refresh()
       return answer
     } catch (err) {
+      setError((err as Error).message)
       notify((err as Error).message, { type: 'error', multiLine: true })
       return null
     } finally {
       setBusy(false)
     }
   }
-  return { run, busy }
+  return { run, busy, error }
 }
 
 export function ActionButton({ method, path, body, label, onDone, ...props }: { method: string; path: string; body?: unknown; label: string; onDone?: (answer: Answer<any>) => void } & Omit<ButtonProps, 'onClick'>) {

@@ -57,3 +57,18 @@ export function query(values: Record<string, unknown>): string {
   const text = params.toString()
   return text ? `?${text}` : ''
 }
+
+/** Downloads a file the API answers (a CSV report) with the session's token, under the API's file name. */
+export async function download(path: string, fallbackName: string): Promise<string> {
+  const token = session()?.accessToken
+  const res = await fetch(`${API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
+  if (!res.ok) throw new HttpError(errorMessage(await res.json().catch(() => null), res.status), res.status)
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName
+  const url = URL.createObjectURL(await res.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = name
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  return name
+}

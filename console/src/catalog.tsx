@@ -1,12 +1,16 @@
-// Catalog (CATALOG and ADMIN): products of a catalog (search, edit price, stock, active, images),
-// the categories tree, and the all-or-nothing import of a CSV or JSON file with an upload progress
+// Catalog (CATALOG and ADMIN): products of a catalog (search, create, edit price, stock, active,
+// images, HSN and GST rate), the categories tree (create, edit), and the all-or-nothing import of a CSV or JSON file with an upload progress
 // bar and the API's per-row error report.
 import { useEffect, useState } from 'react'
+import { Link } from 'react-router-dom'
+import { useWatch } from 'react-hook-form'
 import { Alert, Box, Button, Card, CardContent, LinearProgress, MenuItem, TextField as MuiTextField, Typography } from '@mui/material'
 import {
   ArrayInput,
   BooleanField,
   BooleanInput,
+  Create,
+  CreateButton,
   Datagrid,
   Edit,
   List,
@@ -22,21 +26,35 @@ import {
   TextInput,
   Title,
   Toolbar,
+  TopToolbar,
+  required,
+  useGetList,
   useListContext,
+  useRecordContext,
 } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { API, api, errorMessage, session } from './api.ts'
 import { ResponsiveTable } from './responsive.tsx'
 
-const catalogFilter = (
+export const catalogFilter = (
   <ReferenceInput key="catalogId" source="catalogId" reference="catalogs" alwaysOn>
     <SelectInput optionText="name" label="Catalog" />
   </ReferenceInput>
 )
 const productFilters = [<SearchInput key="q" source="q" alwaysOn placeholder="Name, brand or SKU" />, catalogFilter]
 
+/** The list's Create button, which hands the chosen catalog to the form. */
+function CatalogListActions() {
+  const { filterValues } = useListContext()
+  return (
+    <TopToolbar>
+      <CreateButton state={{ record: { catalogId: filterValues.catalogId } }} />
+    </TopToolbar>
+  )
+}
+
 export const ProductList = () => (
-  <List filters={productFilters} perPage={25} exporter={false}>
+  <List filters={productFilters} perPage={25} exporter={false} actions={<CatalogListActions />}>
     <ResponsiveTable primary={(r) => r.name} secondary={(r) => `₹${r.sellingPrice} · stock ${r.stock}${r.isActive ? '' : ' · inactive'}`} link="edit">
       <Datagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="name" sortable={false} />
@@ -53,6 +71,40 @@ export const ProductList = () => (
 
 const money = (value: string) => (value && !/^\d{1,13}(\.\d{1,2})?$/.test(value) ? 'An amount like 1299.00' : undefined)
 
+const percent = (bps: number) => `${bps / 100} %`
+
+/** The GST rate of a product or category: the rates in force (GET /admin/tax/rates), or empty to inherit. */
+export function GstRateInput({ emptyText }: { emptyText: string }) {
+  const record = useRecordContext()
+  const { data = [], isPending } = useGetList('taxRates', { pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' }, filter: {} })
+  const inForce = new Set<number>(data.map((r) => r.rateBps))
+  const rates = [...inForce]
+  // A stored rate that is no longer in force stays choosable, named as such, so that the form shows it.
+  if (typeof record?.gstRateBps === 'number' && !inForce.has(record.gstRateBps)) rates.push(record.gstRateBps)
+  const choices = rates.sort((a, b) => a - b).map((bps) => ({ id: bps, name: `${percent(bps)}${inForce.has(bps) ? '' : ' (not in force)'}` }))
+  return <SelectInput source="gstRateBps" label="GST rate" choices={choices} isPending={isPending} emptyText={emptyText} />
+}
+
+/** A slug made from a name: lower-case words joined by hyphens (what the API takes). */
+export const slugOf = (name: unknown) =>
+  String(name ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+
+/** Left empty, the slug is made from the name. */
+const withSlug = (data: Record<string, any>) => ({ ...data, slug: data.slug || slugOf(data.name) })
+
+const hsnHelp = "4 to 8 digits (SAC: 6, starting 99); empty: the category's"
+
+const ImagesInput = () => (
+  <ArrayInput source="images">
+    <SimpleFormIterator inline disableReordering>
+      <TextInput source="" label="Image URL" fullWidth />
+    </SimpleFormIterator>
+  </ArrayInput>
+)
+
 export const ProductEdit = () => (
   <Edit mutationMode="pessimistic">
     <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>}>
@@ -61,47 +113,191 @@ export const ProductEdit = () => (
       <TextInput source="mrp" label="MRP (₹)" validate={money} />
       <NumberInput source="stock" min={0} step={1} />
       <BooleanInput source="isActive" label="Active (shown to customers)" />
-      <ArrayInput source="images">
-        <SimpleFormIterator inline disableReordering>
-          <TextInput source="" label="Image URL" fullWidth />
-        </SimpleFormIterator>
-      </ArrayInput>
+      <TextInput source="hsnCode" label="HSN/SAC code" helperText={hsnHelp} />
+      <GstRateInput emptyText="The category's" />
+      <ImagesInput />
       <TextInput source="description" multiline fullWidth />
     </SimpleForm>
   </Edit>
 )
 
+/** The categories of the catalog chosen in the form, named with their parents ("Audio › Earbuds"). */
+function CategoryInput({ source, label, emptyText, exclude }: { source: string; label: string; emptyText?: string; exclude?: string }) {
+  const catalogId = useWatch({ name: 'catalogId' }) as string | undefined
+  // A picker names every category with its parents: it reads the catalog's categories whole (meta.whole).
+  const { data = [], isPending } = useGetList<Category>('categories', { filter: { catalogId }, pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' }, meta: { whole: true } }, { enabled: Boolean(catalogId) })
+  const byId = new Map(data.map((c) => [c.id, c]))
+  const path = (c: Category): string => {
+    const parent = c.parentId ? byId.get(c.parentId) : undefined
+    return parent && parent.id !== c.id ? `${path(parent)} › ${c.name}` : c.name
+  }
+  const choices = data
+    .filter((c) => c.id !== exclude)
+    .map((c) => ({ id: c.id, name: `${path(c)}${c.isActive ? '' : ' (inactive)'}` }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+  return (
+    <SelectInput
+      source={source}
+      label={label}
+      choices={choices}
+      isPending={Boolean(catalogId) && isPending}
+      emptyText={emptyText}
+      validate={emptyText === undefined ? required() : undefined}
+      disabled={!catalogId}
+      helperText={catalogId ? undefined : 'Choose a catalog first'}
+    />
+  )
+}
+
+// Constants: react-admin resets the form when its defaultValues object changes.
+const NEW_PRODUCT = { isActive: true, stock: 0 }
+const NEW_CATEGORY = { isActive: true }
+
+export const ProductCreate = () => (
+  <Create transform={withSlug}>
+    <SimpleForm defaultValues={NEW_PRODUCT}>
+      <ReferenceInput source="catalogId" reference="catalogs">
+        <SelectInput optionText="name" label="Catalog" validate={required()} />
+      </ReferenceInput>
+      <CategoryInput source="categoryId" label="Category" />
+      <TextInput source="name" validate={required()} fullWidth />
+      <TextInput source="slug" helperText="Lower-case words joined by hyphens; empty: made from the name" />
+      <TextInput source="brand" validate={required()} />
+      <TextInput source="sku" label="SKU" validate={required()} />
+      <TextInput source="sellingPrice" label="Selling price (₹)" validate={[required(), money]} />
+      <TextInput source="mrp" label="MRP (₹)" validate={[required(), money]} />
+      <NumberInput source="stock" min={0} step={1} />
+      <NumberInput source="weightGrams" label="Weight (grams)" min={1} step={1} helperText="Empty: the API's default" />
+      <BooleanInput source="isActive" label="Active (shown to customers)" />
+      <TextInput source="hsnCode" label="HSN/SAC code" helperText={hsnHelp} />
+      <GstRateInput emptyText="The category's" />
+      <ImagesInput />
+      <TextInput source="description" multiline fullWidth />
+    </SimpleForm>
+  </Create>
+)
+
 interface Category {
   id: string
+  catalogId: string
   name: string
   slug: string
   parentId: string | null
   isActive: boolean
 }
 
-/** The categories of the chosen catalog as a tree (the API answers them flat, with parentId). */
-function CategoryTree() {
-  const { data, isPending } = useListContext<Category>()
-  if (isPending || !data) return null
-  const children = (parentId: string | null): Category[] => data.filter((c) => (c.parentId ?? null) === parentId)
-  const branch = (parentId: string | null) => (
+const CHILDREN_PAGE = 25
+
+/** One category of the tree: its own children are read a page at a time when it is opened. */
+function CategoryNode({ category, open: openAtFirst }: { category: Category; open: boolean }) {
+  const [open, setOpen] = useState(openAtFirst)
+  const c = category
+  return (
+    <li>
+      <Button size="small" sx={{ minWidth: 0, px: 0.5, py: 0 }} onClick={() => setOpen(!open)} aria-label={`${open ? 'Close' : 'Open'} ${c.name}`} aria-expanded={open}>
+        {open ? '▾' : '▸'}
+      </Button>
+      {c.name} <small>({c.slug}{c.isActive ? '' : ', inactive'})</small>{' '}
+      <Button component={Link} to={`/categories/${c.id}`} size="small" sx={{ ml: 1, py: 0 }} aria-label={`Edit ${c.name}`}>
+        Edit
+      </Button>
+      <ActionButton label={c.isActive ? 'Deactivate' : 'Activate'} method="PATCH" path={`/admin/categories/${c.id}`} body={{ isActive: !c.isActive }} sx={{ ml: 1, py: 0 }} />
+      {open && <CategoryChildren catalogId={c.catalogId} parentId={c.id} />}
+    </li>
+  )
+}
+
+/** The children of a category, CHILDREN_PAGE at a time (the API pages them: ?parentId=). */
+function CategoryChildren({ catalogId, parentId }: { catalogId: string; parentId: string }) {
+  const [pages, setPages] = useState(1)
+  return (
     <ul>
-      {children(parentId).map((c) => (
-        <li key={c.id}>
-          {c.name} <small>({c.slug}{c.isActive ? '' : ', inactive'})</small>{' '}
-          <ActionButton label={c.isActive ? 'Deactivate' : 'Activate'} method="PATCH" path={`/admin/categories/${c.id}`} body={{ isActive: !c.isActive }} sx={{ ml: 1, py: 0 }} />
-          {children(c.id).length > 0 && branch(c.id)}
-        </li>
+      {Array.from({ length: pages }, (_, i) => (
+        <CategoryChildPage key={i} catalogId={catalogId} parentId={parentId} page={i + 1} last={i + 1 === pages} more={() => setPages(pages + 1)} />
       ))}
     </ul>
   )
-  return <Box data-testid="category-tree">{branch(null)}</Box>
+}
+
+function CategoryChildPage({ catalogId, parentId, page, last, more }: { catalogId: string; parentId: string; page: number; last: boolean; more: () => void }) {
+  const { data, total, isPending } = useGetList<Category>('categories', { filter: { catalogId, parentId }, pagination: { page, perPage: CHILDREN_PAGE }, sort: { field: 'position', order: 'ASC' } })
+  if (isPending || !data) return null
+  if (page === 1 && data.length === 0) return <Typography variant="caption">No subcategories</Typography>
+  const left = (total ?? 0) - page * CHILDREN_PAGE
+  return (
+    <>
+      {data.map((c) => (
+        <CategoryNode key={c.id} category={c} open={false} />
+      ))}
+      {last && left > 0 && (
+        <li>
+          <Button size="small" onClick={more}>
+            {left} more
+          </Button>
+        </li>
+      )}
+    </>
+  )
+}
+
+/** A page of the catalog's top categories (or of every category matching the search), each opening its children. */
+function CategoryTree() {
+  const { data, isPending, filterValues } = useListContext<Category>()
+  if (isPending || !data) return null
+  return (
+    <Box data-testid="category-tree">
+      <ul>
+        {data.map((c) => (
+          <CategoryNode key={c.id} category={c} open={!filterValues.q} />
+        ))}
+      </ul>
+    </Box>
+  )
 }
 
 export const CategoryList = () => (
-  <List filters={[catalogFilter]} perPage={1000} pagination={false} exporter={false}>
+  <List filters={[catalogFilter, <SearchInput key="q" source="q" alwaysOn placeholder="Name or slug, at any level" />]} perPage={25} exporter={false} actions={<CatalogListActions />}>
     <CategoryTree />
   </List>
+)
+
+/** Fields shared by a new category and an edited one. */
+function CategoryFields({ editing }: { editing?: string }) {
+  return (
+    <>
+      <TextInput source="name" validate={required()} />
+      <TextInput source="slug" helperText={editing ? 'Lower-case words joined by hyphens' : 'Lower-case words joined by hyphens; empty: made from the name'} />
+      <CategoryInput source="parentId" label="Parent" emptyText="None (a top category)" exclude={editing} />
+      <NumberInput source="position" min={0} step={1} helperText="Order among its siblings (0 first)" />
+      <BooleanInput source="isActive" label="Active" />
+      <TextInput source="hsnCode" label="Default HSN/SAC code" helperText="4 to 8 digits; empty: the parent's" />
+      <GstRateInput emptyText="The parent's" />
+    </>
+  )
+}
+
+export const CategoryCreate = () => (
+  <Create transform={withSlug} redirect="list">
+    <SimpleForm defaultValues={NEW_CATEGORY}>
+      <ReferenceInput source="catalogId" reference="catalogs">
+        <SelectInput optionText="name" label="Catalog" validate={required()} />
+      </ReferenceInput>
+      <CategoryFields />
+    </SimpleForm>
+  </Create>
+)
+
+function CategoryEditFields() {
+  const record = useRecordContext<Category>()
+  return <CategoryFields editing={record?.id} />
+}
+
+export const CategoryEdit = () => (
+  <Edit mutationMode="pessimistic">
+    <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>}>
+      <CategoryEditFields />
+    </SimpleForm>
+  </Edit>
 )
 
 interface Report {

@@ -15,6 +15,14 @@ interface ResourceRoutes {
   create?(data: Record<string, any>): string
   /** The API answers the whole list, without paging. */
   whole?: boolean
+  /** Filters the list sends when these filters do not say otherwise. */
+  defaults?(filter: Record<string, any>): Record<string, unknown>
+  /** Fields of a create that name its path (its catalog), not sent in the body. */
+  pathFields?: string[]
+  /** Fields a create sends even when null, where null means something (no free shipping). */
+  nullable?: string[]
+  /** The rows of the API's data, each with an id, when the data is not already those rows. */
+  rows?(data: any): any[]
 }
 
 let firstCatalog: Promise<string> | null = null
@@ -39,12 +47,18 @@ const ROUTES: Record<string, ResourceRoutes> = {
     filters: [],
     one: (id) => `/admin/products/${id}`,
     update: (id) => `/admin/products/${id}`,
+    create: (data) => `/admin/catalogs/${data.catalogId}/products`,
+    pathFields: ['catalogId'],
   },
   categories: {
     list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/categories`,
-    filters: [],
-    whole: true,
+    // The tree: the top level unless a parent is named; a search looks at every level.
+    filters: ['parentId'],
+    defaults: (f) => (f.q || f.parentId ? {} : { parentId: 'root' }),
+    one: (id) => `/admin/categories/${id}`,
     update: (id) => `/admin/categories/${id}`,
+    create: (data) => `/admin/catalogs/${data.catalogId}/categories`,
+    pathFields: ['catalogId'],
   },
   catalogs: { list: () => '/admin/catalogs', filters: [], whole: true },
   coupons: {
@@ -53,10 +67,21 @@ const ROUTES: Record<string, ResourceRoutes> = {
     update: (id) => `/admin/coupons/${id}`,
     create: (data) => `/admin/partners/${data.partnerId}/coupons`,
   },
-  zones: { list: () => '/admin/delivery-zones', filters: [], update: (id) => `/admin/delivery-zones/${id}` },
+  zones: { list: () => '/admin/delivery-zones', filters: [], update: (id) => `/admin/delivery-zones/${id}`, create: () => '/admin/delivery-zones', nullable: ['freeShippingThreshold'] },
   apiKeys: { list: (f) => `/admin/partners/${f.partnerId}/api-keys`, filters: [] },
   partners: { list: () => '/admin/partners', filters: ['isActive'], one: (id) => `/admin/partners/${id}`, update: (id) => `/admin/partners/${id}`, create: () => '/admin/partners' },
   events: { list: () => '/admin/events', filters: ['status', 'type', 'partnerId', 'subjectId'], one: (id) => `/admin/events/${id}` },
+  codBlockedPincodes: {
+    list: async (f) => `/admin/partners/${f.partnerId || (await defaultPartnerId())}/cod-blocked-pincodes`,
+    filters: [],
+    rows: (data: { pincode: string }[]) => data.map((row) => ({ id: row.pincode, ...row })),
+  },
+  taxRates: { list: () => '/admin/tax/rates', filters: [], whole: true },
+  untaxedProducts: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/tax/missing`,
+    filters: [],
+    rows: (data: { products: unknown[] }) => data.products,
+  },
 }
 
 function routesOf(resource: string): ResourceRoutes {
@@ -66,7 +91,7 @@ function routesOf(resource: string): ResourceRoutes {
 }
 
 /** Fields the console adds or the API does not take back on a write. */
-const READ_ONLY = ['id', 'createdAt', 'updatedAt', 'catalogId', 'partnerId', 'children', 'apiKeys', 'pincodePrefixes', 'usedCount']
+const READ_ONLY = ['id', 'createdAt', 'updatedAt', 'catalogId', 'partnerId', 'children', 'apiKeys', 'usedCount']
 
 export const dataProvider: DataProvider = {
   async getList(resource, params) {
@@ -74,16 +99,19 @@ export const dataProvider: DataProvider = {
     const { page = 1, perPage = 25 } = params.pagination ?? {}
     const filter = params.filter ?? {}
     const path = await routes.list(filter)
-    if (routes.whole) {
-      const { data } = await api<any[]>('GET', path)
+    // A list the API answers whole, or asked whole by a picker (meta.whole: every lazily paged list answers whole without page and limit).
+    if (routes.whole || params.meta?.whole) {
+      const answer = await api<any>('GET', path)
+      const data: any[] = routes.rows ? routes.rows(answer.data) : answer.data
       const q = String(filter.q ?? '').toLowerCase()
       const matching = q ? data.filter((row) => JSON.stringify(row).toLowerCase().includes(q)) : data
       return { data: matching.slice((page - 1) * perPage, page * perPage), total: matching.length }
     }
-    const values: Record<string, unknown> = { page, limit: Math.min(perPage, 100), search: filter.q }
-    for (const name of routes.filters) values[name] = filter[name]
-    const answer = await api<any[]>('GET', `${path}${query(values)}`)
-    return { data: answer.data, total: answer.meta?.total ?? answer.data.length }
+    const values: Record<string, unknown> = { page, limit: Math.min(perPage, 100), search: filter.q, ...routes.defaults?.(filter) }
+    for (const name of routes.filters) values[name] ??= filter[name]
+    const answer = await api<any>('GET', `${path}${query(values)}`)
+    const rows: any[] = routes.rows ? routes.rows(answer.data) : answer.data
+    return { data: rows, total: answer.meta?.total ?? rows.length }
   },
   async getOne(resource, params) {
     const routes = routesOf(resource)
@@ -96,7 +124,7 @@ export const dataProvider: DataProvider = {
     return { data: (await api('GET', routes.one(params.id))).data }
   },
   async getMany(resource, params) {
-    if (resource === 'catalogs' || resource === 'zones' || resource === 'categories') {
+    if (resource === 'catalogs' || resource === 'zones') {
       // A reference picker's few ids: read from the list, whole (no page asked: the API answers it all).
       const { data } = await api<any[]>('GET', await routesOf(resource).list({}))
       return { data: data.filter((row) => params.ids.includes(row.id)) }
@@ -122,9 +150,10 @@ export const dataProvider: DataProvider = {
     const routes = routesOf(resource)
     if (!routes.create) throw new Error(`${resource} cannot be created here`)
     // Inputs left empty are left out: the API's defaults apply.
-    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined && v !== ''))
+    const body = Object.fromEntries(Object.entries(params.data as Record<string, unknown>).filter(([k, v]) => (v !== null || routes.nullable?.includes(k)) && v !== undefined && v !== ''))
     const path = routes.create(body)
     delete body.partnerId
+    for (const field of routes.pathFields ?? []) delete body[field]
     return { data: (await api('POST', path, body)).data }
   },
   async updateMany() {

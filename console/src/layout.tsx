@@ -1,7 +1,10 @@
-// The menu: the resources the role may use, plus the catalog import and the pricing rules pages.
+// The menu: the resources the role may use, plus the catalog import, pricing rules, cash on delivery
+// and GST seller pages.
 import { Layout, type LayoutProps, Menu, usePermissions } from 'react-admin'
 import UploadFileIcon from '@mui/icons-material/UploadFile'
 import PriceChangeIcon from '@mui/icons-material/PriceChange'
+import LocalShippingIcon from '@mui/icons-material/LocalShipping'
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong'
 
 function ConsoleMenu() {
   const { permissions } = usePermissions()
@@ -11,6 +14,8 @@ function ConsoleMenu() {
       <Menu.ResourceItems />
       {(permissions === 'ADMIN' || permissions === 'CATALOG') && <Menu.Item to="/import" primaryText="Catalog import" leftIcon={<UploadFileIcon />} />}
       {permissions === 'ADMIN' && <Menu.Item to="/pricing" primaryText="Pricing rules" leftIcon={<PriceChangeIcon />} />}
+      {permissions === 'ADMIN' && <Menu.Item to="/cod" primaryText="Cash on delivery" leftIcon={<LocalShippingIcon />} />}
+      {permissions === 'ADMIN' && <Menu.Item to="/gst" primaryText="GST seller and GSTR-1" leftIcon={<ReceiptLongIcon />} />}
     </Menu>
   )
 }

@@ -133,6 +133,17 @@ describe('categories and products', () => {
     await admin('PATCH', `/categories/${audioId}`, { isActive: false })
     assert.deepEqual((await publicGet('/categories')).json().data[0].children, [])
   })
+
+  test('one category reads by its id, inactive included, as the list shows it; an unknown id is 404', async () => {
+    const inList = (await admin('GET', `/catalogs/${catalogId}/categories`)).json().data.find((c: { id: string }) => c.id === audioId)
+    await admin('PATCH', `/categories/${audioId}`, { isActive: false })
+    const one = await admin('GET', `/categories/${audioId}`)
+    assert.equal(one.statusCode, 200, one.body)
+    assert.deepEqual(one.json().data, { ...inList, isActive: false, updatedAt: one.json().data.updatedAt })
+    const missing = await admin('GET', '/categories/ctg_missing')
+    assert.equal(missing.statusCode, 404)
+    assert.equal(missing.json().message, 'Category not found')
+  })
 })
 
 describe('bulk import', () => {

@@ -394,6 +394,7 @@ export const MATRIX: Record<string, Route> = {
     ok: 201,
     req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/categories`, payload: { name: 'New', slug: `c-${randomUUID().slice(0, 8)}` } }),
   },
+  'GET /admin/categories/:categoryId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/categories/${f.admin.categoryId}` }) },
   'PATCH /admin/categories/:categoryId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/categories/${f.admin.categoryId}`, payload: { name: 'Misc renamed' } }) },
   'GET /admin/catalogs/:catalogId/products': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/products` }) },
   'POST /admin/catalogs/:catalogId/products': {

@@ -176,7 +176,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One category, inactive included */
+        get: operations["adminGetCategory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5619,6 +5620,193 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/missing"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminGetCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "catalogId": "string",
+                     *         "parentId": "string",
+                     *         "name": "string",
+                     *         "slug": "string",
+                     *         "image": "string",
+                     *         "position": 1,
+                     *         "isActive": true,
+                     *         "hsnCode": "string",
+                     *         "gstRateBps": 1,
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            catalogId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            gstRateBps: number | null;
+                            hsnCode: string | null;
+                            id: string;
+                            image: string | null;
+                            isActive: boolean;
+                            name: string;
+                            parentId: string | null;
+                            position: number;
+                            slug: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/categories/{categoryId}"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];

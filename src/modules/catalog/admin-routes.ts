@@ -85,6 +85,22 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
     },
   )
 
+  app.get(
+    '/admin/categories/:categoryId',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetCategory',
+        tags,
+        security: sec,
+        summary: 'One category, inactive included',
+        params: Type.Object({ categoryId: Type.String({ maxLength: 100 }) }),
+        response: { 200: Envelope(Category), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ok(await admin.getCategory(request.params.categoryId), 'Category retrieved'),
+  )
+
   app.patch(
     '/admin/categories/:categoryId',
     {

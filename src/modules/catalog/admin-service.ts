@@ -167,6 +167,12 @@ export class CatalogAdminService {
     return toAdminCategory(row!)
   }
 
+  async getCategory(categoryId: string) {
+    const row = await catalogRepo.findCategoryById(this.db, categoryId)
+    if (!row) throw new AppError('NOT_FOUND', 'Category not found')
+    return toAdminCategory(row)
+  }
+
   async updateCategory(categoryId: string, input: CategoryInput) {
     const current = await catalogRepo.findCategoryById(this.db, categoryId)
     if (!current) throw new AppError('NOT_FOUND', 'Category not found')
