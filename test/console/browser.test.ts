@@ -116,6 +116,16 @@ const listShown = (page: Page) => page.locator('main table, main textarea').or(p
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
 
+/** The list on screen has come to `n` rows (after a search went to the server and back). */
+async function rowsAre(page: Page, n: number) {
+  const rows = page.locator('main tbody tr')
+  const deadline = Date.now() + WAIT.timeout
+  while ((await rows.count()) !== n) {
+    if (Date.now() > deadline) throw new Error(`the list shows ${await rows.count()} rows, not ${n}`)
+    await page.waitForTimeout(50)
+  }
+}
+
 /** A category of the shop's catalog, by slug, as the API answers it. */
 async function categoryOf(slug: string) {
   const found = (await adminApi('GET', `/catalogs/${shop.catalogId}/categories`)).data.find((c: { slug: string }) => c.slug === slug)
@@ -492,17 +502,17 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const rowsBefore = await rows.count()
     assert.ok(rowsBefore > 1, `${rowsBefore} zones listed`)
     await page.getByPlaceholder('Name or pincode').fill('560001')
-    await page.waitForFunction(() => document.querySelectorAll('main tbody tr').length === 1)
+    await rowsAre(page, 1)
     await rows.getByText(zones[0]!.name, { exact: true }).waitFor()
     await shot(page, '40-zones-search')
     // The list keeps its filter for the next visit: clear it, as an operator would.
     await page.getByPlaceholder('Name or pincode').fill('')
-    await page.waitForFunction((n) => document.querySelectorAll('main tbody tr').length === n, rowsBefore)
+    await rowsAre(page, rowsBefore)
 
     await page.getByRole('menuitem', { name: 'Coupons' }).click()
     await listShown(page)
     await page.getByPlaceholder('Code').fill('dme4')
-    await page.waitForFunction(() => document.querySelectorAll('main tbody tr').length === 1)
+    await rowsAre(page, 1)
     await rows.getByText('FINDME42').waitFor()
     await page.getByPlaceholder('Code').fill('')
   })
