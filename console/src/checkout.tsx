@@ -142,19 +142,32 @@ function ZonePrefixes() {
   )
 }
 
-/** `addPincodes` is sent as the API's `pincodes` (added or moved here); left empty, nothing is sent. */
-const zoneChanges = ({ addPincodes, ...rest }: Record<string, any>) => (addPincodes?.length ? { ...rest, pincodes: addPincodes } : rest)
+/**
+ * `addPincodes` is sent as the API's `pincodes` (added or moved here); left empty, nothing is sent.
+ * An emptied free-shipping amount is null: never free.
+ */
+const zoneChanges = ({ addPincodes, ...rest }: Record<string, any>) => {
+  const changes = addPincodes?.length ? { ...rest, pincodes: addPincodes } : rest
+  return changes.freeShippingThreshold === '' ? { ...changes, freeShippingThreshold: null } : changes
+}
 
 export const ZoneEdit = () => (
   <Edit mutationMode="pessimistic" transform={zoneChanges}>
     <SimpleForm>
-      <TextInput source="name" />
+      <TextInput source="name" validate={required()} />
       <BooleanInput source="serviceable" />
+      <SlabsInput source="standardSlabs" label="Standard delivery charges by weight" />
+      <NumberInput source="standardMinDays" label="Standard days (min)" validate={required()} min={0} max={60} />
+      <NumberInput source="standardMaxDays" label="Standard days (max)" validate={required()} min={0} max={60} />
       <BooleanInput source="expressAvailable" />
+      <SlabsInput source="expressSlabs" label="Express charges by weight" />
+      <NumberInput source="expressMinDays" label="Express days (min)" validate={required()} min={0} max={60} />
+      <NumberInput source="expressMaxDays" label="Express days (max)" validate={required()} min={0} max={60} />
+      <TextInput source="freeShippingThreshold" label="Free shipping from (₹)" validate={money} helperText="Empty: never free" />
+      <NumberInput source="cutoffHour" validate={required()} min={0} max={23} helperText="Orders after this hour (India) ship the next day" />
       <BooleanInput source="codAvailable" />
-      <TextInput source="codLimit" label="COD limit (₹)" />
-      <TextInput source="codFee" label="COD fee (₹)" />
-      <NumberInput source="cutoffHour" min={0} max={23} />
+      <TextInput source="codLimit" label="COD limit (₹)" validate={[required(), money]} />
+      <TextInput source="codFee" label="COD fee (₹)" validate={[required(), money]} />
       <ZonePrefixes />
       <PrefixesInput source="addPincodes" label="Add or move prefixes here" />
     </SimpleForm>

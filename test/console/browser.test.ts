@@ -542,7 +542,8 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
 
     await page.getByRole('cell', { name: 'Kashmir valley' }).click()
     await page.getByTestId('zone-prefixes').filter({ hasText: '1900 (Srinagar' }).waitFor()
-    await page.getByRole('button', { name: 'Add' }).click()
+    // The prefixes' Add is the form's last (the charge slabs have theirs).
+    await page.getByRole('button', { name: 'Add' }).last().click()
     await page.locator('input[name="addPincodes.0.prefix"]').fill('1921')
     await page.locator('input[name="addPincodes.0.city"]').fill('Anantnag')
     await page.locator('input[name="addPincodes.0.state"]').fill('Jammu and Kashmir')
@@ -552,6 +553,23 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const zone = (await adminApi('GET', '/delivery-zones')).data.find((z: { name: string }) => z.name === 'Kashmir valley')
     assert.deepEqual(zone.pincodes.map((p: { prefix: string }) => p.prefix).sort(), ['1900', '1921'])
     assert.equal(await serviceable('192101'), true)
+
+    // Its delivery days, charges and free shipping are edited too; an emptied amount is "never free".
+    await page.getByRole('cell', { name: 'Kashmir valley' }).click()
+    await page.locator('input[name="standardMaxDays"]').fill('9')
+    await page.locator('input[name="standardSlabs.0.charge"]').fill('75')
+    await page.locator('input[name="freeShippingThreshold"]').fill('999')
+    await page.getByRole('button', { name: 'Save' }).click()
+    // Saved: the form goes back to the list (an earlier "updated" message may still be showing).
+    await page.waitForURL(/#\/zones$/)
+    const kashmir = async () => (await adminApi('GET', `/delivery-zones?search=${encodeURIComponent('Kashmir valley')}`)).data[0]
+    const edited = await kashmir()
+    assert.deepEqual([edited.standardMaxDays, edited.standardSlabs[0].charge, edited.freeShippingThreshold], [9, '75.00', '999.00'])
+    await page.getByRole('cell', { name: 'Kashmir valley' }).click()
+    await page.locator('input[name="freeShippingThreshold"]').fill('')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/#\/zones$/)
+    assert.equal((await kashmir()).freeShippingThreshold, null)
   })
 
   test('ADMIN sets a partner\'s COD rules (a value the API refuses shows its 400 message), blocks COD at a pincode and unblocks it', async () => {
