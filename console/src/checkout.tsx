@@ -1,15 +1,16 @@
 // Checkout settings (ADMIN): coupons of a partner, serviceability (delivery) zones with their
 // pincode prefixes (create; add or move prefixes), and a partner's pricing rules (Reward Points, return window, prepaid discount).
 import { useEffect, useState } from 'react'
-import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { ArrayInput, BooleanField, BooleanInput, Create, Datagrid, DateTimeInput, Edit, FunctionField, List, NumberInput, type RaRecord, ReferenceInput, SearchInput, SelectInput, SimpleForm, SimpleFormIterator, TextField, TextInput, Title, required, useRecordContext } from 'react-admin'
+import { Alert, Card, CardContent, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { ArrayInput, AutocompleteInput, BooleanField, BooleanInput, Create, Datagrid, DateTimeInput, Edit, FunctionField, List, NumberInput, type RaRecord, ReferenceInput, SearchInput, SelectInput, SimpleForm, SimpleFormIterator, TextField, TextInput, Title, required, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api } from './api.ts'
+import { PartnerPicker } from './pickers.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
 const partnerFilter = (
   <ReferenceInput key="partnerId" source="partnerId" reference="partners" alwaysOn>
-    <SelectInput optionText="name" label="Partner" />
+    <AutocompleteInput optionText="name" label="Partner" sx={{ minWidth: 240 }} />
   </ReferenceInput>
 )
 
@@ -33,7 +34,7 @@ export const CouponCreate = () => (
   <Create redirect="list">
     <SimpleForm>
       <ReferenceInput source="partnerId" reference="partners">
-        <SelectInput optionText="name" label="Partner" validate={required()} />
+        <AutocompleteInput optionText="name" label="Partner" validate={required()} />
       </ReferenceInput>
       <TextInput source="code" validate={required()} helperText="3 to 40 letters, digits, - or _" />
       <SelectInput source="kind" choices={[{ id: 'PERCENT', name: 'Percent off' }, { id: 'FLAT', name: 'Rupees off' }]} validate={required()} />
@@ -185,19 +186,9 @@ function parsedJson(text: string): unknown {
 
 /** A partner's pricing rules as the API answers them; saved back whole (PUT). */
 export function PricingRules() {
-  const [partners, setPartners] = useState<{ id: string; name: string }[]>([])
   const [partnerId, setPartnerId] = useState('')
   const [text, setText] = useState('')
   const [error, setError] = useState('')
-  useEffect(() => {
-    api<{ id: string; name: string }[]>('GET', '/admin/partners?limit=100').then(
-      (a) => {
-        setPartners(a.data)
-        setPartnerId(a.data[0]?.id ?? '')
-      },
-      (err: Error) => setError(err.message),
-    )
-  }, [])
   useEffect(() => {
     if (!partnerId) return
     api('GET', `/admin/partners/${partnerId}/pricing`).then(
@@ -213,13 +204,7 @@ export function PricingRules() {
         <Typography variant="h6">Pricing rules of a partner</Typography>
         {error && <Alert severity="error">{error}</Alert>}
         <Stack spacing={2} sx={{ mt: 2 }}>
-          <MuiTextField select size="small" label="Partner" value={partnerId} onChange={(e) => setPartnerId(e.target.value)} sx={{ maxWidth: 320 }}>
-            {partners.map((p) => (
-              <MenuItem key={p.id} value={p.id}>
-                {p.name}
-              </MenuItem>
-            ))}
-          </MuiTextField>
+          <PartnerPicker value={partnerId} onChange={setPartnerId} />
           <MuiTextField label="Settings (JSON)" multiline minRows={8} value={text} onChange={(e) => setText(e.target.value)} error={body === undefined} helperText={body === undefined ? 'Not valid JSON' : ' '} />
           <ActionButton label="Save" variant="contained" disabled={body === undefined || !partnerId} method="PUT" path={`/admin/partners/${partnerId}/pricing`} body={body} />
         </Stack>

@@ -1,41 +1,85 @@
-// A partner or catalog picker for the pages that are not lists (COD rules, GST seller): a select of
-// the API's partners or catalogs, set to the first one once they are loaded.
+// Partner and catalog pickers for the pages that are not lists (COD rules, GST seller, pricing rules),
+// set to the first one once loaded. Partners are searched on the server as the operator types (a
+// page of 20: a merchant may have many); catalogs are a handful, read whole.
 import { useEffect, useState } from 'react'
-import { Alert, Box, MenuItem, TextField } from '@mui/material'
-import { api } from './api.ts'
+import { Alert, Autocomplete, Box, MenuItem, TextField } from '@mui/material'
+import { api, query } from './api.ts'
 
 interface Named {
   id: string
   name: string
 }
 
-function ApiPicker({ label, path, value, onChange, testId }: { label: string; path: string; value: string; onChange: (id: string) => void; testId: string }) {
+type PickerProps = { value: string; onChange: (id: string) => void }
+
+/** A grid track of at most 360 px that may shrink to nothing: a long name never widens a phone's page. */
+const Track = ({ children }: { children: React.ReactNode }) => <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 360px)' }}>{children}</Box>
+
+export function PartnerPicker({ value, onChange }: PickerProps) {
+  const [typed, setTyped] = useState('')
+  const [options, setOptions] = useState<Named[]>([])
+  const [selected, setSelected] = useState<Named | null>(null)
+  const [error, setError] = useState('')
+  useEffect(() => {
+    // Asked a quarter of a second after the last key, not on every key.
+    const timer = setTimeout(() => {
+      api<Named[]>('GET', `/admin/partners${query({ limit: 20, search: typed.trim() })}`).then(
+        (a) => {
+          setOptions(a.data)
+          if (!value && !selected && a.data[0]) {
+            setSelected(a.data[0])
+            onChange(a.data[0].id)
+          }
+        },
+        (err: Error) => setError(err.message),
+      )
+    }, 250)
+    return () => clearTimeout(timer)
+  }, [typed])
+  if (error) return <Alert severity="error">{error}</Alert>
+  return (
+    <Track>
+      <Autocomplete
+        options={options}
+        value={selected}
+        getOptionLabel={(o) => o.name}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(found) => found}
+        onInputChange={(_, text, reason) => reason === 'input' && setTyped(text)}
+        onChange={(_, picked) => {
+          if (!picked) return
+          setSelected(picked)
+          onChange(picked.id)
+        }}
+        renderInput={(params) => <TextField {...params} size="small" label="Partner" placeholder="Type to search" />}
+        data-testid="partner-picker"
+      />
+    </Track>
+  )
+}
+
+export function CatalogPicker({ value, onChange }: PickerProps) {
   const [options, setOptions] = useState<Named[]>([])
   const [error, setError] = useState('')
   useEffect(() => {
-    api<Named[]>('GET', path).then(
+    api<Named[]>('GET', '/admin/catalogs').then(
       (a) => {
         setOptions(a.data)
         if (!value && a.data[0]) onChange(a.data[0].id)
       },
       (err: Error) => setError(err.message),
     )
-    // Loaded once: the list does not change while the page is open.
-  }, [path])
+  }, [])
   if (error) return <Alert severity="error">{error}</Alert>
-  // A grid track of at most 360 px that may shrink to nothing: a long name never widens a phone's page.
   return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 360px)' }}>
-      <TextField select fullWidth size="small" label={label} value={options.length > 0 ? value : ''} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+    <Track>
+      <TextField select fullWidth size="small" label="Catalog" value={options.length > 0 ? value : ''} onChange={(e) => onChange(e.target.value)} data-testid="catalog-picker">
         {options.map((o) => (
           <MenuItem key={o.id} value={o.id}>
             {o.name}
           </MenuItem>
         ))}
       </TextField>
-    </Box>
+    </Track>
   )
 }
-
-export const PartnerPicker = (props: { value: string; onChange: (id: string) => void }) => <ApiPicker label="Partner" path="/admin/partners?limit=100" testId="partner-picker" {...props} />
-export const CatalogPicker = (props: { value: string; onChange: (id: string) => void }) => <ApiPicker label="Catalog" path="/admin/catalogs" testId="catalog-picker" {...props} />

@@ -362,7 +362,8 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     // A coupon issued from the console is the partner's, as the API lists it.
     await admin.goto(`${base}/admin#/coupons/create`)
     const partnerName = (await adminApi('GET', `/partners/${shop.partner.partnerId}`)).data.name
-    await admin.getByRole('combobox', { name: /Partner/ }).click()
+    // The partner is found by typing part of its name (the API's search: a page, not every partner).
+    await admin.getByRole('combobox', { name: /Partner/ }).fill(partnerName.slice(0, 8))
     await admin.getByRole('option', { name: partnerName }).click()
     await admin.locator('input[name="code"]').fill('CONSOLE5')
     await admin.getByRole('combobox', { name: /Kind/ }).click()
@@ -491,7 +492,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await tree.getByText('Many').waitFor()
   })
 
-  test('ADMIN finds a serviceability zone by the pincode it serves, and a coupon by part of its code (server searches)', async () => {
+  test('ADMIN finds a serviceability zone by the pincode it serves, a coupon by part of its code, a partner past the first page by its name (server searches)', async () => {
     await adminApi('POST', `/partners/${shop.partner.partnerId}/coupons`, { code: 'FINDME42', kind: 'FLAT', value: '10' })
     const page = await signedIn('ADMIN')
     await page.getByRole('menuitem', { name: 'Serviceability zones' }).click()
@@ -515,6 +516,19 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await rowsAre(page, 1)
     await rows.getByText('FINDME42').waitFor()
     await page.getByPlaceholder('Code').fill('')
+
+    // A partner picker offers a page of the newest partners and finds any other by its name.
+    for (let i = 0; i < 21; i++) await adminApi('POST', '/partners', { name: `Crowd partner ${i}` })
+    const shopPartner = (await adminApi('GET', `/partners/${shop.partner.partnerId}`)).data.name as string
+    await adminApi('PUT', `/partners/${shop.partner.partnerId}/pricing`, { rewardEarnPercent: 1, rewardRedeemCapPercent: 10, paisePerPoint: 100, returnWindowDays: 11 })
+    await page.getByRole('menuitem', { name: 'Pricing rules' }).click()
+    const picker = page.getByRole('combobox', { name: 'Partner' })
+    await picker.click()
+    await page.getByRole('option', { name: 'Crowd partner 20' }).waitFor()
+    assert.equal(await page.getByRole('option', { name: shopPartner }).count(), 0, 'the oldest partner is past the first page')
+    await picker.fill(shopPartner.slice(0, 10))
+    await page.getByRole('option', { name: shopPartner }).click()
+    await page.getByLabel('Settings (JSON)').filter({ hasText: '"returnWindowDays": 11' }).waitFor()
   })
 
   test('ADMIN creates a serviceability zone for a prefix: a pincode nobody served becomes serviceable; a prefix added in its form is mapped', async () => {
