@@ -90,6 +90,20 @@ describe('provider webhooks', () => {
     assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
   })
 
+  test('a signed body that is JSON but not an event (null, a number, a list, an amount that is not whole paise) is refused 401, never a 500, and changes nothing', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const order = await prepaidOrder(customer)
+    const session = { sessionId: order.paymentClientAction.payload.sessionId, amount: 100_000n, currency: 'INR' }
+    const real = sandbox.eventFor('pay', session)
+    for (const body of [null, 5, [real], { ...real, amount: 1.5 }, { ...real, amount: 'all of it' }]) {
+      const e = sandbox.signedEvent(body as unknown as typeof real)
+      const res = await webhook(e.rawBody, e.headers)
+      assert.equal(res.statusCode, 401, `${JSON.stringify(body)}: ${res.body}`)
+      assert.equal(res.json().message, 'Invalid webhook signature')
+    }
+    assert.equal((await get(customer, `/orders/${order.id}`)).json().data.status, 'PENDING_PAYMENT')
+  })
+
   test('a signature header with two v1 values (a secret being rotated) is accepted if one matches; v1 values of another body or secret are not', async () => {
     const secret = createHmac('sha256', t.deps.config.authSecret).update('sandbox-webhook').digest('hex')
     const v1 = (raw: Buffer | string, timestamp: number, key = secret) => createHmac('sha256', key).update(`${timestamp}.${raw.toString()}`).digest('hex')

@@ -249,7 +249,7 @@ describe('resource limits', () => {
     }
   })
 
-  test('a signed carrier callback with its fields nested 10,000 deep, objects where text goes, or an 800 kB event id is 400 within 1 s and moves nothing', async () => {
+  test('a signed carrier callback with its fields nested 10,000 deep, objects where text goes, an 800 kB event id, or JSON that is not an object is 400 within 1 s and moves nothing', async () => {
     const placed = await order(await customer(), { items: [line(bulkIds[0]!)], shippingAddress: ADDRESS, paymentMode: 'COD' })
     assert.equal(placed.statusCode, 201, placed.body)
     const admin = { authorization: `Bearer ${adminToken}` }
@@ -267,6 +267,11 @@ describe('resource limits', () => {
       event(`"occurredAt":"${new Date().toISOString()}","location":["Hub"]`),
       // An event id of 800 kB (its unique index cannot hold it).
       event(`"occurredAt":"${new Date().toISOString()}"`).replace(/"id":"[^"]*"/, `"id":"${'😀'.repeat(200_000)}"`),
+      // JSON, signed, but not an object (reading a field of null threw: a 500 the fuzzer found).
+      'null',
+      '5',
+      '[]',
+      '"DELIVERED"',
     ]) {
       const url = `${PREFIX}/shipping/webhooks/sandbox`
       const headers = { 'content-type': 'application/json', 'x-sandbox-carrier-signature': signPayload(key, Math.floor(Date.now() / 1000), body) }

@@ -5,6 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { safeEqual } from '../../../lib/hashing.ts'
 import { type PaymentProvider, type ProviderEvent, WebhookSignatureError } from './types.ts'
+import { jsonObject } from '../../../lib/json.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
 /** Signed events older than this are refused, so a captured callback cannot be replayed later. */
@@ -57,12 +58,10 @@ export function createSandboxProvider(options: { secret: string; publicBaseUrl: 
       const expected = sign(timestamp, rawBody.toString('utf8'))
       const signatures = match[2]!.slice(1).split(',').map((part) => part.slice('v1='.length))
       if (!signatures.some((signature) => safeEqual(expected, signature))) throw new WebhookSignatureError('Signature does not match')
-      let body: SandboxEventBody
-      try {
-        body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody
-      } catch {
-        throw new WebhookSignatureError('Body is not JSON')
-      }
+      const body = jsonObject(rawBody.toString('utf8')) as SandboxEventBody | null
+      if (!body) throw new WebhookSignatureError('Body is not a JSON object')
+      // The amount is whole paise; anything else (1.5, "abc") would throw in BigInt.
+      if (body.amount !== undefined && !Number.isSafeInteger(body.amount)) throw new WebhookSignatureError('amount must be whole paise')
       switch (body.type) {
         case 'payment.succeeded':
           return { kind: 'PAYMENT_SUCCEEDED', eventId: body.id, sessionId: body.sessionId!, providerPaymentId: body.paymentId!, amount: BigInt(body.amount ?? 0), currency: body.currency ?? '' }

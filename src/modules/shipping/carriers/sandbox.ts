@@ -6,6 +6,7 @@ import { randomBytes, randomInt } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { signPayload, verifySignature } from '../../../lib/signature.ts'
 import { type Carrier, CarrierPayloadError, CarrierSignatureError, type TrackingEvent, type TrackingStatus } from './types.ts'
+import { jsonObject } from '../../../lib/json.ts'
 
 export const SANDBOX_CARRIER_SIGNATURE_HEADER = 'x-sandbox-carrier-signature'
 export const TRACKING_STATUSES: TrackingStatus[] = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED']
@@ -54,12 +55,8 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
       if (typeof header !== 'string' || !verifySignature(options.secret, header, rawBody.toString('utf8'), now() / 1000)) {
         throw new CarrierSignatureError('Missing, stale or wrong signature')
       }
-      let body: Partial<SandboxTrackingBody>
-      try {
-        body = JSON.parse(rawBody.toString('utf8')) as Partial<SandboxTrackingBody>
-      } catch {
-        throw new CarrierPayloadError('Body is not JSON')
-      }
+      const body = jsonObject(rawBody.toString('utf8')) as Partial<SandboxTrackingBody> | null
+      if (!body) throw new CarrierPayloadError('Body is not a JSON object')
       // Only strings are read: String() of any other JSON (an array nested 10,000 deep) may throw.
       const occurredAt = new Date(typeof body.occurredAt === 'string' ? body.occurredAt : Number.NaN)
       if (typeof body.id !== 'string' || typeof body.awb !== 'string' || !TRACKING_STATUSES.includes(body.status as TrackingStatus) || Number.isNaN(occurredAt.getTime())) {

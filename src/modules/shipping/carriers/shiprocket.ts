@@ -12,6 +12,7 @@ import { type Clock, systemClock } from '../../../lib/clock.ts'
 import { safeEqual } from '../../../lib/hashing.ts'
 import { formatPaise, lineTotal, sumPaise } from '../../../lib/money.ts'
 import { normalizeIndianMobile } from '../../../lib/phone.ts'
+import { isRecord } from '../../../lib/json.ts'
 import {
   type BookedShipment,
   type BookingRequest,
@@ -571,9 +572,6 @@ function returnOrder(request: BookingRequest, options: ShiprocketOptions, wareho
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function textOrNull(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
