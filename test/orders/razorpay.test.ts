@@ -293,6 +293,13 @@ describe('parseWebhook', () => {
     assert.throws(() => provider().parseWebhook(tampered, headers), WebhookSignatureError)
   })
 
+  test('a signed payment event whose amount is not whole paise is refused, not a crash', () => {
+    for (const amount of [1.5, '149900', null]) {
+      const { rawBody, headers } = signed(paymentEvent('payment.captured', { amount }))
+      assert.throws(() => provider().parseWebhook(rawBody, headers), WebhookSignatureError, String(amount))
+    }
+  })
+
   test('a body signed with another secret is refused', () => {
     const { rawBody, headers } = signed(paymentEvent('payment.captured', {}), 'evt_Lx1', 'someone-elses-secret')
     assert.throws(() => provider().parseWebhook(rawBody, headers), WebhookSignatureError)

@@ -132,6 +132,8 @@ export function createRazorpayProvider(options: RazorpayOptions): PaymentProvide
 function paymentOf(body: RazorpayWebhook): RazorpayPayment {
   const payment = body.payload?.payment?.entity
   if (typeof payment?.id !== 'string') throw new WebhookSignatureError(`Event ${body.event} carries no payment`)
+  // Paise, a whole number (BigInt of 1.5 or "abc" throws): anything else is not Razorpay's.
+  if (!Number.isSafeInteger(payment.amount)) throw new WebhookSignatureError(`Event ${body.event} carries an amount that is not whole paise`)
   return payment
 }
 
