@@ -79,9 +79,10 @@ export type GstinCheck =
 
 /**
  * Checks a GSTIN rule by rule (spaces around it ignored, letters read in any case) and says which
- * rule failed, worded to follow the field's name: `gstin ${problem}`.
+ * rule failed, worded to follow the field's name: `gstin ${problem}`. `collector`: the GSTIN of a tax
+ * collector at source (an e-commerce operator), whose 14th character is C.
  */
-export function checkGstin(input: string): GstinCheck {
+export function checkGstin(input: string, { collector = false }: { collector?: boolean } = {}): GstinCheck {
   const gstin = input.trim().toUpperCase()
   if (gstin.length !== 15) return { valid: false, problem: 'must be 15 characters' }
   if (!/^[0-9A-Z]{15}$/.test(gstin)) return { valid: false, problem: 'must contain only letters and digits' }
@@ -91,7 +92,8 @@ export function checkGstin(input: string): GstinCheck {
   const pan = gstin.slice(2, 12)
   if (!/^[A-Z]{5}[0-9]{4}[A-Z]$/.test(pan)) return { valid: false, problem: 'characters 3-12 must be a PAN (5 letters, 4 digits, 1 letter)' }
   if (!/^[1-9A-Z]$/.test(gstin[12]!)) return { valid: false, problem: 'character 13 (entity number) must be 1-9 or A-Z' }
-  if (gstin[13] !== 'Z') return { valid: false, problem: 'character 14 must be Z' }
+  // A tax collector's registration (an e-commerce operator collecting TCS) carries C instead of Z.
+  if (gstin[13] !== 'Z' && !(collector && gstin[13] === 'C')) return { valid: false, problem: collector ? 'character 14 must be C (a TCS registration) or Z' : 'character 14 must be Z' }
   if (gstinCheckCharacter(gstin.slice(0, 14)) !== gstin[14]) return { valid: false, problem: 'has a wrong check character (15th): check for a typing mistake' }
   return { valid: true, gstin, stateCode, stateName, pan }
 }

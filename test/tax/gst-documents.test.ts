@@ -375,8 +375,12 @@ describe('the GST report (GSTR-1 B2C)', () => {
     assert.equal(csv.statusCode, 200)
     assert.match(csv.headers['content-type'] as string, /^text\/csv/)
     const rows = csv.body.trim().split('\n')
-    assert.equal(rows[0], 'section,place_of_supply,supply_type,rate,taxable_value,cgst,sgst,igst,cess,document_number,document_date,document_value,invoice_number,invoice_date')
-    assert.equal(rows.length, 1 + report.b2cs.length + report.b2cl.length + report.cdnur.length + 1)
+    assert.equal(
+      rows[0],
+      'section,place_of_supply,supply_type,rate,taxable_value,cgst,sgst,igst,cess,document_number,document_date,document_value,invoice_number,invoice_date,hsn,description,uqc,quantity,eco_gstin,series_from,series_to,total_documents,cancelled',
+    )
+    const seriesRows = report.documentsIssued.reduce((n: number, d: { series: unknown[] }) => n + d.series.length, 0)
+    assert.equal(rows.length, 1 + report.b2cs.length + report.b2cl.length + report.cdnur.length + report.nil.length + report.hsn.b2c.length + seriesRows + report.ecoSupplies.length + 1)
     assert.ok(rows.at(-1)!.startsWith(`TOTAL,,,,${report.totals.net.taxableValue},`))
   })
 

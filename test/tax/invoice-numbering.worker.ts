@@ -1,10 +1,11 @@
-// A separate process issuing tax invoices of one seller concurrently (test/tax/invoice-numbering.test.ts):
+// A separate process issuing tax invoices of one GSTIN's catalogs concurrently (alternating) (test/tax/invoice-numbering.test.ts):
 // COUNT transactions over a pool of 4 connections, every fifth rolled back after its invoice was
 // numbered. Prints the numbers it committed as JSON on its last line.
 import { openDatabase } from '../../src/db/client.ts'
 import { issueInvoices } from '../../src/modules/tax/index.ts'
 
-const { DATABASE_URL, CATALOG_ID, COUNT, NAME } = process.env
+const { DATABASE_URL, CATALOG_IDS, COUNT, NAME } = process.env
+const catalogIds = CATALOG_IDS!.split(',')
 const database = await openDatabase({ databaseUrl: DATABASE_URL!, pgliteDir: null, poolSize: 4 })
 const address = { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', line2: '', landmark: '', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
 const committed: string[] = []
@@ -18,7 +19,7 @@ await Promise.all(
       placeOfSupplyState: 'Karnataka',
       shippingAddress: address,
       taxCharges: null,
-      items: [{ id: `itm_${NAME}_${i}`, catalogId: CATALOG_ID!, position: 0, name: 'Atta', quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
+      items: [{ id: `itm_${NAME}_${i}`, catalogId: catalogIds[i % catalogIds.length]!, position: 0, name: 'Atta', quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
     }
     try {
       await database.db.transaction(async (tx) => {

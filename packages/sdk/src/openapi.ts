@@ -56,6 +56,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalogs/{catalogId}/gst-registration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Point the catalog at an existing GST registration
+         * @description The catalog's later documents are issued and numbered by that registration; past documents stay with the one that issued them.
+         */
+        put: operations["adminSetCatalogRegistration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/catalogs/{catalogId}/import": {
         parameters: {
             query?: never;
@@ -121,8 +141,8 @@ export interface paths {
         /** The catalog's GST seller */
         get: operations["adminGetSeller"];
         /**
-         * Register or replace the catalog's GST seller
-         * @description The GSTIN is checked (state code, PAN shape, entity number, Z, check character); its state must be the registered address's, and the pincode must be in that state.
+         * Set the catalog's GST seller by GSTIN
+         * @description The GSTIN is checked (state code, PAN shape, entity number, Z, check character); its state must be the registered address's, and the pincode must be in that state. The catalog is pointed at the GST registration of that GSTIN, created if there is none, its names and address brought up to date otherwise: one GSTIN is one registration and one document series, however many catalogs use it. The catalog's later documents are issued by it; past documents never move.
          */
         put: operations["adminSetSeller"];
         post?: never;
@@ -140,8 +160,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GST report of the catalog's seller for a date range, shaped like GSTR-1's B2C summaries (JSON or CSV)
-         * @description Documents count on their day of issue in India. B2CS sums invoices less credit notes by place of supply, supply type and rate; B2CL lists inter-state invoices above the B2C (large) limit of their date (₹1,00,000 from 1 August 2024); CDNUR the credit notes against those. `?format=csv` answers one CSV table with a `section` column.
+         * GST report of the GSTIN the catalog sells under, for a date range (JSON or CSV); GET /admin/gst/gstr1 files a period
+         * @deprecated
+         * @description The documents of the catalog's current GST registration (every catalog under that GSTIN) issued on the days, in India, with the tables of GET /admin/gst/gstr1. `?format=csv` answers one CSV table with a `section` column. Kept for clients of the first version: a return is filed per GSTIN and period, which GET /admin/gst/gstr1 answers.
          */
         get: operations["adminGetGstr1Report"];
         put?: never;
@@ -409,6 +430,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/gst/gstr1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GSTR-1 of a GSTIN for a return period: JSON, CSV, or the file the GST offline tool imports
+         * @description From the documents the registration issued on the period's days (India), whichever catalog sold: B2CS (Table 7), B2CL (5), CDNUR (9B), nil-rated (8), HSN summary (12), documents issued (13) and supplies through e-commerce operators (14). `format=portal` answers the offline tool's JSON as a download, not in the envelope. An unknown GSTIN, a malformed `fp`, a period before July 2017 or not begun yet, or a month that does not end a quarter for a quarterly filer: 400 naming the field.
+         */
+        get: operations["adminGetGstr1"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gst/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** GST registrations, by GSTIN */
+        get: operations["adminListGstRegistrations"];
+        put?: never;
+        /**
+         * Register a GSTIN: its documents are numbered in its own series
+         * @description The GSTIN is checked as for a seller; 409 when it is registered already (one GSTIN is one registration).
+         */
+        post: operations["adminCreateGstRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/gst/registrations/{registrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One GST registration, with the catalogs selling under it */
+        get: operations["adminGetGstRegistration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change names, address, series prefixes or filing frequency (never the GSTIN)
+         * @description Issued documents keep the details they were issued with. A new prefix applies to later documents, and their serials go on; a prefix too long for the serials this financial year has reached is a 400.
+         */
+        patch: operations["adminUpdateGstRegistration"];
+        trace?: never;
+    };
     "/api/v1/admin/orders": {
         parameters: {
             query?: never;
@@ -472,7 +555,7 @@ export interface paths {
         };
         /**
          * The order's tax invoice and credit notes, as JSON or PDF
-         * @description The tax invoice of the order (one per GST-registered seller, issued when the order is confirmed for cash on delivery or paid) and its credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
+         * @description The tax invoice of the order (one per GST registration, issued when the order is confirmed for cash on delivery or paid), the bill of supply of its nil-rated goods, and their credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
          */
         get: operations["adminGetOrderInvoice"];
         put?: never;
@@ -569,7 +652,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename, set return origins, or (de)activate: a deactivated partner's keys, secret and customer tokens stop working */
+        /** Rename, set return origins, record its GSTIN as an e-commerce operator, or (de)activate: a deactivated partner's keys, secret and customer tokens stop working */
         patch: operations["adminUpdatePartner"];
         trace?: never;
     };
@@ -1358,7 +1441,7 @@ export interface paths {
         };
         /**
          * The order's tax invoice and credit notes, as JSON or PDF
-         * @description The tax invoice of the order (one per GST-registered seller, issued when the order is confirmed for cash on delivery or paid) and its credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
+         * @description The tax invoice of the order (one per GST registration, issued when the order is confirmed for cash on delivery or paid), the bill of supply of its nil-rated goods, and their credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
          */
         get: operations["getOrderInvoice"];
         put?: never;
@@ -1554,7 +1637,7 @@ export interface paths {
         };
         /**
          * The tax invoice and credit notes of one of the partner's orders, as JSON or PDF
-         * @description The tax invoice of the order (one per GST-registered seller, issued when the order is confirmed for cash on delivery or paid) and its credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
+         * @description The tax invoice of the order (one per GST registration, issued when the order is confirmed for cash on delivery or paid), the bill of supply of its nil-rated goods, and their credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.
          */
         get: operations["partnerGetOrderInvoice"];
         put?: never;
@@ -2139,6 +2222,23 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "bill_of_supply.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A bill of supply is issued: the nil-rated goods of an order (one per GST registration), instead of a tax invoice */
+        post: operations["onBillOfSupplyCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "credit_note.created": {
         parameters: {
             query?: never;
@@ -2148,7 +2248,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A credit note is issued: a cancellation after invoicing, or a refunded return */
+        /** A credit note is issued: a cancellation after invoicing, or a refunded return; by the registration of the document it reverses */
         post: operations["onCreditNoteCreated"];
         delete?: never;
         options?: never;
@@ -2182,7 +2282,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A tax invoice is issued (one per GST-registered seller of the order) */
+        /** A tax invoice is issued (one per GST registration of the order with taxable lines) */
         post: operations["onInvoiceCreated"];
         delete?: never;
         options?: never;
@@ -3529,6 +3629,252 @@ export interface operations {
             };
         };
     };
+    adminSetCatalogRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                catalogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "registrationId": "string"
+                 *     }
+                 */
+                "application/json": {
+                    registrationId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "catalogId": "string",
+                     *         "registrationId": "string",
+                     *         "legalName": "string",
+                     *         "tradeName": "string",
+                     *         "gstin": "string",
+                     *         "stateCode": "string",
+                     *         "stateName": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "pincode": "string"
+                     *         },
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                line2: string | null;
+                                pincode: string;
+                                state: string;
+                            };
+                            catalogId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            gstin: string;
+                            legalName: string;
+                            /** @description The GST registration the catalog sells under: it issues and numbers the documents */
+                            registrationId: string;
+                            /** @description GST state code, from the GSTIN */
+                            stateCode: string;
+                            stateName: string;
+                            tradeName: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/gst-registration"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     adminImportCatalog: {
         parameters: {
             query?: never;
@@ -4471,6 +4817,7 @@ export interface operations {
                      *       "message": "string",
                      *       "data": {
                      *         "catalogId": "string",
+                     *         "registrationId": "string",
                      *         "legalName": "string",
                      *         "tradeName": "string",
                      *         "gstin": "string",
@@ -4502,6 +4849,8 @@ export interface operations {
                             createdAt: string;
                             gstin: string;
                             legalName: string;
+                            /** @description The GST registration the catalog sells under: it issues and numbers the documents */
+                            registrationId: string;
                             /** @description GST state code, from the GSTIN */
                             stateCode: string;
                             stateName: string;
@@ -4699,6 +5048,7 @@ export interface operations {
                      *       "message": "string",
                      *       "data": {
                      *         "catalogId": "string",
+                     *         "registrationId": "string",
                      *         "legalName": "string",
                      *         "tradeName": "string",
                      *         "gstin": "string",
@@ -4730,6 +5080,8 @@ export interface operations {
                             createdAt: string;
                             gstin: string;
                             legalName: string;
+                            /** @description The GST registration the catalog sells under: it issues and numbers the documents */
+                            registrationId: string;
                             /** @description GST state code, from the GSTIN */
                             stateCode: string;
                             stateName: string;
@@ -4937,7 +5289,10 @@ export interface operations {
                      *       "statusCode": 200,
                      *       "message": "string",
                      *       "data": {
+                     *         "gstin": "string",
+                     *         "legalName": "string",
                      *         "catalogId": "string",
+                     *         "fp": "string",
                      *         "from": "2026-11-23",
                      *         "to": "2026-11-23",
                      *         "b2cs": [
@@ -4992,8 +5347,68 @@ export interface operations {
                      *             "invoiceDate": "2026-11-23"
                      *           }
                      *         ],
+                     *         "nil": [
+                     *           {
+                     *             "supplyType": "INTRA_STATE",
+                     *             "nilRated": "1299.00",
+                     *             "exempted": "1299.00",
+                     *             "nonGst": "1299.00"
+                     *           }
+                     *         ],
+                     *         "hsn": {
+                     *           "b2b": [],
+                     *           "b2c": [
+                     *             {
+                     *               "hsnCode": "string",
+                     *               "description": "string",
+                     *               "uqc": "string",
+                     *               "quantity": 1,
+                     *               "rateBps": 1,
+                     *               "rate": "string",
+                     *               "taxableValue": "1299.00",
+                     *               "cgst": "1299.00",
+                     *               "sgst": "1299.00",
+                     *               "igst": "1299.00",
+                     *               "cess": "1299.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "documentsIssued": [
+                     *           {
+                     *             "docNum": 1,
+                     *             "nature": "string",
+                     *             "series": [
+                     *               {
+                     *                 "documentType": "TAX_INVOICE",
+                     *                 "from": "string",
+                     *                 "to": "string",
+                     *                 "total": 1,
+                     *                 "cancelled": 1,
+                     *                 "netIssued": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "ecoSupplies": [
+                     *           {
+                     *             "ecoGstin": "string",
+                     *             "netValue": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "cess": "1299.00"
+                     *           }
+                     *         ],
                      *         "totals": {
                      *           "invoices": {
+                     *             "count": 1,
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "total": "1299.00"
+                     *           },
+                     *           "billsOfSupply": {
                      *             "count": 1,
                      *             "taxableValue": "1299.00",
                      *             "cgst": "1299.00",
@@ -5023,7 +5438,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
-                            /** @description B2C (large): inter-state invoices above the limit of their date, per rate */
+                            /** @description Table 5, B2C (large): inter-state invoices above the limit of their date, per rate */
                             b2cl: {
                                 /** Format: date */
                                 date: string;
@@ -5052,7 +5467,7 @@ export interface operations {
                                  */
                                 value: string;
                             }[];
-                            /** @description B2C (small): summed by place of supply, supply type and rate, credit notes netted off */
+                            /** @description Table 7, B2C (others): taxed lines summed by place of supply, supply type and rate, credit notes netted off */
                             b2cs: {
                                 /**
                                  * @description Rupees with two decimals
@@ -5091,8 +5506,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "OE";
                             }[];
-                            catalogId: string;
-                            /** @description Credit notes against B2C (large) invoices, per rate */
+                            catalogId: string | null;
+                            /** @description Table 9B: credit notes against B2C (large) invoices, per rate */
                             cdnur: {
                                 /** Format: date */
                                 date: string;
@@ -5124,12 +5539,152 @@ export interface operations {
                                  */
                                 value: string;
                             }[];
+                            /** @description Table 13: each series issued in the period */
+                            documentsIssued: {
+                                /** @description The portal's nature of document: 1 invoices for outward supply (tax invoices and bills of supply), 5 credit notes */
+                                docNum: number;
+                                nature: string;
+                                series: {
+                                    /** @description Always 0: a document is never cancelled here; a credit note reverses it */
+                                    cancelled: number;
+                                    documentType: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
+                                    /** @description First number issued in the period */
+                                    from: string;
+                                    netIssued: number;
+                                    /** @description Last number issued in the period */
+                                    to: string;
+                                    total: number;
+                                }[];
+                            }[];
+                            /** @description Table 14(a): supplies through e-commerce operators that collect the payment (TCS, section 52), by operator */
+                            ecoSupplies: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cess: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cgst: string;
+                                ecoGstin: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                igst: string;
+                                /**
+                                 * @description Taxable value less credit notes, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                netValue: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                sgst: string;
+                            }[];
+                            fp: string | null;
                             /** Format: date */
                             from: string;
+                            /** @description The registration whose documents these are */
+                            gstin: string;
+                            /** @description Table 12: by HSN code and rate, credit notes netted off */
+                            hsn: {
+                                /**
+                                 * @description Always empty: buyers are unregistered
+                                 * @example []
+                                 */
+                                b2b: Record<string, never>[];
+                                b2c: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cess: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    description: string;
+                                    hsnCode: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /** @description Units of goods, less credited units; shipping and the COD fee add value, not quantity */
+                                    quantity: number;
+                                    rate: string;
+                                    rateBps: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /** @description NOS for goods (counted in numbers), NA for services */
+                                    uqc: string;
+                                }[];
+                            };
+                            legalName: string;
+                            /** @description Table 8: nil-rated supplies to unregistered buyers (every 0 % line is filed as nil-rated; exempt and non-GST goods are not told apart yet) */
+                            nil: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                exempted: string;
+                                /**
+                                 * @description Less credit notes, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                nilRated: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                nonGst: string;
+                                supplyType: "INTRA_STATE" | "INTER_STATE";
+                            }[];
                             /** Format: date */
                             to: string;
-                            /** @description Invoices less credit notes issued in the range: equals B2CS + B2CL - CDNUR */
+                            /** @description Documents issued in the period; net taxable value = b2cs + b2cl + nil - cdnur */
                             totals: {
+                                billsOfSupply: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    count: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
                                 creditNotes: {
                                     /**
                                      * @description Rupees with two decimals
@@ -9338,6 +9893,1864 @@ export interface operations {
             };
         };
     };
+    adminGetGstr1: {
+        parameters: {
+            query: {
+                /** @description json (the default, in the envelope), csv, or portal: the file the GST offline tool imports */
+                format?: "json" | "csv" | "portal";
+                /**
+                 * @description Return period MMYYYY: a month, or the last month of a quarter for a quarterly (QRMP) filer
+                 * @example 112026
+                 */
+                fp: string;
+                /** @description A GSTIN registered here */
+                gstin: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "gstin": "string",
+                     *         "legalName": "string",
+                     *         "catalogId": "string",
+                     *         "fp": "string",
+                     *         "from": "2026-11-23",
+                     *         "to": "2026-11-23",
+                     *         "b2cs": [
+                     *           {
+                     *             "type": "OE",
+                     *             "placeOfSupply": {
+                     *               "stateCode": "string",
+                     *               "state": "string",
+                     *               "label": "29-Karnataka"
+                     *             },
+                     *             "supplyType": "INTRA_STATE",
+                     *             "rateBps": 1,
+                     *             "rate": "string",
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "cess": "1299.00"
+                     *           }
+                     *         ],
+                     *         "b2cl": [
+                     *           {
+                     *             "number": "string",
+                     *             "date": "2026-11-23",
+                     *             "value": "1299.00",
+                     *             "placeOfSupply": {
+                     *               "stateCode": "string",
+                     *               "state": "string",
+                     *               "label": "29-Karnataka"
+                     *             },
+                     *             "rateBps": 1,
+                     *             "rate": "string",
+                     *             "taxableValue": "1299.00",
+                     *             "igst": "1299.00"
+                     *           }
+                     *         ],
+                     *         "cdnur": [
+                     *           {
+                     *             "number": "string",
+                     *             "date": "2026-11-23",
+                     *             "value": "1299.00",
+                     *             "placeOfSupply": {
+                     *               "stateCode": "string",
+                     *               "state": "string",
+                     *               "label": "29-Karnataka"
+                     *             },
+                     *             "rateBps": 1,
+                     *             "rate": "string",
+                     *             "taxableValue": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "invoiceNumber": "string",
+                     *             "invoiceDate": "2026-11-23"
+                     *           }
+                     *         ],
+                     *         "nil": [
+                     *           {
+                     *             "supplyType": "INTRA_STATE",
+                     *             "nilRated": "1299.00",
+                     *             "exempted": "1299.00",
+                     *             "nonGst": "1299.00"
+                     *           }
+                     *         ],
+                     *         "hsn": {
+                     *           "b2b": [],
+                     *           "b2c": [
+                     *             {
+                     *               "hsnCode": "string",
+                     *               "description": "string",
+                     *               "uqc": "string",
+                     *               "quantity": 1,
+                     *               "rateBps": 1,
+                     *               "rate": "string",
+                     *               "taxableValue": "1299.00",
+                     *               "cgst": "1299.00",
+                     *               "sgst": "1299.00",
+                     *               "igst": "1299.00",
+                     *               "cess": "1299.00"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "documentsIssued": [
+                     *           {
+                     *             "docNum": 1,
+                     *             "nature": "string",
+                     *             "series": [
+                     *               {
+                     *                 "documentType": "TAX_INVOICE",
+                     *                 "from": "string",
+                     *                 "to": "string",
+                     *                 "total": 1,
+                     *                 "cancelled": 1,
+                     *                 "netIssued": 1
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "ecoSupplies": [
+                     *           {
+                     *             "ecoGstin": "string",
+                     *             "netValue": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "cess": "1299.00"
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "invoices": {
+                     *             "count": 1,
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "total": "1299.00"
+                     *           },
+                     *           "billsOfSupply": {
+                     *             "count": 1,
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "total": "1299.00"
+                     *           },
+                     *           "creditNotes": {
+                     *             "count": 1,
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "total": "1299.00"
+                     *           },
+                     *           "net": {
+                     *             "count": 1,
+                     *             "taxableValue": "1299.00",
+                     *             "cgst": "1299.00",
+                     *             "sgst": "1299.00",
+                     *             "igst": "1299.00",
+                     *             "total": "1299.00"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Table 5, B2C (large): inter-state invoices above the limit of their date, per rate */
+                            b2cl: {
+                                /** Format: date */
+                                date: string;
+                                /**
+                                 * @description At this rate, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                igst: string;
+                                number: string;
+                                placeOfSupply: {
+                                    /** @example 29-Karnataka */
+                                    label: string;
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                rate: string;
+                                rateBps: number;
+                                /**
+                                 * @description At this rate, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                taxableValue: string;
+                                /**
+                                 * @description The whole document, tax included, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                value: string;
+                            }[];
+                            /** @description Table 7, B2C (others): taxed lines summed by place of supply, supply type and rate, credit notes netted off */
+                            b2cs: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cess: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cgst: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                igst: string;
+                                placeOfSupply: {
+                                    /** @example 29-Karnataka */
+                                    label: string;
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                rate: string;
+                                rateBps: number;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                sgst: string;
+                                supplyType: "INTRA_STATE" | "INTER_STATE";
+                                /**
+                                 * @description Invoices less credit notes, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                taxableValue: string;
+                                /** @enum {string} */
+                                type: "OE";
+                            }[];
+                            catalogId: string | null;
+                            /** @description Table 9B: credit notes against B2C (large) invoices, per rate */
+                            cdnur: {
+                                /** Format: date */
+                                date: string;
+                                /**
+                                 * @description At this rate, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                igst: string;
+                                /** Format: date */
+                                invoiceDate: string;
+                                invoiceNumber: string;
+                                number: string;
+                                placeOfSupply: {
+                                    /** @example 29-Karnataka */
+                                    label: string;
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                rate: string;
+                                rateBps: number;
+                                /**
+                                 * @description At this rate, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                taxableValue: string;
+                                /**
+                                 * @description The whole document, tax included, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                value: string;
+                            }[];
+                            /** @description Table 13: each series issued in the period */
+                            documentsIssued: {
+                                /** @description The portal's nature of document: 1 invoices for outward supply (tax invoices and bills of supply), 5 credit notes */
+                                docNum: number;
+                                nature: string;
+                                series: {
+                                    /** @description Always 0: a document is never cancelled here; a credit note reverses it */
+                                    cancelled: number;
+                                    documentType: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
+                                    /** @description First number issued in the period */
+                                    from: string;
+                                    netIssued: number;
+                                    /** @description Last number issued in the period */
+                                    to: string;
+                                    total: number;
+                                }[];
+                            }[];
+                            /** @description Table 14(a): supplies through e-commerce operators that collect the payment (TCS, section 52), by operator */
+                            ecoSupplies: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cess: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                cgst: string;
+                                ecoGstin: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                igst: string;
+                                /**
+                                 * @description Taxable value less credit notes, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                netValue: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                sgst: string;
+                            }[];
+                            fp: string | null;
+                            /** Format: date */
+                            from: string;
+                            /** @description The registration whose documents these are */
+                            gstin: string;
+                            /** @description Table 12: by HSN code and rate, credit notes netted off */
+                            hsn: {
+                                /**
+                                 * @description Always empty: buyers are unregistered
+                                 * @example []
+                                 */
+                                b2b: Record<string, never>[];
+                                b2c: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cess: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    description: string;
+                                    hsnCode: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /** @description Units of goods, less credited units; shipping and the COD fee add value, not quantity */
+                                    quantity: number;
+                                    rate: string;
+                                    rateBps: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /** @description NOS for goods (counted in numbers), NA for services */
+                                    uqc: string;
+                                }[];
+                            };
+                            legalName: string;
+                            /** @description Table 8: nil-rated supplies to unregistered buyers (every 0 % line is filed as nil-rated; exempt and non-GST goods are not told apart yet) */
+                            nil: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                exempted: string;
+                                /**
+                                 * @description Less credit notes, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                nilRated: string;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                nonGst: string;
+                                supplyType: "INTRA_STATE" | "INTER_STATE";
+                            }[];
+                            /** Format: date */
+                            to: string;
+                            /** @description Documents issued in the period; net taxable value = b2cs + b2cl + nil - cdnur */
+                            totals: {
+                                billsOfSupply: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    count: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                creditNotes: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    count: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                invoices: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    count: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                net: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    count: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                            };
+                        };
+                        message: string;
+                        statusCode: number;
+                    } | {
+                        b2cl?: {
+                            inv: {
+                                /** @description dd-mm-yyyy */
+                                idt: string;
+                                inum: string;
+                                itms: {
+                                    itm_det: {
+                                        /** @description Rupees, at most two decimals */
+                                        csamt: number;
+                                        /** @description Rupees, at most two decimals */
+                                        iamt: number;
+                                        /** @description Per cent: 5, 18, 0.25 */
+                                        rt: number;
+                                        /** @description Rupees, at most two decimals */
+                                        txval: number;
+                                    };
+                                    num: number;
+                                }[];
+                                /** @description Rupees, at most two decimals */
+                                val: number;
+                            }[];
+                            pos: string;
+                        }[];
+                        b2cs?: {
+                            /** @description Rupees, at most two decimals */
+                            camt: number;
+                            /** @description Rupees, at most two decimals */
+                            csamt: number;
+                            /** @description Rupees, at most two decimals */
+                            iamt: number;
+                            pos: string;
+                            /** @description Per cent: 5, 18, 0.25 */
+                            rt: number;
+                            /** @description Rupees, at most two decimals */
+                            samt: number;
+                            sply_ty: "INTRA" | "INTER";
+                            /** @description Rupees, at most two decimals */
+                            txval: number;
+                            /** @enum {string} */
+                            typ: "OE";
+                        }[];
+                        cdnur?: {
+                            itms: {
+                                itm_det: {
+                                    /** @description Rupees, at most two decimals */
+                                    csamt: number;
+                                    /** @description Rupees, at most two decimals */
+                                    iamt: number;
+                                    /** @description Per cent: 5, 18, 0.25 */
+                                    rt: number;
+                                    /** @description Rupees, at most two decimals */
+                                    txval: number;
+                                };
+                                num: number;
+                            }[];
+                            /** @description dd-mm-yyyy */
+                            nt_dt: string;
+                            nt_num: string;
+                            /** @enum {string} */
+                            ntty: "C";
+                            pos: string;
+                            /** @enum {string} */
+                            typ: "B2CL";
+                            /** @description Rupees, at most two decimals */
+                            val: number;
+                        }[];
+                        doc_issue?: {
+                            doc_det: {
+                                doc_num: number;
+                                doc_typ: string;
+                                docs: {
+                                    cancel: number;
+                                    from: string;
+                                    net_issue: number;
+                                    num: number;
+                                    to: string;
+                                    totnum: number;
+                                }[];
+                            }[];
+                        };
+                        fp: string;
+                        gstin: string;
+                        hash: string;
+                        hsn?: {
+                            /** @example [] */
+                            hsn_b2b: {
+                                /** @description Rupees, at most two decimals */
+                                camt: number;
+                                /** @description Rupees, at most two decimals */
+                                csamt: number;
+                                desc: string;
+                                hsn_sc: string;
+                                /** @description Rupees, at most two decimals */
+                                iamt: number;
+                                num: number;
+                                qty: number;
+                                /** @description Per cent: 5, 18, 0.25 */
+                                rt: number;
+                                /** @description Rupees, at most two decimals */
+                                samt: number;
+                                /** @description Rupees, at most two decimals */
+                                txval: number;
+                                uqc: string;
+                            }[];
+                            hsn_b2c: {
+                                /** @description Rupees, at most two decimals */
+                                camt: number;
+                                /** @description Rupees, at most two decimals */
+                                csamt: number;
+                                desc: string;
+                                hsn_sc: string;
+                                /** @description Rupees, at most two decimals */
+                                iamt: number;
+                                num: number;
+                                qty: number;
+                                /** @description Per cent: 5, 18, 0.25 */
+                                rt: number;
+                                /** @description Rupees, at most two decimals */
+                                samt: number;
+                                /** @description Rupees, at most two decimals */
+                                txval: number;
+                                uqc: string;
+                            }[];
+                        } | {
+                            data: {
+                                /** @description Rupees, at most two decimals */
+                                camt: number;
+                                /** @description Rupees, at most two decimals */
+                                csamt: number;
+                                desc: string;
+                                hsn_sc: string;
+                                /** @description Rupees, at most two decimals */
+                                iamt: number;
+                                num: number;
+                                qty: number;
+                                /** @description Per cent: 5, 18, 0.25 */
+                                rt: number;
+                                /** @description Rupees, at most two decimals */
+                                samt: number;
+                                /** @description Rupees, at most two decimals */
+                                txval: number;
+                                uqc: string;
+                            }[];
+                        };
+                        nil?: {
+                            inv: {
+                                /** @description Rupees, at most two decimals */
+                                expt_amt: number;
+                                /** @description Rupees, at most two decimals */
+                                ngsup_amt: number;
+                                /** @description Rupees, at most two decimals */
+                                nil_amt: number;
+                                sply_ty: "INTRAB2C" | "INTRB2C";
+                            }[];
+                        };
+                        supeco?: {
+                            clttx: {
+                                /** @description Rupees, at most two decimals */
+                                cess: number;
+                                /** @description Rupees, at most two decimals */
+                                cgst: number;
+                                etin: string;
+                                /** @description Rupees, at most two decimals */
+                                igst: number;
+                                /** @description Rupees, at most two decimals */
+                                sgst: number;
+                                /** @description Rupees, at most two decimals */
+                                suppval: number;
+                            }[];
+                        };
+                        version: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/gstr1"
+                     *     }
+                     */
+                    "text/csv": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminListGstRegistrations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                /** @description Part of the GSTIN, legal or trade name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "gstin": "string",
+                     *           "legalName": "string",
+                     *           "tradeName": "string",
+                     *           "stateCode": "string",
+                     *           "stateName": "string",
+                     *           "address": {
+                     *             "line1": "string",
+                     *             "line2": "string",
+                     *             "city": "string",
+                     *             "state": "string",
+                     *             "pincode": "string"
+                     *           },
+                     *           "prefixes": {
+                     *             "invoice": "string",
+                     *             "billOfSupply": "string",
+                     *             "creditNote": "string"
+                     *           },
+                     *           "filingFrequency": "MONTHLY",
+                     *           "catalogIds": [
+                     *             "string"
+                     *           ],
+                     *           "createdAt": "2026-11-23T04:30:00.000Z",
+                     *           "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                line2: string | null;
+                                pincode: string;
+                                state: string;
+                            };
+                            /** @description The catalogs selling under it now */
+                            catalogIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description GSTR-1 every month, or every quarter (QRMP) */
+                            filingFrequency: "MONTHLY" | "QUARTERLY";
+                            gstin: string;
+                            id: string;
+                            legalName: string;
+                            prefixes: {
+                                billOfSupply: string;
+                                creditNote: string;
+                                invoice: string;
+                            };
+                            /** @description GST state code, from the GSTIN */
+                            stateCode: string;
+                            stateName: string;
+                            tradeName: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminCreateGstRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "legalName": "string",
+                 *       "gstin": "string",
+                 *       "address": {
+                 *         "line1": "string",
+                 *         "city": "string",
+                 *         "state": "string",
+                 *         "pincode": "560001"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    address: {
+                        city: string;
+                        line1: string;
+                        line2?: string | null;
+                        /**
+                         * @description 6-digit Indian PIN code
+                         * @example 560001
+                         */
+                        pincode: string;
+                        /** @description State or union territory; must be the GSTIN's */
+                        state: string;
+                    };
+                    /** @description GSTR-1 every month, or every quarter (QRMP) */
+                    filingFrequency?: "MONTHLY" | "QUARTERLY";
+                    /** @description 15-character GSTIN; checked: state code, PAN, entity number, Z, check character */
+                    gstin: string;
+                    /** @description Legal name as registered for GST */
+                    legalName: string;
+                    /** @description Series prefixes (default IN, BS, CN); a change applies to later documents, the serials go on */
+                    prefixes?: {
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        billOfSupply?: string;
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        creditNote?: string;
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        invoice?: string;
+                    };
+                    tradeName?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 201,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gstin": "string",
+                     *         "legalName": "string",
+                     *         "tradeName": "string",
+                     *         "stateCode": "string",
+                     *         "stateName": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "pincode": "string"
+                     *         },
+                     *         "prefixes": {
+                     *           "invoice": "string",
+                     *           "billOfSupply": "string",
+                     *           "creditNote": "string"
+                     *         },
+                     *         "filingFrequency": "MONTHLY",
+                     *         "catalogIds": [
+                     *           "string"
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                line2: string | null;
+                                pincode: string;
+                                state: string;
+                            };
+                            /** @description The catalogs selling under it now */
+                            catalogIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description GSTR-1 every month, or every quarter (QRMP) */
+                            filingFrequency: "MONTHLY" | "QUARTERLY";
+                            gstin: string;
+                            id: string;
+                            legalName: string;
+                            prefixes: {
+                                billOfSupply: string;
+                                creditNote: string;
+                                invoice: string;
+                            };
+                            /** @description GST state code, from the GSTIN */
+                            stateCode: string;
+                            stateName: string;
+                            tradeName: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminGetGstRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                registrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gstin": "string",
+                     *         "legalName": "string",
+                     *         "tradeName": "string",
+                     *         "stateCode": "string",
+                     *         "stateName": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "pincode": "string"
+                     *         },
+                     *         "prefixes": {
+                     *           "invoice": "string",
+                     *           "billOfSupply": "string",
+                     *           "creditNote": "string"
+                     *         },
+                     *         "filingFrequency": "MONTHLY",
+                     *         "catalogIds": [
+                     *           "string"
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                line2: string | null;
+                                pincode: string;
+                                state: string;
+                            };
+                            /** @description The catalogs selling under it now */
+                            catalogIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description GSTR-1 every month, or every quarter (QRMP) */
+                            filingFrequency: "MONTHLY" | "QUARTERLY";
+                            gstin: string;
+                            id: string;
+                            legalName: string;
+                            prefixes: {
+                                billOfSupply: string;
+                                creditNote: string;
+                                invoice: string;
+                            };
+                            /** @description GST state code, from the GSTIN */
+                            stateCode: string;
+                            stateName: string;
+                            tradeName: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminUpdateGstRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                registrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    address?: {
+                        city: string;
+                        line1: string;
+                        line2?: string | null;
+                        /**
+                         * @description 6-digit Indian PIN code
+                         * @example 560001
+                         */
+                        pincode: string;
+                        /** @description State or union territory; must be the GSTIN's */
+                        state: string;
+                    };
+                    /** @description GSTR-1 every month, or every quarter (QRMP) */
+                    filingFrequency?: "MONTHLY" | "QUARTERLY";
+                    /** @description Legal name as registered for GST */
+                    legalName?: string;
+                    /** @description Series prefixes (default IN, BS, CN); a change applies to later documents, the serials go on */
+                    prefixes?: {
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        billOfSupply?: string;
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        creditNote?: string;
+                        /** @description 1-4 capital letters, digits or -; the number is prefix/YY-YY/serial, at most 16 characters */
+                        invoice?: string;
+                    };
+                    tradeName?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "gstin": "string",
+                     *         "legalName": "string",
+                     *         "tradeName": "string",
+                     *         "stateCode": "string",
+                     *         "stateName": "string",
+                     *         "address": {
+                     *           "line1": "string",
+                     *           "line2": "string",
+                     *           "city": "string",
+                     *           "state": "string",
+                     *           "pincode": "string"
+                     *         },
+                     *         "prefixes": {
+                     *           "invoice": "string",
+                     *           "billOfSupply": "string",
+                     *           "creditNote": "string"
+                     *         },
+                     *         "filingFrequency": "MONTHLY",
+                     *         "catalogIds": [
+                     *           "string"
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            address: {
+                                city: string;
+                                line1: string;
+                                line2: string | null;
+                                pincode: string;
+                                state: string;
+                            };
+                            /** @description The catalogs selling under it now */
+                            catalogIds: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description GSTR-1 every month, or every quarter (QRMP) */
+                            filingFrequency: "MONTHLY" | "QUARTERLY";
+                            gstin: string;
+                            id: string;
+                            legalName: string;
+                            prefixes: {
+                                billOfSupply: string;
+                                creditNote: string;
+                                invoice: string;
+                            };
+                            /** @description GST state code, from the GSTIN */
+                            stateCode: string;
+                            stateName: string;
+                            tradeName: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/gst/registrations/{registrationId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     adminListOrders: {
         parameters: {
             query?: {
@@ -11050,6 +13463,87 @@ export interface operations {
                      *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
                      *           }
                      *         ],
+                     *         "billsOfSupply": [
+                     *           {
+                     *             "id": "string",
+                     *             "type": "TAX_INVOICE",
+                     *             "number": "IN/26-27/0000123",
+                     *             "financialYear": "2026-27",
+                     *             "issuedAt": "2026-11-23T04:30:00.000Z",
+                     *             "date": "2026-11-23",
+                     *             "orderId": "string",
+                     *             "orderNumber": "string",
+                     *             "invoice": {
+                     *               "id": "string",
+                     *               "number": "string",
+                     *               "date": "2026-11-23"
+                     *             },
+                     *             "reason": "string",
+                     *             "seller": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "buyer": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "placeOfSupply": {
+                     *               "state": "string",
+                     *               "stateCode": "string"
+                     *             },
+                     *             "intraState": true,
+                     *             "reverseCharge": true,
+                     *             "lines": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "kind": "GOODS",
+                     *                 "description": "string",
+                     *                 "hsnCode": "string",
+                     *                 "quantity": 1,
+                     *                 "unit": "string",
+                     *                 "unitPrice": "1299.00",
+                     *                 "amount": "1299.00",
+                     *                 "discount": "1299.00",
+                     *                 "taxableValue": "1299.00",
+                     *                 "gstRateBps": 1,
+                     *                 "gstRate": "18%",
+                     *                 "cgst": "1299.00",
+                     *                 "sgst": "1299.00",
+                     *                 "igst": "1299.00",
+                     *                 "total": "1299.00"
+                     *               }
+                     *             ],
+                     *             "totals": {
+                     *               "taxableValue": "1299.00",
+                     *               "cgst": "1299.00",
+                     *               "sgst": "1299.00",
+                     *               "igst": "1299.00",
+                     *               "tax": "1299.00",
+                     *               "total": "1299.00"
+                     *             },
+                     *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
+                     *           }
+                     *         ],
                      *         "creditNotes": [
                      *           {
                      *             "id": "string",
@@ -11136,6 +13630,159 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description Bills of supply: the nil-rated goods, one per GST registration that sold some */
+                            billsOfSupply: {
+                                /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
+                                amountInWords: string;
+                                buyer: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description Day of issue in India
+                                 */
+                                date: string;
+                                /** @example 2026-27 */
+                                financialYear: string;
+                                id: string;
+                                /** @description CGST + SGST when true, IGST otherwise */
+                                intraState: boolean;
+                                invoice: {
+                                    /** Format: date */
+                                    date: string;
+                                    id: string;
+                                    number: string;
+                                } | null;
+                                /** Format: date-time */
+                                issuedAt: string;
+                                lines: {
+                                    /**
+                                     * @description Quantity x unit price, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    amount: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    description: string;
+                                    /**
+                                     * @description The line's share of the coupon, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    discount: string;
+                                    /** @example 18% */
+                                    gstRate: string;
+                                    /** @description Basis points: 1800 = 18 % */
+                                    gstRateBps: number;
+                                    hsnCode: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    kind: "GOODS" | "SHIPPING" | "COD_FEE";
+                                    /** @description 1, 2, 3… in the order of the order lines, then shipping and the COD fee */
+                                    position: number;
+                                    quantity: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Amount less discount, less tax, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + taxes, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                    /** @description Unit quantity code: NOS (numbers) for goods, OTH for charges */
+                                    unit: string;
+                                    /**
+                                     * @description Price of one unit, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    unitPrice: string;
+                                }[];
+                                /**
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
+                                 * @example IN/26-27/0000123
+                                 */
+                                number: string;
+                                orderId: string;
+                                orderNumber: string;
+                                placeOfSupply: {
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                reason: string | null;
+                                /** @description Whether tax is payable on reverse charge: never for these supplies */
+                                reverseCharge: boolean;
+                                seller: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                totals: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description cgst + sgst + igst, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    tax: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + tax: what the document is for, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
+                            }[];
                             /** @description Cancellations and refunded returns after invoicing, oldest first */
                             creditNotes: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
@@ -11227,7 +13874,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -11286,9 +13933,10 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
-                            /** @description One per seller of the order (usually one) */
+                            /** @description Tax invoices: one per GST registration with taxable lines in the order (usually one) */
                             invoices: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
                                 amountInWords: string;
@@ -11379,7 +14027,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -11438,7 +14086,8 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
                         };
                         message: string;
@@ -12885,6 +15534,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "webhookUrl": "string",
+                     *           "ecoGstin": "string",
                      *           "activeApiKeys": 1,
                      *           "previousSecretExpiresAt": "2026-11-23T04:30:00.000Z",
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -12904,6 +15554,7 @@ export interface operations {
                             activeApiKeys: number;
                             /** Format: date-time */
                             createdAt: string;
+                            ecoGstin: string | null;
                             /** @description The x-partner-id value */
                             id: string;
                             isActive: boolean;
@@ -13078,6 +15729,7 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "webhookUrl": "string",
+                     *           "ecoGstin": "string",
                      *           "activeApiKeys": 1,
                      *           "previousSecretExpiresAt": "2026-11-23T04:30:00.000Z",
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -13116,6 +15768,7 @@ export interface operations {
                                 activeApiKeys: number;
                                 /** Format: date-time */
                                 createdAt: string;
+                                ecoGstin: string | null;
                                 /** @description The x-partner-id value */
                                 id: string;
                                 isActive: boolean;
@@ -13347,6 +16000,7 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "webhookUrl": "string",
+                     *         "ecoGstin": "string",
                      *         "activeApiKeys": 1,
                      *         "previousSecretExpiresAt": "2026-11-23T04:30:00.000Z",
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
@@ -13381,6 +16035,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            ecoGstin: string | null;
                             /** @description The x-partner-id value */
                             id: string;
                             isActive: boolean;
@@ -13537,6 +16192,7 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    ecoGstin?: string | null;
                     isActive?: boolean;
                     name?: string;
                     /** @description Origins (https://shop.example) where paymentReturnUrl may point; empty: any absolute URL */
@@ -13563,6 +16219,7 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "webhookUrl": "string",
+                     *         "ecoGstin": "string",
                      *         "activeApiKeys": 1,
                      *         "previousSecretExpiresAt": "2026-11-23T04:30:00.000Z",
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
@@ -13575,6 +16232,7 @@ export interface operations {
                             activeApiKeys: number;
                             /** Format: date-time */
                             createdAt: string;
+                            ecoGstin: string | null;
                             /** @description The x-partner-id value */
                             id: string;
                             isActive: boolean;
@@ -15909,6 +18567,7 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "webhookUrl": "string",
+                     *         "ecoGstin": "string",
                      *         "activeApiKeys": 1,
                      *         "previousSecretExpiresAt": "2026-11-23T04:30:00.000Z",
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
@@ -15921,6 +18580,7 @@ export interface operations {
                             activeApiKeys: number;
                             /** Format: date-time */
                             createdAt: string;
+                            ecoGstin: string | null;
                             /** @description The x-partner-id value */
                             id: string;
                             isActive: boolean;
@@ -27366,6 +30026,87 @@ export interface operations {
                      *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
                      *           }
                      *         ],
+                     *         "billsOfSupply": [
+                     *           {
+                     *             "id": "string",
+                     *             "type": "TAX_INVOICE",
+                     *             "number": "IN/26-27/0000123",
+                     *             "financialYear": "2026-27",
+                     *             "issuedAt": "2026-11-23T04:30:00.000Z",
+                     *             "date": "2026-11-23",
+                     *             "orderId": "string",
+                     *             "orderNumber": "string",
+                     *             "invoice": {
+                     *               "id": "string",
+                     *               "number": "string",
+                     *               "date": "2026-11-23"
+                     *             },
+                     *             "reason": "string",
+                     *             "seller": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "buyer": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "placeOfSupply": {
+                     *               "state": "string",
+                     *               "stateCode": "string"
+                     *             },
+                     *             "intraState": true,
+                     *             "reverseCharge": true,
+                     *             "lines": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "kind": "GOODS",
+                     *                 "description": "string",
+                     *                 "hsnCode": "string",
+                     *                 "quantity": 1,
+                     *                 "unit": "string",
+                     *                 "unitPrice": "1299.00",
+                     *                 "amount": "1299.00",
+                     *                 "discount": "1299.00",
+                     *                 "taxableValue": "1299.00",
+                     *                 "gstRateBps": 1,
+                     *                 "gstRate": "18%",
+                     *                 "cgst": "1299.00",
+                     *                 "sgst": "1299.00",
+                     *                 "igst": "1299.00",
+                     *                 "total": "1299.00"
+                     *               }
+                     *             ],
+                     *             "totals": {
+                     *               "taxableValue": "1299.00",
+                     *               "cgst": "1299.00",
+                     *               "sgst": "1299.00",
+                     *               "igst": "1299.00",
+                     *               "tax": "1299.00",
+                     *               "total": "1299.00"
+                     *             },
+                     *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
+                     *           }
+                     *         ],
                      *         "creditNotes": [
                      *           {
                      *             "id": "string",
@@ -27452,6 +30193,159 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description Bills of supply: the nil-rated goods, one per GST registration that sold some */
+                            billsOfSupply: {
+                                /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
+                                amountInWords: string;
+                                buyer: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description Day of issue in India
+                                 */
+                                date: string;
+                                /** @example 2026-27 */
+                                financialYear: string;
+                                id: string;
+                                /** @description CGST + SGST when true, IGST otherwise */
+                                intraState: boolean;
+                                invoice: {
+                                    /** Format: date */
+                                    date: string;
+                                    id: string;
+                                    number: string;
+                                } | null;
+                                /** Format: date-time */
+                                issuedAt: string;
+                                lines: {
+                                    /**
+                                     * @description Quantity x unit price, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    amount: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    description: string;
+                                    /**
+                                     * @description The line's share of the coupon, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    discount: string;
+                                    /** @example 18% */
+                                    gstRate: string;
+                                    /** @description Basis points: 1800 = 18 % */
+                                    gstRateBps: number;
+                                    hsnCode: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    kind: "GOODS" | "SHIPPING" | "COD_FEE";
+                                    /** @description 1, 2, 3… in the order of the order lines, then shipping and the COD fee */
+                                    position: number;
+                                    quantity: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Amount less discount, less tax, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + taxes, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                    /** @description Unit quantity code: NOS (numbers) for goods, OTH for charges */
+                                    unit: string;
+                                    /**
+                                     * @description Price of one unit, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    unitPrice: string;
+                                }[];
+                                /**
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
+                                 * @example IN/26-27/0000123
+                                 */
+                                number: string;
+                                orderId: string;
+                                orderNumber: string;
+                                placeOfSupply: {
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                reason: string | null;
+                                /** @description Whether tax is payable on reverse charge: never for these supplies */
+                                reverseCharge: boolean;
+                                seller: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                totals: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description cgst + sgst + igst, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    tax: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + tax: what the document is for, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
+                            }[];
                             /** @description Cancellations and refunded returns after invoicing, oldest first */
                             creditNotes: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
@@ -27543,7 +30437,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -27602,9 +30496,10 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
-                            /** @description One per seller of the order (usually one) */
+                            /** @description Tax invoices: one per GST registration with taxable lines in the order (usually one) */
                             invoices: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
                                 amountInWords: string;
@@ -27695,7 +30590,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -27754,7 +30649,8 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
                         };
                         message: string;
@@ -30451,6 +33347,87 @@ export interface operations {
                      *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
                      *           }
                      *         ],
+                     *         "billsOfSupply": [
+                     *           {
+                     *             "id": "string",
+                     *             "type": "TAX_INVOICE",
+                     *             "number": "IN/26-27/0000123",
+                     *             "financialYear": "2026-27",
+                     *             "issuedAt": "2026-11-23T04:30:00.000Z",
+                     *             "date": "2026-11-23",
+                     *             "orderId": "string",
+                     *             "orderNumber": "string",
+                     *             "invoice": {
+                     *               "id": "string",
+                     *               "number": "string",
+                     *               "date": "2026-11-23"
+                     *             },
+                     *             "reason": "string",
+                     *             "seller": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "buyer": {
+                     *               "name": "string",
+                     *               "tradeName": "string",
+                     *               "gstin": "string",
+                     *               "phone": "string",
+                     *               "address": {
+                     *                 "line1": "string",
+                     *                 "line2": "string",
+                     *                 "city": "string",
+                     *                 "state": "string",
+                     *                 "pincode": "string"
+                     *               },
+                     *               "stateCode": "string"
+                     *             },
+                     *             "placeOfSupply": {
+                     *               "state": "string",
+                     *               "stateCode": "string"
+                     *             },
+                     *             "intraState": true,
+                     *             "reverseCharge": true,
+                     *             "lines": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "kind": "GOODS",
+                     *                 "description": "string",
+                     *                 "hsnCode": "string",
+                     *                 "quantity": 1,
+                     *                 "unit": "string",
+                     *                 "unitPrice": "1299.00",
+                     *                 "amount": "1299.00",
+                     *                 "discount": "1299.00",
+                     *                 "taxableValue": "1299.00",
+                     *                 "gstRateBps": 1,
+                     *                 "gstRate": "18%",
+                     *                 "cgst": "1299.00",
+                     *                 "sgst": "1299.00",
+                     *                 "igst": "1299.00",
+                     *                 "total": "1299.00"
+                     *               }
+                     *             ],
+                     *             "totals": {
+                     *               "taxableValue": "1299.00",
+                     *               "cgst": "1299.00",
+                     *               "sgst": "1299.00",
+                     *               "igst": "1299.00",
+                     *               "tax": "1299.00",
+                     *               "total": "1299.00"
+                     *             },
+                     *             "amountInWords": "Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only"
+                     *           }
+                     *         ],
                      *         "creditNotes": [
                      *           {
                      *             "id": "string",
@@ -30537,6 +33514,159 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description Bills of supply: the nil-rated goods, one per GST registration that sold some */
+                            billsOfSupply: {
+                                /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
+                                amountInWords: string;
+                                buyer: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                /**
+                                 * Format: date
+                                 * @description Day of issue in India
+                                 */
+                                date: string;
+                                /** @example 2026-27 */
+                                financialYear: string;
+                                id: string;
+                                /** @description CGST + SGST when true, IGST otherwise */
+                                intraState: boolean;
+                                invoice: {
+                                    /** Format: date */
+                                    date: string;
+                                    id: string;
+                                    number: string;
+                                } | null;
+                                /** Format: date-time */
+                                issuedAt: string;
+                                lines: {
+                                    /**
+                                     * @description Quantity x unit price, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    amount: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    description: string;
+                                    /**
+                                     * @description The line's share of the coupon, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    discount: string;
+                                    /** @example 18% */
+                                    gstRate: string;
+                                    /** @description Basis points: 1800 = 18 % */
+                                    gstRateBps: number;
+                                    hsnCode: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    kind: "GOODS" | "SHIPPING" | "COD_FEE";
+                                    /** @description 1, 2, 3… in the order of the order lines, then shipping and the COD fee */
+                                    position: number;
+                                    quantity: number;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description Amount less discount, less tax, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + taxes, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                    /** @description Unit quantity code: NOS (numbers) for goods, OTH for charges */
+                                    unit: string;
+                                    /**
+                                     * @description Price of one unit, tax included, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    unitPrice: string;
+                                }[];
+                                /**
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
+                                 * @example IN/26-27/0000123
+                                 */
+                                number: string;
+                                orderId: string;
+                                orderNumber: string;
+                                placeOfSupply: {
+                                    state: string;
+                                    stateCode: string;
+                                };
+                                reason: string | null;
+                                /** @description Whether tax is payable on reverse charge: never for these supplies */
+                                reverseCharge: boolean;
+                                seller: {
+                                    address: {
+                                        city: string;
+                                        line1: string;
+                                        line2: string | null;
+                                        pincode: string;
+                                        state: string;
+                                    };
+                                    gstin: string | null;
+                                    name: string;
+                                    phone: string | null;
+                                    stateCode: string | null;
+                                    tradeName: string | null;
+                                };
+                                totals: {
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    cgst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    igst: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sgst: string;
+                                    /**
+                                     * @description cgst + sgst + igst, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    tax: string;
+                                    /**
+                                     * @description Rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    taxableValue: string;
+                                    /**
+                                     * @description Taxable value + tax: what the document is for, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    total: string;
+                                };
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
+                            }[];
                             /** @description Cancellations and refunded returns after invoicing, oldest first */
                             creditNotes: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
@@ -30628,7 +33758,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -30687,9 +33817,10 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
-                            /** @description One per seller of the order (usually one) */
+                            /** @description Tax invoices: one per GST registration with taxable lines in the order (usually one) */
                             invoices: {
                                 /** @example Rupees One Thousand Two Hundred Ninety-Nine and Fifty Paise Only */
                                 amountInWords: string;
@@ -30780,7 +33911,7 @@ export interface operations {
                                     unitPrice: string;
                                 }[];
                                 /**
-                                 * @description Consecutive in its series per seller and financial year, at most 16 characters
+                                 * @description Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters
                                  * @example IN/26-27/0000123
                                  */
                                 number: string;
@@ -30839,7 +33970,8 @@ export interface operations {
                                      */
                                     total: string;
                                 };
-                                type: "TAX_INVOICE" | "CREDIT_NOTE";
+                                /** @description A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either */
+                                type: "TAX_INVOICE" | "BILL_OF_SUPPLY" | "CREDIT_NOTE";
                             }[];
                         };
                         message: string;
@@ -39464,6 +42596,104 @@ export interface operations {
             };
         };
     };
+    onBillOfSupplyCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (as in the body) */
+                "x-commerce-event-id": string;
+                /** @description The event type (as in the body) */
+                "x-commerce-event-type": string;
+                /**
+                 * @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" with the webhook secret>`; during a secret rotation a second `v1` of the previous secret. Accept when any v1 matches and t is within 5 minutes (docs/webhooks.md; the SDK’s verifyWebhook).
+                 * @example t=1795000000,v1=5d41402abc4b2a76b9719d911017c592ae2f1c3a5a0f9b7e8d6c4b2a09876543
+                 */
+                "x-commerce-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD3Q8Z5N7M4K2X9R6T1V0B8C",
+                 *       "type": "bill_of_supply.created",
+                 *       "createdAt": "2026-11-23T04:30:00.000Z",
+                 *       "data": {
+                 *         "orderId": "ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *         "orderNumber": "CM-7K3P-9QX2",
+                 *         "documentId": "doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *         "gstin": "27AAPFU0939F1ZV",
+                 *         "number": "BS/26-27/0000042",
+                 *         "total": "798.00",
+                 *         "document": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-23T04:30:00.000Z
+                     */
+                    createdAt: string;
+                    data: {
+                        /** @description As GET /orders/{orderId}/invoice (billsOfSupply) answers it when the event is written */
+                        document: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description The tax document
+                         * @example doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N
+                         */
+                        documentId: string;
+                        /**
+                         * @description The GSTIN of the registration that issued the document
+                         * @example 27AAPFU0939F1ZV
+                         */
+                        gstin: string;
+                        /** @example BS/26-27/0000042 */
+                        number: string;
+                        /**
+                         * @description The order
+                         * @example ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N
+                         */
+                        orderId: string;
+                        /** @example CM-7K3P-9QX2 */
+                        orderNumber: string;
+                        /**
+                         * @description The bill of supply total, rupees with two decimals
+                         * @example 798.00
+                         */
+                        total: string;
+                    };
+                    /**
+                     * @description The event id: receivers dedupe by it
+                     * @example evt_01JD3Q8Z5N7M4K2X9R6T1V0B8C
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "bill_of_supply.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within WEBHOOK_TIMEOUT_MS (5 s) delivers the event; anything else, or no answer, is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A receiver refusing the event (for example a bad signature): the delivery is retried, and the event ends FAILED after 24 hours */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onCreditNoteCreated: {
         parameters: {
             query?: never;
@@ -39492,6 +42722,7 @@ export interface operations {
                  *         "orderId": "ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
                  *         "orderNumber": "CM-7K3P-9QX2",
                  *         "documentId": "doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *         "gstin": "27AAPFU0939F1ZV",
                  *         "number": "CN/26-27/0000007",
                  *         "total": "798.00",
                  *         "document": {}
@@ -39514,6 +42745,11 @@ export interface operations {
                          * @example doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N
                          */
                         documentId: string;
+                        /**
+                         * @description The GSTIN of the registration that issued the document
+                         * @example 27AAPFU0939F1ZV
+                         */
+                        gstin: string;
                         /** @example CN/26-27/0000007 */
                         number: string;
                         /**
@@ -39658,6 +42894,7 @@ export interface operations {
                  *         "orderId": "ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
                  *         "orderNumber": "CM-7K3P-9QX2",
                  *         "documentId": "doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N",
+                 *         "gstin": "27AAPFU0939F1ZV",
                  *         "number": "IN/26-27/0000123",
                  *         "total": "798.00",
                  *         "document": {}
@@ -39680,6 +42917,11 @@ export interface operations {
                          * @example doc_01JD3Q8Z4K7M2X9R6T1V0B8C5N
                          */
                         documentId: string;
+                        /**
+                         * @description The GSTIN of the registration that issued the document
+                         * @example 27AAPFU0939F1ZV
+                         */
+                        gstin: string;
                         /** @example IN/26-27/0000123 */
                         number: string;
                         /**

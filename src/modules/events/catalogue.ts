@@ -6,6 +6,8 @@ import { type TSchema, Type } from 'typebox'
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from './signing.ts'
 
 /** Every type of event a partner receives, in the order of docs/webhooks.md's table. */
+const Gstin = Type.String({ description: 'The GSTIN of the registration that issued the document', examples: ['27AAPFU0939F1ZV'] })
+
 export const EVENT_TYPES = [
   'order.created',
   'order.status_changed',
@@ -22,6 +24,7 @@ export const EVENT_TYPES = [
   'customer.created',
   'invoice.created',
   'credit_note.created',
+  'bill_of_supply.created',
   'shipment.created',
   'shipment.updated',
   'order.items_cancelled',
@@ -138,12 +141,16 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
     data: Type.Object({ customerId: Id('usr', 'The customer'), customer: AnswerOf('POST /auth/customer-token (user)') }),
   },
   'invoice.created': {
-    summary: 'A tax invoice is issued (one per GST-registered seller of the order)',
-    data: Type.Object({ ...OrderRef, documentId: Id('doc', 'The tax document'), number: Type.String({ examples: ['IN/26-27/0000123'] }), total: Rupees('The invoice total'), document: AnswerOf('GET /orders/{orderId}/invoice') }),
+    summary: 'A tax invoice is issued (one per GST registration of the order with taxable lines)',
+    data: Type.Object({ ...OrderRef, documentId: Id('doc', 'The tax document'), gstin: Gstin, number: Type.String({ examples: ['IN/26-27/0000123'] }), total: Rupees('The invoice total'), document: AnswerOf('GET /orders/{orderId}/invoice') }),
+  },
+  'bill_of_supply.created': {
+    summary: 'A bill of supply is issued: the nil-rated goods of an order (one per GST registration), instead of a tax invoice',
+    data: Type.Object({ ...OrderRef, documentId: Id('doc', 'The tax document'), gstin: Gstin, number: Type.String({ examples: ['BS/26-27/0000042'] }), total: Rupees('The bill of supply total'), document: AnswerOf('GET /orders/{orderId}/invoice (billsOfSupply)') }),
   },
   'credit_note.created': {
-    summary: 'A credit note is issued: a cancellation after invoicing, or a refunded return',
-    data: Type.Object({ ...OrderRef, documentId: Id('doc', 'The tax document'), number: Type.String({ examples: ['CN/26-27/0000007'] }), total: Rupees('The credit note total'), document: AnswerOf('GET /orders/{orderId}/invoice (with invoice and reason)') }),
+    summary: 'A credit note is issued: a cancellation after invoicing, or a refunded return; by the registration of the document it reverses',
+    data: Type.Object({ ...OrderRef, documentId: Id('doc', 'The tax document'), gstin: Gstin, number: Type.String({ examples: ['CN/26-27/0000007'] }), total: Rupees('The credit note total'), document: AnswerOf('GET /orders/{orderId}/invoice (with invoice and reason)') }),
   },
   'shipment.created': {
     summary: 'A parcel is booked with a carrier (to the customer, or a return’s pickup)',

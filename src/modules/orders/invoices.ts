@@ -9,7 +9,8 @@ import { renderTaxDocumentsPdf, TaxDocument, taxDocumentsOf } from '../tax/index
 import type { OrderRow } from './repo.ts'
 
 export const OrderDocuments = Type.Object({
-  invoices: Type.Array(TaxDocument, { description: 'One per seller of the order (usually one)' }),
+  invoices: Type.Array(TaxDocument, { description: 'Tax invoices: one per GST registration with taxable lines in the order (usually one)' }),
+  billsOfSupply: Type.Array(TaxDocument, { description: 'Bills of supply: the nil-rated goods, one per GST registration that sold some' }),
   creditNotes: Type.Array(TaxDocument, { description: 'Cancellations and refunded returns after invoicing, oldest first' }),
 })
 
@@ -21,7 +22,7 @@ export const InvoiceQuery = Type.Object({
 export const invoiceRouteSchema = {
   querystring: InvoiceQuery,
   description:
-    'The tax invoice of the order (one per GST-registered seller, issued when the order is confirmed for cash on delivery or paid) and its credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.',
+    'The tax invoice of the order (one per GST registration, issued when the order is confirmed for cash on delivery or paid), the bill of supply of its nil-rated goods, and their credit notes, as JSON or as one PDF (`?format=pdf`). 404 while there is none, with the reason.',
   produces: ['application/json', 'application/pdf'],
 }
 
@@ -39,7 +40,7 @@ export const invoiceResponses = (...statuses: (400 | 401 | 403 | 404)[]) => ({
 /** The order's documents; 404 naming why there is no invoice (yet). */
 export async function documentsOfOrder(db: Executor, order: OrderRow) {
   const documents = await taxDocumentsOf(db, order.id)
-  if (documents.invoices.length > 0) return documents
+  if (documents.invoices.length > 0 || documents.billsOfSupply.length > 0) return documents
   const why =
     order.taxableValue === null
       ? 'its seller is not registered for GST, so no tax invoice is issued'
@@ -55,6 +56,6 @@ export async function documentsOfOrder(db: Executor, order: OrderRow) {
 export async function sendDocuments(request: FastifyRequest<{ Querystring: { format?: 'json' | 'pdf' } }>, reply: FastifyReply, order: OrderRow, documents: Awaited<ReturnType<typeof documentsOfOrder>>) {
   const format = request.query.format ?? (/^\s*application\/pdf/i.test(request.headers.accept ?? '') ? 'pdf' : 'json')
   if (format === 'json') return ok(documents, 'Invoice retrieved')
-  const pdf = await renderTaxDocumentsPdf([...documents.invoices, ...documents.creditNotes])
+  const pdf = await renderTaxDocumentsPdf([...documents.invoices, ...documents.billsOfSupply, ...documents.creditNotes])
   return reply.type('application/pdf').header('content-disposition', `inline; filename="invoice-${order.orderNumber}.pdf"`).send(pdf)
 }

@@ -5,7 +5,7 @@ import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/e
 import type { Guards } from '../../http/guards.ts'
 import type { PartnerAdminService } from './admin.ts'
 import { Nullable, OptionalPageQuery, PageQuery, Time, security } from '../../http/schemas.ts'
-import { ApiKey, IssuedApiKey, Name, Origins, Partner } from './schemas.ts'
+import { ApiKey, EcoGstin, IssuedApiKey, Name, Origins, Partner } from './schemas.ts'
 
 export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.admin() }
@@ -71,15 +71,15 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
         operationId: 'adminUpdatePartner',
         tags,
         security: sec,
-        summary: 'Rename, set return origins, or (de)activate: a deactivated partner\'s keys, secret and customer tokens stop working',
+        summary: 'Rename, set return origins, record its GSTIN as an e-commerce operator, or (de)activate: a deactivated partner\'s keys, secret and customer tokens stop working',
         params: PartnerParams,
-        body: Type.Object({ name: Type.Optional(Name), returnUrlOrigins: Type.Optional(Origins), isActive: Type.Optional(Type.Boolean()) }),
+        body: Type.Object({ name: Type.Optional(Name), returnUrlOrigins: Type.Optional(Origins), isActive: Type.Optional(Type.Boolean()), ecoGstin: Type.Optional(EcoGstin) }),
         response: { 200: Envelope(Partner), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
-      const { name, returnUrlOrigins, isActive } = request.body
-      return ok(await admin.update(request.params.partnerId, { name: name?.trim(), returnUrlOrigins, isActive }), 'Partner updated')
+      const { name, returnUrlOrigins, isActive, ecoGstin } = request.body
+      return ok(await admin.update(request.params.partnerId, { name: name?.trim(), returnUrlOrigins, isActive, ecoGstin }), 'Partner updated')
     },
   )
 

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
+import { checkGstin } from '../../lib/gstin.ts'
 import { type OptionalPage, pageMeta, wholeOrPage } from '../../lib/pagination.ts'
 import { findCatalog } from '../catalog/index.ts'
 import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './index.ts'
@@ -22,6 +23,7 @@ function partnerView(p: PartnerRow, activeApiKeys: number, now: Date) {
     isActive: p.isActive,
     returnUrlOrigins: p.returnUrlOrigins,
     webhookUrl: p.webhookUrl,
+    ecoGstin: p.ecoGstin,
     activeApiKeys,
     previousSecretExpiresAt: overlapLive ? iso(p.previousSecretExpiresAt) : null,
     createdAt: p.createdAt.toISOString(),
@@ -85,11 +87,13 @@ export class PartnerAdminService {
     return { ...partner, apiKeys: (await partnerRepo.keysOf(this.db, partnerId)).map(keyView) }
   }
 
-  async update(partnerId: string, changes: { name?: string; returnUrlOrigins?: string[]; isActive?: boolean }) {
-    if (changes.name === undefined && changes.returnUrlOrigins === undefined && changes.isActive === undefined) {
-      throw new AppError('BAD_REQUEST', 'Send at least one of name, returnUrlOrigins, isActive')
+  async update(partnerId: string, changes: { name?: string; returnUrlOrigins?: string[]; isActive?: boolean; ecoGstin?: string | null }) {
+    if (Object.values(changes).every((v) => v === undefined)) {
+      throw new AppError('BAD_REQUEST', 'Send at least one of name, returnUrlOrigins, isActive, ecoGstin')
     }
     const origins = changes.returnUrlOrigins === undefined ? undefined : normalizeOrigins(changes.returnUrlOrigins)
+    const eco = changes.ecoGstin ? checkGstin(changes.ecoGstin, { collector: true }) : null
+    if (eco && !eco.valid) throw new AppError('BAD_REQUEST', `ecoGstin ${eco.problem}`)
     await this.db.transaction(async (tx) => {
       const partner = await partnerRepo.lockPartner(tx, partnerId)
       if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
@@ -101,6 +105,7 @@ export class PartnerAdminService {
         ...(changes.name !== undefined ? { name: changes.name } : {}),
         ...(origins !== undefined ? { returnUrlOrigins: origins } : {}),
         ...(changes.isActive !== undefined ? { isActive: changes.isActive } : {}),
+        ...(changes.ecoGstin !== undefined ? { ecoGstin: eco?.valid ? eco.gstin : null } : {}),
         updatedAt: this.clock.now(),
       })
     })

@@ -227,6 +227,11 @@ export const activeCatalogIds = (db: Executor, partnerId: string) => partnerRepo
 /** The same, as a subquery for `inArray` (saves a round trip on hot paths). */
 export const activeCatalogIdsQuery = (db: Executor, partnerId: string) => partnerRepo.activeCatalogIdsQuery(db, partnerId)
 
+/** The partner's GSTIN as an e-commerce operator, when its app collects the payment (GSTR-1 Table 14); null otherwise. */
+export async function ecoGstinOf(db: Executor, partnerId: string): Promise<string | null> {
+  return (await partnerRepo.findPartner(db, partnerId))?.ecoGstin ?? null
+}
+
 /** Origins the partner registered for payment return URLs (empty: any absolute URL is accepted). */
 export async function partnerReturnOrigins(db: Executor, partnerId: string): Promise<string[]> {
   return (await partnerRepo.findPartner(db, partnerId))?.returnUrlOrigins ?? []

@@ -22,6 +22,11 @@ export const partners = pgTable(
     /** After a rotation, the signing secret before it: deliveries are signed with both until it expires. */
     previousWebhookSecretEncrypted: text('previous_webhook_secret_encrypted'),
     previousWebhookSecretExpiresAt: timestamp('previous_webhook_secret_expires_at', { withTimezone: true }),
+    /**
+     * The partner's GSTIN as an e-commerce operator (a TCS registration), when its app collects the
+     * payment: the sales made through it are reported in GSTR-1 Table 14 against it (decision 0029).
+     */
+    ecoGstin: text('eco_gstin'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,11 +11,15 @@ export const Partner = Type.Object({
   isActive: Type.Boolean(),
   returnUrlOrigins: Type.Array(Type.String()),
   webhookUrl: Nullable(Type.String()),
+  ecoGstin: Nullable(Type.String({ description: "The partner's GSTIN as an e-commerce operator collecting the payment (TCS): sales through it are reported in GSTR-1 Table 14" })),
   activeApiKeys: Type.Integer(),
   previousSecretExpiresAt: Nullable(Type.String({ format: 'date-time', description: 'While a rotation overlaps: when the previous secret stops working' })),
   createdAt: Time,
   updatedAt: Time,
 })
+export const EcoGstin = Nullable(
+  Type.String({ minLength: 1, maxLength: 20, description: "The partner's GSTIN as an e-commerce operator, when its app collects the payment (TCS, section 52); null: it does not. Applies to documents issued after the change" }),
+)
 export const ApiKey = Type.Object({
   id: Type.String(),
   name: Type.String(),

@@ -150,11 +150,17 @@ export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: 
   }
 }
 
-/** A credit note for exactly the returned units, when the order was invoiced (decision 0022). */
+/**
+ * A credit note for the returned units, when the order was invoiced (decision 0022). A refund approved
+ * for less than was asked credits only what is refunded: the merchant kept the rest of the units'
+ * price, so the supply's value is reduced by less (decision 0029).
+ */
 export async function creditReturnedUnits(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
   if (order.taxableValue === null) return
   const items = await returnRepo.items(tx, [row.id])
-  await issueCreditNotes(tx, order, { reason: `Return ${row.id}`, returned: { returnId: row.id, items: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) } }, at)
+  const kept = row.approvedAmount === null ? 0n : row.requestedAmount - row.approvedAmount
+  const reason = kept > 0n ? `Return ${row.id}: refunded ₹${rupees(row.approvedAmount!)} of ₹${rupees(row.requestedAmount)}` : `Return ${row.id}`
+  await issueCreditNotes(tx, order, { reason, returned: { returnId: row.id, items: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })), kept } }, at)
 }
 
 /** Provider results move the return on: all its refunds through -> REFUNDED; one failed -> REFUND_FAILED. */

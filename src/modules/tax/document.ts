@@ -1,5 +1,5 @@
-// A GST document as issued (decision 0022): a tax invoice or a credit note, with everything rule 46
-// of the CGST Rules asks of an invoice. It is stored as issued (the seller's and buyer's details of
+// A GST document as issued (decisions 0022, 0029): a tax invoice, a bill of supply (rule 49: nil-rated
+// goods, no tax) or a credit note, with everything rule 46 of the CGST Rules asks of an invoice. It is stored as issued (the seller's and buyer's details of
 // its time) and answered as JSON by this schema and as PDF by invoice-pdf.ts from the same value.
 // Money is rupees with two decimals, as everywhere in the API.
 import { type Static, Type } from 'typebox'
@@ -37,14 +37,14 @@ export const DocumentLine = Type.Object({
 
 export const TaxDocument = Type.Object({
   id: Type.String(),
-  type: Type.Union([Type.Literal('TAX_INVOICE'), Type.Literal('CREDIT_NOTE')]),
-  number: Type.String({ description: 'Consecutive in its series per seller and financial year, at most 16 characters', examples: ['IN/26-27/0000123'] }),
+  type: Type.Union([Type.Literal('TAX_INVOICE'), Type.Literal('BILL_OF_SUPPLY'), Type.Literal('CREDIT_NOTE')], { description: 'A bill of supply is issued instead of a tax invoice for nil-rated goods; a credit note reverses either' }),
+  number: Type.String({ description: 'Consecutive in its series per GST registration (GSTIN) and financial year, at most 16 characters', examples: ['IN/26-27/0000123'] }),
   financialYear: Type.String({ examples: ['2026-27'] }),
   issuedAt: Time,
   date: Type.String({ format: 'date', description: 'Day of issue in India' }),
   orderId: Type.String(),
   orderNumber: Type.String(),
-  /** Credit notes: the invoice they reverse, and why. */
+  /** Credit notes: the document (tax invoice or bill of supply) they reverse, and why. */
   invoice: Nullable(Type.Object({ id: Type.String(), number: Type.String(), date: Type.String({ format: 'date' }) })),
   reason: Nullable(Type.String()),
   seller: DocumentParty,

@@ -1,32 +1,35 @@
-// Tax invoices and credit notes (decision 0022), issued inside the transaction of the change that
-// calls for them, read top to bottom:
+// Tax invoices, bills of supply and credit notes (decisions 0022, 0029), issued inside the
+// transaction of the change that calls for them, read top to bottom:
 //
-//   issueInvoices      when an order is confirmed (COD, or nothing left to pay) or paid: one
-//                      invoice per seller of its taxed lines, from the figures stored on the order
-//                      at the time of sale (never recomputed); shipping and the COD fee on the
-//                      invoice of the principal supply's seller, as they were taxed.
+//   issueInvoices      when an order is confirmed (COD, or nothing left to pay) or paid: for each GST
+//                      registration its catalogs sell under, a tax invoice for the taxable lines and a
+//                      bill of supply for the nil-rated ones, from the figures stored on the order at
+//                      the time of sale (never recomputed); shipping and the COD fee on the document
+//                      of the principal supply, as they were taxed.
 //   issueCreditNotes   when a sale is reversed after invoicing: a cancellation credits all that is
-//                      left of each invoice; a refunded return, or a partial cancellation,
-//                      credits exactly its units; a COD order paid online credits its
-//                      COD fee line alone.
+//                      left of each document; a refunded return, or a partial cancellation,
+//                      credits exactly its units (less what the merchant kept of a reduced
+//                      refund); a COD order paid online credits its COD fee line alone. A credit
+//                      note is issued by the registration of the document it reverses.
 //
-// Numbers come from a counter row per seller, series and financial year, incremented in the same
-// transaction (documentRepo.insertNumbered): gapless and unique across processes. Each document is
-// stored as answered (seller's and buyer's details of its time) with an event
-// (invoice.created, credit_note.created). Part of a line is credited by cumulative proportion of
+// Numbers come from a counter row per registration, series and financial year, incremented in the
+// same transaction (documentRepo.insertNumbered): gapless and unique across catalogs and processes.
+// Each document is stored as answered (seller's and buyer's details of its time) with an event
+// (invoice.created, bill_of_supply.created, credit_note.created) carrying the GSTIN. Part of a line is credited by cumulative proportion of
 // its quantity, so the credit notes of a line that is returned a unit at a time add up to the line
 // to the paisa.
 import type { Executor } from '../../db/client.ts'
 import { amountInWords } from '../../lib/amount-in-words.ts'
 import { GST_STATE_CODES } from '../../lib/gstin.ts'
 import { newId } from '../../lib/ids.ts'
-import { splitTax } from '../../lib/gst.ts'
-import { formatPaise as rupees, type Paise, parseRupees, sumPaise } from '../../lib/money.ts'
+import { splitInclusive, splitTax } from '../../lib/gst.ts'
+import { allocate, formatPaise as rupees, type Paise, parseRupees, sumPaise } from '../../lib/money.ts'
 import { sameState } from '../../lib/pincode-states.ts'
+import { ecoGstinOf } from '../partners/index.ts'
 import type { TaxDocument } from './document.ts'
-import { documentRepo, type SellerRow, type TaxDocumentLineRow, type TaxDocumentRow, taxRepo } from './repo.ts'
-import type { TaxDocumentLineKind } from './schema.sql.ts'
-import { indiaDay } from './service.ts'
+import { documentRepo, type RegistrationRow, registrationRepo, type TaxDocumentLineRow, type TaxDocumentRow, taxRepo } from './repo.ts'
+import type { DocumentSeries, TaxDocumentLineKind, TaxDocumentType } from './schema.sql.ts'
+import { financialYearOf, indiaDay } from './calendar.ts'
 
 /** What an invoice needs of an order: its taxed figures as stored at the time of sale. */
 export interface InvoicedOrder {
@@ -76,25 +79,28 @@ interface IssuedLine {
 type Party = TaxDocument['seller']
 const CHARGE_NAMES = { SHIPPING: 'Shipping and handling', COD_FEE: 'Cash on delivery fee' } as const
 
-/** The financial year (April to March) of a day in India: `2026-27`. */
-export function financialYearOf(day: string): string {
-  const year = Number(day.slice(0, 4))
-  const start = Number(day.slice(5, 7)) >= 4 ? year : year - 1
-  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
+const SERIES_OF: Record<TaxDocumentType, DocumentSeries> = { TAX_INVOICE: 'IN', BILL_OF_SUPPLY: 'BS', CREDIT_NOTE: 'CN' }
+const EVENT_OF = { TAX_INVOICE: 'invoice.created', BILL_OF_SUPPLY: 'bill_of_supply.created', CREDIT_NOTE: 'credit_note.created' } as const
+
+/** The registration's prefix of a series (`IN`, or the one it set). */
+export function seriesPrefix(registration: Pick<RegistrationRow, 'invoicePrefix' | 'billOfSupplyPrefix' | 'creditNotePrefix'>, series: DocumentSeries): string {
+  return series === 'IN' ? registration.invoicePrefix : series === 'BS' ? registration.billOfSupplyPrefix : registration.creditNotePrefix
 }
 
-/** `IN/26-27/`: what a series' numbers start with. */
-const numberPrefix = (series: 'IN' | 'CN', financialYear: string) => `${series}/${financialYear.slice(2)}/`
+/** Rule 46 allows 16 characters: prefix, `/26-27/` and the serial's digits fill them. */
+export const serialWidth = (prefix: string) => 16 - prefix.length - 7
 
 /** `IN/26-27/0000123`: 16 characters, the most rule 46 allows (letters, digits, `-` and `/`). */
-export function documentNumber(series: 'IN' | 'CN', financialYear: string, serial: number): string {
-  return `${numberPrefix(series, financialYear)}${String(serial).padStart(7, '0')}`
+export function documentNumber(prefix: string, financialYear: string, serial: number): string {
+  return `${prefix}/${financialYear.slice(2)}/${String(serial).padStart(serialWidth(prefix), '0')}`
 }
 
 /**
- * Issues the order's tax invoices: one per seller of its taxed lines. Called once per order, by the
- * move to CONFIRMED (which the order machine allows once); a second call would break the unique
- * index of one invoice per order and seller, and roll back.
+ * Issues the order's documents: for each GST registration its lines' catalogs sell under, a tax
+ * invoice for the taxable lines and a bill of supply (rule 49) for the nil-rated ones. Shipping and
+ * the COD fee go with the principal supply (they were taxed at its rate). Called once per order, by
+ * the move to CONFIRMED (which the order machine allows once); a second call would break the unique
+ * index of one document of a kind per order and registration, and roll back.
  */
 export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date): Promise<TaxDocument[]> {
   if (order.placeOfSupplyStateCode === null || order.placeOfSupplyState === null) return []
@@ -104,13 +110,16 @@ export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date
   // highest taxable value, ties to the earlier line (checkout/cart-tax.ts).
   let principal = taxed[0]!
   for (const item of taxed) if (item.taxableValue! > principal.taxableValue!) principal = item
+  const [registrations, ecoGstin] = await Promise.all([taxRepo.registrationsOfCatalogs(tx, [...new Set(taxed.map((i) => i.catalogId!))]), ecoGstinOf(tx, order.partnerId)])
+  const place = { state: order.placeOfSupplyState, stateCode: order.placeOfSupplyStateCode }
   const issued: TaxDocument[] = []
-  for (const catalogId of [...new Set(taxed.map((i) => i.catalogId!))].sort()) {
-    const seller = await taxRepo.findSeller(tx, catalogId)
-    if (!seller) continue
-    const lines: IssuedLine[] = taxed
-      .filter((i) => i.catalogId === catalogId)
-      .map((i) => ({
+  for (const registration of [...new Map([...registrations.values()].map((r) => [r.id, r])).values()].sort((a, b) => a.gstin.localeCompare(b.gstin))) {
+    const mine = taxed.filter((i) => registrations.get(i.catalogId!)?.id === registration.id)
+    for (const type of ['TAX_INVOICE', 'BILL_OF_SUPPLY'] as const) {
+      const nil = type === 'BILL_OF_SUPPLY'
+      const goods = mine.filter((i) => (i.gstRateBps === 0) === nil)
+      if (goods.length === 0) continue
+      const lines: IssuedLine[] = goods.map((i) => ({
         kind: 'GOODS',
         orderItemId: i.id,
         description: i.name,
@@ -125,63 +134,75 @@ export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date
         sgst: i.sgst!,
         igst: i.igst!,
       }))
-    if (principal.catalogId === catalogId) {
-      for (const c of order.taxCharges ?? []) {
-        const amount = BigInt(c.amount)
-        lines.push({
-          kind: c.kind,
-          orderItemId: null,
-          description: CHARGE_NAMES[c.kind],
-          hsnCode: c.hsnCode,
-          quantity: 1,
-          unitPrice: amount,
-          gstRateBps: c.gstRateBps,
-          amount,
-          discount: 0n,
-          taxableValue: BigInt(c.taxableValue),
-          cgst: BigInt(c.cgst),
-          sgst: BigInt(c.sgst),
-          igst: BigInt(c.igst),
-        })
-      }
+      if (goods.includes(principal)) lines.push(...chargeLines(order))
+      const seller = sellerParty(registration)
+      issued.push(
+        await issue(tx, { type, registration, catalogId: goods[0]!.catalogId!, partnerId: order.partnerId, ecoGstin, order, seller, buyer: buyerParty(order), place, intraState: isIntraState(lines, registration.state, place.state), lines, invoice: null, reason: null, returnId: null }, at),
+      )
     }
-    const place = { state: order.placeOfSupplyState, stateCode: order.placeOfSupplyStateCode }
-    issued.push(
-      await issue(tx, { type: 'TAX_INVOICE', catalogId, partnerId: order.partnerId, order, seller: sellerParty(seller), buyer: buyerParty(order), place, intraState: isIntraState(lines, seller.state, place.state), lines, invoice: null, reason: null, returnId: null }, at),
-    )
   }
   return issued
 }
 
+/** Shipping and the COD fee as they were taxed at the time of sale. */
+function chargeLines(order: InvoicedOrder): IssuedLine[] {
+  return (order.taxCharges ?? []).map((c) => {
+    const amount = BigInt(c.amount)
+    return {
+      kind: c.kind,
+      orderItemId: null,
+      description: CHARGE_NAMES[c.kind],
+      hsnCode: c.hsnCode,
+      quantity: 1,
+      unitPrice: amount,
+      gstRateBps: c.gstRateBps,
+      amount,
+      discount: 0n,
+      taxableValue: BigInt(c.taxableValue),
+      cgst: BigInt(c.cgst),
+      sgst: BigInt(c.sgst),
+      igst: BigInt(c.igst),
+    }
+  })
+}
+
 export interface CreditRequest {
   reason: string
-  /** A return: its id and the units it takes back. Without it (or `cancelled`), all that is left of each invoice is credited (a cancellation). */
-  returned?: { returnId: string; items: { orderItemId: string; quantity: number }[] }
+  /**
+   * A return: its id, the units it takes back, and `kept`: what the merchant kept of their price (a
+   * refund approved for less than was asked): the credit note reduces the value by what is refunded,
+   * not by the whole units. Without it (or `cancelled`), all that is left of each document is credited.
+   */
+  returned?: { returnId: string; items: { orderItemId: string; quantity: number }[]; kept?: Paise }
   /** Units cancelled before shipping (a partial cancellation): credited like a return's, with no return id; `reason` names it. */
   cancelled?: { items: { orderItemId: string; quantity: number }[] }
   /** Only these charges, each in full (a COD order paid online: its COD fee is never charged); no goods line. */
   charges?: ('SHIPPING' | 'COD_FEE')[]
 }
 
-/** Credit notes reversing the order's invoices, as far as `request` says; none when nothing was invoiced. */
+/**
+ * Credit notes reversing the order's documents (tax invoices and bills of supply), as far as
+ * `request` says; none when nothing was invoiced. Each is issued by the registration of the
+ * document it reverses, whatever the catalog sells under now.
+ */
 export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 'id' | 'orderNumber' | 'partnerId'>, request: CreditRequest, at: Date): Promise<TaxDocument[]> {
   const documents = await documentRepo.ofOrder(tx, order.id)
-  const invoices = documents.filter((d) => d.type === 'TAX_INVOICE')
-  if (invoices.length === 0) return []
+  const sales = documents.filter((d) => d.type !== 'CREDIT_NOTE')
+  if (sales.length === 0) return []
   const allLines = await documentRepo.linesOf(
     tx,
     documents.map((d) => d.id),
   )
   const units = request.returned?.items ?? request.cancelled?.items
   const returning = units && new Map(units.map((i) => [i.orderItemId, i.quantity]))
-  const issued: TaxDocument[] = []
-  for (const invoice of invoices) {
-    const creditNoteIds = new Set(documents.filter((d) => d.invoiceId === invoice.id).map((d) => d.id))
+  const notes: { sale: TaxDocumentRow; lines: IssuedLine[] }[] = []
+  for (const sale of sales) {
+    const creditNoteIds = new Set(documents.filter((d) => d.invoiceId === sale.id).map((d) => d.id))
     const credited = (line: TaxDocumentLineRow) =>
       allLines.filter((l) => creditNoteIds.has(l.documentId) && l.kind === line.kind && l.orderItemId === line.orderItemId).reduce((n, l) => n + l.quantity, 0)
-    const shown = new Map(invoice.document.lines.map((l) => [l.position, l]))
+    const shown = new Map(sale.document.lines.map((l) => [l.position, l]))
     const lines: IssuedLine[] = []
-    for (const line of allLines.filter((l) => l.documentId === invoice.id)) {
+    for (const line of allLines.filter((l) => l.documentId === sale.id)) {
       const before = credited(line)
       const left = line.quantity - before
       const take = request.charges
@@ -194,22 +215,31 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
       const answered = shown.get(line.position)!
       lines.push({ ...part, kind: line.kind, orderItemId: line.orderItemId, description: answered.description, hsnCode: answered.hsnCode, quantity: take, unitPrice: parseRupees(answered.unitPrice)!, gstRateBps: line.gstRateBps })
     }
+    if (lines.length > 0) notes.push({ sale, lines })
+  }
+  const kept = request.returned?.kept ?? 0n
+  if (kept > 0n) keepFromCredit(notes.flatMap((n) => n.lines), kept)
+  const issued: TaxDocument[] = []
+  for (const { sale, lines: all } of notes) {
+    const lines = all.filter((l) => l.amount - l.discount > 0n)
     if (lines.length === 0) continue
-    const doc = invoice.document
+    const doc = sale.document
     issued.push(
       await issue(
         tx,
         {
           type: 'CREDIT_NOTE',
-          catalogId: invoice.catalogId,
+          registration: (await registrationRepo.find(tx, sale.registrationId))!,
+          catalogId: sale.catalogId,
           partnerId: order.partnerId,
+          ecoGstin: sale.ecoGstin,
           order,
           seller: doc.seller,
           buyer: doc.buyer,
           place: doc.placeOfSupply,
           intraState: doc.intraState,
           lines,
-          invoice: { id: invoice.id, number: invoice.number, date: invoice.issueDate },
+          invoice: { id: sale.id, number: sale.number, date: sale.issueDate },
           reason: request.reason,
           returnId: request.returned?.returnId ?? null,
         },
@@ -220,10 +250,30 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
   return issued
 }
 
-/** The order's documents as issued: invoices, then credit notes. */
-export async function taxDocumentsOf(db: Executor, orderId: string): Promise<{ invoices: TaxDocument[]; creditNotes: TaxDocument[] }> {
+/**
+ * A refund approved for less than the returned units' price: the merchant kept `kept`, so the supply's
+ * value is reduced only by what is refunded (CGST Act s. 34: the credit note for the taxable value
+ * actually reduced). `kept` is spread over the goods lines in proportion to what they would credit
+ * (largest remainder), never more than a line's value; each line's tax is worked out again from
+ * what is left of it, tax-inclusive at its rate, and split as the document split it.
+ */
+function keepFromCredit(lines: IssuedLine[], kept: Paise) {
+  const goods = lines.filter((l) => l.kind === 'GOODS')
+  const values = goods.map((l) => l.amount - l.discount)
+  const shares = allocate(kept < sumPaise(values) ? kept : sumPaise(values), values)
+  goods.forEach((line, i) => {
+    const value = values[i]! - shares[i]!
+    const { taxable, tax } = splitInclusive(value, line.gstRateBps)
+    const parts = line.igst > 0n || line.cgst + line.sgst === 0n ? { cgst: 0n, sgst: 0n, igst: tax } : splitTax(tax, 'INTRA_STATE')
+    Object.assign(line, { discount: line.discount + shares[i]!, taxableValue: taxable, ...parts })
+  })
+}
+
+/** The order's documents as issued: tax invoices, bills of supply, credit notes. */
+export async function taxDocumentsOf(db: Executor, orderId: string): Promise<{ invoices: TaxDocument[]; billsOfSupply: TaxDocument[]; creditNotes: TaxDocument[] }> {
   const rows = await documentRepo.ofOrder(db, orderId)
-  return { invoices: rows.filter((r) => r.type === 'TAX_INVOICE').map((r) => r.document), creditNotes: rows.filter((r) => r.type === 'CREDIT_NOTE').map((r) => r.document) }
+  const of = (type: TaxDocumentType) => rows.filter((r) => r.type === type).map((r) => r.document)
+  return { invoices: of('TAX_INVOICE'), billsOfSupply: of('BILL_OF_SUPPLY'), creditNotes: of('CREDIT_NOTE') }
 }
 
 /**
@@ -248,9 +298,11 @@ export function creditedPart(line: Pick<TaxDocumentLineRow, 'quantity' | 'amount
 }
 
 interface ToIssue {
-  type: 'TAX_INVOICE' | 'CREDIT_NOTE'
+  type: TaxDocumentType
+  registration: RegistrationRow
   catalogId: string
   partnerId: string
+  ecoGstin: string | null
   order: Pick<InvoicedOrder, 'id' | 'orderNumber'>
   seller: Party
   buyer: Party
@@ -266,7 +318,8 @@ interface ToIssue {
 async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
   const day = indiaDay(at)
   const financialYear = financialYearOf(day)
-  const series = d.type === 'TAX_INVOICE' ? 'IN' : 'CN'
+  const series = SERIES_OF[d.type]
+  const prefix = seriesPrefix(d.registration, series)
   const total = (field: 'taxableValue' | 'cgst' | 'sgst' | 'igst') => sumPaise(d.lines.map((l) => l[field]))
   const totals = { taxableValue: total('taxableValue'), cgst: total('cgst'), sgst: total('sgst'), igst: total('igst') }
   const tax = totals.cgst + totals.sgst + totals.igst
@@ -318,12 +371,15 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
   const serial = await documentRepo.insertNumbered(
     tx,
     series,
-    numberPrefix(series, financialYear),
+    `${prefix}/${financialYear.slice(2)}/`,
+    serialWidth(prefix),
     {
       id,
       type: d.type,
       catalogId: d.catalogId,
+      registrationId: d.registration.id,
       partnerId: d.partnerId,
+      ecoGstin: d.ecoGstin,
       financialYear,
       orderId: d.order.id,
       invoiceId: d.invoice?.id ?? null,
@@ -351,13 +407,13 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
     })),
     {
       partnerId: d.partnerId,
-      type: d.type === 'TAX_INVOICE' ? 'invoice.created' : 'credit_note.created',
+      type: EVENT_OF[d.type],
       subjectId: d.order.id,
-      data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, number: '', total: document.totals.total, document },
+      data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, gstin: d.seller.gstin!, number: '', total: document.totals.total, document },
       at,
     },
   )
-  document.number = documentNumber(series, financialYear, serial)
+  document.number = documentNumber(prefix, financialYear, serial)
   return document
 }
 
@@ -368,7 +424,7 @@ function isIntraState(lines: IssuedLine[], sellerState: string, placeState: stri
   return sameState(sellerState, placeState)
 }
 
-function sellerParty(s: SellerRow): Party {
+function sellerParty(s: RegistrationRow): Party {
   return {
     name: s.legalName,
     tradeName: s.tradeName,

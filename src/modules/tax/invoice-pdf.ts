@@ -31,11 +31,16 @@ function day(date: string): string {
   const [y, m, d] = date.split('-')
   return `${d} ${MONTHS[Number(m) - 1] ?? m} ${y}`
 }
-const titleOf = (doc: TaxDocument) => (doc.type === 'TAX_INVOICE' ? 'Tax Invoice' : 'Credit Note')
+const NAMES = { TAX_INVOICE: ['Tax Invoice', 'Invoice', 'invoice'], BILL_OF_SUPPLY: ['Bill of Supply', 'Bill of supply', 'bill of supply'], CREDIT_NOTE: ['Credit Note', 'Credit note', 'credit note'] } as const
+const titleOf = (doc: TaxDocument) => NAMES[doc.type][0]
+/** A bill of supply, or a credit note reversing one: no tax is charged, so no tax is shown. */
+const untaxed = (doc: TaxDocument) => doc.type === 'BILL_OF_SUPPLY' || (doc.type === 'CREDIT_NOTE' && doc.invoice !== null && doc.totals.tax === '0.00' && doc.lines.every((l) => l.gstRateBps === 0))
 const stateLine = (p: { state: string }, code: string | null) => `State: ${p.state}${code ? `, Code: ${code}` : ''}`
 
 function columns(doc: TaxDocument, width: number): Column[] {
-  const taxes: Column[] = doc.intraState
+  const taxes: Column[] = untaxed(doc)
+    ? []
+    : doc.intraState
     ? [{ title: 'CGST (₹)', width: 42, align: 'right', cell: (l) => rupees(l.cgst) }, { title: 'SGST (₹)', width: 42, align: 'right', cell: (l) => rupees(l.sgst) }]
     : [{ title: 'IGST (₹)', width: 54, align: 'right', cell: (l) => rupees(l.igst) }]
   const fixed: Column[] = [
@@ -45,7 +50,7 @@ function columns(doc: TaxDocument, width: number): Column[] {
     { title: 'Unit price (₹)', width: 48, align: 'right', cell: (l) => rupees(l.unitPrice) },
     { title: 'Discount (₹)', width: 42, align: 'right', cell: (l) => rupees(l.discount) },
     { title: 'Taxable value (₹)', width: 52, align: 'right', cell: (l) => rupees(l.taxableValue) },
-    { title: 'Rate', width: 26, align: 'right', cell: (l) => l.gstRate },
+    ...(untaxed(doc) ? [] : [{ title: 'Rate', width: 26, align: 'right', cell: (l: DocumentLine) => l.gstRate } as Column]),
     ...taxes,
     { title: 'Total (₹)', width: 54, align: 'right', cell: (l) => rupees(l.total) },
   ]
@@ -101,9 +106,10 @@ function heading(pdf: Pdf, doc: TaxDocument): number {
   const width = pdf.page.width - 2 * MARGIN
   const half = (width - 16) / 2
   pdf.font('bold').fontSize(18).text(titleOf(doc), MARGIN, MARGIN, { width: half })
-  const label = doc.type === 'TAX_INVOICE' ? 'Invoice' : 'Credit note'
+  const label = NAMES[doc.type][1]
   const meta = [`${label} no: ${doc.number}`, `Date: ${day(doc.date)}`, `Order no: ${doc.orderNumber}`]
-  if (doc.invoice) meta.push(`Against invoice: ${doc.invoice.number} dated ${day(doc.invoice.date)}`)
+  if (doc.invoice) meta.push(`Against ${untaxed(doc) ? 'bill of supply' : 'invoice'}: ${doc.invoice.number} dated ${day(doc.invoice.date)}`)
+  if (doc.type === 'BILL_OF_SUPPLY') meta.push('Nil-rated goods: no tax is charged (rule 49)')
   pdf.font('regular').fontSize(9).text(meta.join('\n'), MARGIN + half + 16, MARGIN, { width: half, align: 'right' })
   let y = Math.max(pdf.y, MARGIN + 30) + 10
   if (doc.reason) {
@@ -122,10 +128,10 @@ function heading(pdf: Pdf, doc: TaxDocument): number {
 function totals(pdf: Pdf, doc: TaxDocument, y: number): number {
   const t = doc.totals
   const rows: Array<[string, string]> = [
-    ['Taxable value', t.taxableValue],
-    ...(doc.intraState ? [['CGST', t.cgst], ['SGST', t.sgst]] as Array<[string, string]> : [['IGST', t.igst] as [string, string]]),
-    ['Total tax', t.tax],
-    [doc.type === 'TAX_INVOICE' ? 'Total' : 'Total credit', t.total],
+    ...(untaxed(doc)
+      ? []
+      : ([['Taxable value', t.taxableValue], ...(doc.intraState ? [['CGST', t.cgst], ['SGST', t.sgst]] : [['IGST', t.igst]]), ['Total tax', t.tax]] as Array<[string, string]>)),
+    [doc.type === 'CREDIT_NOTE' ? 'Total credit' : 'Total', t.total],
   ]
   const x = pdf.page.width - MARGIN - 220
   rows.forEach(([label, amount], i) => {
@@ -169,7 +175,7 @@ function footers(pdf: Pdf, doc: TaxDocument, first: number, count: number): void
     pdf.page.margins.bottom = 0 // writing below the bottom margin would otherwise add a page
     const y = pdf.page.height - MARGIN - 8
     const width = pdf.page.width - 2 * MARGIN
-    const what = doc.type === 'TAX_INVOICE' ? 'invoice' : 'credit note'
+    const what = NAMES[doc.type][2]
     pdf.font('regular').fontSize(7.5).fillColor(GREY).text(`This is a computer-generated ${what}`, MARGIN, y, { width, lineBreak: false })
     if (count > 1) pdf.text(`Page ${i + 1} of ${count}`, MARGIN, y, { width, align: 'right', lineBreak: false })
     pdf.fillColor('black')

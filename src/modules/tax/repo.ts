@@ -1,11 +1,14 @@
 // Queries of the tax module's tables: rate slabs, sellers, and the documents with their series.
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
 import { type Executor, queryRows } from '../../db/client.ts'
+import { containing } from '../../db/like.ts'
 import { eventInsertSql, type NewEvent } from '../events/index.ts'
-import { gstRateSlabs, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
+import { type DocumentSeries, gstRateSlabs, gstRegistrations, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
 
 export type RateSlabRow = typeof gstRateSlabs.$inferSelect
-export type SellerRow = typeof gstSellers.$inferSelect
+export type RegistrationRow = typeof gstRegistrations.$inferSelect
+/** A catalog's seller: its registration, with when the catalog was pointed at it. */
+export type SellerRow = RegistrationRow & { catalogId: string; linkedAt: Date; linkUpdatedAt: Date }
 
 export const taxRepo = {
   /** The slabs in force on `day` (YYYY-MM-DD): from <= day < to. */
@@ -16,14 +19,75 @@ export const taxRepo = {
       .where(and(lte(gstRateSlabs.effectiveFrom, day), or(isNull(gstRateSlabs.effectiveTo), gt(gstRateSlabs.effectiveTo, day))))
       .orderBy(asc(gstRateSlabs.rateBps), asc(gstRateSlabs.effectiveFrom))
   },
-  async findSeller(db: Executor, catalogId: string) {
-    const [row] = await db.select().from(gstSellers).where(eq(gstSellers.catalogId, catalogId)).limit(1)
+  /** The registration a catalog sells under, or null. */
+  async findSeller(db: Executor, catalogId: string): Promise<SellerRow | null> {
+    const [row] = await db
+      .select({ registration: gstRegistrations, linkedAt: gstSellers.createdAt, linkUpdatedAt: gstSellers.updatedAt })
+      .from(gstSellers)
+      .innerJoin(gstRegistrations, eq(gstRegistrations.id, gstSellers.registrationId))
+      .where(eq(gstSellers.catalogId, catalogId))
+      .limit(1)
+    return row ? { ...row.registration, catalogId, linkedAt: row.linkedAt, linkUpdatedAt: row.linkUpdatedAt } : null
+  },
+  /** The registrations of these catalogs (catalog id -> registration), for an order's lines. */
+  async registrationsOfCatalogs(db: Executor, catalogIds: string[]): Promise<Map<string, RegistrationRow>> {
+    if (catalogIds.length === 0) return new Map()
+    const rows = await db
+      .select({ catalogId: gstSellers.catalogId, registration: gstRegistrations })
+      .from(gstSellers)
+      .innerJoin(gstRegistrations, eq(gstRegistrations.id, gstSellers.registrationId))
+      .where(inArray(gstSellers.catalogId, catalogIds))
+    return new Map(rows.map((r) => [r.catalogId, r.registration]))
+  },
+  /** Points a catalog at a registration (a later document of the catalog is issued by it; past ones stay). */
+  async linkCatalog(db: Executor, catalogId: string, registrationId: string, at: Date) {
+    await db
+      .insert(gstSellers)
+      .values({ catalogId, registrationId, createdAt: at, updatedAt: at })
+      .onConflictDoUpdate({ target: gstSellers.catalogId, set: { registrationId, updatedAt: at } })
+  },
+}
+
+/** GST registrations (decision 0029). */
+export const registrationRepo = {
+  async find(db: Executor, id: string) {
+    const [row] = await db.select().from(gstRegistrations).where(eq(gstRegistrations.id, id)).limit(1)
     return row ?? null
   },
-  async upsertSeller(db: Executor, row: typeof gstSellers.$inferInsert) {
-    const { catalogId: _c, createdAt: _a, ...changes } = row
-    const [saved] = await db.insert(gstSellers).values(row).onConflictDoUpdate({ target: gstSellers.catalogId, set: changes }).returning()
+  async findByGstin(db: Executor, gstin: string) {
+    const [row] = await db.select().from(gstRegistrations).where(eq(gstRegistrations.gstin, gstin)).limit(1)
+    return row ?? null
+  },
+  /** Inserts a registration; null when its GSTIN is taken (by a concurrent writer too). */
+  async insert(db: Executor, row: typeof gstRegistrations.$inferInsert) {
+    const [saved] = await db.insert(gstRegistrations).values(row).onConflictDoNothing({ target: gstRegistrations.gstin }).returning()
+    return saved ?? null
+  },
+  async update(db: Executor, id: string, changes: Partial<typeof gstRegistrations.$inferInsert>) {
+    const [saved] = await db.update(gstRegistrations).set(changes).where(eq(gstRegistrations.id, id)).returning()
     return saved!
+  },
+  /** A page of registrations by GSTIN, a search matching part of the GSTIN or of a name. */
+  async page(db: Executor, search: string | undefined, page: { limit: number; offset: number }) {
+    const where = search ? or(ilike(gstRegistrations.gstin, containing(search)), ilike(gstRegistrations.legalName, containing(search)), ilike(gstRegistrations.tradeName, containing(search))) : undefined
+    const [rows, [total]] = await Promise.all([
+      db.select().from(gstRegistrations).where(where).orderBy(asc(gstRegistrations.gstin)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(gstRegistrations).where(where),
+    ])
+    return { rows, total: total!.n }
+  },
+  /** The catalogs selling under each registration now. */
+  async catalogsOf(db: Executor, registrationIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>(registrationIds.map((id) => [id, []]))
+    if (registrationIds.length === 0) return out
+    const rows = await db.select({ catalogId: gstSellers.catalogId, registrationId: gstSellers.registrationId }).from(gstSellers).where(inArray(gstSellers.registrationId, registrationIds)).orderBy(asc(gstSellers.catalogId))
+    for (const r of rows) out.get(r.registrationId)!.push(r.catalogId)
+    return out
+  },
+  /** The highest serial issued this financial year in each series (what a shorter prefix must leave room for). */
+  async lastSerials(db: Executor, registrationId: string, financialYear: string): Promise<Map<DocumentSeries, number>> {
+    const rows = await queryRows<{ series: DocumentSeries; last: number }>(db, sql`select series, last_serial as last from gst_document_series where registration_id = ${registrationId} and financial_year = ${financialYear}`)
+    return new Map(rows.map((r) => [r.series, Number(r.last)]))
   },
 }
 
@@ -43,13 +107,16 @@ export const documentRepo = {
    */
   async insertNumbered(
     tx: Executor,
-    series: 'IN' | 'CN',
+    series: DocumentSeries,
+    /** What the number starts with (`IN/26-27/`), and the serial's digits: the number is at most 16 characters. */
     prefix: string,
+    width: number,
     row: Omit<typeof taxDocuments.$inferInsert, 'serial' | 'number'>,
     lines: Omit<typeof taxDocumentLines.$inferInsert, 'documentId'>[],
     event: Omit<NewEvent, 'data'> & { data: Record<string, unknown> & { number: string; document: { number: string } } },
   ): Promise<number> {
-    const number = sql`${prefix} || lpad(s.last_serial::text, 7, '0')`
+    // A serial wider than `width` is written whole, so the number's length check refuses it rather than lpad cutting it.
+    const number = sql`${prefix} || lpad(s.last_serial::text, greatest(${width}::int, length(s.last_serial::text)), '0')`
     const eventData = sql`(select jsonb_set(jsonb_set(${JSON.stringify(event.data)}::jsonb, '{number}', to_jsonb(${number})), '{document,number}', to_jsonb(${number})) from s)`
     const lineRows = lines.map(
       (l) =>
@@ -58,13 +125,13 @@ export const documentRepo = {
     const [result] = await queryRows<{ serial: number }>(
       tx,
       sql`with s as (
-            insert into tax_document_series (catalog_id, series, financial_year, last_serial) values (${row.catalogId}, ${series}, ${row.financialYear}, 1)
-            on conflict (catalog_id, series, financial_year) do update set last_serial = tax_document_series.last_serial + 1
+            insert into gst_document_series (registration_id, series, financial_year, last_serial) values (${row.registrationId}, ${series}, ${row.financialYear}, 1)
+            on conflict (registration_id, series, financial_year) do update set last_serial = gst_document_series.last_serial + 1
             returning last_serial
           ), d as (
-            insert into tax_documents (id, type, catalog_id, partner_id, financial_year, serial, number, order_id, invoice_id, return_id, issued_at, issue_date,
+            insert into tax_documents (id, type, catalog_id, registration_id, partner_id, eco_gstin, financial_year, serial, number, order_id, invoice_id, return_id, issued_at, issue_date,
                                        place_of_supply_state_code, intra_state, taxable_value, cgst, sgst, igst, total, document)
-            select ${row.id}, ${row.type}, ${row.catalogId}, ${row.partnerId}, ${row.financialYear}, s.last_serial, ${number}, ${row.orderId}, ${row.invoiceId ?? null}, ${row.returnId ?? null},
+            select ${row.id}, ${row.type}, ${row.catalogId}, ${row.registrationId}, ${row.partnerId}, ${row.ecoGstin ?? null}, ${row.financialYear}, s.last_serial, ${number}, ${row.orderId}, ${row.invoiceId ?? null}, ${row.returnId ?? null},
                    ${row.issuedAt.toISOString()}::timestamptz, ${row.issueDate}::date, ${row.placeOfSupplyStateCode}, ${row.intraState}, ${String(row.taxableValue)}::bigint,
                    ${String(row.cgst)}::bigint, ${String(row.sgst)}::bigint, ${String(row.igst)}::bigint, ${String(row.total)}::bigint,
                    jsonb_set(${JSON.stringify(row.document)}::jsonb, '{number}', to_jsonb(${number}))
@@ -78,9 +145,9 @@ export const documentRepo = {
     )
     return Number(result!.serial)
   },
-  /** An order's documents, invoices first, each series in its order. */
+  /** An order's documents: tax invoices, bills of supply, credit notes, each series in its order. */
   ofOrder(db: Executor, orderId: string) {
-    return db.select().from(taxDocuments).where(eq(taxDocuments.orderId, orderId)).orderBy(desc(taxDocuments.type), asc(taxDocuments.issuedAt), asc(taxDocuments.serial))
+    return db.select().from(taxDocuments).where(eq(taxDocuments.orderId, orderId)).orderBy(sql`case ${taxDocuments.type} when 'TAX_INVOICE' then 0 when 'BILL_OF_SUPPLY' then 1 else 2 end`, asc(taxDocuments.issuedAt), asc(taxDocuments.serial))
   },
   linesOf(db: Executor, documentIds: string[]) {
     if (documentIds.length === 0) return Promise.resolve([])
@@ -88,12 +155,20 @@ export const documentRepo = {
   },
 }
 
-/** A sum of document lines for the GST report, grouped as the caller's SQL says. */
+/** A sum of document lines for the GST report, by what its tables group on. */
 export interface ReportSums {
-  type: 'TAX_INVOICE' | 'CREDIT_NOTE'
+  type: 'TAX_INVOICE' | 'BILL_OF_SUPPLY' | 'CREDIT_NOTE'
   stateCode: string
   intraState: boolean
   rateBps: number
+  /** The sale (the document, or a credit note's) is B2C (large). */
+  large: boolean
+  ecoGstin: string | null
+  hsnCode: string
+  /** The first goods description under the HSN code (for Table 12), null for charges alone. */
+  description: string | null
+  /** Units of goods (charges count none). */
+  quantity: number
   taxableValue: bigint
   cgst: bigint
   sgst: bigint
@@ -101,25 +176,37 @@ export interface ReportSums {
 }
 
 /**
- * The GSTR-1 B2C figures of a seller for days from..to (India, inclusive). `large` is a SQL condition
- * on `sale` (the invoice: the document itself, or a credit note's invoice) that marks a B2C (large)
- * invoice, reported one by one; every other document is summed by place of supply and rate (B2CS).
+ * The GSTR-1 figures of a registration for days from..to (India, inclusive). `large` is a SQL
+ * condition on `sale` (the invoice: the document itself, or a credit note's invoice) that marks a B2C
+ * (large) invoice, reported one by one. A line's HSN code and description are the document's as
+ * issued (its JSON, by position).
  */
 export const reportRepo = {
-  async summed(db: Executor, catalogId: string, from: string, to: string, large: SQL): Promise<ReportSums[]> {
-    const rows = await queryRows<Record<string, string | boolean | number>>(db, sql`
-      select d.type, d.place_of_supply_state_code as "stateCode", d.intra_state as "intraState", l.gst_rate_bps as "rateBps",
+  async summed(db: Executor, registrationId: string, from: string, to: string, large: SQL): Promise<ReportSums[]> {
+    const shown = sql`d.document->'lines'->(l.position - 1)`
+    const rows = await queryRows<Record<string, string | boolean | number | null>>(db, sql`
+      select d.type, d.place_of_supply_state_code as "stateCode", d.intra_state as "intraState", l.gst_rate_bps as "rateBps", (${large}) as large,
+             d.eco_gstin as "ecoGstin", ${shown}->>'hsnCode' as "hsnCode",
+             min(case when l.kind = 'GOODS' then ${shown}->>'description' end) as description,
+             sum(case when l.kind = 'GOODS' then l.quantity else 0 end)::int as quantity,
              sum(l.taxable_value)::text as "taxableValue", sum(l.cgst)::text as cgst, sum(l.sgst)::text as sgst, sum(l.igst)::text as igst
         from tax_documents d
         join tax_document_lines l on l.document_id = d.id
         join tax_documents sale on sale.id = coalesce(d.invoice_id, d.id)
-       where d.catalog_id = ${catalogId} and d.issue_date between ${from} and ${to} and not (${large})
-       group by 1, 2, 3, 4
-       order by 2, 4, 1 desc`)
-    return rows.map((r) => ({ ...(r as unknown as ReportSums), taxableValue: BigInt(r.taxableValue as string), cgst: BigInt(r.cgst as string), sgst: BigInt(r.sgst as string), igst: BigInt(r.igst as string), rateBps: Number(r.rateBps) }))
+       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to}
+       group by 1, 2, 3, 4, 5, 6, 7`)
+    return rows.map((r) => ({
+      ...(r as unknown as ReportSums),
+      rateBps: Number(r.rateBps),
+      quantity: Number(r.quantity),
+      taxableValue: BigInt(r.taxableValue as string),
+      cgst: BigInt(r.cgst as string),
+      sgst: BigInt(r.sgst as string),
+      igst: BigInt(r.igst as string),
+    }))
   },
-  /** The large invoices and their credit notes, per document and rate. */
-  async listed(db: Executor, catalogId: string, from: string, to: string, large: SQL) {
+  /** The taxed lines of large invoices and of their credit notes, per document and rate. */
+  async listed(db: Executor, registrationId: string, from: string, to: string, large: SQL) {
     const rows = await queryRows<Record<string, string | number>>(db, sql`
       select d.type, d.number, d.issue_date::text as "issueDate", d.total::text as total, sale.number as "invoiceNumber", sale.issue_date::text as "invoiceDate",
              d.place_of_supply_state_code as "stateCode", l.gst_rate_bps as "rateBps",
@@ -127,7 +214,7 @@ export const reportRepo = {
         from tax_documents d
         join tax_document_lines l on l.document_id = d.id
         join tax_documents sale on sale.id = coalesce(d.invoice_id, d.id)
-       where d.catalog_id = ${catalogId} and d.issue_date between ${from} and ${to} and (${large})
+       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to} and (${large}) and l.gst_rate_bps > 0
        group by d.id, sale.id, l.gst_rate_bps
        order by d.type desc, d.issue_date, d.serial, l.gst_rate_bps`)
     return rows.map((r) => ({
@@ -144,7 +231,7 @@ export const reportRepo = {
     }))
   },
   /** Count and totals of each type of document issued on the days. */
-  totals(db: Executor, catalogId: string, from: string, to: string) {
+  totals(db: Executor, registrationId: string, from: string, to: string) {
     return db
       .select({
         type: taxDocuments.type,
@@ -156,7 +243,20 @@ export const reportRepo = {
         total: sql<string>`coalesce(sum(${taxDocuments.total}), 0)::text`,
       })
       .from(taxDocuments)
-      .where(and(eq(taxDocuments.catalogId, catalogId), gte(taxDocuments.issueDate, from), lte(taxDocuments.issueDate, to)))
+      .where(and(eq(taxDocuments.registrationId, registrationId), gte(taxDocuments.issueDate, from), lte(taxDocuments.issueDate, to)))
       .groupBy(taxDocuments.type)
+  },
+  /**
+   * Each series (type, financial year and the number's prefix) of the documents issued on the days:
+   * its first and last number and how many (Table 13).
+   */
+  async series(db: Executor, registrationId: string, from: string, to: string) {
+    const rows = await queryRows<{ type: string; first: string; last: string; count: number }>(db, sql`
+      select type, (array_agg(number order by serial, issued_at))[1] as first, (array_agg(number order by serial desc, issued_at desc))[1] as last, count(*)::int as count
+        from tax_documents
+       where registration_id = ${registrationId} and issue_date between ${from} and ${to}
+       group by type, financial_year, substring(number from '^(.*/)')
+       order by case type when 'TAX_INVOICE' then 0 when 'BILL_OF_SUPPLY' then 1 else 2 end, min(issued_at)`)
+    return rows.map((r) => ({ ...r, type: r.type as 'TAX_INVOICE' | 'BILL_OF_SUPPLY' | 'CREDIT_NOTE', count: Number(r.count) }))
   },
 }

@@ -27,58 +27,98 @@ export const gstRateSlabs = pgTable(
   ],
 )
 
-/** The GST-registered seller of a catalog (decision 0021): who issues its invoices. */
+/**
+ * A GST registration (decision 0029): one GSTIN, whoever's catalogs sell under it. It owns the document
+ * series: invoices, bills of supply and credit notes are numbered per registration and financial year,
+ * however many catalogs use it. The state is the GSTIN's (its first two digits).
+ */
+export const gstRegistrations = pgTable(
+  'gst_registrations',
+  {
+    id: text('id').primaryKey(),
+    gstin: text('gstin').notNull(),
+    legalName: text('legal_name').notNull(),
+    tradeName: text('trade_name'),
+    /** The GST state code, the GSTIN's first two digits. */
+    stateCode: text('state_code').notNull(),
+    addressLine1: text('address_line1').notNull(),
+    addressLine2: text('address_line2'),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    pincode: text('pincode').notNull(),
+    /** What each series' numbers start with: `IN/26-27/0000123`. 1-4 characters, so a number stays within 16. */
+    invoicePrefix: text('invoice_prefix').notNull().default('IN'),
+    billOfSupplyPrefix: text('bill_of_supply_prefix').notNull().default('BS'),
+    creditNotePrefix: text('credit_note_prefix').notNull().default('CN'),
+    /** GSTR-1 is filed every month, or every quarter under QRMP. */
+    filingFrequency: text('filing_frequency').$type<'MONTHLY' | 'QUARTERLY'>().notNull().default('MONTHLY'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('gst_registrations_gstin_uq').on(t.gstin),
+    check('gst_registrations_prefixes_check', sql`${t.invoicePrefix} ~ '^[A-Z0-9-]{1,4}$' and ${t.billOfSupplyPrefix} ~ '^[A-Z0-9-]{1,4}$' and ${t.creditNotePrefix} ~ '^[A-Z0-9-]{1,4}$'`),
+    check('gst_registrations_frequency_check', sql`${t.filingFrequency} in ('MONTHLY', 'QUARTERLY')`),
+  ],
+)
+
+/** The GST registration a catalog sells under (decision 0029); a catalog without a row sells unregistered (no tax). */
 export const gstSellers = pgTable('gst_sellers', {
   catalogId: text('catalog_id')
     .primaryKey()
     .references(() => catalogs.id),
-  legalName: text('legal_name').notNull(),
-  tradeName: text('trade_name'),
-  gstin: text('gstin').notNull(),
-  /** The GST state code, the GSTIN's first two digits. */
-  stateCode: text('state_code').notNull(),
-  addressLine1: text('address_line1').notNull(),
-  addressLine2: text('address_line2'),
-  city: text('city').notNull(),
-  state: text('state').notNull(),
-  pincode: text('pincode').notNull(),
+  registrationId: text('registration_id')
+    .notNull()
+    .references(() => gstRegistrations.id),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-export type TaxDocumentType = 'TAX_INVOICE' | 'CREDIT_NOTE'
-export type TaxDocumentLineKind = 'GOODS' | 'SHIPPING' | 'COD_FEE'
-
 /**
- * The last serial number issued in each series (decision 0022): per seller (catalog), series (`IN`
- * invoices, `CN` credit notes) and financial year. The row is incremented in the transaction that
- * issues the document and stays locked until it commits; a rollback takes the number back, so the
- * series has no gap and no duplicate across processes and nodes.
+ * The last serial number issued in each series (decisions 0022, 0029): per registration, series (`IN`
+ * invoices, `BS` bills of supply, `CN` credit notes) and financial year. The row is incremented in the
+ * transaction that issues the document and stays locked until it commits; a rollback takes the number
+ * back, so the series has no gap and no duplicate across catalogs, processes and nodes.
  */
-export const taxDocumentSeries = pgTable(
-  'tax_document_series',
+export const gstDocumentSeries = pgTable(
+  'gst_document_series',
   {
-    catalogId: text('catalog_id')
+    registrationId: text('registration_id')
       .notNull()
-      .references(() => catalogs.id),
-    series: text('series').$type<'IN' | 'CN'>().notNull(),
+      .references(() => gstRegistrations.id),
+    series: text('series').$type<DocumentSeries>().notNull(),
     financialYear: text('financial_year').notNull(),
     lastSerial: integer('last_serial').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.catalogId, t.series, t.financialYear] }), check('tax_document_series_serial_check', sql`${t.lastSerial} between 1 and 9999999`)],
+  (t) => [primaryKey({ columns: [t.registrationId, t.series, t.financialYear] }), check('gst_document_series_serial_check', sql`${t.lastSerial} between 1 and 9999999`)],
 )
 
-/** Tax invoices and credit notes as issued: the answered document and the figures the GST report sums. */
+export type TaxDocumentType = 'TAX_INVOICE' | 'BILL_OF_SUPPLY' | 'CREDIT_NOTE'
+export type DocumentSeries = 'IN' | 'BS' | 'CN'
+export type TaxDocumentLineKind = 'GOODS' | 'SHIPPING' | 'COD_FEE'
+
+/** Tax invoices, bills of supply and credit notes as issued: the answered document and the figures the GST report sums. */
 export const taxDocuments = pgTable(
   'tax_documents',
   {
     id: text('id').primaryKey(),
     type: text('type').$type<TaxDocumentType>().notNull(),
-    /** The seller: the catalog whose GST registration issued it. */
+    /** The catalog whose goods it is for (the seller is the registration). */
     catalogId: text('catalog_id')
       .notNull()
       .references(() => catalogs.id),
+    /** The registration that issued it (its GSTIN): a credit note is issued by its invoice's registration. */
+    registrationId: text('registration_id')
+      .notNull()
+      .references(() => gstRegistrations.id),
     partnerId: text('partner_id').notNull(),
+    /** The e-commerce operator the sale went through (the partner's GSTIN as operator at the time), for GSTR-1 Table 14. */
+    ecoGstin: text('eco_gstin'),
+    /**
+     * Numbered before registrations existed (migration 0021) under a serial that another catalog of the
+     * same GSTIN had also issued: kept as printed on the customer's document, outside the unique index.
+     */
+    duplicateSerial: boolean('duplicate_serial').notNull().default(false),
     financialYear: text('financial_year').notNull(),
     serial: integer('serial').notNull(),
     number: text('number').notNull(),
@@ -101,12 +141,13 @@ export const taxDocuments = pgTable(
     document: jsonb('document').$type<TaxDocument>().notNull(),
   },
   (t) => [
-    uniqueIndex('tax_documents_series_uq').on(t.catalogId, t.type, t.financialYear, t.serial),
-    uniqueIndex('tax_documents_invoice_per_order_uq').on(t.orderId, t.catalogId).where(sql`type = 'TAX_INVOICE'`),
+    uniqueIndex('tax_documents_registration_series_uq').on(t.registrationId, t.type, t.financialYear, t.serial).where(sql`not duplicate_serial`),
+    uniqueIndex('tax_documents_sale_per_order_uq').on(t.orderId, t.registrationId, t.type).where(sql`type <> 'CREDIT_NOTE'`),
     index('tax_documents_order_idx').on(t.orderId),
-    index('tax_documents_report_idx').on(t.catalogId, t.issueDate),
+    index('tax_documents_registration_report_idx').on(t.registrationId, t.issueDate),
+    check('tax_documents_number_length', sql`char_length(${t.number}) <= 16`),
     check('tax_documents_adds_up', sql`${t.taxableValue} + ${t.cgst} + ${t.sgst} + ${t.igst} = ${t.total} and ${t.taxableValue} >= 0 and ${t.cgst} >= 0 and ${t.sgst} >= 0 and ${t.igst} >= 0`),
-    check('tax_documents_credit_note_has_invoice', sql`(${t.type} = 'TAX_INVOICE') = (${t.invoiceId} is null)`),
+    check('tax_documents_credit_note_reverses_a_sale', sql`(${t.type} = 'CREDIT_NOTE') = (${t.invoiceId} is not null)`),
   ],
 )
 

@@ -1,29 +1,39 @@
-// GST rates in force (data with dates), the GST seller of each catalog, and the check of which
-// products cannot be taxed yet. Decision 0021.
+// GST rates in force (data with dates), GST registrations and the one each catalog sells under, and
+// the check of which products cannot be taxed yet. Decisions 0021, 0029.
 import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { checkGstin, GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
+import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
 import { activeProductsTax, findCatalog } from '../catalog/index.ts'
-import { gstr1Report } from './gstr1.ts'
-import { type RateSlabRow, type SellerRow, taxRepo } from './repo.ts'
+import { financialYearOf, GST_BEGAN, indiaDay } from './calendar.ts'
+import { serialWidth } from './documents.ts'
+import { checkReturnPeriod, gstr1Report, type ReturnPeriod } from './gstr1.ts'
+import { type RateSlabRow, type RegistrationRow, registrationRepo, type SellerRow, taxRepo } from './repo.ts'
 
-/** Indian Standard Time is UTC+05:30 all year; a rate changes at midnight in India. */
-const IST_OFFSET_MS = 330 * 60_000
-
-/** The calendar day in India (YYYY-MM-DD) at `instant`: the day whose rates apply. */
-export function indiaDay(instant: Date): string {
-  return new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 10)
-}
+type Address = { line1: string; line2?: string | null; city: string; state: string; pincode: string }
 
 export interface SellerInput {
   legalName: string
   tradeName?: string | null
   gstin: string
-  address: { line1: string; line2?: string | null; city: string; state: string; pincode: string }
+  address: Address
 }
+
+export interface Prefixes {
+  invoice?: string
+  billOfSupply?: string
+  creditNote?: string
+}
+
+export interface RegistrationInput extends SellerInput {
+  prefixes?: Prefixes
+  filingFrequency?: 'MONTHLY' | 'QUARTERLY'
+}
+
+export type RegistrationChanges = Partial<Omit<RegistrationInput, 'gstin'>>
 
 export type TaxProblem = 'HSN_CODE_MISSING' | 'GST_RATE_MISSING' | 'GST_RATE_NOT_IN_FORCE'
 
@@ -36,21 +46,69 @@ const toSlab = (row: RateSlabRow) => ({
   effectiveTo: row.effectiveTo,
 })
 
+function toRegistration(row: RegistrationRow, catalogIds: string[]) {
+  return {
+    id: row.id,
+    gstin: row.gstin,
+    legalName: row.legalName,
+    tradeName: row.tradeName,
+    stateCode: row.stateCode,
+    stateName: GST_STATE_CODES[row.stateCode] ?? row.stateCode,
+    address: { line1: row.addressLine1, line2: row.addressLine2, city: row.city, state: row.state, pincode: row.pincode },
+    prefixes: { invoice: row.invoicePrefix, billOfSupply: row.billOfSupplyPrefix, creditNote: row.creditNotePrefix },
+    filingFrequency: row.filingFrequency,
+    catalogIds,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
 function toSeller(row: SellerRow) {
   return {
     catalogId: row.catalogId,
+    registrationId: row.id,
     legalName: row.legalName,
     tradeName: row.tradeName,
     gstin: row.gstin,
     stateCode: row.stateCode,
     stateName: GST_STATE_CODES[row.stateCode] ?? row.stateCode,
     address: { line1: row.addressLine1, line2: row.addressLine2, city: row.city, state: row.state, pincode: row.pincode },
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.linkedAt.toISOString(),
+    updatedAt: (row.updatedAt > row.linkUpdatedAt ? row.updatedAt : row.linkUpdatedAt).toISOString(),
   }
 }
 
-const GST_BEGAN = '2017-07-01'
+/** The GSTIN checked rule by rule, of a state (97 and 99 name none), and the address in that state. */
+function checkedRegistration(input: SellerInput) {
+  const gstin = checkGstin(input.gstin)
+  if (!gstin.valid) throw new AppError('BAD_REQUEST', `gstin ${gstin.problem}`)
+  if (GST_CODES_WITHOUT_STATE.has(gstin.stateCode)) {
+    throw new AppError('BAD_REQUEST', `gstin state code ${gstin.stateCode} (${gstin.stateName}) names no state: a seller of goods registers in a state or union territory`)
+  }
+  checkAddress(input.address, gstin.stateCode, gstin.stateName)
+  return gstin
+}
+
+function checkAddress(address: Address, stateCode: string, stateName: string) {
+  if (!sameState(address.state, stateName)) {
+    throw new AppError('BAD_REQUEST', `address.state ${address.state.trim()} does not match the GSTIN's state code ${stateCode} (${stateName})`)
+  }
+  const pincodeStates = statesForPincodePrefix(address.pincode)
+  if (pincodeStates.length > 0 && !pincodeStates.some((s) => sameState(s, address.state))) {
+    throw new AppError('BAD_REQUEST', `address.state ${address.state.trim()} does not match address.pincode ${address.pincode} (${pincodeStates.join(' or ')})`)
+  }
+}
+
+const addressColumns = (address: Address) => ({
+  addressLine1: address.line1.trim(),
+  addressLine2: address.line2?.trim() || null,
+  city: address.city.trim(),
+  state: address.state.trim(),
+  pincode: address.pincode,
+})
+
+
+export { indiaDay }
 
 export class TaxService {
   private readonly db: Db
@@ -90,41 +148,93 @@ export class TaxService {
   }
 
   /**
-   * Registers (or replaces) the catalog's seller. The GSTIN is checked rule by rule; its state code
-   * must name the state of the registered address, and the address's pincode must be in that state.
+   * Points the catalog at the registration of `input.gstin`: created if no catalog uses that GSTIN yet,
+   * its names and address brought up to date otherwise (one GSTIN is one registration, whichever
+   * catalog writes it). The catalog's later documents are issued by it; past ones stay as they were.
    */
   async putSeller(catalogId: string, input: SellerInput) {
     await this.catalogOrThrow(catalogId)
-    const gstin = checkGstin(input.gstin)
-    if (!gstin.valid) throw new AppError('BAD_REQUEST', `gstin ${gstin.problem}`)
-    if (GST_CODES_WITHOUT_STATE.has(gstin.stateCode)) {
-      throw new AppError('BAD_REQUEST', `gstin state code ${gstin.stateCode} (${gstin.stateName}) names no state: a seller of goods registers in a state or union territory`)
-    }
-    const { address } = input
-    if (!sameState(address.state, gstin.stateName)) {
-      throw new AppError('BAD_REQUEST', `address.state ${address.state.trim()} does not match the GSTIN's state code ${gstin.stateCode} (${gstin.stateName})`)
-    }
-    const pincodeStates = statesForPincodePrefix(address.pincode)
-    if (pincodeStates.length > 0 && !pincodeStates.some((s) => sameState(s, address.state))) {
-      throw new AppError('BAD_REQUEST', `address.state ${address.state.trim()} does not match address.pincode ${address.pincode} (${pincodeStates.join(' or ')})`)
-    }
+    const gstin = checkedRegistration(input)
     const now = this.clock.now()
-    const row = await taxRepo.upsertSeller(this.db, {
-      catalogId,
-      legalName: input.legalName.trim(),
-      tradeName: input.tradeName?.trim() || null,
+    await this.db.transaction(async (tx) => {
+      const existing = await registrationRepo.findByGstin(tx, gstin.gstin)
+      const details = { legalName: input.legalName.trim(), tradeName: input.tradeName?.trim() || null, ...addressColumns(input.address), updatedAt: now }
+      const registration = existing
+        ? await registrationRepo.update(tx, existing.id, details)
+        : ((await registrationRepo.insert(tx, { id: newId('gsr', now.getTime()), gstin: gstin.gstin, stateCode: gstin.stateCode, ...details, createdAt: now })) ?? (await registrationRepo.findByGstin(tx, gstin.gstin))!)
+      await taxRepo.linkCatalog(tx, catalogId, registration.id, now)
+    })
+    await this.sellerChanged()
+    return this.getSeller(catalogId)
+  }
+
+  /** Points the catalog at an existing registration (404 if there is none). */
+  async linkCatalog(catalogId: string, registrationId: string) {
+    await this.catalogOrThrow(catalogId)
+    if (!(await registrationRepo.find(this.db, registrationId))) throw new AppError('NOT_FOUND', 'GST registration not found')
+    await taxRepo.linkCatalog(this.db, catalogId, registrationId, this.clock.now())
+    await this.sellerChanged()
+    return this.getSeller(catalogId)
+  }
+
+  async listRegistrations(search: string | undefined, page: { page: number; limit: number }) {
+    const { rows, total } = await registrationRepo.page(this.db, search?.trim() || undefined, { limit: page.limit, offset: (page.page - 1) * page.limit })
+    const catalogs = await registrationRepo.catalogsOf(
+      this.db,
+      rows.map((r) => r.id),
+    )
+    return { data: rows.map((r) => toRegistration(r, catalogs.get(r.id)!)), meta: pageMeta(total, page) }
+  }
+
+  async getRegistration(id: string) {
+    const row = await registrationRepo.find(this.db, id)
+    if (!row) throw new AppError('NOT_FOUND', 'GST registration not found')
+    return toRegistration(row, (await registrationRepo.catalogsOf(this.db, [id])).get(id)!)
+  }
+
+  /** A new registration (409 when its GSTIN is registered already: one GSTIN is one registration). */
+  async createRegistration(input: RegistrationInput) {
+    const gstin = checkedRegistration(input)
+    const prefixes = checkPrefixes({ invoice: 'IN', billOfSupply: 'BS', creditNote: 'CN', ...input.prefixes }, new Map())
+    const now = this.clock.now()
+    const row = await registrationRepo.insert(this.db, {
+      id: newId('gsr', now.getTime()),
       gstin: gstin.gstin,
       stateCode: gstin.stateCode,
-      addressLine1: address.line1.trim(),
-      addressLine2: address.line2?.trim() || null,
-      city: address.city.trim(),
-      state: address.state.trim(),
-      pincode: address.pincode,
+      legalName: input.legalName.trim(),
+      tradeName: input.tradeName?.trim() || null,
+      ...addressColumns(input.address),
+      ...prefixes,
+      filingFrequency: input.filingFrequency ?? 'MONTHLY',
       createdAt: now,
       updatedAt: now,
     })
+    if (!row) throw new AppError('CONFLICT', `GSTIN ${gstin.gstin} is registered already`)
+    return toRegistration(row, [])
+  }
+
+  /**
+   * Changes names, address, prefixes or filing frequency; the GSTIN never changes (another GSTIN is
+   * another registration). A prefix applies to the documents issued after it; their serials go on.
+   */
+  async updateRegistration(id: string, changes: RegistrationChanges) {
+    if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of legalName, tradeName, address, prefixes, filingFrequency')
+    const row = await registrationRepo.find(this.db, id)
+    if (!row) throw new AppError('NOT_FOUND', 'GST registration not found')
+    if (changes.address) checkAddress(changes.address, row.stateCode, GST_STATE_CODES[row.stateCode]!)
+    const prefixes = changes.prefixes
+      ? checkPrefixes({ invoice: row.invoicePrefix, billOfSupply: row.billOfSupplyPrefix, creditNote: row.creditNotePrefix, ...changes.prefixes }, await registrationRepo.lastSerials(this.db, id, financialYearOf(indiaDay(this.clock.now()))))
+      : {}
+    const saved = await registrationRepo.update(this.db, id, {
+      ...(changes.legalName !== undefined ? { legalName: changes.legalName.trim() } : {}),
+      ...(changes.tradeName !== undefined ? { tradeName: changes.tradeName?.trim() || null } : {}),
+      ...(changes.address ? addressColumns(changes.address) : {}),
+      ...prefixes,
+      ...(changes.filingFrequency ? { filingFrequency: changes.filingFrequency } : {}),
+      updatedAt: this.clock.now(),
+    })
     await this.sellerChanged()
-    return toSeller(row)
+    return toRegistration(saved, (await registrationRepo.catalogsOf(this.db, [id])).get(id)!)
   }
 
   /**
@@ -157,19 +267,49 @@ export class TaxService {
     }
   }
 
-  /** The GSTR-1 style B2C report of the catalog's seller for days from..to (India, inclusive). */
+  /** The GSTR-1 style report of the catalog's registration (all its catalogs) for days from..to (India, inclusive). */
   async gstr1(catalogId: string, from: string, to: string) {
     await this.catalogOrThrow(catalogId)
     // GST began on 1 July 2017; an earlier day (year 0000 among them, which PostgreSQL has no date for) has nothing to report.
     if (from < GST_BEGAN) throw new AppError('BAD_REQUEST', `from must be on or after ${GST_BEGAN}, when GST began`)
     if (from > to) throw new AppError('BAD_REQUEST', `from ${from} is after to ${to}`)
-    if (!(await taxRepo.findSeller(this.db, catalogId))) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
-    return gstr1Report(this.db, catalogId, from, to)
+    const seller = await taxRepo.findSeller(this.db, catalogId)
+    if (!seller) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
+    return gstr1Report(this.db, seller, { fp: null, from, to })
+  }
+
+  /**
+   * GSTR-1 of a GSTIN for a return period `fp` (MMYYYY: a month, or the last month of a quarter for a
+   * quarterly filer), from the documents that registration issued on those days. Each input the
+   * caller can get wrong is a 400 naming it.
+   */
+  async gstr1OfGstin(gstinInput: string, fp: string) {
+    const gstin = gstinInput.trim().toUpperCase()
+    const registration = await registrationRepo.findByGstin(this.db, gstin)
+    if (!registration) throw new AppError('BAD_REQUEST', `gstin ${gstin} is not a GST registration of this service`)
+    const period: ReturnPeriod = checkReturnPeriod(fp, registration.filingFrequency, indiaDay(this.clock.now()))
+    return gstr1Report(this.db, registration, period)
   }
 
   private async catalogOrThrow(catalogId: string) {
     if (!(await findCatalog(this.db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
   }
+}
+
+/**
+ * A registration's series prefixes, checked: 1-4 capital letters, digits or `-` (rule 46 allows
+ * letters, digits, `-` and `/`, and `/` separates the year), different from each other, and short
+ * enough for the serials this financial year has reached.
+ */
+function checkPrefixes(p: Required<Prefixes>, lastSerials: Map<string, number>) {
+  const named = [['invoice', p.invoice, 'IN'], ['billOfSupply', p.billOfSupply, 'BS'], ['creditNote', p.creditNote, 'CN']] as const
+  for (const [field, prefix, series] of named) {
+    if (!/^[A-Z0-9-]{1,4}$/.test(prefix)) throw new AppError('BAD_REQUEST', `prefixes.${field} must be 1-4 capital letters, digits or -`)
+    const last = lastSerials.get(series) ?? 0
+    if (String(last + 1).length > serialWidth(prefix)) throw new AppError('BAD_REQUEST', `prefixes.${field} ${prefix} leaves ${serialWidth(prefix)} digits for the serial, and this year's series is at ${last}`)
+  }
+  if (new Set([p.invoice, p.billOfSupply, p.creditNote]).size < 3) throw new AppError('BAD_REQUEST', 'prefixes.invoice, prefixes.billOfSupply and prefixes.creditNote must differ')
+  return { invoicePrefix: p.invoice, billOfSupplyPrefix: p.billOfSupply, creditNotePrefix: p.creditNote }
 }
 
 /** What checkout needs of a catalog's GST seller: where it is registered. Null: no registered seller (no tax is charged). */
