@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { createHmac, randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import { after, before, describe, test } from 'node:test'
+import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { createSandboxCarrier } from '../../src/modules/shipping/carriers/sandbox.ts'
 import { customerHeaders, randomPhone } from '../helpers/factories.ts'
 import { ADDRESS } from '../helpers/shop.ts'
@@ -220,7 +221,7 @@ const DOCUMENT = {
   amountInWords: V,
 }
 // An invoice's `invoice` (the invoice a credit note reverses) is always null.
-const DOCUMENTS = { invoices: list({ ...DOCUMENT, invoice: V }), creditNotes: list(DOCUMENT) }
+const DOCUMENTS = { invoices: list({ ...DOCUMENT, invoice: V }), billsOfSupply: list({ ...DOCUMENT, invoice: V }), creditNotes: list(DOCUMENT) }
 const REPORT_PLACE = { stateCode: V, state: V, label: V }
 const REPORT_TOTALS = { count: V, taxableValue: V, cgst: V, sgst: V, igst: V, total: V }
 const LISTED = { number: V, date: V, value: V, placeOfSupply: REPORT_PLACE, rateBps: V, rate: V, taxableValue: V, igst: V }
@@ -229,7 +230,7 @@ const EVENT_DATA = new KeysFrom(
   [
     'orderId', 'orderNumber', 'status', 'from', 'paymentMode', 'paymentStatus', 'totalAmount', 'amountPayable', 'replacementFor',
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message', 'failureReason',
-    'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'number', 'total', 'document',
+    'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'gstin', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
     'shipmentId', 'shipment', 'cancelledBy',
     'amountPaid', 'codFeeWaived', 'prepaidDiscount', 'saving',
@@ -301,11 +302,15 @@ const SHAPES = {
   'invoice': DOCUMENTS,
   'admin invoice': DOCUMENTS,
   'gst report': {
-    catalogId: V, from: V, to: V,
+    gstin: V, legalName: V, catalogId: V, fp: V, from: V, to: V,
     b2cs: list({ type: V, placeOfSupply: REPORT_PLACE, supplyType: V, rateBps: V, rate: V, taxableValue: V, cgst: V, sgst: V, igst: V, cess: V }),
     b2cl: list(LISTED),
     cdnur: list({ ...LISTED, invoiceNumber: V, invoiceDate: V }),
-    totals: { invoices: REPORT_TOTALS, creditNotes: REPORT_TOTALS, net: REPORT_TOTALS },
+    nil: list({ supplyType: V, nilRated: V, exempted: V, nonGst: V }),
+    hsn: { b2b: list(V), b2c: list({ hsnCode: V, description: V, uqc: V, quantity: V, rateBps: V, rate: V, taxableValue: V, cgst: V, sgst: V, igst: V, cess: V }) },
+    documentsIssued: list({ docNum: V, nature: V, series: list({ documentType: V, from: V, to: V, total: V, cancelled: V, netIssued: V }) }),
+    ecoSupplies: list({ ecoGstin: V, netValue: V, igst: V, cgst: V, sgst: V, cess: V }),
+    totals: { invoices: REPORT_TOTALS, billsOfSupply: REPORT_TOTALS, creditNotes: REPORT_TOTALS, net: REPORT_TOTALS },
   },
   'admin returns (list)': list(RETURN_SUMMARY),
   'admin return': { ...RETURN, userId: V, history: list({ fromStatus: V, status: V, actor: V, note: V, at: V }) },
@@ -426,6 +431,16 @@ describe('answers carry only whitelisted keys', () => {
     const large = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId: tv.json().data.id, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
     assert.equal((await t.app.inject({ method: 'POST', url: `${PREFIX}/sandbox/checkout/${(large.paymentClientAction as { payload: { sessionId: string } }).payload.sessionId}/pay` })).statusCode, 200)
     await call('order', 'POST', `/orders/${large.id}/cancel`, me, { reason: 'Too many' })
+    // Partner A's app collects the payment (an e-commerce operator: GSTR-1 Table 14), and a mixed order gets a tax invoice and a bill of supply of its nil-rated goods.
+    const ecoGstin = `27AAACF1234A1C${gstinCheckCharacter('27AAACF1234A1C')}`
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `${PREFIX}/admin/partners/${f.partners.A.partnerId}`, headers: admin, payload: { ecoGstin } })).statusCode, 200)
+    const rice = await t.app.inject({ method: 'POST', url: `${PREFIX}/admin/catalogs/${f.partners.A.catalogId}/products`, headers: admin, payload: {
+      name: 'Rice', slug: 'key-sets-rice', brand: 'Acme', sku: 'KS-RICE', categoryId: category!.id, sellingPrice: '60.00', mrp: '60.00', stock: 5, hsnCode: '1006', gstRateBps: 0,
+    } })
+    assert.equal(rice.statusCode, 201, rice.body)
+    const mixed = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId: rice.json().data.id, quantity: 1 }, { productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    await call('invoice', 'GET', `/orders/${mixed.id}/invoice`, me)
+    await call('admin invoice', 'GET', `/admin/orders/${mixed.id}/invoice`, admin)
     await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)
 
     // A return with evidence, approved and refunded to the wallet.

@@ -4,6 +4,7 @@
 // matrix hands over its fixtures with useFixtures() before the first cell runs.
 import { randomInt, randomUUID } from 'node:crypto'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
+import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
 import { png } from '../helpers/uploads.ts'
 import { type CustomerName, type Fixtures, type OwnedObjects, type PartnerName, PREFIX, type Principal, zoneBody } from './fixtures.ts'
@@ -434,6 +435,19 @@ export const MATRIX: Record<string, Route> = {
     },
   },
   'GET /admin/catalogs/:catalogId/tax/missing': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/tax/missing` }) },
+  'PUT /admin/catalogs/:catalogId/gst-registration': { auth: ADMIN_ONLY, ok: 200, req: async () => ({ url: `/admin/catalogs/${f.admin.catalogId}/gst-registration`, payload: { registrationId: await gstRegistrationId() } }) },
+  'GET /admin/gst/registrations': { auth: ADMIN_ONLY, ok: 200 },
+  'POST /admin/gst/registrations': { auth: ADMIN_ONLY, ok: 201, req: () => ({ url: '/admin/gst/registrations', payload: { ...GST_SELLER, gstin: randomGstin('27') } }) },
+  'GET /admin/gst/registrations/:registrationId': { auth: ADMIN_ONLY, ok: 200, req: async () => ({ url: `/admin/gst/registrations/${await gstRegistrationId()}` }) },
+  'PATCH /admin/gst/registrations/:registrationId': { auth: ADMIN_ONLY, ok: 200, req: async () => ({ url: `/admin/gst/registrations/${await gstRegistrationId()}`, payload: { filingFrequency: 'MONTHLY' } }) },
+  'GET /admin/gst/gstr1': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async () => {
+      await givenGstSeller()
+      return { url: `/admin/gst/gstr1?gstin=${GST_SELLER.gstin}&fp=072017` }
+    },
+  },
 
   // Back office: cash-on-delivery risk rules and blocked pincodes of partner C (ADMIN only).
   'GET /admin/partners/:partnerId/cod-rules': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/partners/${partnerC()}/cod-rules` }) },
@@ -522,6 +536,20 @@ async function invoicedOrder(customer: Parameters<Fixtures['fresh']['codOrder']>
 }
 
 /** Catalog C's GST seller, registered through the API so that reading it succeeds for its rightful caller. */
+/** The registration of the back office's catalog's seller (registered first). */
+async function gstRegistrationId(): Promise<string> {
+  await givenGstSeller()
+  const res = await f.t.app.inject({ method: 'GET', url: `${PREFIX}/admin/catalogs/${f.admin.catalogId}/seller`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` } })
+  return res.json().data.registrationId
+}
+
+/** A valid GSTIN of a random PAN in a state. */
+function randomGstin(stateCode: string): string {
+  const letters = () => Array.from({ length: 5 }, () => String.fromCharCode(65 + randomInt(26))).join('')
+  const first14 = `${stateCode}${letters()}${String(randomInt(10_000)).padStart(4, '0')}${String.fromCharCode(65 + randomInt(26))}1Z`
+  return `${first14}${gstinCheckCharacter(first14)}`
+}
+
 async function givenGstSeller() {
   const res = await f.t.app.inject({
     method: 'PUT',

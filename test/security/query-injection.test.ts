@@ -15,8 +15,18 @@ import { buildFixtures, type Fixtures, PREFIX, type Principal } from './fixtures
 let f: Fixtures
 /** Parcels booked with the sandbox carrier: A1's is the back office's and the tracking page's target; A2's and B1's no answer to A1 may name. */
 let parcels: Record<'A1' | 'A2' | 'B1', { id: string; awb: string; orderId: string }>
+/** A GST registration of the back office (GSTR-1 and the registration's own routes read it). */
+let registration: { id: string; gstin: string }
 before(async () => {
   f = await buildFixtures()
+  const created = await f.t.app.inject({
+    method: 'POST',
+    url: `${PREFIX}/admin/gst/registrations`,
+    headers: f.principals.find((p) => p.name === 'ADMIN')!.headers,
+    payload: { legalName: 'Injection Retail Private Limited', gstin: '27AAPFU0939F1ZV', address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' } },
+  })
+  assert.equal(created.statusCode, 201, created.body)
+  registration = created.json().data
   parcels = {
     A1: await f.fresh.shipment(f.objects.A1.customer),
     A2: await f.fresh.shipment(f.objects.A2.customer),
@@ -67,6 +77,7 @@ function pathValue(name: string): string | undefined {
     userId: a1.customer.userId,
     shipmentId: parcels.A1.id,
     awb: parcels.A1.awb,
+    registrationId: registration.id,
     // The uploads wildcard (`/uploads/*`), documented as {path}: the object name, slashes included.
     [WILDCARD_PARAM]: new URL(a1.imageUrl).pathname.replace(/^\/api\/v1\/uploads\//, ''),
   }
@@ -82,6 +93,8 @@ function requiredQueryValue(name: string): string | undefined {
     collectableAmount: '100.00',
     from: '2026-01-01',
     to: '2026-12-31',
+    gstin: registration.gstin,
+    fp: '072017',
   }
   return values[name]
 }
