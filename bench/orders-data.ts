@@ -44,8 +44,10 @@ try {
   // --gst: a registered seller (Maharashtra; the bench orders go to Karnataka, so IGST) and a rate on
   // the ordered products, so orders are taxed and COD orders invoiced. Without it, no seller.
   if (values.gst) {
-    await db.execute(sql`insert into gst_sellers (catalog_id, legal_name, gstin, state_code, address_line1, city, state, pincode)
-                         values (${values.catalog}, 'Bench Retail Private Limited', '27AAPFU0939F1ZV', '27', '12 Nariman Point', 'Mumbai', 'Maharashtra', '400021')
+    await db.execute(sql`insert into gst_registrations (id, gstin, legal_name, state_code, address_line1, city, state, pincode)
+                         values ('gsr_bench', '27AAPFU0939F1ZV', 'Bench Retail Private Limited', '27', '12 Nariman Point', 'Mumbai', 'Maharashtra', '400021')
+                         on conflict do nothing`)
+    await db.execute(sql`insert into gst_sellers (catalog_id, registration_id) values (${values.catalog}, (select id from gst_registrations where gstin = '27AAPFU0939F1ZV'))
                          on conflict do nothing`)
     await db.execute(sql`update products set hsn_code = '85183000', gst_rate_bps = 1800 where id in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})`)
   } else {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test'
 import { eq, sql } from 'drizzle-orm'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
+import { queryRows } from '../../src/db/client.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { seedDeliveryZones } from '../../src/modules/checkout/seed-zones.ts'
@@ -145,6 +146,20 @@ describe('GST registrations', () => {
     assert.match(JSON.stringify(tooLong.json()), /prefixes\.invoice/)
     assert.equal((await adminCall('GET', '/gst/registrations/gsr_none')).statusCode, 404)
     assert.equal((await adminCall('PUT', `/catalogs/${catalogs.one}/gst-registration`, { registrationId: 'gsr_none' })).statusCode, 404)
+  })
+})
+
+describe('e-commerce operators', () => {
+  test("a partner's operator GSTIN is checked (a TCS registration's C accepted), and null clears it", async () => {
+    const other = await givenPartner(t.deps, 'Operator check')
+    const bad = await adminCall('PATCH', `/partners/${other.partnerId}`, { ecoGstin: ECO_GSTIN.slice(0, 14) + (ECO_GSTIN.endsWith('A') ? 'B' : 'A') })
+    assert.equal(bad.statusCode, 400)
+    assert.equal(bad.json().message, 'ecoGstin has a wrong check character (15th): check for a typing mistake')
+    const wrongKind = await adminCall('PATCH', `/partners/${other.partnerId}`, { ecoGstin: gstin('27AAACF1234A1D') })
+    assert.equal(wrongKind.statusCode, 400)
+    assert.equal(wrongKind.json().message, 'ecoGstin character 14 must be C (a TCS registration) or Z')
+    assert.equal((await adminCall('PATCH', `/partners/${other.partnerId}`, { ecoGstin: ECO_GSTIN })).json().data.ecoGstin, ECO_GSTIN)
+    assert.equal((await adminCall('PATCH', `/partners/${other.partnerId}`, { ecoGstin: null })).json().data.ecoGstin, null)
   })
 })
 
@@ -321,10 +336,15 @@ describe('GSTR-1 per GSTIN and period', () => {
       assert.deepEqual([series.from, series.to, series.total, series.cancelled, series.netIssued], [stored[0]!.number, stored.at(-1)!.number, stored.length, 0, stored.length], type)
       assert.equal(stored.at(-1)!.serial - stored[0]!.serial + 1, stored.length, `${type}: no gap`)
     }
-    // Table 14: the documents of sales through the operator, net.
-    const viaOperator = docs.filter((d) => d.ecoGstin === ECO_GSTIN)
-    assert.ok(viaOperator.length > 0)
-    assert.deepEqual(report.ecoSupplies.map((e: { ecoGstin: string; netValue: string }) => [e.ecoGstin, paise(e.netValue)]), [[ECO_GSTIN, viaOperator.reduce((s, d) => s + signed(d, d.taxableValue), 0n)]])
+    // Table 14: the taxed lines of sales through the operator, net (nil-rated goods collect no TCS).
+    const [viaOperator] = await queryRows<{ taxed: string; nil: string }>(
+      t.deps.database.db,
+      sql`select coalesce(sum(case when d.type = 'CREDIT_NOTE' then -l.taxable_value else l.taxable_value end) filter (where l.gst_rate_bps > 0), 0)::text as taxed,
+                 coalesce(sum(l.taxable_value) filter (where l.gst_rate_bps = 0), 0)::text as nil
+            from tax_documents d join tax_document_lines l on l.document_id = d.id where d.registration_id = ${registrationId} and d.eco_gstin = ${ECO_GSTIN}`,
+    )
+    assert.ok(BigInt(viaOperator!.taxed) > 0n && BigInt(viaOperator!.nil) > 0n, 'the operator sold taxed and nil-rated goods')
+    assert.deepEqual(report.ecoSupplies.map((e: { ecoGstin: string; netValue: string }) => [e.ecoGstin, paise(e.netValue)]), [[ECO_GSTIN, BigInt(viaOperator!.taxed)]])
 
     // The offline tool's file: the portal's keys, as documented, the same figures.
     const file = await adminCall('GET', `/gst/gstr1?gstin=${GSTIN_X}&fp=112026&format=portal`)

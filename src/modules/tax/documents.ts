@@ -220,9 +220,9 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
   const kept = request.returned?.kept ?? 0n
   if (kept > 0n) keepFromCredit(notes.flatMap((n) => n.lines), kept)
   const issued: TaxDocument[] = []
-  for (const { sale, lines: all } of notes) {
-    const lines = all.filter((l) => l.amount - l.discount > 0n)
-    if (lines.length === 0) continue
+  for (const { sale, lines } of notes) {
+    // Nothing refunded of this document's units (a return approved for nothing): its value is not reduced.
+    if (kept > 0n && lines.every((l) => l.amount === l.discount)) continue
     const doc = sale.document
     issued.push(
       await issue(

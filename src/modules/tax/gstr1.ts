@@ -9,8 +9,9 @@
 //   hsn       Table 12: by HSN code and rate, quantity and values, credit notes netted off (all B2C);
 //   docIssue  Table 13: each series' first and last number, count and cancelled (none: a document is
 //             never cancelled here, a credit note reverses it);
-//   supeco    Table 14(a): sales made through e-commerce operators that collect the payment, by the
-//             operator's GSTIN (the partner's, recorded on each document when it was issued).
+//   supeco    Table 14(a): taxable sales made through e-commerce operators that collect the payment
+//             (TCS), by the operator's GSTIN (the partner's, recorded on each document when it was
+//             issued); nil-rated goods are exempt supplies and collect no TCS.
 // So the period's net sales = b2cs + b2cl + nil - cdnur, to the paisa (tested).
 // `gstr1PortalJson` writes the same figures as the GST portal's offline tool imports them.
 import { type SQL, sql } from 'drizzle-orm'
@@ -129,7 +130,8 @@ export async function gstr1Report(db: Executor, registration: RegistrationRow & 
     addTo(row, s, sign)
     row.quantity += Number(sign) * s.quantity
     if (s.description !== null && (row.description === null || s.description < row.description)) row.description = s.description
-    if (s.ecoGstin !== null) addTo(entry(eco, s.ecoGstin, zero), s, sign)
+    // TCS is collected on taxable supplies: nil-rated goods (exempt supplies) are not in Table 14.
+    if (s.ecoGstin !== null && s.rateBps > 0) addTo(entry(eco, s.ecoGstin, zero), s, sign)
   }
 
   const sumsOf = (type: string) => {
