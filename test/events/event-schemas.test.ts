@@ -1,7 +1,7 @@
 // The OpenAPI document's webhooks (src/modules/events/catalogue.ts, decision 0026) describe the
 // events the service really writes: real flows (a customer, orders paid, failed, dropped and
 // cancelled, some units cancelled, a parcel booked, a COD order returned with its payout refused, a ticket with a message and a status move, a
-// test event) write their events, and each one's delivery body matches its documented schema.
+// taxed and nil-rated order invoiced and cancelled, a test event) write their events, and each one's delivery body matches its documented schema.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import Ajv2020 from 'ajv/dist/2020.js'
@@ -24,7 +24,7 @@ before(async () => {
 after(() => t?.close())
 
 const asCustomer = (method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1${url}`, headers: customerHeaders(customer), payload })
-const asAdmin = (method: 'POST' | 'PUT', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${admin}` }, payload })
+const asAdmin = (method: 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${admin}` }, payload })
 const asPartner = (method: 'POST', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api/v1/partner${url}`, headers: { 'x-partner-id': shop.partner.partnerId, 'x-partner-secret': shop.partner.secret }, payload })
 
@@ -66,6 +66,13 @@ test('every event real flows write matches the schema of its type in the OpenAPI
   })
   assert.equal(ret.statusCode, 201, ret.body)
   for (const status of ['UNDER_REVIEW', 'APPROVED', 'REFUND_PENDING']) succeeded(await asAdmin('POST', `/returns/${ret.json().data.id}/status`, { status }))
+  // GST documents: the catalog gets a seller, atta is nil-rated and earbuds taxed; a mixed COD order gets a tax invoice and a bill of supply, and its cancellation their credit notes.
+  succeeded(await asAdmin('PUT', `/catalogs/${shop.catalogId}/seller`, { legalName: 'Acme Retail Private Limited', gstin: '27AAPFU0939F1ZV', address: { line1: '12 Nariman Point', city: 'Mumbai', state: 'Maharashtra', pincode: '400021' } }))
+  succeeded(await asAdmin('PATCH', `/products/${shop.ids.atta}`, { hsnCode: '1101', gstRateBps: 0 }))
+  succeeded(await asAdmin('PATCH', `/products/${shop.ids.earbuds}`, { hsnCode: '85183000', gstRateBps: 1800 }))
+  const taxed = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta!, quantity: 1 }, { productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  assert.equal(taxed.statusCode, 201, taxed.body)
+  succeeded(await asCustomer('POST', `/orders/${taxed.json().data.id}/cancel`, { reason: 'Changed my mind' }))
   succeeded(await asAdmin('PUT', `/partners/${shop.partner.partnerId}/webhook`, { url: 'https://hooks.partner.example/commerce' }))
   succeeded(await asAdmin('POST', `/partners/${shop.partner.partnerId}/webhook/test`))
 
@@ -83,6 +90,6 @@ test('every event real flows write matches the schema of its type in the OpenAPI
   }
   assert.deepEqual(problems, [])
   const types = new Set(events.map((e) => e.type))
-  const expected = ['customer.created', 'order.created', 'order.status_changed', 'payment.succeeded', 'payment.failed', 'payment.user_dropped', 'order.items_cancelled', 'refund.succeeded', 'refund.failed', 'return.created', 'return.status_changed', 'shipment.created', 'ticket.created', 'ticket.message.created', 'ticket.status_changed', 'webhook.test']
+  const expected = ['customer.created', 'order.created', 'order.status_changed', 'payment.succeeded', 'payment.failed', 'payment.user_dropped', 'order.items_cancelled', 'refund.succeeded', 'refund.failed', 'return.created', 'return.status_changed', 'shipment.created', 'ticket.created', 'ticket.message.created', 'ticket.status_changed', 'webhook.test', 'invoice.created', 'bill_of_supply.created', 'credit_note.created']
   assert.deepEqual(expected.filter((type) => !types.has(type)), [], `written: ${[...types].sort().join(', ')}`)
 })
