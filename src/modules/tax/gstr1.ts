@@ -201,6 +201,15 @@ export type Gstr1Report = Awaited<ReturnType<typeof gstr1Report>>
 
 /** Rupees as the portal's JSON wants them: a number with at most two decimals. */
 const amount = (rupeeString: string) => Number(rupeeString)
+/** A row's rate and figures under the portal's keys (no cess is charged here). */
+const portalAmounts = (r: { rateBps: number; taxableValue: string; igst: string; cgst: string; sgst: string }) => ({
+  rt: r.rateBps / 100,
+  txval: amount(r.taxableValue),
+  iamt: amount(r.igst),
+  camt: amount(r.cgst),
+  samt: amount(r.sgst),
+  csamt: 0,
+})
 /** `2026-11-23` -> `23-11-2026`. */
 const portalDate = (day: string) => `${day.slice(8, 10)}-${day.slice(5, 7)}-${day.slice(0, 4)}`
 
@@ -212,17 +221,7 @@ const portalDate = (day: string) => `${day.slice(8, 10)}-${day.slice(5, 7)}-${da
 export function gstr1PortalJson(report: Gstr1Report & { fp: string }) {
   const file: Record<string, unknown> = { gstin: report.gstin, fp: report.fp, version: PORTAL_JSON_VERSION, hash: 'hash' }
   if (report.b2cs.length > 0) {
-    file.b2cs = report.b2cs.map((r) => ({
-      sply_ty: r.supplyType === 'INTRA_STATE' ? 'INTRA' : 'INTER',
-      pos: r.placeOfSupply.stateCode,
-      typ: 'OE',
-      rt: r.rateBps / 100,
-      txval: amount(r.taxableValue),
-      iamt: amount(r.igst),
-      camt: amount(r.cgst),
-      samt: amount(r.sgst),
-      csamt: 0,
-    }))
+    file.b2cs = report.b2cs.map((r) => ({ sply_ty: r.supplyType === 'INTRA_STATE' ? 'INTRA' : 'INTER', pos: r.placeOfSupply.stateCode, typ: 'OE', ...portalAmounts(r) }))
   }
   const items = (rows: Gstr1Report['b2cl']) => rows.map((r, i) => ({ num: i + 1, itm_det: { rt: r.rateBps / 100, txval: amount(r.taxableValue), iamt: amount(r.igst), csamt: 0 } }))
   const byNumber = <T extends Gstr1Report['b2cl'][number]>(rows: T[]) => [...groupBy(rows, (r) => r.number).values()]
@@ -240,19 +239,7 @@ export function gstr1PortalJson(report: Gstr1Report & { fp: string }) {
     file.nil = { inv: report.nil.map((r) => ({ sply_ty: r.supplyType === 'INTRA_STATE' ? 'INTRAB2C' : 'INTRB2C', nil_amt: amount(r.nilRated), expt_amt: 0, ngsup_amt: 0 })) }
   }
   if (report.hsn.b2c.length > 0) {
-    const rows = report.hsn.b2c.map((r, i) => ({
-      num: i + 1,
-      hsn_sc: r.hsnCode,
-      desc: r.description,
-      uqc: r.uqc,
-      qty: r.quantity,
-      rt: r.rateBps / 100,
-      txval: amount(r.taxableValue),
-      iamt: amount(r.igst),
-      camt: amount(r.cgst),
-      samt: amount(r.sgst),
-      csamt: 0,
-    }))
+    const rows = report.hsn.b2c.map((r, i) => ({ num: i + 1, hsn_sc: r.hsnCode, desc: r.description, uqc: r.uqc, qty: r.quantity, ...portalAmounts(r) }))
     file.hsn = report.from >= HSN_SPLIT_FROM ? { hsn_b2b: [], hsn_b2c: rows } : { data: rows }
   }
   if (report.documentsIssued.length > 0) {

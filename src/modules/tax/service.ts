@@ -46,15 +46,20 @@ const toSlab = (row: RateSlabRow) => ({
   effectiveTo: row.effectiveTo,
 })
 
+/** Who a registration is: names, GSTIN, state and registered address. */
+const registered = (row: RegistrationRow) => ({
+  legalName: row.legalName,
+  tradeName: row.tradeName,
+  gstin: row.gstin,
+  stateCode: row.stateCode,
+  stateName: GST_STATE_CODES[row.stateCode] ?? row.stateCode,
+  address: { line1: row.addressLine1, line2: row.addressLine2, city: row.city, state: row.state, pincode: row.pincode },
+})
+
 function toRegistration(row: RegistrationRow, catalogIds: string[]) {
   return {
     id: row.id,
-    gstin: row.gstin,
-    legalName: row.legalName,
-    tradeName: row.tradeName,
-    stateCode: row.stateCode,
-    stateName: GST_STATE_CODES[row.stateCode] ?? row.stateCode,
-    address: { line1: row.addressLine1, line2: row.addressLine2, city: row.city, state: row.state, pincode: row.pincode },
+    ...registered(row),
     prefixes: { invoice: row.invoicePrefix, billOfSupply: row.billOfSupplyPrefix, creditNote: row.creditNotePrefix },
     filingFrequency: row.filingFrequency,
     catalogIds,
@@ -67,12 +72,7 @@ function toSeller(row: SellerRow) {
   return {
     catalogId: row.catalogId,
     registrationId: row.id,
-    legalName: row.legalName,
-    tradeName: row.tradeName,
-    gstin: row.gstin,
-    stateCode: row.stateCode,
-    stateName: GST_STATE_CODES[row.stateCode] ?? row.stateCode,
-    address: { line1: row.addressLine1, line2: row.addressLine2, city: row.city, state: row.state, pincode: row.pincode },
+    ...registered(row),
     createdAt: row.linkedAt.toISOString(),
     updatedAt: (row.updatedAt > row.linkUpdatedAt ? row.updatedAt : row.linkUpdatedAt).toISOString(),
   }
