@@ -15,7 +15,7 @@ import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
 import { CashOnDelivery } from './cod.tsx'
 import { GstRegistrationCreate, GstRegistrationEdit, GstRegistrationList, GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
-import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
+import { PartnerCreate, PartnerEdit, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
 import { ConsoleLayout } from './layout.tsx'
@@ -43,7 +43,7 @@ export function App() {
           )}
           {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
           {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} create={ZoneCreate} recordRepresentation="name" />}
-          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
+          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} edit={PartnerEdit} recordRepresentation="name" />}
           {can(role) && <Resource name="gstRegistrations" options={{ label: 'GST registrations' }} list={GstRegistrationList} create={GstRegistrationCreate} edit={GstRegistrationEdit} recordRepresentation="gstin" />}
           {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
           {can(role) && (

@@ -731,6 +731,28 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(page, '44-gstr1-download')
   })
 
+  test('ADMIN records a partner\'s GSTIN as an e-commerce operator: a GSTIN the API refuses shows its 400 and saves nothing; emptied, it is null', async () => {
+    const page = await signedIn('ADMIN')
+    const partner = (await adminApi('POST', '/partners', { name: 'ECO console partner' })).data.partner
+    const eco = `29AABCF8078M1C${gstinCheckCharacter('29AABCF8078M1C')}`
+    await page.goto(`${base}/admin#/partners/${partner.id}/show`)
+    await page.getByRole('link', { name: 'Edit' }).first().click()
+    await page.getByLabel('E-commerce operator GSTIN').fill('29AABCF8078M1X8')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-error').filter({ hasText: /^ecoGstin / }).waitFor()
+    await shot(page, '45-partner-edit')
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, null, 'nothing saved')
+    await page.getByLabel('E-commerce operator GSTIN').fill(eco)
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-eco-gstin').filter({ hasText: eco }).waitFor()
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, eco)
+    await page.getByRole('link', { name: 'Edit' }).first().click()
+    await page.getByLabel('E-commerce operator GSTIN').fill('')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-eco-gstin').filter({ hasText: 'none' }).waitFor()
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, null)
+  })
+
   test('CATALOG sees the GST rates in force and the products that cannot be taxed (a server page); a row opens the product, where an HSN code and a rate fix it', async () => {
     const staples = await categoryOf('staples')
     const created = (await adminApi('POST', `/catalogs/${shop.catalogId}/products`, { name: 'Steel tiffin box', slug: 'steel-tiffin', brand: 'Milton', sku: 'T-1', categoryId: staples.id, sellingPrice: '450.00', mrp: '500.00', stock: 3 })).data
