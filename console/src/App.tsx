@@ -1,6 +1,7 @@
 // The console: react-admin over the back-office API. The signed-in admin's role decides the menu:
 // SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates and the
-// products that cannot be taxed included); ADMIN everything (COD rules, the GST seller and GSTR-1).
+// products that cannot be taxed included); ADMIN everything (COD rules, GST registrations, catalogs'
+// sellers and GSTR-1).
 import { Admin, CustomRoutes, Resource } from 'react-admin'
 import { Route } from 'react-router-dom'
 import { authProvider } from './authProvider.ts'
@@ -13,8 +14,8 @@ import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreat
 import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
 import { CashOnDelivery } from './cod.tsx'
-import { GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
-import { PartnerCreate, PartnerList, PartnerShow } from './partners.tsx'
+import { GstRegistrationCreate, GstRegistrationEdit, GstRegistrationList, GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
+import { PartnerCreate, PartnerEdit, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
 import { ConsoleLayout } from './layout.tsx'
@@ -42,7 +43,8 @@ export function App() {
           )}
           {can(role) && <Resource name="coupons" list={CouponList} edit={CouponEdit} create={CouponCreate} recordRepresentation="code" />}
           {can(role) && <Resource name="zones" options={{ label: 'Serviceability zones' }} list={ZoneList} edit={ZoneEdit} create={ZoneCreate} recordRepresentation="name" />}
-          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} recordRepresentation="name" />}
+          {can(role) && <Resource name="partners" list={PartnerList} show={PartnerShow} create={PartnerCreate} edit={PartnerEdit} recordRepresentation="name" />}
+          {can(role) && <Resource name="gstRegistrations" options={{ label: 'GST registrations' }} list={GstRegistrationList} create={GstRegistrationCreate} edit={GstRegistrationEdit} recordRepresentation="gstin" />}
           {can(role) && <Resource name="events" options={{ label: 'Webhook events' }} list={EventList} show={EventShow} />}
           {can(role) && (
             <CustomRoutes>

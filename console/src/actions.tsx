@@ -30,6 +30,30 @@ export function useApiAction() {
   return { run, busy, error }
 }
 
+/**
+ * For react-admin's Create and Edit: the API's error of the last save, kept on screen beside the
+ * notification (a 400 naming the field, a 409), and cleared when the form is saved again.
+ */
+export function useSaveError() {
+  const notify = useNotify()
+  const [error, setError] = useState('')
+  return {
+    error,
+    /** Create's or Edit's `mutationOptions`. */
+    mutationOptions: {
+      onError: (err: unknown) => {
+        setError((err as Error).message)
+        notify((err as Error).message, { type: 'error', multiLine: true })
+      },
+    },
+    /** Create's or Edit's `transform`: clears the last error as the form is sent. */
+    transform: <T,>(data: T): T => {
+      setError('')
+      return data
+    },
+  }
+}
+
 export function ActionButton({ method, path, body, label, onDone, ...props }: { method: string; path: string; body?: unknown; label: string; onDone?: (answer: Answer<any>) => void } & Omit<ButtonProps, 'onClick'>) {
   const { run, busy } = useApiAction()
   return (

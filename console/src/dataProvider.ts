@@ -77,6 +77,13 @@ const ROUTES: Record<string, ResourceRoutes> = {
     rows: (data: { pincode: string }[]) => data.map((row) => ({ id: row.pincode, ...row })),
   },
   taxRates: { list: () => '/admin/tax/rates', filters: [], whole: true },
+  gstRegistrations: {
+    list: () => '/admin/gst/registrations',
+    filters: [],
+    one: (id) => `/admin/gst/registrations/${id}`,
+    update: (id) => `/admin/gst/registrations/${id}`,
+    create: () => '/admin/gst/registrations',
+  },
   untaxedProducts: {
     list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/tax/missing`,
     filters: [],

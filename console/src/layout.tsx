@@ -1,5 +1,5 @@
 // The menu: the resources the role may use, plus the catalog import, pricing rules, cash on delivery
-// and GST seller pages.
+// and GSTR-1 (with the catalogs' sellers) pages.
 import { Layout, type LayoutProps, Menu, usePermissions } from 'react-admin'
 import UploadFileIcon from '@mui/icons-material/UploadFile'
 import PriceChangeIcon from '@mui/icons-material/PriceChange'
@@ -15,7 +15,7 @@ function ConsoleMenu() {
       {(permissions === 'ADMIN' || permissions === 'CATALOG') && <Menu.Item to="/import" primaryText="Catalog import" leftIcon={<UploadFileIcon />} />}
       {permissions === 'ADMIN' && <Menu.Item to="/pricing" primaryText="Pricing rules" leftIcon={<PriceChangeIcon />} />}
       {permissions === 'ADMIN' && <Menu.Item to="/cod" primaryText="Cash on delivery" leftIcon={<LocalShippingIcon />} />}
-      {permissions === 'ADMIN' && <Menu.Item to="/gst" primaryText="GST seller and GSTR-1" leftIcon={<ReceiptLongIcon />} />}
+      {permissions === 'ADMIN' && <Menu.Item to="/gst" primaryText="GSTR-1 and sellers" leftIcon={<ReceiptLongIcon />} />}
     </Menu>
   )
 }

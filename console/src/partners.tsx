@@ -1,11 +1,13 @@
 // Partners and their API keys (ADMIN): a key is shown once, when it is created; revoke; rotate the
-// partner secret (shown once); the partner's webhook endpoint.
+// partner secret (shown once); the partner's webhook endpoint; edit its name, whether it is active,
+// and its GSTIN as an e-commerce operator (TCS: its sales go to GSTR-1 Table 14).
 import { useState } from 'react'
 import { useEffect } from 'react'
-import { Alert, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { BooleanField, Datagrid, DateField, List, Pagination, ReferenceManyField, SearchInput, Show, TextField, Title, useListContext, useRecordContext } from 'react-admin'
+import { Link } from 'react-router-dom'
+import { Alert, Button, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { BooleanField, BooleanInput, Datagrid, DateField, Edit, List, Pagination, ReferenceManyField, SaveButton, SearchInput, Show, SimpleForm, TextField, TextInput, Title, Toolbar, required, useListContext, useRecordContext } from 'react-admin'
 import { api } from './api.ts'
-import { ActionButton } from './actions.tsx'
+import { ActionButton, useSaveError } from './actions.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
 export const PartnerList = () => (
@@ -51,12 +53,18 @@ function PartnerDetail() {
         <Typography variant="body2">
           {partner.id} · webhook {partner.webhookUrl ?? 'none'} · {partner.isActive ? 'active' : 'inactive'}
         </Typography>
+        <Typography variant="body2" data-testid="partner-eco-gstin">
+          E-commerce operator GSTIN: {partner.ecoGstin ?? 'none (not an operator collecting TCS)'}
+        </Typography>
         {secret && (
           <Alert severity="warning" sx={{ my: 1 }} data-testid="shown-once">
             Shown once, copy it now: <code>{secret}</code>
           </Alert>
         )}
         <Stack direction="row" spacing={1} useFlexGap sx={{ my: 2, flexWrap: 'wrap' }}>
+          <Button variant="outlined" size="small" component={Link} to={`/partners/${String(partner.id)}`}>
+            Edit
+          </Button>
           <ActionButton label="New API key" method="POST" path={`/admin/partners/${partner.id}/api-keys`} body={{ name: 'Created in the console' }} onDone={(a) => setSecret(String(a.data.apiKey))} />
           <ActionButton label="Rotate partner secret" color="warning" method="POST" path={`/admin/partners/${partner.id}/rotate-secret`} onDone={(a) => setSecret(String(a.data.secret))} />
           <ActionButton label="Send webhook ping" method="POST" path={`/admin/partners/${partner.id}/webhook/ping`} />
@@ -78,6 +86,36 @@ export const PartnerShow = () => (
     <PartnerDetail />
   </Show>
 )
+
+/** Name, active, and the GSTIN as an e-commerce operator (empty: not one); the API's 400 stays on screen. */
+export function PartnerEdit() {
+  const { error, mutationOptions, transform } = useSaveError()
+  return (
+    <Edit mutationMode="pessimistic" mutationOptions={mutationOptions} transform={transform} redirect="show">
+      <SimpleForm
+        toolbar={
+          <Toolbar>
+            <SaveButton />
+          </Toolbar>
+        }
+      >
+        <TextInput source="name" validate={required()} />
+        <BooleanInput source="isActive" label="Active" helperText="Inactive: its API keys, secret and customer tokens stop working" />
+        <TextInput
+          source="ecoGstin"
+          label="E-commerce operator GSTIN"
+          helperText="The partner's TCS registration when its app collects the payment (14th character C or Z); its sales are reported in GSTR-1 Table 14. Empty: not an operator"
+          sx={{ minWidth: 320 }}
+        />
+        {error && (
+          <Alert severity="error" data-testid="partner-error" sx={{ whiteSpace: 'pre-line' }}>
+            {error}
+          </Alert>
+        )}
+      </SimpleForm>
+    </Edit>
+  )
+}
 
 /** A new partner: its secret and first API key are shown once, here. */
 export function PartnerCreate() {

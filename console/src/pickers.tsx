@@ -1,6 +1,7 @@
-// Partner and catalog pickers for the pages that are not lists (COD rules, GST seller, pricing rules),
-// set to the first one once loaded. Partners are searched on the server as the operator types (a
-// page of 20: a merchant may have many); catalogs are a handful, read whole.
+// Partner, catalog and GST registration pickers for the pages that are not lists (COD rules, GSTR-1
+// and catalog sellers, pricing rules); partner and catalog pickers are set to the first one once
+// loaded. Partners and registrations are searched on the server as the operator types (a page of
+// 20: a merchant may have many); catalogs are a handful, read whole.
 import { useEffect, useState } from 'react'
 import { Alert, Autocomplete, Box, MenuItem, TextField } from '@mui/material'
 import { api, query } from './api.ts'
@@ -80,6 +81,46 @@ export function CatalogPicker({ value, onChange }: PickerProps) {
           </MenuItem>
         ))}
       </TextField>
+    </Track>
+  )
+}
+
+/** A GST registration as the GSTR-1 download needs it. */
+export interface RegistrationOption {
+  id: string
+  gstin: string
+  legalName: string
+  filingFrequency: 'MONTHLY' | 'QUARTERLY'
+}
+
+/** A GST registration, searched on the server by GSTIN or name as the operator types (a page of 20). */
+export function RegistrationPicker({ value, onChange }: { value: RegistrationOption | null; onChange: (r: RegistrationOption) => void }) {
+  const [typed, setTyped] = useState('')
+  const [options, setOptions] = useState<RegistrationOption[]>([])
+  const [error, setError] = useState('')
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      api<RegistrationOption[]>('GET', `/admin/gst/registrations${query({ limit: 20, search: typed.trim() })}`).then(
+        (a) => setOptions(a.data),
+        (err: Error) => setError(err.message),
+      )
+    }, 250)
+    return () => clearTimeout(timer)
+  }, [typed])
+  if (error) return <Alert severity="error">{error}</Alert>
+  return (
+    <Track>
+      <Autocomplete
+        options={value && !options.some((o) => o.id === value.id) ? [value, ...options] : options}
+        value={value}
+        getOptionLabel={(o) => `${o.gstin} · ${o.legalName}`}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(found) => found}
+        onInputChange={(_, text, reason) => reason === 'input' && setTyped(text)}
+        onChange={(_, picked) => picked && onChange(picked)}
+        renderInput={(params) => <TextField {...params} size="small" label="GSTIN" placeholder="Type a GSTIN or a name" />}
+        data-testid="registration-picker"
+      />
     </Track>
   )
 }

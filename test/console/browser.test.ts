@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, freePort, givenCustomer, type CustomerFixture } from '../helpers/factories.ts'
@@ -131,6 +132,12 @@ async function categoryOf(slug: string) {
   const found = (await adminApi('GET', `/catalogs/${shop.catalogId}/categories`)).data.find((c: { slug: string }) => c.slug === slug)
   assert.ok(found, `no category ${slug}`)
   return found
+}
+
+/** This month in India as a GSTR-1 return period, MMYYYY. */
+function thisPeriod() {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date())
+  return `${today.slice(5, 7)}${today.slice(0, 4)}`
 }
 
 async function codOrder(customer: CustomerFixture) {
@@ -623,11 +630,11 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-blocked-pincodes`)).data, [])
   })
 
-  test('ADMIN registers a catalog\'s GST seller: a bad GSTIN shows the API\'s message and saves nothing, a valid one is saved; the GSTR-1 CSV downloads', async () => {
+  test('ADMIN registers a catalog\'s GST seller: a bad GSTIN shows the API\'s message and saves nothing, a valid one is saved and links its registration; its GSTR-1 CSV downloads', async () => {
     // A catalog of its own: with a seller, orders of products without GST data are refused, and other tests order from the shop.
     const catalog = (await adminApi('POST', '/catalogs', { name: 'GST console catalog' })).data
     const page = await signedIn('ADMIN')
-    await page.getByRole('menuitem', { name: 'GST seller and GSTR-1' }).click()
+    await page.getByRole('menuitem', { name: 'GSTR-1 and sellers' }).click()
     await choose(page, /^Catalog/, 'GST console catalog')
     await page.getByText('No GST seller is registered for this catalog').waitFor()
     await page.locator('input[name="legalName"]').fill('Acme Retail Private Limited')
@@ -647,13 +654,103 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.getByTestId('seller-state').filter({ hasText: '27-Maharashtra' }).waitFor()
     const seller = (await adminApi('GET', `/catalogs/${catalog.id}/seller`)).data
     assert.deepEqual([seller.gstin, seller.legalName, seller.address.pincode], ['27AAPFU0939F1ZV', 'Acme Retail Private Limited', '400021'])
+    // The registration it sells under is linked, and is the one the return is asked for.
+    const link = page.getByTestId('seller-registration').getByRole('link')
+    assert.equal(await link.getAttribute('href'), `#/gstRegistrations/${seller.registrationId}`)
+    await page.getByTestId('gstr1-registration').filter({ hasText: 'Acme Retail Private Limited' }).waitFor()
     await shot(page, '31-gst-seller')
 
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
-    assert.match(file.suggestedFilename(), /^gstr1-b2c-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/)
+    assert.equal(file.suggestedFilename(), `gstr1-27AAPFU0939F1ZV-${thisPeriod()}.csv`)
     const csv = readFileSync(await file.path(), 'utf8')
     assert.match(csv.split('\n')[0]!, /^section,/)
-    await notified(page, /GST report downloaded/)
+    await notified(page, /GSTR-1 downloaded/)
+    await link.click()
+    await page.locator('input[name="prefixes.invoice"]').waitFor()
+    assert.equal(await page.locator('input[name="gstin"]').inputValue(), '27AAPFU0939F1ZV')
+    await page.getByTestId('registration-catalogs').filter({ hasText: 'GST console catalog' }).waitFor()
+  })
+
+  test('ADMIN creates a GST registration (a bad GSTIN shows the API\'s message and saves nothing), edits its prefix (a refused one shows the API\'s message) and filing frequency, finds it by name, and downloads its GSTR-1 for the portal', async () => {
+    const gstin = `29AABCU9603R1Z${gstinCheckCharacter('29AABCU9603R1Z')}`
+    const page = await signedIn('ADMIN')
+    await page.getByRole('menuitem', { name: 'GST registrations' }).click()
+    await listShown(page)
+    await page.getByRole('link', { name: /create/i }).click()
+    await page.locator('input[name="gstin"]').fill('29AABCU9603R1ZK')
+    await page.locator('input[name="legalName"]').fill('Udupi Foods Private Limited')
+    await page.locator('input[name="tradeName"]').fill('Udupi Foods')
+    await page.locator('input[name="address.line1"]').fill('14 Old Airport Road')
+    await page.locator('input[name="address.city"]').fill('Bengaluru')
+    await page.locator('input[name="address.state"]').fill('Karnataka')
+    await page.locator('input[name="address.pincode"]').fill('560038')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('registration-error').filter({ hasText: /^gstin .*check character/ }).waitFor()
+    await notified(page, /check character/)
+    assert.equal((await adminApi('GET', `/gst/registrations?search=AABCU9603R`)).meta.total, 0, 'nothing saved')
+
+    await page.locator('input[name="gstin"]').fill(gstin)
+    await choose(page, /^GSTR-1 filing/, 'Quarterly (QRMP)')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await notified(page, /created/i)
+    const [created] = (await adminApi('GET', `/gst/registrations?search=${gstin}`)).data
+    assert.deepEqual([created.gstin, created.legalName, created.stateName, created.filingFrequency, created.prefixes], [gstin, 'Udupi Foods Private Limited', 'Karnataka', 'QUARTERLY', { invoice: 'IN', billOfSupply: 'BS', creditNote: 'CN' }])
+
+    // Edited: the GSTIN is read-only; a prefix the API refuses shows its message; then a new invoice prefix and monthly filing.
+    await page.waitForURL(new RegExp(`#/gstRegistrations/${created.id}$`))
+    await page.getByTestId('registration-catalogs').filter({ hasText: 'Catalogs selling under it: none' }).waitFor()
+    assert.equal(await page.locator('input[name="gstin"]').isEditable(), false, 'the GSTIN is read-only')
+    await page.locator('input[name="prefixes.invoice"]').fill('BS')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('registration-error').filter({ hasText: /prefix/ }).waitFor()
+    assert.equal((await adminApi('GET', `/gst/registrations/${created.id}`)).data.prefixes.invoice, 'IN', 'nothing saved')
+    await page.locator('input[name="prefixes.invoice"]').fill('UF')
+    await choose(page, /^GSTR-1 filing/, 'Monthly')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await notified(page, /updated/i)
+    const edited = (await adminApi('GET', `/gst/registrations/${created.id}`)).data
+    assert.deepEqual([edited.prefixes, edited.filingFrequency, edited.gstin], [{ invoice: 'UF', billOfSupply: 'BS', creditNote: 'CN' }, 'MONTHLY', gstin])
+    // The list, searched by name on the server: GSTIN, legal name, state, filing, prefixes, catalogs.
+    await page.waitForURL(/#\/gstRegistrations$/)
+    await page.locator('input[name="q"]').fill('Udupi')
+    await rowsAre(page, 1)
+    assert.deepEqual(await page.locator('main tbody tr td').allTextContents(), [gstin, 'Udupi Foods Private Limited', '29-Karnataka', 'MONTHLY', 'UF · BS · CN', '0'])
+    await shot(page, '43-gst-registrations')
+
+    // The portal's GSTR-1 of this GSTIN for the current month.
+    await page.getByRole('menuitem', { name: 'GSTR-1 and sellers' }).click()
+    await page.getByRole('combobox', { name: 'GSTIN' }).fill('Udupi')
+    await page.getByRole('option', { name: `${gstin} · Udupi Foods Private Limited` }).click()
+    await page.getByTestId('gstr1-registration').filter({ hasText: 'files monthly' }).waitFor()
+    assert.match((await page.getByTestId('gstr1-period').textContent()) ?? '', new RegExp(thisPeriod()))
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download JSON (portal)' }).click()])
+    assert.equal(file.suggestedFilename(), `gstr1-${gstin}-${thisPeriod()}.json`)
+    const portal = JSON.parse(readFileSync(await file.path(), 'utf8'))
+    assert.deepEqual([portal.gstin, portal.fp], [gstin, thisPeriod()])
+    await notified(page, /GSTR-1 downloaded/)
+    await shot(page, '44-gstr1-download')
+  })
+
+  test('ADMIN records a partner\'s GSTIN as an e-commerce operator: a GSTIN the API refuses shows its 400 and saves nothing; emptied, it is null', async () => {
+    const page = await signedIn('ADMIN')
+    const partner = (await adminApi('POST', '/partners', { name: 'ECO console partner' })).data.partner
+    const eco = `29AABCF8078M1C${gstinCheckCharacter('29AABCF8078M1C')}`
+    await page.goto(`${base}/admin#/partners/${partner.id}/show`)
+    await page.getByRole('link', { name: 'Edit' }).first().click()
+    await page.getByLabel('E-commerce operator GSTIN').fill('29AABCF8078M1X8')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-error').filter({ hasText: /^ecoGstin / }).waitFor()
+    await shot(page, '45-partner-edit')
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, null, 'nothing saved')
+    await page.getByLabel('E-commerce operator GSTIN').fill(eco)
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-eco-gstin').filter({ hasText: eco }).waitFor()
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, eco)
+    await page.getByRole('link', { name: 'Edit' }).first().click()
+    await page.getByLabel('E-commerce operator GSTIN').fill('')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByTestId('partner-eco-gstin').filter({ hasText: 'none' }).waitFor()
+    assert.equal((await adminApi('GET', `/partners/${partner.id}`)).data.ecoGstin, null)
   })
 
   test('CATALOG sees the GST rates in force and the products that cannot be taxed (a server page); a row opens the product, where an HSN code and a rate fix it', async () => {
@@ -689,8 +786,8 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const notFound = (page: Page) => page.getByText(/not found/i).first().waitFor()
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
-    for (const name of ['Cash on delivery', 'GST seller and GSTR-1', 'GST rates', 'Untaxable products']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
-    for (const path of ['products/create', 'categories/create', 'cod', 'gst', 'untaxedProducts']) {
+    for (const name of ['Cash on delivery', 'GSTR-1 and sellers', 'GST registrations', 'GST rates', 'Untaxable products']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
+    for (const path of ['products/create', 'categories/create', 'cod', 'gst', 'gstRegistrations', 'gstRegistrations/create', 'untaxedProducts']) {
       await support.goto(`${base}/admin#/${path}`)
       await notFound(support)
       assert.equal(await support.locator('main form, main table').count(), 0, `SUPPORT opens ${path}`)
@@ -699,21 +796,23 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const catalog = await signedIn('CATALOG')
     await catalog.getByRole('menuitem', { name: 'GST rates' }).waitFor()
     await catalog.getByRole('menuitem', { name: 'Untaxable products' }).waitFor()
-    for (const name of ['Cash on delivery', 'GST seller and GSTR-1', 'Serviceability zones']) assert.equal(await catalog.getByRole('menuitem', { name }).count(), 0, `CATALOG sees ${name}`)
-    for (const path of ['cod', 'gst', 'zones/create']) {
+    for (const name of ['Cash on delivery', 'GSTR-1 and sellers', 'GST registrations', 'Serviceability zones']) assert.equal(await catalog.getByRole('menuitem', { name }).count(), 0, `CATALOG sees ${name}`)
+    for (const path of ['cod', 'gst', 'gstRegistrations', 'gstRegistrations/create', 'zones/create']) {
       await catalog.goto(`${base}/admin#/${path}`)
       await notFound(catalog)
       assert.equal(await catalog.locator('main form').count(), 0, `CATALOG opens ${path}`)
     }
   })
 
-  test('the new screens at phone width (390×844): product and zone forms, COD, GST seller, untaxable products, without sideways scrolling', async () => {
+  test('the new screens at phone width (390×844): product and zone forms, COD, GST seller and GSTR-1, GST registrations (list and form), untaxable products, without sideways scrolling', async () => {
     const phone = await signedIn('ADMIN', PHONE)
     for (const [path, ready, name] of [
       ['products/create', 'input[name="sku"]', '34-phone-product-create'],
       ['zones/create', 'input[name="pincodes.0.prefix"]', '35-phone-zone-create'],
       ['cod', 'input[name="maxCodValue"]', '36-phone-cash-on-delivery'],
       ['gst', 'input[name="gstin"]', '37-phone-gst-seller'],
+      ['gstRegistrations/create', 'input[name="prefixes.invoice"]', '41-phone-gst-registration-create'],
+      ['gstRegistrations', 'main ul a, main ul li', '42-phone-gst-registrations'],
       ['untaxedProducts', 'main ul a, main ul li', '38-phone-untaxable-products'],
     ] as const) {
       await phone.goto(`${base}/admin#/${path}`)
