@@ -2,7 +2,7 @@
 // who fix them in the product's form); GST registrations (one per GSTIN: names, address, series
 // prefixes, filing frequency), each catalog's seller (the registration it sells under), and GSTR-1
 // of a GSTIN for a return period as the portal's JSON file or a CSV (ADMIN).
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
 import {
@@ -194,7 +194,7 @@ function sellerBody(v: Record<string, any>) {
 }
 
 /** A catalog's seller by GSTIN (the registration of that GSTIN, created or brought up to date); `onRegistration` hears the registration it sells under. */
-function SellerForm({ catalogId, onRegistration }: { catalogId: string; onRegistration: (registrationId: string) => void }) {
+function SellerForm({ catalogId, onRegistration }: { catalogId: string; onRegistration: (registrationId: string, how: 'loaded' | 'saved') => void }) {
   const [seller, setSeller] = useState<Record<string, any> | null>(null)
   const [note, setNote] = useState('')
   const { run, error } = useApiAction()
@@ -202,7 +202,7 @@ function SellerForm({ catalogId, onRegistration }: { catalogId: string; onRegist
     api('GET', `/admin/catalogs/${catalogId}/seller`).then(
       (a) => {
         setSeller(a.data)
-        onRegistration(a.data.registrationId)
+        onRegistration(a.data.registrationId, 'loaded')
       },
       (err: Error & { status?: number }) => {
         setNote(err.message)
@@ -240,7 +240,7 @@ function SellerForm({ catalogId, onRegistration }: { catalogId: string; onRegist
           if (answer) {
             setSeller(answer.data)
             setNote('')
-            onRegistration(answer.data.registrationId)
+            onRegistration(answer.data.registrationId, 'saved')
           }
         }}
         toolbar={
@@ -367,11 +367,20 @@ function Gstr1Download({ registration, onRegistration }: { registration: Registr
 export function GstSeller() {
   const [catalogId, setCatalogId] = useState('')
   const [registration, setRegistration] = useState<RegistrationOption | null>(null)
-  /** The catalog's registration becomes the one the return is asked for. */
-  function sellsUnder(registrationId: string) {
-    if (registration?.id === registrationId) return
+  /** Whether the operator picked the GSTIN: a catalog's registration loaded later never replaces that pick. */
+  const picked = useRef(false)
+  function pick(r: RegistrationOption) {
+    picked.current = true
+    setRegistration(r)
+  }
+  /** The catalog's registration becomes the one the return is asked for: at once when saved, when loaded only if none was picked. */
+  function sellsUnder(registrationId: string, how: 'loaded' | 'saved') {
+    if (how === 'loaded' && picked.current) return
     api<RegistrationOption>('GET', `/admin/gst/registrations/${registrationId}`).then(
-      (a) => setRegistration(a.data),
+      (a) => {
+        if (how === 'loaded' && picked.current) return
+        setRegistration(a.data)
+      },
       () => {},
     )
   }
@@ -383,7 +392,7 @@ export function GstSeller() {
           <CatalogPicker value={catalogId} onChange={setCatalogId} />
         </Box>
         {catalogId && <SellerForm key={catalogId} catalogId={catalogId} onRegistration={sellsUnder} />}
-        <Gstr1Download registration={registration} onRegistration={setRegistration} />
+        <Gstr1Download registration={registration} onRegistration={pick} />
       </CardContent>
     </Card>
   )

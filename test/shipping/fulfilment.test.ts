@@ -297,6 +297,40 @@ describe('returned to origin', () => {
     assert.equal((await admin('POST', `/orders/${order.id}/status`, { status: 'RTO' })).statusCode, 409)
     assert.equal((await customerOrder(customer, order.id)).status, 'RTO')
   })
+
+  test("an RTO recorded by hand, then the carrier's RTO scans: each answered 200 and recorded, the parcel back, nothing settled twice", async () => {
+    const { customer, order } = await codOrder([item('atta')])
+    const before = await stockOf(t, shop.ids['atta']!)
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'DELIVERY_FAILED')
+    assert.equal((await admin('POST', `/orders/${order.id}/status`, { status: 'RTO', note: 'The courier says it is coming back' })).statusCode, 200)
+    assert.equal(await stockOf(t, shop.ids['atta']!), before + 1)
+    for (const status of ['RTO_INITIATED', 'RTO_DELIVERED'] as const) {
+      const res = await callback(parcel.awb, status).send()
+      assert.equal(res.statusCode, 200, `${status}: ${res.body}`)
+    }
+    const shipment = (await admin('GET', `/shipments/${parcel.id}`)).json().data
+    assert.equal(shipment.status, 'RTO_DELIVERED', 'the parcel is back')
+    const seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'RTO')
+    assert.equal(await stockOf(t, shop.ids['atta']!), before + 1, 'stock came back once')
+    assert.equal((await events(order.id, 'order.status_changed')).filter((e) => (e.data as { status: string }).status === 'RTO').length, 1, 'one move to RTO')
+  })
+
+  test("a carrier's scan the order cannot follow (delivered by hand, then the parcel reported back) is answered 200 and recorded, not applied", async () => {
+    const { customer, order } = await codOrder([item('atta')])
+    const parcel = (await ship(order.id, { weightGrams: 5000 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'OUT_FOR_DELIVERY')
+    assert.equal((await admin('POST', `/orders/${order.id}/status`, { status: 'DELIVERED', note: 'Signed for at the door' })).statusCode, 200)
+    await track(parcel.awb, 'RTO_INITIATED')
+    const res = await callback(parcel.awb, 'RTO_DELIVERED').send()
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().data.applied, 0)
+    assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERED')
+    const shipment = (await admin('GET', `/shipments/${parcel.id}`)).json().data
+    const last = shipment.events.at(-1)
+    assert.deepEqual([last.status, last.applied], ['RTO_DELIVERED', false], 'the scan is kept')
+  })
 })
 
 describe('back office', () => {

@@ -129,6 +129,27 @@ export async function applyTrackingEvent(tx: Executor, shipmentId: string, updat
   return { applied: true, duplicate: false, refunds }
 }
 
+/**
+ * A carrier event recorded without being applied: the order could not follow it (the back office
+ * moved it past where the scan leads). The carrier's well-signed callback is kept, never refused.
+ */
+export async function recordUnappliedTrackingEvent(tx: Executor, shipmentId: string, update: TrackingUpdate, at: Date): Promise<{ applied: false; duplicate: boolean; refunds: RefundRow[] }> {
+  const shipment = (await shipmentRepo.find(tx, shipmentId))!
+  const recorded = await shipmentRepo.insertEvent(tx, {
+    id: newId('sev', at.getTime()),
+    shipmentId,
+    carrier: shipment.carrier,
+    eventId: update.eventId,
+    status: update.status,
+    location: update.location,
+    note: update.note,
+    occurredAt: update.occurredAt,
+    receivedAt: at,
+    applied: false,
+  })
+  return { applied: false, duplicate: recorded === null, refunds: [] }
+}
+
 /** The next move towards a status, when there is one: a carrier may skip scans, the order never does. */
 function stepTowards(from: OrderStatus, to: OrderStatus): OrderStatus | null {
   if (NEXT_STATUSES[from].includes(to)) return to
@@ -173,8 +194,11 @@ async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow
     return refunds
   }
   if (everyUnitShipped && allBack) {
-    current = await walkTo(tx, current, 'SHIPPED', actor, at)
-    refunds.push(...(await returnToOrigin(tx, current, actor, at)))
+    // An RTO the back office recorded by hand before the carrier's scan came was settled then: once.
+    if (current.status !== 'RTO') {
+      current = await walkTo(tx, current, 'SHIPPED', actor, at)
+      refunds.push(...(await returnToOrigin(tx, current, actor, at)))
+    }
     await shipmentRepo.update(tx, moved.id, { settledAt: at })
     return refunds
   }

@@ -14,6 +14,7 @@ import { renderShippingLabelPdf } from './label-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
   applyTrackingEvent,
+  recordUnappliedTrackingEvent,
   emitShipment,
   recordShipment,
   lockOrder,
@@ -317,14 +318,16 @@ export class ShippingService {
         unknown++
         continue
       }
-      const result = await this.db.transaction((tx) =>
-        applyTrackingEvent(
-          tx,
-          shipment.id,
-          { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate },
-          this.clock.now(),
-        ),
-      )
+      const update = { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate }
+      let result
+      try {
+        result = await this.db.transaction((tx) => applyTrackingEvent(tx, shipment.id, update, this.clock.now()))
+      } catch (err) {
+        // A well-signed scan that the order's state refuses (the back office moved it on by hand) is
+        // recorded, not applied: the carrier gets its 200 and the scan is not lost.
+        if (!(err instanceof AppError) || (err.code !== 'CONFLICT' && err.code !== 'BUSINESS_RULE')) throw err
+        result = await this.db.transaction((tx) => recordUnappliedTrackingEvent(tx, shipment.id, update, this.clock.now()))
+      }
       if (result.applied) applied++
       if (result.duplicate) duplicates++
       refunds.push(...result.refunds)
