@@ -103,18 +103,7 @@ export async function applyTrackingEvent(tx: Executor, shipmentId: string, updat
   const shipment = (await shipmentRepo.lock(tx, shipmentId))!
   const inOrder = shipment.lastEventAt === null || update.occurredAt.getTime() > shipment.lastEventAt.getTime()
   const applies = inOrder && SHIPMENT_MOVES[shipment.status].includes(update.status)
-  const recorded = await shipmentRepo.insertEvent(tx, {
-    id: newId('sev', at.getTime()),
-    shipmentId,
-    carrier: shipment.carrier,
-    eventId: update.eventId,
-    status: update.status,
-    location: update.location,
-    note: update.note,
-    occurredAt: update.occurredAt,
-    receivedAt: at,
-    applied: applies,
-  })
+  const recorded = await insertTrackingEvent(tx, shipment, update, applies, at)
   if (!recorded) return { applied: false, duplicate: true, refunds: [] }
   if (!applies) return { applied: false, duplicate: false, refunds: [] }
   const moved = await shipmentRepo.update(tx, shipmentId, {
@@ -135,9 +124,15 @@ export async function applyTrackingEvent(tx: Executor, shipmentId: string, updat
  */
 export async function recordUnappliedTrackingEvent(tx: Executor, shipmentId: string, update: TrackingUpdate, at: Date): Promise<{ applied: false; duplicate: boolean; refunds: RefundRow[] }> {
   const shipment = (await shipmentRepo.find(tx, shipmentId))!
-  const recorded = await shipmentRepo.insertEvent(tx, {
+  const recorded = await insertTrackingEvent(tx, shipment, update, false, at)
+  return { applied: false, duplicate: recorded === null, refunds: [] }
+}
+
+/** A carrier event kept once (its carrier and id are unique); null when it was kept before. */
+function insertTrackingEvent(tx: Executor, shipment: { id: string; carrier: string }, update: TrackingUpdate, applied: boolean, at: Date) {
+  return shipmentRepo.insertEvent(tx, {
     id: newId('sev', at.getTime()),
-    shipmentId,
+    shipmentId: shipment.id,
     carrier: shipment.carrier,
     eventId: update.eventId,
     status: update.status,
@@ -145,9 +140,8 @@ export async function recordUnappliedTrackingEvent(tx: Executor, shipmentId: str
     note: update.note,
     occurredAt: update.occurredAt,
     receivedAt: at,
-    applied: false,
+    applied,
   })
-  return { applied: false, duplicate: recorded === null, refunds: [] }
 }
 
 /** The next move towards a status, when there is one: a carrier may skip scans, the order never does. */
