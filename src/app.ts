@@ -217,6 +217,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const orderAdmin = new OrderAdminService(deps, payments)
   const { carriers, sandbox: sandboxCarrier } = createCarriers(config)
   const shipping = new ShippingService(deps, carriers, payments)
+  app.decorate('shipping', shipping)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage)
   const returns = new ReturnService(deps, storage, payments, shipping)
@@ -268,6 +269,8 @@ declare module 'fastify' {
     payments: PaymentService
     /** This process's cache of catalog answers; its stats() tell its size (tests, diagnostics). */
     catalogCache: CatalogCache
+    /** Fulfilment; the server's timer asks carriers again for pickups they did not accept. */
+    shipping: ShippingService
     /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
     dispatcher: Dispatcher
   }

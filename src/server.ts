@@ -43,7 +43,8 @@ async function startPrimary(config: Config, workers: number) {
 }
 
 /**
- * The reservation sweeper, refund retries and idempotency-key expiry, every `intervalMs`. Safe on
+ * The reservation sweeper, refund retries, idempotency-key expiry and pickups carriers did not
+ * accept, every `intervalMs`. Safe on
  * every node at once (row locks with SKIP LOCKED); one run at a time per process.
  */
 function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, intervalMs: number) {
@@ -53,6 +54,8 @@ function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, interval
       const cancelled = await app.payments.sweepExpiredReservations()
       if (cancelled > 0) app.log.info({ cancelled }, 'cancelled unpaid orders past their reservation')
       await app.payments.retryRefundsAndPurgeKeys()
+      const pickups = await app.shipping.retryPickups()
+      if (pickups > 0) app.log.info({ pickups }, 'carriers accepted pickups asked for again')
     } catch (err) {
       app.log.warn({ err }, 'background job failed; it runs again at the next interval')
     }

@@ -1,6 +1,6 @@
-// A local stand-in of Shiprocket's REST API (login and bearer tokens, adhoc and return orders, AWB
-// assignment, labels, cancellation, tracking, pickup locations), with Shiprocket-shaped answers and
-// errors, on a stand-in server (standin-server.ts), for the carrier's tests. Every request is recorded; a test can expire
+// A local stand-in of Shiprocket's REST API (login and bearer tokens, adhoc and return orders with
+// the published required fields and limits checked, AWB assignment, pickup requests, labels,
+// cancellation, tracking, pickup locations), with Shiprocket-shaped answers and errors, on a stand-in server (standin-server.ts), for the carrier's tests. Every request is recorded; a test can expire
 // the tokens it gave out (the next call is a 401), answer in its own way (an outage: 500s, a body
 // that is not JSON) or never answer ('hang'). shiprocketWebhook() builds the tracking callback
 // Shiprocket would post, with the panel's token in x-api-key.
@@ -32,6 +32,10 @@ export interface ShiprocketStandIn extends StandInServer {
   awbAssignError: string | null
   /** Sent as data.etd with the AWB (Shiprocket's time format), when set. */
   awbEtd: string | null
+  /** The pickup_scheduled_date a pickup request answers (Shiprocket's time format, India). */
+  pickupScheduledDate: string
+  /** Shipment ids whose pickup was requested (a second request is a 400 "Already in Pickup Queue"). */
+  readonly pickupsRequested: Set<string>
   /** Tokens given out by login since the last reset. */
   readonly tokens: string[]
   /** Makes every token given so far invalid: the next authenticated call is a 401 "Token has expired". */
@@ -87,12 +91,16 @@ export function createShiprocketStandIn(options: { email: string; password: stri
   const valid = new Set<string>()
   let counter = 0
   let tokenCounter = 0
+  /** Shipment ids that have an AWB (a pickup is requested for those only). */
+  const assigned = new Set<string>()
 
   const standIn: ShiprocketStandIn = Object.assign(createStandInServer((request) => shiprocket(request)), {
     pickupLocations: [DEFAULT_PICKUP_LOCATION],
     trackingByAwb: new Map<string, Record<string, unknown>>(),
     awbAssignError: null as string | null,
     awbEtd: null as string | null,
+    pickupScheduledDate: '2026-11-27 14:00:00',
+    pickupsRequested: new Set<string>(),
     tokens: [] as string[],
     expireTokens: () => valid.clear(),
     reset() {
@@ -103,6 +111,9 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       standIn.trackingByAwb.clear()
       standIn.awbAssignError = null
       standIn.awbEtd = null
+      standIn.pickupScheduledDate = '2026-11-27 14:00:00'
+      standIn.pickupsRequested.clear()
+      assigned.clear()
       standIn.override = null
     },
   })
@@ -134,6 +145,8 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       if (!Array.isArray(body.order_items) || body.order_items.length === 0) {
         return { status: 422, body: { message: 'The given data was invalid.', errors: { order_items: ['The order items field is required.'] }, status_code: 422 } }
       }
+      const errors = invalidOrderFields(body, forward ? 'billing' : 'pickup')
+      if (Object.keys(errors).length > 0) return { status: 422, body: { message: 'Oops! Invalid Data.', errors, status_code: 422 } }
       const n = ++counter
       return {
         status: 200,
@@ -146,6 +159,7 @@ export function createShiprocketStandIn(options: { email: string; password: stri
         return { status: 200, body: { awb_assign_status: 0, response: { data: { awb_assign_error: standIn.awbAssignError } } } }
       }
       const n = ++counter
+      assigned.add(String(body.shipment_id))
       return {
         status: 200,
         body: {
@@ -167,6 +181,28 @@ export function createShiprocketStandIn(options: { email: string; password: stri
               routing_code: 'DEL/ABC',
               ...(standIn.awbEtd !== null ? { etd: standIn.awbEtd } : {}),
             },
+          },
+        },
+      }
+    }
+
+    if (request.method === 'POST' && request.path === '/v1/external/courier/generate/pickup') {
+      const ids = Array.isArray(body.shipment_id) ? body.shipment_id.map(String) : []
+      if (ids.length === 0) return { status: 422, body: { message: 'Oops! Invalid Data.', errors: { shipment_id: ['The shipment id field is required.'] }, status_code: 422 } }
+      if (!ids.every((id) => assigned.has(id))) return { status: 400, body: { message: 'Please assign AWB before generating pickup.', status_code: 400 } }
+      if (ids.some((id) => standIn.pickupsRequested.has(id))) return { status: 400, body: { message: 'Already in Pickup Queue.', status_code: 400 } }
+      for (const id of ids) standIn.pickupsRequested.add(id)
+      return {
+        status: 200,
+        body: {
+          pickup_status: 1,
+          response: {
+            pickup_scheduled_date: standIn.pickupScheduledDate,
+            pickup_token_number: `Reference No: ${194_000_000 + counter}`,
+            status: 3,
+            others: '{"tier_id":5}',
+            pickup_generated_date: { date: '2026-11-26 10:30:00.000000', timezone_type: 3, timezone: 'Asia/Kolkata' },
+            data: `Pickup is confirmed by Delhivery Surface For AWB :- ${ids.join(', ')}`,
           },
         },
       }
@@ -200,6 +236,38 @@ export function createShiprocketStandIn(options: { email: string; password: stri
   }
 
   return standIn
+}
+
+/**
+ * The fields create/adhoc (billing_*) and create/return (pickup_*) require, with the published
+ * limits: Shiprocket answers 422 naming each field. A required text must not be empty; the city is
+ * at most 30 characters; the box's sides more than 0.5 cm; the weight more than 0 kg; amounts numbers.
+ */
+function invalidOrderFields(body: Record<string, unknown>, party: 'billing' | 'pickup'): Record<string, string[]> {
+  const errors: Record<string, string[]> = {}
+  const label = (field: string) => field.replaceAll('_', ' ')
+  const required = [`${party}_customer_name`, `${party}_address`, `${party}_city`, `${party}_pincode`, `${party}_state`, `${party}_country`, `${party}_email`, `${party}_phone`, 'order_id', 'order_date', 'payment_method']
+  for (const field of required) {
+    const value = body[field]
+    if ((typeof value !== 'string' && typeof value !== 'number') || String(value).trim() === '') errors[field] = [`The ${label(field)} field is required.`]
+  }
+  const email = body[`${party}_email`]
+  if (typeof email === 'string' && email !== '' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) errors[`${party}_email`] = [`The ${label(`${party}_email`)} must be a valid email address.`]
+  const city = body[`${party}_city`]
+  if (typeof city === 'string' && city.length > 30) errors[`${party}_city`] = [`The ${label(`${party}_city`)} may not be greater than 30 characters.`]
+  for (const side of ['length', 'breadth', 'height']) {
+    if (typeof body[side] !== 'number' || (body[side] as number) <= 0.5) errors[side] = [`The ${side} must be greater than 0.5.`]
+  }
+  if (typeof body.weight !== 'number' || body.weight <= 0) errors.weight = ['The weight must be greater than 0.']
+  for (const amount of ['sub_total', 'shipping_charges', 'total_discount']) {
+    if (body[amount] !== undefined && typeof body[amount] !== 'number') errors[amount] = [`The ${label(amount)} must be a number.`]
+  }
+  if (typeof body.sub_total !== 'number') errors.sub_total ??= ['The sub total field is required.']
+  for (const [i, item] of (body.order_items as Record<string, unknown>[]).entries()) {
+    if (typeof item.selling_price !== 'number') errors[`order_items.${i}.selling_price`] = ['The selling price must be a number.']
+    if (item.tax !== undefined && typeof item.tax !== 'number') errors[`order_items.${i}.tax`] = ['The tax must be a number.']
+  }
+  return errors
 }
 
 /** A tracking activity (scan) as Shiprocket lists them, newest first. */

@@ -329,7 +329,7 @@ const SHAPES = {
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
-  'admin shipment': { ...SHIPMENT, orderId: V, labelUrl: V },
+  'admin shipment': { ...SHIPMENT, orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }) },
   'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },

@@ -3,6 +3,7 @@
 // routes that take an object id, whose object it is; `req` builds the request of one cell. The
 // matrix hands over its fixtures with useFixtures() before the first cell runs.
 import { randomInt, randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import type { AdminRole } from '../../src/modules/admins/index.ts'
 import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
@@ -192,6 +193,8 @@ export const MATRIX: Record<string, Route> = {
     ok: 200,
     req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await freshParcel() : await sharedParcel()).id}/cancel` }),
   },
+  // A parcel whose pickup the carrier did not accept (the sandbox accepts at once: the test clears it).
+  'POST /admin/shipments/:shipmentId/pickup': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await parcelAwaitingPickup()).id}/pickup` }) },
   'POST /admin/shipments/:shipmentId/refresh': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/refresh` }) },
   'GET /admin/shipments/:shipmentId/label': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/label` }) },
   'GET /admin/fulfilment/pick-list': { auth: SUPPORT, ok: 200 },
@@ -509,6 +512,13 @@ const shippableOrder = () => (shippable ??= f.fresh.codOrder(f.objects.A1.custom
 
 /** A parcel booked with the sandbox carrier for a fresh COD order of A1 (status CREATED: it may still be cancelled). */
 export const freshParcel = () => f.fresh.shipment(f.objects.A1.customer)
+
+/** A fresh parcel as if its carrier had not accepted the pickup: the retry route's 200. */
+async function parcelAwaitingPickup() {
+  const parcel = await freshParcel()
+  await f.t.deps.database.db.execute(sql`update shipments set pickup_requested_at = null where id = ${parcel.id}`)
+  return parcel
+}
 
 /** One parcel, booked once: the cells that read it, and the denied cells of cancel (none of them may cancel it). */
 let shared: ReturnType<typeof freshParcel> | undefined

@@ -75,6 +75,7 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /sandbox/shipments/:awb/:status': 'no body: the sandbox tracking page buttons',
   'POST /admin/shipments/:shipmentId/cancel': 'no body',
   'POST /admin/shipments/:shipmentId/refresh': 'no body',
+  'POST /admin/shipments/:shipmentId/pickup': 'no body',
   'DELETE /admin/partners/:partnerId/cod-blocked-pincodes/:pincode': 'no body: the pincode in the path is the whole request',
   'POST /orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',
   'POST /partner/orders/:orderId/convert-to-prepaid': 'no body: the order in the path and the idempotency key are the whole request',

@@ -333,6 +333,61 @@ describe('returned to origin', () => {
   })
 })
 
+describe('what a parcel is declared as (decision 0030)', () => {
+  test("without weight or box, the parcel is declared from its products: weights added, the box by the packing rule; the carrier's pickup is asked for at once", async () => {
+    const catalogAdmin = await givenAdminToken(t.app, t.deps, 'catalog@packing.test', 'ADMIN')
+    const patch = (slug: string, body: object) => t.app.inject({ method: 'PATCH', url: `/api/v1/admin/products/${shop.ids[slug]}`, headers: { authorization: `Bearer ${catalogAdmin}` }, payload: body })
+    const sized = await patch('atta', { dimensionsCm: { length: 40, breadth: 25, height: 10 } })
+    assert.equal(sized.statusCode, 200, sized.body)
+    assert.deepEqual(sized.json().data.dimensionsCm, { length: 40, breadth: 25, height: 10 })
+    assert.equal((await patch('earbuds', { dimensionsCm: { length: 15, breadth: 10, height: 5 } })).statusCode, 200)
+    const { order } = await paidOrder([item('atta', 2), item('earbuds'), item('hot')])
+    const res = await ship(order.id, {})
+    assert.equal(res.statusCode, 201, res.body)
+    const parcel = res.json().data
+    // 2 x 5000 g + 200 g + 200 g; 40 x 25 (the largest unit's face); volume 2 x 10000 + 750 + 1000 (hot has no size: a 10 cm cube) = 21750 cm3 over 1000 cm2: 22 cm.
+    assert.equal(parcel.weightGrams, 10_400)
+    assert.deepEqual(parcel.dimensionsCm, { length: 40, breadth: 25, height: 22 })
+    assert.equal(parcel.ewayBillNo, null)
+    // The sandbox's courier comes the next day in India at 10:00.
+    assert.deepEqual({ ...parcel.pickup, reference: typeof parcel.pickup.reference }, { requestedAt: clock.now().toISOString(), scheduledAt: '2026-11-24T04:30:00.000Z', reference: 'string' })
+    const again = await admin('POST', `/shipments/${parcel.id}/pickup`)
+    assert.equal(again.statusCode, 409)
+    assert.equal(again.json().message, `The pickup of shipment ${parcel.awb} was already accepted`)
+
+    // Weighed and measured by the operator: what was given wins, each part on its own.
+    const { order: other } = await paidOrder([item('atta')])
+    const measured = (await ship(other.id, { dimensionsCm: { length: 45, breadth: 30, height: 12 } })).json().data
+    assert.deepEqual([measured.weightGrams, measured.dimensionsCm], [5000, { length: 45, breadth: 30, height: 12 }])
+    const null_ = await patch('atta', { dimensionsCm: null })
+    assert.equal(null_.json().data.dimensionsCm, null)
+    const partial = await patch('atta', { dimensionsCm: { length: 40 } })
+    assert.equal(partial.statusCode, 400)
+    assert.match(partial.json().message.join(' | '), /dimensionsCm/)
+  })
+
+  test('goods worth more than ₹50,000 with tax need an e-way bill number before they are booked: 400 naming ewayBillNo, nothing booked; with one, it is kept on the parcel', async () => {
+    // 51 earbuds at ₹1,000: ₹51,000.
+    const { order } = await paidOrder([item('earbuds', 51)])
+    const refused = await ship(order.id, {})
+    assert.equal(refused.statusCode, 400, refused.body)
+    assert.deepEqual(refused.json().message, ["ewayBillNo: the consignment's value with tax, ₹51000.00, exceeds ₹50000.00: the parcel needs an e-way bill number (12 digits) before it is booked"])
+    assert.equal((await t.deps.database.db.query.shipments.findMany({ where: (s, { eq }) => eq(s.orderId, order.id) })).length, 0)
+    const malformed = await ship(order.id, { ewayBillNo: 'EWB-1' })
+    assert.equal(malformed.statusCode, 400)
+    assert.match(malformed.json().message.join(' | '), /ewayBillNo/)
+    // 50 units (₹50,000: not more than the threshold) would need none: a parcel of them travels without.
+    const half = await ship(order.id, { items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 50 }] })
+    assert.equal(half.statusCode, 201, half.body)
+    assert.equal(half.json().data.ewayBillNo, null)
+    assert.equal((await admin('POST', `/shipments/${half.json().data.id}/cancel`)).statusCode, 200)
+    const booked = await ship(order.id, { ewayBillNo: '331000123456' })
+    assert.equal(booked.statusCode, 201, booked.body)
+    assert.equal(booked.json().data.ewayBillNo, '331000123456')
+    assert.equal((await admin('GET', `/shipments/${booked.json().data.id}`)).json().data.ewayBillNo, '331000123456')
+  })
+})
+
 describe('back office', () => {
   test('bad shipments answer 400/404/409 with the reason, and book nothing', async () => {
     const { order } = await codOrder([item('atta', 2)])
@@ -344,7 +399,9 @@ describe('back office', () => {
       [{ weightGrams: 100, items: [{ orderItemId: line, quantity: 1 }, { orderItemId: line, quantity: 1 }] }, 400, new RegExp(`^items: order item ${line} is listed twice$`)],
       [{ weightGrams: 100, carrier: 'bluedart' }, 400, /^Unknown carrier bluedart: this service ships with sandbox$/],
       [{ weightGrams: 0 }, 400, /weightGrams/],
-      [{}, 400, /weightGrams/],
+      [{ dimensionsCm: { length: 10, breadth: 0, height: 5 } }, 400, /dimensionsCm.breadth must not be less than 1/],
+      [{ dimensionsCm: { length: 10, breadth: 10 } }, 400, /dimensionsCm.*height/],
+      [{ ewayBillNo: '33100012345' }, 400, /ewayBillNo/],
     ]
     for (const [body, status, message] of cases) {
       const res = await ship(order.id, body)

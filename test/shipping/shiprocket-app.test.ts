@@ -1,7 +1,8 @@
 // The service configured with Shiprocket (SHIPROCKET_*), against the local stand-in of its API: the
 // back office books a parcel through the adapter (COD amount, AWB, label), Shiprocket's tracking
-// webhook with its shared token moves the parcel and the order, a wrong token is 401, and a
-// Shiprocket outage while booking answers 503 and records nothing.
+// webhook with its shared token moves the parcel and the order, a wrong token is 401, a
+// Shiprocket outage while booking answers 503 and records nothing; a parcel declared from its
+// products with its GST papers, and its pickup asked for, again when Shiprocket was down.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { ManualClock } from '../../src/lib/clock.ts'
@@ -100,4 +101,68 @@ test('a Shiprocket outage while booking answers 503 and records no shipment; a t
   assert.equal(seen.status, 'CONFIRMED')
   const sandbox = await admin('POST', `/orders/${order.id}/shipments`, { weightGrams: 200, carrier: 'sandbox' })
   assert.equal(sandbox.statusCode, 201, 'the sandbox carrier is still there outside production')
+})
+
+test("a taxed order booked with Shiprocket from its products' sizes: the box, the invoice number and each line's GST rate are sent, then the pickup, whose date the back office sees", async () => {
+  const admin2 = await givenAdminToken(t.app, t.deps, 'admin@shiprocket.test', 'ADMIN')
+  const asAdmin = (method: 'PUT' | 'PATCH', url: string, payload: object) => t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${admin2}` }, payload })
+  const taxed = await givenShop(t)
+  const seller = await asAdmin('PUT', `/catalogs/${taxed.catalogId}/seller`, {
+    legalName: 'Acme Retail Private Limited',
+    gstin: '29AABCU9603R1ZJ',
+    address: { line1: '1 Residency Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560025' },
+  })
+  assert.equal(seller.statusCode, 200, seller.body)
+  assert.equal((await asAdmin('PATCH', `/products/${taxed.ids.earbuds}`, { hsnCode: '85183000', gstRateBps: 1800, dimensionsCm: { length: 15, breadth: 10, height: 5 } })).statusCode, 200)
+  assert.equal((await asAdmin('PATCH', `/products/${taxed.ids.hot}`, { hsnCode: '85183000', gstRateBps: 1800, dimensionsCm: { length: 20, breadth: 12, height: 6 } })).statusCode, 200)
+  const customer = await givenCustomer(t.app, taxed.partner)
+  const placed = await placeOrder(t, customer, { items: [{ productId: taxed.ids.earbuds!, quantity: 2 }, { productId: taxed.ids.hot!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+  assert.equal(placed.statusCode, 201, placed.body)
+  const order = placed.json().data
+  const invoice = (await t.app.inject({ method: 'GET', url: `/api/v1/orders/${order.id}/invoice`, headers: customerHeaders(customer) })).json().data.invoices[0]
+  assert.ok(invoice?.number)
+  standIn.requests.length = 0
+
+  const booked = await admin('POST', `/orders/${order.id}/shipments`, {})
+  assert.equal(booked.statusCode, 201, booked.body)
+  const parcel = booked.json().data
+  const sent = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
+  // 2 x 200 g + 200 g; 20 x 12 (the largest face); 2 x 750 + 1440 = 2940 cm3 over 240 cm2: 13 cm.
+  assert.deepEqual([sent.weight, sent.length, sent.breadth, sent.height], [0.6, 20, 12, 13])
+  assert.deepEqual([parcel.weightGrams, parcel.dimensionsCm], [600, { length: 20, breadth: 12, height: 13 }])
+  assert.equal(sent.invoice_number, invoice.number)
+  assert.deepEqual((sent.order_items as { tax: number }[]).map((i) => i.tax), [18, 18])
+  assert.equal(typeof sent.billing_email, 'string')
+  assert.notEqual(sent.billing_email, '')
+
+  assert.deepEqual(
+    standIn.requests.map((r) => r.path).filter((p) => !p.includes('/auth/')),
+    ['/v1/external/orders/create/adhoc', '/v1/external/courier/assign/awb', '/v1/external/courier/generate/label', '/v1/external/courier/generate/pickup'],
+    'the pickup is asked for after the AWB and the label',
+  )
+  assert.deepEqual(standIn.sent('POST', '/v1/external/courier/generate/pickup')[0]!.body, { shipment_id: [Number(standIn.sent('POST', '/v1/external/courier/assign/awb')[0]!.body!.shipment_id)] })
+  assert.equal(parcel.pickup.scheduledAt, '2026-11-27T08:30:00.000Z', "Shiprocket's 2026-11-27 14:00:00 in India")
+  assert.match(parcel.pickup.reference, /^Reference No: \d+$/)
+})
+
+test('a pickup Shiprocket does not accept leaves the parcel booked: the retry answers 503 while it is down, and the sweep asks again once it is back', async () => {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const order = (await placeOrder(t, customer, { items: [{ productId: shop.ids['earbuds']!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
+  standIn.override = (request) => (request.path === '/v1/external/courier/generate/pickup' ? { status: 500, body: { message: 'Server Error', status_code: 500 } } : null)
+  const booked = await admin('POST', `/orders/${order.id}/shipments`, { weightGrams: 250 })
+  assert.equal(booked.statusCode, 201, booked.body)
+  const parcel = booked.json().data
+  assert.equal(parcel.pickup, null)
+  const retried = await admin('POST', `/shipments/${parcel.id}/pickup`)
+  assert.equal(retried.statusCode, 503)
+  assert.equal(retried.json().message, `The carrier shiprocket could not schedule the pickup of shipment ${parcel.awb}; try again`)
+  assert.equal(await t.app.shipping.retryPickups(), 0, 'still down, and booked less than a minute ago: not yet due')
+
+  standIn.override = null
+  clock.advance(2 * 60_000)
+  assert.equal(await t.app.shipping.retryPickups(), 1)
+  assert.equal(await t.app.shipping.retryPickups(), 0, 'accepted once: not asked again')
+  const seen = (await admin('GET', `/shipments/${parcel.id}`)).json().data
+  assert.equal(seen.pickup.scheduledAt, '2026-11-27T08:30:00.000Z')
+  assert.equal((await admin('POST', `/shipments/${parcel.id}/pickup`)).statusCode, 409)
 })

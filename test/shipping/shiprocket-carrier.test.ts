@@ -16,6 +16,7 @@ const WEBHOOK_TOKEN = 'sr-webhook-token-0123456789abcdef'
 const PREVIOUS_WEBHOOK_TOKEN = 'sr-webhook-token-previous-424242'
 const PICKUP = DEFAULT_PICKUP_LOCATION.pickup_location
 const DAY_MS = 24 * 60 * 60 * 1000
+const NOW = new Date('2026-11-26T05:00:00Z')
 
 const standIn = createShiprocketStandIn({ email: EMAIL, password: PASSWORD })
 const { requests } = standIn
@@ -49,12 +50,15 @@ const bookingRequest = (overrides: Partial<BookingRequest> = {}): BookingRequest
     pincode: '560038',
   },
   items: [
-    { sku: 'TEE-RED-M', name: 'Red tee, M', quantity: 2, unitPrice: 99_999n, hsnCode: '6109' },
-    { sku: 'MUG-01', name: 'Mug', quantity: 1, unitPrice: 25_050n, hsnCode: null },
+    { sku: 'TEE-RED-M', name: 'Red tee, M', quantity: 2, unitPrice: 99_999n, hsnCode: '6109', gstRateBps: 500 },
+    { sku: 'MUG-01', name: 'Mug', quantity: 1, unitPrice: 25_050n, hsnCode: null, gstRateBps: null },
   ],
   collectAmount: 0n,
   declaredValue: 225_048n,
   weightGrams: 1250,
+  dimensionsCm: { length: 30, breadth: 20, height: 8 },
+  invoiceNumber: 'IN/26-27/0000123',
+  ewayBillNo: null,
   ...overrides,
 })
 
@@ -105,17 +109,18 @@ describe('book, forward', () => {
       billing_phone: '9876543210',
       shipping_is_billing: true,
       order_items: [
-        { name: 'Red tee, M', sku: 'TEE-RED-M', units: 2, selling_price: '999.99', hsn: '6109' },
-        { name: 'Mug', sku: 'MUG-01', units: 1, selling_price: '250.50' },
+        { name: 'Red tee, M', sku: 'TEE-RED-M', units: 2, selling_price: 999.99, hsn: '6109', tax: 5 },
+        { name: 'Mug', sku: 'MUG-01', units: 1, selling_price: 250.5 },
       ],
       payment_method: 'Prepaid',
-      sub_total: '2250.48',
-      shipping_charges: '0.00',
-      total_discount: '0.00',
-      length: 10,
-      breadth: 10,
-      height: 10,
+      sub_total: 2250.48,
+      shipping_charges: 0,
+      total_discount: 0,
+      length: 30,
+      breadth: 20,
+      height: 8,
       weight: 1.25,
+      invoice_number: 'IN/26-27/0000123',
     })
     const shipmentId = assign!.body!.shipment_id
     assert.match(String(shipmentId), /^2\d{8}$/)
@@ -137,36 +142,75 @@ describe('book, forward', () => {
     await carrier().book(bookingRequest({ collectAmount: 230_048n }))
     const withFee = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
     assert.equal(withFee.payment_method, 'COD')
-    assert.deepEqual([withFee.sub_total, withFee.shipping_charges, withFee.total_discount], ['2250.48', '50.00', '0.00'])
+    assert.deepEqual([withFee.sub_total, withFee.shipping_charges, withFee.total_discount], [2250.48, 50, 0])
 
     standIn.reset()
     await carrier().book(bookingRequest({ collectAmount: 200_000n }))
     const partPaid = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
     assert.equal(partPaid.payment_method, 'COD')
-    assert.deepEqual([partPaid.sub_total, partPaid.shipping_charges, partPaid.total_discount], ['2250.48', '0.00', '250.48'])
+    assert.deepEqual([partPaid.sub_total, partPaid.shipping_charges, partPaid.total_discount], [2250.48, 0, 250.48])
   })
 
   test('prepaid with a coupon: the order total is the declared value', async () => {
     await carrier().book(bookingRequest({ declaredValue: 200_000n }))
     const body = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
     assert.equal(body.payment_method, 'Prepaid')
-    assert.deepEqual([body.sub_total, body.shipping_charges, body.total_discount], ['2250.48', '0.00', '250.48'])
+    assert.deepEqual([body.sub_total, body.shipping_charges, body.total_discount], [2250.48, 0, 250.48])
   })
 
-  test('paise become rupees exactly, with no float error: 99999 paise is "999.99"', async () => {
+  test('paise become rupee numbers exactly, with no float error: 99999 paise is 999.99 in the JSON sent', async () => {
     const cases: [bigint, string, string][] = [
       [99_999n, '999.99', '2999.97'],
       [1n, '0.01', '0.03'],
-      [10n, '0.10', '0.30'],
+      [10n, '0.1', '0.3'],
       [29n, '0.29', '0.87'],
       [1_999_999_999_999n, '19999999999.99', '59999999999.97'],
     ]
     for (const [paise, unit, total] of cases) {
       standIn.reset()
-      await carrier().book(bookingRequest({ items: [{ sku: 'X', name: 'X', quantity: 3, unitPrice: paise, hsnCode: null }], declaredValue: paise * 3n, collectAmount: paise * 3n }))
+      await carrier().book(bookingRequest({ items: [{ sku: 'X', name: 'X', quantity: 3, unitPrice: paise, hsnCode: null, gstRateBps: null }], declaredValue: paise * 3n, collectAmount: paise * 3n }))
       const body = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
-      assert.deepEqual([(body.order_items as { selling_price: string }[])[0]!.selling_price, body.sub_total, body.shipping_charges, body.total_discount], [unit, total, '0.00', '0.00'], `${paise} paise`)
+      // JSON numbers are written in their shortest exact form: these are the digits on the wire.
+      const wire = [(body.order_items as { selling_price: number }[])[0]!.selling_price, body.sub_total, body.shipping_charges, body.total_discount].map((n) => JSON.stringify(n))
+      assert.deepEqual(wire, [unit, total, '0', '0'], `${paise} paise`)
     }
+  })
+
+  test('a customer without an e-mail is billed under the pickup location\'s (Shiprocket requires one), read once', async () => {
+    const shiprocket = carrier()
+    await shiprocket.book(bookingRequest({ customer: { ...bookingRequest().customer, email: null } }))
+    await shiprocket.book(bookingRequest({ shipmentId: 'shp_01JABCDEFGHJKMNPQRSTVWXYZ1', customer: { ...bookingRequest().customer, email: null } }))
+    const bodies = standIn.sent('POST', '/v1/external/orders/create/adhoc').map((r) => r.body!)
+    assert.deepEqual(bodies.map((b) => b.billing_email), ['warehouse@acme.example', 'warehouse@acme.example'])
+    assert.equal(standIn.sent('GET', '/v1/external/settings/company/pickup').length, 1)
+  })
+
+  test('a customer without an e-mail and a pickup location without one: a CarrierError saying so, nothing created', async () => {
+    standIn.pickupLocations = [{ ...DEFAULT_PICKUP_LOCATION, email: '' }]
+    await assert.rejects(carrier().book(bookingRequest({ customer: { ...bookingRequest().customer, email: null } })), isSafeCarrierError(/requires an e-mail/))
+    assert.equal(standIn.sent('POST', '/v1/external/orders/create/adhoc').length, 0)
+  })
+
+  test('a city longer than Shiprocket\'s 30 characters is cut at a word; the stand-in refuses 31 as Shiprocket does', async () => {
+    const city = 'Sri Ganganagar Cantonment Area North Block'
+    await carrier().book(bookingRequest({ customer: { ...bookingRequest().customer, city } }))
+    const sent = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!.billing_city as string
+    assert.equal(sent, 'Sri Ganganagar Cantonment Area')
+    assert.ok(sent.length <= 30)
+    const refused = await fetch(`${apiBase}/v1/external/orders/create/adhoc`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${standIn.tokens[0]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body, billing_city: 'x'.repeat(31) }),
+    })
+    assert.equal(refused.status, 422)
+    assert.deepEqual(((await refused.json()) as { errors: Record<string, string[]> }).errors, { billing_city: ['The billing city may not be greater than 30 characters.'] })
+  })
+
+  test('the e-way bill number goes with the order when the parcel has one; no invoice number when the sale had no GST document', async () => {
+    await carrier().book(bookingRequest({ ewayBillNo: '331000123456', invoiceNumber: null }))
+    const body = standIn.sent('POST', '/v1/external/orders/create/adhoc')[0]!.body!
+    assert.equal(body.ewaybill_no, '331000123456')
+    assert.equal('invoice_number' in body, false)
   })
 
   test("the AWB answer's etd is the expected delivery date, as a date in India", async () => {
@@ -193,7 +237,7 @@ describe('book, forward', () => {
 })
 
 describe('book, reverse', () => {
-  const reverse = () => bookingRequest({ direction: 'REVERSE', shipmentId: 'shp_01JREVERSE00000000000000', collectAmount: 0n, declaredValue: 99_999n, items: [{ sku: 'TEE-RED-M', name: 'Red tee, M', quantity: 1, unitPrice: 99_999n, hsnCode: '6109' }] })
+  const reverse = () => bookingRequest({ direction: 'REVERSE', shipmentId: 'shp_01JREVERSE00000000000000', collectAmount: 0n, declaredValue: 99_999n, items: [{ sku: 'TEE-RED-M', name: 'Red tee, M', quantity: 1, unitPrice: 99_999n, hsnCode: '6109', gstRateBps: 500 }] })
 
   test("creates a return order picked up from the customer and shipped to the pickup location's address, then an AWB with is_return 1", async () => {
     const booked = await carrier().book(reverse())
@@ -227,15 +271,16 @@ describe('book, reverse', () => {
       shipping_email: 'warehouse@acme.example',
       shipping_phone: '9000000001',
       shipping_isd_code: '91',
-      order_items: [{ name: 'Red tee, M', sku: 'TEE-RED-M', units: 1, selling_price: '999.99', hsn: '6109' }],
+      order_items: [{ name: 'Red tee, M', sku: 'TEE-RED-M', units: 1, selling_price: 999.99, hsn: '6109', tax: 5 }],
       payment_method: 'Prepaid',
-      sub_total: '999.99',
-      shipping_charges: '0.00',
-      total_discount: '0.00',
-      length: 10,
-      breadth: 10,
-      height: 10,
+      sub_total: 999.99,
+      shipping_charges: 0,
+      total_discount: 0,
+      length: 30,
+      breadth: 20,
+      height: 8,
       weight: 1.25,
+      invoice_number: 'IN/26-27/0000123',
     })
     const assign = standIn.sent('POST', '/v1/external/courier/assign/awb')[0]!
     assert.equal(assign.body!.is_return, 1)
@@ -254,6 +299,49 @@ describe('book, reverse', () => {
     standIn.pickupLocations = [{ ...DEFAULT_PICKUP_LOCATION, pickup_location: 'Other WH' }]
     await assert.rejects(carrier().book(reverse()), isSafeCarrierError(/no pickup location named "Bengaluru WH"/))
     assert.equal(standIn.sent('POST', '/v1/external/orders/create/return').length, 0)
+  })
+})
+
+// ---- Pickups ------------------------------------------------------------------------------------
+
+describe('requestPickup', () => {
+  test('asks courier/generate/pickup for the booked shipment; the date is Shiprocket\'s time in India, the token its reference', async () => {
+    const shiprocket = carrier()
+    const booked = await shiprocket.book(bookingRequest())
+    standIn.pickupScheduledDate = '2026-11-27 14:00:00'
+    const pickup = await shiprocket.requestPickup({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId, direction: 'FORWARD' }, NOW)
+    const sent = standIn.sent('POST', '/v1/external/courier/generate/pickup')
+    assert.equal(sent.length, 1)
+    assert.deepEqual(sent[0]!.body, { shipment_id: [Number(booked.carrierShipmentId)] })
+    assert.equal(pickup.scheduledAt?.toISOString(), '2026-11-27T08:30:00.000Z')
+    assert.match(pickup.reference ?? '', /^Reference No: \d+$/)
+  })
+
+  test('a reverse parcel\'s pickup is asked for the same way', async () => {
+    const shiprocket = carrier()
+    const booked = await shiprocket.book(bookingRequest({ direction: 'REVERSE', shipmentId: 'shp_01JREVERSE00000000000009' }))
+    const pickup = await shiprocket.requestPickup({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId, direction: 'REVERSE' }, NOW)
+    assert.ok(pickup.scheduledAt instanceof Date)
+    assert.ok(standIn.pickupsRequested.has(String(booked.carrierShipmentId)))
+  })
+
+  test('asked again ("Already in Pickup Queue", a retry after a lost answer or another node): the pickup stands, no error', async () => {
+    const shiprocket = carrier()
+    const booked = await shiprocket.book(bookingRequest())
+    const parcel = { awb: booked.awb, carrierShipmentId: booked.carrierShipmentId, direction: 'FORWARD' as const }
+    await shiprocket.requestPickup(parcel, NOW)
+    assert.deepEqual(await shiprocket.requestPickup(parcel, NOW), { scheduledAt: null, reference: null })
+    assert.equal(standIn.sent('POST', '/v1/external/courier/generate/pickup').length, 2)
+  })
+
+  test('Shiprocket down, or no AWB yet: a CarrierError with its reason and no secret', async () => {
+    const shiprocket = carrier()
+    const booked = await shiprocket.book(bookingRequest())
+    standIn.override = (request) => (request.path === '/v1/external/courier/generate/pickup' ? { status: 500, body: { message: 'Server Error', status_code: 500 } } : null)
+    await assert.rejects(shiprocket.requestPickup({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId, direction: 'FORWARD' }, NOW), isSafeCarrierError(/generate\/pickup answered 500/))
+    standIn.override = null
+    await assert.rejects(shiprocket.requestPickup({ awb: 'X', carrierShipmentId: '999', direction: 'FORWARD' }, NOW), isSafeCarrierError(/assign AWB before generating pickup/))
+    await assert.rejects(shiprocket.requestPickup({ awb: 'X', carrierShipmentId: null, direction: 'FORWARD' }, NOW), isSafeCarrierError(/no Shiprocket shipment_id/))
   })
 })
 

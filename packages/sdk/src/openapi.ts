@@ -1058,6 +1058,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/shipments/{shipmentId}/pickup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the carrier again to collect a parcel whose pickup it did not accept (booked parcels are asked for at once, and again by the minute) */
+        post: operations["adminRequestShipmentPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/shipments/{shipmentId}/refresh": {
         parameters: {
             query?: never;
@@ -4131,6 +4148,11 @@ export interface operations {
                      *             "string"
                      *           ],
                      *           "weightGrams": 1,
+                     *           "dimensionsCm": {
+                     *             "length": 30,
+                     *             "breadth": 20,
+                     *             "height": 8
+                     *           },
                      *           "isActive": true,
                      *           "hsnCode": "string",
                      *           "gstRateBps": 1,
@@ -4154,6 +4176,11 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
                             gstRateBps: number | null;
                             hsnCode: string | null;
                             id: string;
@@ -4334,6 +4361,11 @@ export interface operations {
                     brand: string;
                     categoryId: string;
                     description?: string;
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    } | null;
                     gstRateBps?: number | null;
                     hsnCode?: string | null;
                     images?: string[];
@@ -4377,6 +4409,11 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
@@ -4393,6 +4430,11 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
                             gstRateBps: number | null;
                             hsnCode: string | null;
                             id: string;
@@ -14307,19 +14349,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "weightGrams": 1
+                 *       "ewayBillNo": "331000123456"
                  *     }
                  */
                 "application/json": {
                     /** @description sandbox or shiprocket; default: the first configured (shiprocket when configured) */
                     carrier?: string;
+                    /** @description The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md) */
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    };
+                    /**
+                     * @description The e-way bill number (12 digits): required when the goods are worth more than ₹50,000 with tax
+                     * @example 331000123456
+                     */
+                    ewayBillNo?: string;
                     /** @description Lines and units in this parcel; omitted: every unit not yet shipped */
                     items?: {
                         orderItemId: string;
                         quantity: number;
                     }[];
-                    /** @description Dead weight of the packed parcel, grams */
-                    weightGrams: number;
+                    /** @description Dead weight of the packed parcel, grams; omitted: the units' product weights added up */
+                    weightGrams?: number;
                 };
             };
         };
@@ -14363,7 +14416,18 @@ export interface operations {
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
-                     *         "labelUrl": "string"
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
                      *       }
                      *     }
                      */
@@ -14376,6 +14440,12 @@ export interface operations {
                             courierName: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
                             /**
                              * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
                              * @enum {unknown}
@@ -14391,15 +14461,21 @@ export interface operations {
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
+                            ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
                             id: string;
                             items: {
                                 orderItemId: string;
                                 quantity: number;
                             }[];
-                            /** @description The carrier's own label, when it gave one */
                             labelUrl: string | null;
                             orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
                             status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
@@ -20457,6 +20533,11 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
@@ -20473,6 +20554,11 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
                             gstRateBps: number | null;
                             hsnCode: string | null;
                             id: string;
@@ -20637,6 +20723,11 @@ export interface operations {
                     brand?: string;
                     categoryId?: string;
                     description?: string;
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    } | null;
                     gstRateBps?: number | null;
                     hsnCode?: string | null;
                     images?: string[];
@@ -20680,6 +20771,11 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
@@ -20696,6 +20792,11 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
                             gstRateBps: number | null;
                             hsnCode: string | null;
                             id: string;
@@ -20949,6 +21050,11 @@ export interface operations {
                      *           "string"
                      *         ],
                      *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
@@ -20965,6 +21071,11 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
                             gstRateBps: number | null;
                             hsnCode: string | null;
                             id: string;
@@ -21746,13 +21857,25 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "weightGrams": 1
+                 *       "ewayBillNo": "331000123456"
                  *     }
                  */
                 "application/json": {
                     /** @description sandbox or shiprocket; default: the first configured */
                     carrier?: string;
-                    weightGrams: number;
+                    /** @description The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md) */
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    };
+                    /**
+                     * @description The e-way bill number (12 digits): required when the goods are worth more than ₹50,000 with tax
+                     * @example 331000123456
+                     */
+                    ewayBillNo?: string;
+                    /** @description Dead weight of the packed parcel, grams; omitted: the units' product weights added up */
+                    weightGrams?: number;
                 };
             };
         };
@@ -23140,7 +23263,18 @@ export interface operations {
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
-                     *         "labelUrl": "string"
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
                      *       }
                      *     }
                      */
@@ -23153,6 +23287,12 @@ export interface operations {
                             courierName: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
                             /**
                              * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
                              * @enum {unknown}
@@ -23168,15 +23308,21 @@ export interface operations {
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
+                            ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
                             id: string;
                             items: {
                                 orderItemId: string;
                                 quantity: number;
                             }[];
-                            /** @description The carrier's own label, when it gave one */
                             labelUrl: string | null;
                             orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
                             status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
@@ -23368,7 +23514,18 @@ export interface operations {
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
-                     *         "labelUrl": "string"
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
                      *       }
                      *     }
                      */
@@ -23381,6 +23538,12 @@ export interface operations {
                             courierName: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
                             /**
                              * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
                              * @enum {unknown}
@@ -23396,15 +23559,21 @@ export interface operations {
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
+                            ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
                             id: string;
                             items: {
                                 orderItemId: string;
                                 quantity: number;
                             }[];
-                            /** @description The carrier's own label, when it gave one */
                             labelUrl: string | null;
                             orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
                             status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
@@ -23730,6 +23899,275 @@ export interface operations {
             };
         };
     };
+    adminRequestShipmentPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "direction": "FORWARD",
+                     *         "returnId": "string",
+                     *         "carrier": "string",
+                     *         "courierName": "string",
+                     *         "awb": "string",
+                     *         "trackingUrl": "string",
+                     *         "expectedDeliveryDate": "2026-11-23",
+                     *         "status": "CREATED",
+                     *         "weightGrams": 1,
+                     *         "items": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "status": "CREATED",
+                     *             "location": "string",
+                     *             "note": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z",
+                     *             "applied": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderId": "string",
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The carrier's air waybill number */
+                            awb: string;
+                            /** @description sandbox or shiprocket */
+                            carrier: string;
+                            courierName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
+                            /**
+                             * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                             * @enum {unknown}
+                             */
+                            direction: "FORWARD" | "REVERSE";
+                            events: {
+                                /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                applied: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                location: string | null;
+                                note: string | null;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            }[];
+                            ewayBillNo: string | null;
+                            expectedDeliveryDate: string | null;
+                            id: string;
+                            items: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
+                            labelUrl: string | null;
+                            orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
+                            returnId: string | null;
+                            /** @enum {unknown} */
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            trackingUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/pickup"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     adminRefreshShipmentTracking: {
         parameters: {
             query?: never;
@@ -23780,7 +24218,18 @@ export interface operations {
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
-                     *         "labelUrl": "string"
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
                      *       }
                      *     }
                      */
@@ -23793,6 +24242,12 @@ export interface operations {
                             courierName: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
                             /**
                              * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
                              * @enum {unknown}
@@ -23808,15 +24263,21 @@ export interface operations {
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
+                            ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
                             id: string;
                             items: {
                                 orderItemId: string;
                                 quantity: number;
                             }[];
-                            /** @description The carrier's own label, when it gave one */
                             labelUrl: string | null;
                             orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
                             status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";

@@ -164,6 +164,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
           images: Type.Optional(ProductFields.images),
           description: Type.Optional(ProductFields.description),
           weightGrams: Type.Optional(ProductFields.weightGrams),
+          dimensionsCm: Type.Optional(ProductFields.dimensionsCm),
           isActive: Type.Optional(ProductFields.isActive),
           hsnCode: Type.Optional(ProductFields.hsnCode),
           gstRateBps: Type.Optional(ProductFields.gstRateBps),

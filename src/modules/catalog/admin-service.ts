@@ -34,10 +34,20 @@ export interface ProductInput {
   images?: string[]
   description?: string
   weightGrams?: number
+  dimensionsCm?: Dimensions | null
   isActive?: boolean
   hsnCode?: string | null
   gstRateBps?: number | null
 }
+
+export interface Dimensions {
+  length: number
+  breadth: number
+  height: number
+}
+
+/** The three columns of a product's dimensions: all set or all null. */
+const dimensionColumns = (d: Dimensions | null) => ({ lengthCm: d?.length ?? null, breadthCm: d?.breadth ?? null, heightCm: d?.height ?? null })
 
 /**
  * The GST rates in force on a day, as the tax module keeps them (passed in by app.ts, so the catalog
@@ -79,6 +89,7 @@ export function toAdminProduct(row: ProductRow) {
     stock: row.stock,
     images: row.images,
     weightGrams: row.weightGrams,
+    dimensionsCm: row.lengthCm !== null && row.breadthCm !== null && row.heightCm !== null ? { length: row.lengthCm, breadth: row.breadthCm, height: row.heightCm } : null,
     isActive: row.isActive,
     hsnCode: row.hsnCode,
     gstRateBps: row.gstRateBps,
@@ -237,6 +248,7 @@ export class CatalogAdminService {
           stock: input.stock ?? 0,
           images: input.images ?? [],
           weightGrams: input.weightGrams ?? 500,
+          ...dimensionColumns(input.dimensionsCm ?? null),
           isActive: input.isActive ?? true,
           hsnCode: input.hsnCode ?? null,
           gstRateBps: input.gstRateBps ?? null,
@@ -261,12 +273,13 @@ export class CatalogAdminService {
     const mrp = money('mrp', input.mrp) ?? current.mrp
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
     await this.checkGstRate(input.gstRateBps)
-    const { sellingPrice: _s, mrp: _m, ...rest } = input
+    const { sellingPrice: _s, mrp: _m, dimensionsCm, ...rest } = input
     const row = await this.db.transaction(async (tx) => {
       await catalogRepo.updateProduct(tx, productId, {
         ...rest,
         ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
         ...(rest.brand !== undefined ? { brand: rest.brand.trim() } : {}),
+        ...(dimensionsCm !== undefined ? dimensionColumns(dimensionsCm) : {}),
         sellingPrice,
         mrp,
         updatedAt: this.clock.now(),

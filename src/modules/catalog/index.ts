@@ -68,6 +68,23 @@ export async function findCartProducts(db: Executor, catalogIds: string[] | SQLW
     .where(and(inArray(products.catalogId, catalogIds), inArray(products.id, productIds)))
 }
 
+/** A product's packed weight and size (null: not given), for carriers; products since deleted are missing. */
+export interface ProductPackage {
+  weightGrams: number
+  dimensionsCm: { length: number; breadth: number; height: number } | null
+}
+
+export async function productPackages(db: Executor, productIds: string[]): Promise<Map<string, ProductPackage>> {
+  if (productIds.length === 0) return new Map()
+  const rows = await db
+    .select({ id: products.id, weightGrams: products.weightGrams, length: products.lengthCm, breadth: products.breadthCm, height: products.heightCm })
+    .from(products)
+    .where(inArray(products.id, productIds))
+  return new Map(
+    rows.map((r) => [r.id, { weightGrams: r.weightGrams, dimensionsCm: r.length !== null && r.breadth !== null && r.height !== null ? { length: r.length, breadth: r.breadth, height: r.height } : null }]),
+  )
+}
+
 /**
  * Stock moved by orders shows in catalog answers at once, on every node: each transaction that
  * moves stock (through reserveStock or releaseStock, the only ways other modules can) tells the

@@ -62,6 +62,10 @@ export const products = pgTable(
     stock: integer('stock').notNull().default(0),
     images: jsonb('images').$type<string[]>().notNull().default([]),
     weightGrams: integer('weight_grams').notNull().default(500),
+    /** The packed unit's size in whole centimetres, for carriers (decision 0030); null: not given. */
+    lengthCm: integer('length_cm'),
+    breadthCm: integer('breadth_cm'),
+    heightCm: integer('height_cm'),
     isActive: boolean('is_active').notNull().default(true),
     // GST (back office only, never in the public product): HSN/SAC code and rate in basis points;
     // null inherits the category's. The rates in force are the tax module's data.
@@ -91,6 +95,11 @@ export const products = pgTable(
     check('products_money_check', sql`${t.sellingPrice} >= 0 and ${t.mrp} >= ${t.sellingPrice}`),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_gst_rate_check', sql`${t.gstRateBps} between 0 and 10000`),
+    // All three or none.
+    check(
+      'products_dimensions_check',
+      sql`(${t.lengthCm} is null and ${t.breadthCm} is null and ${t.heightCm} is null) or (${t.lengthCm} between 1 and 500 and ${t.breadthCm} between 1 and 500 and ${t.heightCm} between 1 and 500)`,
+    ),
   ],
 )
 

@@ -67,6 +67,15 @@ export const Category = Type.Object({
   createdAt: Time,
   updatedAt: Time,
 })
+/** A packed unit's size for carriers (decision 0030): whole centimetres, each 1 to 500. */
+export const DimensionsCm = Type.Object(
+  {
+    length: Type.Integer({ minimum: 1, maximum: 500 }),
+    breadth: Type.Integer({ minimum: 1, maximum: 500 }),
+    height: Type.Integer({ minimum: 1, maximum: 500 }),
+  },
+  { additionalProperties: false, description: "The packed unit's size in whole centimetres (null: not given; a parcel then counts it as a 10 cm cube)", examples: [{ length: 30, breadth: 20, height: 8 }] },
+)
 export const AdminProduct = Type.Object({
   id: Type.String(),
   catalogId: Type.String(),
@@ -81,6 +90,7 @@ export const AdminProduct = Type.Object({
   stock: Type.Integer(),
   images: Type.Array(Type.String()),
   weightGrams: Type.Integer(),
+  dimensionsCm: Nullable(DimensionsCm),
   isActive: Type.Boolean(),
   hsnCode: Nullable(Type.String({ description: "HSN/SAC code (null: the category's)" })),
   gstRateBps: Nullable(Type.Integer({ description: "GST rate in basis points (null: the category's)" })),
@@ -109,6 +119,7 @@ export const ProductFields = {
   images: Type.Array(ImageUrl, { maxItems: 10 }),
   description: Type.String({ maxLength: 5000 }),
   weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+  dimensionsCm: Nullable(DimensionsCm),
   isActive: Type.Boolean(),
   hsnCode: NullableHsnCode,
   gstRateBps: NullableGstRateBps,

@@ -337,6 +337,17 @@ export const shipments = pgTable(
     expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
     status: text('status').$type<ShipmentStatus>().notNull(),
     weightGrams: integer('weight_grams').notNull(),
+    /** The box declared to the carrier, whole centimetres (decision 0030); parcels booked before were all 10 x 10 x 10. */
+    lengthCm: integer('length_cm').notNull().default(10),
+    breadthCm: integer('breadth_cm').notNull().default(10),
+    heightCm: integer('height_cm').notNull().default(10),
+    /** The e-way bill the parcel travels under (a consignment over the threshold, decision 0030). */
+    ewayBillNo: text('eway_bill_no'),
+    /** When the carrier accepted the request to collect the parcel; null: not yet asked, or asking failed (retried). */
+    pickupRequestedAt: timestamp('pickup_requested_at', { withTimezone: true }),
+    /** When the carrier says it will come, and its reference of the pickup, as it answered. */
+    pickupScheduledAt: timestamp('pickup_scheduled_at', { withTimezone: true }),
+    pickupReference: text('pickup_reference'),
     /** When the latest applied tracking event happened: an older event arriving later changes nothing. */
     lastEventAt: timestamp('last_event_at', { withTimezone: true }),
     /** Set once, when a returned-to-origin parcel's units are settled (stock back, refund): the guard against settling twice. */
@@ -350,6 +361,9 @@ export const shipments = pgTable(
     index('shipments_created_idx').on(t.createdAt),
     uniqueIndex('shipments_carrier_awb_uq').on(t.carrier, t.awb),
     check('shipments_weight_range', sql`${t.weightGrams} between 1 and 1000000`),
+    check('shipments_dimensions_range', sql`${t.lengthCm} between 1 and 1000 and ${t.breadthCm} between 1 and 1000 and ${t.heightCm} between 1 and 1000`),
+    // The sweep that asks carriers again for pickups they did not accept.
+    index('shipments_pickup_due_idx').on(t.createdAt).where(sql`status = 'CREATED' and pickup_requested_at is null`),
   ],
 )
 

@@ -36,6 +36,15 @@ export const shipmentRepo = {
   ofOrder(db: Executor, orderId: string) {
     return db.select().from(shipments).where(eq(shipments.orderId, orderId)).orderBy(asc(shipments.createdAt), asc(shipments.id))
   },
+  /** Parcels waiting for their courier, booked before `bookedBefore`, whose pickup no carrier accepted yet: oldest first. */
+  pickupsDue(db: Executor, bookedBefore: Date, limit: number) {
+    return db
+      .select()
+      .from(shipments)
+      .where(sql`${shipments.status} = 'CREATED' and ${shipments.pickupRequestedAt} is null and ${shipments.createdAt} < ${bookedBefore}`)
+      .orderBy(asc(shipments.createdAt))
+      .limit(limit)
+  },
   ofReturn(db: Executor, returnRequestId: string) {
     return db.select().from(shipments).where(eq(shipments.returnRequestId, returnRequestId)).orderBy(asc(shipments.createdAt), asc(shipments.id))
   },

@@ -51,7 +51,8 @@ export async function recordShipment(
     returnRequestId: string | null
     carrier: string
     booked: { awb: string; carrierShipmentId: string | null; courierName: string | null; trackingUrl: string; labelUrl: string | null; expectedDeliveryDate: string | null }
-    weightGrams: number
+    /** The box and papers it was booked with (shipping's declaration, decision 0030). */
+    declared: { box: { weightGrams: number; dimensionsCm: { length: number; breadth: number; height: number } }; ewayBillNo: string | null }
     lines: { orderItemId: string; quantity: number }[]
   },
   at: Date,
@@ -70,7 +71,14 @@ export async function recordShipment(
     labelUrl: parcel.booked.labelUrl,
     expectedDeliveryDate: parcel.booked.expectedDeliveryDate,
     status: 'CREATED',
-    weightGrams: parcel.weightGrams,
+    weightGrams: parcel.declared.box.weightGrams,
+    lengthCm: parcel.declared.box.dimensionsCm.length,
+    breadthCm: parcel.declared.box.dimensionsCm.breadth,
+    heightCm: parcel.declared.box.dimensionsCm.height,
+    ewayBillNo: parcel.declared.ewayBillNo,
+    pickupRequestedAt: null,
+    pickupScheduledAt: null,
+    pickupReference: null,
     lastEventAt: null,
     settledAt: null,
     createdAt: at,

@@ -158,7 +158,7 @@ export class ReturnService {
    * is called outside the transaction, the parcel written in one that checks the return again (a
    * booking that lost the race is cancelled at the carrier).
    */
-  async bookPickup(id: string, input: { carrier?: string; weightGrams: number }) {
+  async bookPickup(id: string, input: { carrier?: string; weightGrams?: number; dimensionsCm?: { length: number; breadth: number; height: number }; ewayBillNo?: string }) {
     const row = await returnRepo.find(this.#db, id)
     if (!row) throw notFound('Return request')
     checkUnitsComeBack(row)
@@ -167,6 +167,7 @@ export class ReturnService {
     const carrier = this.#shipping.carrierNamed(input.carrier)
     const lines = new Map((await orderItemsOf(this.#db, order.id)).map((i) => [i.id, i]))
     const items = await returnRepo.items(this.#db, [row.id])
+    const declared = await this.#shipping.declare(order.id, items.map((i) => ({ item: lines.get(i.orderItemId)!, quantity: i.quantity })), input)
     const now = this.#clock.now()
     const shipmentId = newId('shp', now.getTime())
     const booked = await this.#shipping.book(carrier, {
@@ -176,30 +177,39 @@ export class ReturnService {
       bookedAt: now,
       direction: 'REVERSE',
       customer: { ...order.shippingAddress, email: null },
-      items: items.map((i) => ({ sku: lines.get(i.orderItemId)!.sku, name: lines.get(i.orderItemId)!.name, quantity: i.quantity, unitPrice: lines.get(i.orderItemId)!.unitPrice, hsnCode: lines.get(i.orderItemId)!.hsnCode })),
+      items: items.map((i) => {
+        const line = lines.get(i.orderItemId)!
+        return { sku: line.sku, name: line.name, quantity: i.quantity, unitPrice: line.unitPrice, hsnCode: line.hsnCode, gstRateBps: line.gstRateBps }
+      }),
       collectAmount: 0n,
       declaredValue: row.requestedAmount,
-      weightGrams: input.weightGrams,
+      weightGrams: declared.box.weightGrams,
+      dimensionsCm: declared.box.dimensionsCm,
+      invoiceNumber: declared.invoiceNumber,
+      ewayBillNo: declared.ewayBillNo,
     })
+    let parcel
     try {
-      await this.#db.transaction(async (tx) => {
+      parcel = await this.#db.transaction(async (tx) => {
         const locked = (await lockOrder(tx, order.id))!
         const current = (await returnRepo.lock(tx, id))!
         checkUnitsComeBack(current)
         await checkNoPickup(tx, current)
         const at = this.#clock.now()
-        await recordShipment(
+        const recorded = await recordShipment(
           tx,
           locked,
-          { id: shipmentId, direction: 'REVERSE', returnRequestId: id, carrier: carrier.name, booked, weightGrams: input.weightGrams, lines: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) },
+          { id: shipmentId, direction: 'REVERSE', returnRequestId: id, carrier: carrier.name, booked, declared, lines: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) },
           at,
         )
         await returnRepo.update(tx, id, { updatedAt: at })
+        return recorded
       })
     } catch (err) {
       await this.#shipping.unbook(carrier, booked)
       throw err
     }
+    await this.#shipping.requestPickup(carrier, parcel)
     return this.adminView(id)
   }
 

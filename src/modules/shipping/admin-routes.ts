@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
-import { security } from '../../http/schemas.ts'
+import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
 import { CreateShipmentBody, PickList, PickListQuery, ShipmentParams } from './schemas.ts'
 import type { ShippingService } from './service.ts'
@@ -17,7 +17,23 @@ const pdfResponse = (description: string) => ({ description, content: { 'applica
 export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingService; guards: Guards }> = async (app, { shipping, guards }) => {
   const common = { preValidation: guards.admin('SUPPORT') }
   const tags = ['Admin: fulfilment']
-  const AdminShipment = Type.Object({ ...Shipment.properties, orderId: Type.String(), labelUrl: Type.Union([Type.String(), Type.Null()], { description: "The carrier's own label, when it gave one" }) })
+  const AdminShipment = Type.Object({
+    ...Shipment.properties,
+    orderId: Type.String(),
+    labelUrl: Nullable(Type.String({ description: "The carrier's own label, when it gave one" })),
+    dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }, { description: 'The box declared to the carrier, whole centimetres' }),
+    ewayBillNo: Nullable(Type.String({ description: 'The e-way bill the parcel travels under' })),
+    pickup: Nullable(
+      Type.Object(
+        {
+          requestedAt: Time,
+          scheduledAt: Nullable(Type.String({ format: 'date-time', description: 'When the carrier says its courier comes, when it says' })),
+          reference: Nullable(Type.String({ description: "The carrier's reference of the pickup" })),
+        },
+        { description: 'The carrier accepted to collect the parcel; null: not yet (asked again every minute, or by the retry route)' },
+      ),
+    ),
+  })
 
   app.post(
     '/admin/orders/:orderId/shipments',
@@ -62,6 +78,22 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
       await shipping.cancel(adminOf(request).adminId, request.params.shipmentId)
       return ok(await shipping.adminView(request.params.shipmentId), 'Shipment cancelled')
     },
+  )
+
+  app.post(
+    '/admin/shipments/:shipmentId/pickup',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminRequestShipmentPickup',
+        tags,
+        security: security.admin,
+        summary: 'Ask the carrier again to collect a parcel whose pickup it did not accept (booked parcels are asked for at once, and again by the minute)',
+        params: ShipmentParams,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => ok(await shipping.retryPickup(request.params.shipmentId), 'Pickup requested'),
   )
 
   app.post(

@@ -1,6 +1,7 @@
 // Request and response schemas of the shipping module (also the OpenAPI document).
 import { Type } from 'typebox'
 import { ShipmentStatusSchema } from '../orders/index.ts'
+import { EWAY_BILL_NO_PATTERN } from './eway-bill.ts'
 
 export const CarrierParams = Type.Object({ carrier: Type.String({ maxLength: 40 }) })
 export const TrackingReceipt = Type.Object({
@@ -20,6 +21,19 @@ export const SandboxTrackingResult = Type.Object({
   applied: Type.Boolean(),
 })
 export const ShipmentParams = Type.Object({ shipmentId: Type.String({ maxLength: 100 }) })
+/** What a parcel is declared as, when the operator weighed or measured it, and its e-way bill (decision 0030). */
+export const ParcelFields = {
+  weightGrams: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "Dead weight of the packed parcel, grams; omitted: the units' product weights added up" })),
+  dimensionsCm: Type.Optional(
+    Type.Object(
+      { length: Type.Integer({ minimum: 1, maximum: 500 }), breadth: Type.Integer({ minimum: 1, maximum: 500 }), height: Type.Integer({ minimum: 1, maximum: 500 }) },
+      { additionalProperties: false, description: "The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md)" },
+    ),
+  ),
+  ewayBillNo: Type.Optional(
+    Type.String({ pattern: EWAY_BILL_NO_PATTERN, description: 'The e-way bill number (12 digits): required when the goods are worth more than ₹50,000 with tax', examples: ['331000123456'] }),
+  ),
+}
 export const CreateShipmentBody = Type.Object({
   carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured (shiprocket when configured)' })),
   items: Type.Optional(
@@ -29,7 +43,7 @@ export const CreateShipmentBody = Type.Object({
       description: 'Lines and units in this parcel; omitted: every unit not yet shipped',
     }),
   ),
-  weightGrams: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Dead weight of the packed parcel, grams' }),
+  ...ParcelFields,
 })
 export const PickListQuery = Type.Object({
   date: Type.Optional(Type.String({ format: 'date', description: 'A day in India (YYYY-MM-DD); default today' })),

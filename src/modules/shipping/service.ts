@@ -8,8 +8,11 @@ import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { sumPaise } from '../../lib/money.ts'
+import { productPackages } from '../catalog/index.ts'
 import { findCustomer } from '../customers/index.ts'
-import { indiaDay, sellerReturnAddressOf } from '../tax/index.ts'
+import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts'
+import { checkEwayBill } from './eway-bill.ts'
+import { type Dimensions, packParcel, type ParcelBox } from './packing.ts'
 import { renderShippingLabelPdf } from './label-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
@@ -38,7 +41,19 @@ export interface ShipmentRequest {
   carrier?: string
   /** Lines and units; none: every unit not yet shipped. */
   items?: { orderItemId: string; quantity: number }[]
-  weightGrams: number
+  /** As weighed and measured; each omitted: from the products (packing.ts). */
+  weightGrams?: number
+  dimensionsCm?: Dimensions
+  ewayBillNo?: string
+}
+
+/** What a parcel is declared as, and the papers it travels with (decision 0030). */
+export interface Declaration {
+  box: ParcelBox
+  /** Paise: the goods' value with tax (after the coupon), the e-way bill's consignment value. */
+  consignmentValue: bigint
+  ewayBillNo: string | null
+  invoiceNumber: string | null
 }
 
 interface Line {
@@ -122,6 +137,7 @@ export class ShippingService {
     const parcels = await shipmentRepo.ofOrder(this.db, order.id)
     const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
     const collectAmount = cashToCollect(order, parcels, null)
+    const declared = await this.declare(order.id, lines, request)
     const customer = await findCustomer(this.db, order.userId)
     const shipmentId = newId('shp', this.clock.now().getTime())
     const booked = await this.book(carrier, {
@@ -131,13 +147,17 @@ export class ShippingService {
       bookedAt: this.clock.now(),
       direction: 'FORWARD',
       customer: { ...order.shippingAddress, email: customer?.email || null },
-      items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode })),
+      items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode, gstRateBps: l.item.gstRateBps })),
       collectAmount,
       declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
-      weightGrams: request.weightGrams,
+      weightGrams: declared.box.weightGrams,
+      dimensionsCm: declared.box.dimensionsCm,
+      invoiceNumber: declared.invoiceNumber,
+      ewayBillNo: declared.ewayBillNo,
     })
+    let row: ShipmentRow
     try {
-      return await this.db.transaction(async (tx) => {
+      row = await this.db.transaction(async (tx) => {
         const now = this.clock.now()
         const locked = (await lockOrder(tx, order.id))!
         const items = await orderItemsOf(tx, order.id)
@@ -149,19 +169,90 @@ export class ShippingService {
           throw new AppError('CONFLICT', `Order ${order.orderNumber} changed while the parcel was booked (its cash to collect); book it again`)
         }
         const packed = locked.status === 'CONFIRMED' ? await moveOrder(tx, locked, 'PACKED', { name: `ADMIN:${adminId}`, note: `Shipment ${booked.awb} created` }, now) : locked
-        const row = await recordShipment(
+        return recordShipment(
           tx,
           packed,
-          { id: shipmentId, direction: 'FORWARD', returnRequestId: null, carrier: carrier.name, booked, weightGrams: request.weightGrams, lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })) },
+          { id: shipmentId, direction: 'FORWARD', returnRequestId: null, carrier: carrier.name, booked, declared, lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })) },
           now,
         )
-        return shipmentAnswer(tx, row)
       })
     } catch (err) {
       // The order changed while the carrier booked (another shipment, a cancellation): undo the booking.
       await this.unbook(carrier, booked)
       throw err
     }
+    await this.requestPickup(carrier, row)
+    return row
+  }
+
+  /**
+   * What a parcel of these lines is declared as: weight and box from the products unless given
+   * (packing.ts), the goods' value with tax, checked against the e-way bill rule, and the GST
+   * document they travel with.
+   */
+  async declare(orderId: string, lines: { item: OrderItemRow; quantity: number }[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }): Promise<Declaration> {
+    const packages = await productPackages(this.db, [...new Set(lines.map((l) => l.item.productId))])
+    // A product deleted since the sale weighs what products weigh by default, size unknown.
+    const box = packParcel(
+      lines.map((l) => ({ quantity: l.quantity, weightGrams: packages.get(l.item.productId)?.weightGrams ?? 500, dimensionsCm: packages.get(l.item.productId)?.dimensionsCm ?? null })),
+      given,
+    )
+    const consignmentValue = sumPaise(lines.map((l) => ((l.item.lineTotal - l.item.couponDiscount) * BigInt(l.quantity)) / BigInt(l.item.quantity)))
+    const ewayBillNo = given.ewayBillNo ?? null
+    checkEwayBill(consignmentValue, ewayBillNo, this.clock.now())
+    const documents = await taxDocumentsOf(this.db, orderId)
+    const invoiceNumber = documents.invoices[0]?.number ?? documents.billsOfSupply[0]?.number ?? null
+    return { box, consignmentValue, ewayBillNo, invoiceNumber }
+  }
+
+  /**
+   * Asks the carrier to collect a recorded parcel. A failure is logged and left to the sweep
+   * (retryPickups) and to the back office's retry: the parcel is booked either way.
+   */
+  async requestPickup(carrier: Carrier, row: ShipmentRow): Promise<ShipmentRow> {
+    let requested
+    try {
+      requested = await carrier.requestPickup({ awb: row.awb, carrierShipmentId: row.carrierShipmentId, direction: row.direction }, this.clock.now())
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      this.logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not schedule a pickup; asked again later')
+      return row
+    }
+    const now = this.clock.now()
+    return this.db.transaction(async (tx) => {
+      const locked = (await shipmentRepo.lock(tx, row.id))!
+      if (locked.pickupRequestedAt !== null) return locked
+      return shipmentRepo.update(tx, row.id, { pickupRequestedAt: now, pickupScheduledAt: requested.scheduledAt, pickupReference: requested.reference, updatedAt: now })
+    })
+  }
+
+  /** The back office's retry: asks again for a parcel whose pickup was not accepted (409 once it was, or once it moved on). */
+  async retryPickup(shipmentId: string) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} is ${row.status}: a pickup is asked for a parcel still waiting for its courier (CREATED)`)
+    if (row.pickupRequestedAt !== null) throw new AppError('CONFLICT', `The pickup of shipment ${row.awb} was already accepted`)
+    const carrier = this.carriers.get(row.carrier)
+    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    const after = await this.requestPickup(carrier, row)
+    if (after.pickupRequestedAt === null) throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not schedule the pickup of shipment ${row.awb}; try again`)
+    return this.adminView(shipmentId)
+  }
+
+  /**
+   * The background sweep: parcels waiting for their courier whose pickup was not accepted, asked
+   * again (oldest first, at most `limit` a run). Safe on several nodes: asking twice is answered as
+   * already queued.
+   */
+  async retryPickups(limit = 20): Promise<number> {
+    const due = await shipmentRepo.pickupsDue(this.db, new Date(this.clock.now().getTime() - 60_000), limit)
+    let accepted = 0
+    for (const row of due) {
+      const carrier = this.carriers.get(row.carrier)
+      if (!carrier) continue
+      if ((await this.requestPickup(carrier, row)).pickupRequestedAt !== null) accepted++
+    }
+    return accepted
   }
 
   /** The carrier by name (400 naming the ones there are); none: the default. */
@@ -195,7 +286,14 @@ export class ShippingService {
   async adminView(shipmentId: string) {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
-    return { ...(await shipmentAnswer(this.db, row)), orderId: row.orderId, labelUrl: row.labelUrl }
+    return {
+      ...(await shipmentAnswer(this.db, row)),
+      orderId: row.orderId,
+      labelUrl: row.labelUrl,
+      dimensionsCm: { length: row.lengthCm, breadth: row.breadthCm, height: row.heightCm },
+      ewayBillNo: row.ewayBillNo,
+      pickup: row.pickupRequestedAt === null ? null : { requestedAt: row.pickupRequestedAt.toISOString(), scheduledAt: row.pickupScheduledAt?.toISOString() ?? null, reference: row.pickupReference },
+    }
   }
 
   async view(shipmentId: string) {

@@ -48,6 +48,12 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
       }
     },
 
+    /** A courier comes the next day in India at 10:00. */
+    async requestPickup(_shipment, at) {
+      const tomorrow = new Date(at.getTime() + IST_OFFSET_MS + DAY_MS).toISOString().slice(0, 10)
+      return { scheduledAt: new Date(`${tomorrow}T10:00:00+05:30`), reference: `SBXPU${randomInt(10 ** 8, 10 ** 9)}` }
+    },
+
     async cancel() {},
 
     parseWebhook(rawBody, headers): TrackingEvent[] {

@@ -5,7 +5,7 @@
 // Tracking arrives on Shiprocket's webhook, which is not signed: it carries the token configured in
 // the panel in `x-api-key`. Every call has a timeout, and every failure becomes a CarrierError whose
 // message never carries the password, a bearer token or a webhook token. Amounts are integer paise
-// here and rupee strings ("999.99") only in the bodies sent.
+// here and rupee numbers (999.99) only in the bodies sent.
 import { createHash } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { type Clock, systemClock } from '../../../lib/clock.ts'
@@ -19,6 +19,7 @@ import {
   type Carrier,
   type CarrierAddress,
   CarrierError,
+  type PickupRequested,
   CarrierPayloadError,
   CarrierSignatureError,
   type TrackingEvent,
@@ -34,12 +35,8 @@ const DEFAULT_TIMEOUT_MS = 5_000
 export const SHIPROCKET_TOKEN_REFRESH_AFTER_MS = 9 * 24 * 60 * 60 * 1000
 /** Shiprocket's messages are quoted in our errors, cut to this length. */
 const MAX_MESSAGE = 200
-/**
- * Shiprocket requires the box's dimensions; we do not know them per parcel, so every parcel is
- * declared as this box (cm). Couriers bill on the larger of dead and volumetric weight, and a
- * 10x10x10 box is 0.2 kg volumetric (÷5000), below any parcel's minimum slab: the weight decides.
- */
-export const SHIPROCKET_DEFAULT_BOX_CM = { length: 10, breadth: 10, height: 10 } as const
+/** Shiprocket's published limit of billing_city (and, the same field, pickup_city): longer names are cut. */
+export const SHIPROCKET_CITY_MAX = 30
 /** India Standard Time, which every Shiprocket time without an offset is in. */
 const IST_OFFSET_MS = 330 * 60 * 1000
 
@@ -52,6 +49,7 @@ const PATHS = {
   cancel: '/v1/external/orders/cancel/shipment/awbs',
   track: '/v1/external/courier/track/awb/',
   pickupLocations: '/v1/external/settings/company/pickup',
+  pickup: '/v1/external/courier/generate/pickup',
 } as const
 
 /**
@@ -146,6 +144,11 @@ interface CreatedOrder {
 interface AwbAnswer {
   awb_assign_status?: number
   response?: { data?: { awb_code?: string | number; courier_name?: string | null; shipment_id?: number | string; etd?: string | null; awb_assign_error?: string } }
+  message?: string
+}
+interface PickupAnswer {
+  pickup_status?: number
+  response?: { pickup_scheduled_date?: string | null; pickup_token_number?: string | number | null; data?: unknown }
   message?: string
 }
 interface PickupLocation {
@@ -321,10 +324,13 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
     name: 'shiprocket',
 
     async book(request): Promise<BookedShipment> {
+      // Shiprocket requires an e-mail on both ends: a customer without one is billed under the
+      // merchant's, the pickup location's in the panel (decision 0030).
+      const merchant = request.direction === 'REVERSE' || request.customer.email === null ? await warehouseAddress() : null
       const created =
         request.direction === 'FORWARD'
-          ? await call<CreatedOrder>('POST', PATHS.createForward, forwardOrder(request, options))
-          : await call<CreatedOrder>('POST', PATHS.createReturn, returnOrder(request, options, await warehouseAddress()))
+          ? await call<CreatedOrder>('POST', PATHS.createForward, forwardOrder(request, options, merchant))
+          : await call<CreatedOrder>('POST', PATHS.createReturn, returnOrder(request, options, merchant!))
       const path = request.direction === 'FORWARD' ? PATHS.createForward : PATHS.createReturn
       if ((typeof created?.shipment_id !== 'number' && typeof created?.shipment_id !== 'string') || String(created.shipment_id) === '') {
         throw new CarrierError(`Shiprocket POST ${path} answered without a shipment_id`)
@@ -334,6 +340,24 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
       // A reverse pickup's label is the courier's business: the customer has nothing to print.
       const labelUrl = request.direction === 'FORWARD' ? await label(shipmentId) : null
       return { awb, carrierShipmentId: shipmentId, courierName, trackingUrl: shiprocketTrackingUrl(awb), labelUrl, expectedDeliveryDate: etd }
+    },
+
+    async requestPickup(shipment): Promise<PickupRequested> {
+      if (shipment.carrierShipmentId === null) throw new CarrierError(`Shipment ${shipment.awb} has no Shiprocket shipment_id to ask a pickup for`)
+      let answer: PickupAnswer
+      try {
+        answer = await call<PickupAnswer>('POST', PATHS.pickup, { shipment_id: [Number(shipment.carrierShipmentId)] })
+      } catch (error) {
+        // Asked twice (a retry after a lost answer, or another node): the pickup stands.
+        if (error instanceof CarrierError && /already in pickup queue/i.test(error.message)) return { scheduledAt: null, reference: null }
+        throw error
+      }
+      if (answer?.pickup_status !== 1) throw new CarrierError(redact(`Shiprocket POST ${PATHS.pickup} scheduled no pickup: ${cut(String(answer?.message ?? 'pickup_status is not 1'))}`))
+      const token = answer.response?.pickup_token_number
+      return {
+        scheduledAt: parseShiprocketTime(answer.response?.pickup_scheduled_date),
+        reference: (typeof token === 'string' && token.trim() !== '') || typeof token === 'number' ? String(token).trim() : null,
+      }
     },
 
     async cancel(shipment) {
@@ -465,8 +489,8 @@ function istDateTime(instant: Date): string {
   return new Date(instant.getTime() + IST_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ')
 }
 
-/** Paise as the rupee string Shiprocket reads, exactly: 99999n is "999.99". */
-const rupees = (paise: bigint) => formatPaise(paise)
+/** Paise as the rupee number Shiprocket reads: 99999n is 999.99 (JSON writes the shortest decimal, exactly these digits). */
+const rupees = (paise: bigint) => Number(formatPaise(paise))
 
 /** Grams as kilograms, exactly to the gram: 1250 is 1.25. */
 function kilograms(grams: number): number {
@@ -479,6 +503,16 @@ const mobile = (phone: string) => normalizeIndianMobile(phone) ?? phone.replace(
 
 const secondLine = (address: CarrierAddress) => [address.line2, address.landmark].filter((part) => part.trim() !== '').join(', ')
 
+/** A city as Shiprocket takes it: at most 30 characters, cut at a word when one ends near enough. */
+export function shiprocketCity(city: string): string {
+  const flat = city.replace(/\s+/g, ' ').trim()
+  if (flat.length <= SHIPROCKET_CITY_MAX) return flat
+  const cut = flat.slice(0, SHIPROCKET_CITY_MAX)
+  if (flat[SHIPROCKET_CITY_MAX] === ' ') return cut
+  const space = cut.lastIndexOf(' ')
+  return (space >= SHIPROCKET_CITY_MAX / 2 ? cut.slice(0, space) : cut).trim()
+}
+
 function orderItems(request: BookingRequest) {
   return request.items.map((item) => ({
     name: item.name,
@@ -486,7 +520,14 @@ function orderItems(request: BookingRequest) {
     units: item.quantity,
     selling_price: rupees(item.unitPrice),
     ...(item.hsnCode ? { hsn: item.hsnCode } : {}),
+    // The GST rate in per cent (tax-inclusive prices: Shiprocket prints it on its invoice).
+    ...(item.gstRateBps !== null ? { tax: item.gstRateBps / 100 } : {}),
   }))
+}
+
+/** The paperwork the goods travel with, when there is some. */
+function documents(request: BookingRequest) {
+  return { ...(request.invoiceNumber ? { invoice_number: request.invoiceNumber } : {}), ...(request.ewayBillNo ? { ewaybill_no: request.ewayBillNo } : {}) }
 }
 
 /**
@@ -507,10 +548,18 @@ function amounts(request: BookingRequest, cod: boolean) {
 }
 
 function parcel(request: BookingRequest) {
-  return { ...SHIPROCKET_DEFAULT_BOX_CM, weight: kilograms(request.weightGrams) }
+  const { length, breadth, height } = request.dimensionsCm
+  return { length, breadth, height, weight: kilograms(request.weightGrams) }
 }
 
-function forwardOrder(request: BookingRequest, options: ShiprocketOptions) {
+/** The customer's e-mail, or the merchant's (the pickup location's) for a customer without one. */
+function emailOf(request: BookingRequest, merchant: PickupLocation | null): string {
+  const email = request.customer.email ?? (typeof merchant?.email === 'string' && merchant.email.trim() !== '' ? merchant.email.trim() : null)
+  if (email === null) throw new CarrierError(`Shiprocket requires an e-mail: the customer has none, and the pickup location "${merchant?.pickup_location ?? ''}" has none to fall back on`)
+  return email
+}
+
+function forwardOrder(request: BookingRequest, options: ShiprocketOptions, merchant: PickupLocation | null) {
   const customer = request.customer
   const cod = request.collectAmount > 0n
   return {
@@ -523,17 +572,18 @@ function forwardOrder(request: BookingRequest, options: ShiprocketOptions) {
     billing_last_name: '',
     billing_address: customer.line1,
     billing_address_2: secondLine(customer),
-    billing_city: customer.city,
+    billing_city: shiprocketCity(customer.city),
     billing_pincode: customer.pincode,
     billing_state: customer.state,
     billing_country: 'India',
-    billing_email: customer.email ?? '',
+    billing_email: emailOf(request, merchant),
     billing_phone: mobile(customer.phone),
     shipping_is_billing: true,
     order_items: orderItems(request),
     payment_method: cod ? 'COD' : 'Prepaid',
     ...amounts(request, cod),
     ...parcel(request),
+    ...documents(request),
   }
 }
 
@@ -547,18 +597,18 @@ function returnOrder(request: BookingRequest, options: ShiprocketOptions, wareho
     pickup_last_name: '',
     pickup_address: customer.line1,
     pickup_address_2: secondLine(customer),
-    pickup_city: customer.city,
+    pickup_city: shiprocketCity(customer.city),
     pickup_state: customer.state,
     pickup_country: 'India',
     pickup_pincode: customer.pincode,
-    pickup_email: customer.email ?? '',
+    pickup_email: emailOf(request, warehouse),
     pickup_phone: mobile(customer.phone),
     pickup_isd_code: '91',
     shipping_customer_name: warehouse.name ?? options.pickupLocation,
     shipping_last_name: '',
     shipping_address: warehouse.address ?? '',
     shipping_address_2: warehouse.address_2 ?? '',
-    shipping_city: warehouse.city ?? '',
+    shipping_city: shiprocketCity(warehouse.city ?? ''),
     shipping_state: warehouse.state ?? '',
     shipping_country: warehouse.country ?? 'India',
     shipping_pincode: String(warehouse.pin_code ?? ''),
@@ -569,6 +619,7 @@ function returnOrder(request: BookingRequest, options: ShiprocketOptions, wareho
     payment_method: 'Prepaid',
     ...amounts(request, false),
     ...parcel(request),
+    ...documents(request),
   }
 }
 

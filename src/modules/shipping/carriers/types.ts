@@ -19,13 +19,29 @@ export interface BookingRequest {
   bookedAt: Date
   /** FORWARD: from the merchant's warehouse to the customer. REVERSE: picked up from the customer. */
   direction: 'FORWARD' | 'REVERSE'
+  /** The customer's e-mail, when there is one (a carrier that requires one falls back to the merchant's). */
   customer: CarrierAddress & { email: string | null }
-  items: { sku: string; name: string; quantity: number; unitPrice: bigint; hsnCode: string | null }[]
+  /** gstRateBps: the line's GST rate (1800 = 18 %), null when the sale was not taxed. */
+  items: { sku: string; name: string; quantity: number; unitPrice: bigint; hsnCode: string | null; gstRateBps: number | null }[]
   /** Paise the carrier collects at the door (COD); 0n for prepaid and for reverse pickups. */
   collectAmount: bigint
   /** Paise: the declared value of the parcel. */
   declaredValue: bigint
   weightGrams: number
+  /** The box, whole centimetres (decision 0030: from the products, or as the operator measured it). */
+  dimensionsCm: { length: number; breadth: number; height: number }
+  /** The GST document the goods travel with (the tax invoice, or the bill of supply), when there is one. */
+  invoiceNumber: string | null
+  /** The e-way bill of a consignment over the threshold (decision 0030). */
+  ewayBillNo: string | null
+}
+
+/** The carrier accepted to collect a booked parcel. */
+export interface PickupRequested {
+  /** When it says it will come, when it says. */
+  scheduledAt: Date | null
+  /** Its reference of the pickup (Shiprocket's pickup token), when it gives one. */
+  reference: string | null
 }
 
 export interface BookedShipment {
@@ -53,6 +69,11 @@ export interface TrackingEvent {
 export interface Carrier {
   readonly name: string
   book(request: BookingRequest): Promise<BookedShipment>
+  /**
+   * Asks the carrier to collect a booked parcel (forward: from the warehouse; reverse: from the
+   * customer). Asking again for a parcel already queued is not an error. Throws CarrierError.
+   */
+  requestPickup(shipment: { awb: string; carrierShipmentId: string | null; direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested>
   /** Cancels a booked shipment that has not been picked up. */
   cancel(shipment: { awb: string; carrierShipmentId: string | null }): Promise<void>
   /**
