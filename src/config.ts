@@ -55,6 +55,8 @@ export interface Config {
    * order, say), so it is off in production unless SHIPPING_SANDBOX=true (a demo).
    */
   shippingSandbox: boolean
+  /** How a parcel's courier is chosen when the back office names none (decision 0030). */
+  courierRule: 'RECOMMENDED' | 'CHEAPEST' | 'FASTEST'
   /** RazorpayX payouts (refunds of cash collected on delivery to a UPI ID or bank account), configured when RAZORPAYX_KEY_ID is set. */
   razorpayx: RazorpayXConfig | null
   /**
@@ -330,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),
     shippingSandbox: boolean(env, 'SHIPPING_SANDBOX', nodeEnv !== 'production'),
+    courierRule: oneOf(env, 'SHIPPING_COURIER_RULE', ['RECOMMENDED', 'CHEAPEST', 'FASTEST'], 'RECOMMENDED'),
     razorpayx: razorpayxConfig(env),
     payoutSandbox: boolean(env, 'PAYOUT_SANDBOX', nodeEnv !== 'production'),
     payoutMaxAttempts: integer(env, 'PAYOUT_MAX_ATTEMPTS', 6, 1, 100),

@@ -32,6 +32,8 @@ export interface ShiprocketStandIn extends StandInServer {
   awbAssignError: string | null
   /** Sent as data.etd with the AWB (Shiprocket's time format), when set. */
   awbEtd: string | null
+  /** The couriers courier/serviceability offers (a delivery pincode starting with 9 has none: 404). */
+  couriers: ShiprocketCourier[]
   /** The pickup_scheduled_date a pickup request answers (Shiprocket's time format, India). */
   pickupScheduledDate: string
   /** Shipment ids whose pickup was requested (a second request is a 400 "Already in Pickup Queue"). */
@@ -43,6 +45,25 @@ export interface ShiprocketStandIn extends StandInServer {
   /** Back to answering like Shiprocket: no override, no tracking, AWBs assigned, no token valid, no requests recorded. */
   reset(): void
 }
+
+export interface ShiprocketCourier {
+  courier_company_id: number
+  courier_name: string
+  /** Rupees, COD charges included when cod=1 was asked (as Shiprocket answers it). */
+  rate: number
+  cod_charges: number
+  estimated_delivery_days: string
+  blocked: 0 | 1
+  cod: 0 | 1
+}
+
+/** Three couriers and a blocked one; Shiprocket recommends the first. */
+export const DEFAULT_COURIERS: ShiprocketCourier[] = [
+  { courier_company_id: 142, courier_name: 'Delhivery Surface', rate: 87.5, cod_charges: 0, estimated_delivery_days: '5', blocked: 0, cod: 1 },
+  { courier_company_id: 24, courier_name: 'Xpressbees Surface', rate: 79, cod_charges: 0, estimated_delivery_days: '4 - 6', blocked: 0, cod: 1 },
+  { courier_company_id: 33, courier_name: 'Blue Dart Air', rate: 162.3, cod_charges: 0, estimated_delivery_days: '2', blocked: 0, cod: 1 },
+  { courier_company_id: 51, courier_name: 'Blocked Courier', rate: 10, cod_charges: 0, estimated_delivery_days: '1', blocked: 1, cod: 1 },
+]
 
 export const DEFAULT_PICKUP_LOCATION: ShiprocketPickupLocation = {
   id: 4_100_001,
@@ -99,6 +120,7 @@ export function createShiprocketStandIn(options: { email: string; password: stri
     trackingByAwb: new Map<string, Record<string, unknown>>(),
     awbAssignError: null as string | null,
     awbEtd: null as string | null,
+    couriers: DEFAULT_COURIERS,
     pickupScheduledDate: '2026-11-27 14:00:00',
     pickupsRequested: new Set<string>(),
     tokens: [] as string[],
@@ -111,6 +133,7 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       standIn.trackingByAwb.clear()
       standIn.awbAssignError = null
       standIn.awbEtd = null
+      standIn.couriers = DEFAULT_COURIERS
       standIn.pickupScheduledDate = '2026-11-27 14:00:00'
       standIn.pickupsRequested.clear()
       assigned.clear()
@@ -158,6 +181,8 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       if (standIn.awbAssignError !== null) {
         return { status: 200, body: { awb_assign_status: 0, response: { data: { awb_assign_error: standIn.awbAssignError } } } }
       }
+      const chosen = body.courier_id === undefined ? standIn.couriers[0] : standIn.couriers.find((c) => c.courier_company_id === body.courier_id && c.blocked === 0)
+      if (!chosen) return { status: 200, body: { awb_assign_status: 0, response: { data: { awb_assign_error: `Courier ${String(body.courier_id)} is not serviceable` } } } }
       const n = ++counter
       assigned.add(String(body.shipment_id))
       return {
@@ -166,7 +191,7 @@ export function createShiprocketStandIn(options: { email: string; password: stri
           awb_assign_status: 1,
           response: {
             data: {
-              courier_company_id: 142,
+              courier_company_id: chosen?.courier_company_id ?? 142,
               awb_code: `14112322${String(n).padStart(7, '0')}`,
               cod: 0,
               order_id: 300_000_000 + n,
@@ -175,12 +200,35 @@ export function createShiprocketStandIn(options: { email: string; password: stri
               assigned_date_time: { date: '2023-05-19 11:59:16.000000', timezone_type: 3, timezone: 'Asia/Kolkata' },
               applied_weight: 0.5,
               company_id: 25149,
-              courier_name: 'Delhivery Surface',
+              courier_name: chosen?.courier_name ?? 'Delhivery Surface',
               child_courier_name: null,
               pickup_scheduled_date: '2023-05-19 14:00:00',
               routing_code: 'DEL/ABC',
               ...(standIn.awbEtd !== null ? { etd: standIn.awbEtd } : {}),
             },
+          },
+        },
+      }
+    }
+
+    if (request.method === 'GET' && request.path.startsWith('/v1/external/courier/serviceability/?')) {
+      const query = new URLSearchParams(request.path.split('?')[1])
+      const missing = ['pickup_postcode', 'delivery_postcode', 'weight', 'cod'].filter((p) => !query.get(p))
+      if (missing.length > 0) return { status: 422, body: { message: 'Oops! Invalid Data.', errors: Object.fromEntries(missing.map((p) => [p, [`The ${p.replaceAll('_', ' ')} field is required.`]])), status_code: 422 } }
+      if (!/^\d{6}$/.test(query.get('pickup_postcode')!) || query.get('delivery_postcode')!.startsWith('9') || query.get('pickup_postcode')!.startsWith('9')) {
+        return { status: 404, body: { message: 'No courier serviceable for this pincode', status_code: 404 } }
+      }
+      const cod = query.get('cod') === '1'
+      return {
+        status: 200,
+        body: {
+          company_auto_shipment_insurance_setting: false,
+          currency: 'INR',
+          status: 200,
+          data: {
+            available_courier_companies: standIn.couriers.filter((c) => !cod || c.cod === 1).map((c) => ({ ...c, rate: cod ? c.rate + 35 : c.rate, cod_charges: cod ? 35 : 0, freight_charge: c.rate, etd: 'Dec 02, 2026' })),
+            recommended_courier_company_id: standIn.couriers[0]?.courier_company_id ?? null,
+            shiprocket_recommended_courier_id: standIn.couriers[0]?.courier_company_id ?? null,
           },
         },
       }

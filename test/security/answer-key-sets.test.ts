@@ -330,6 +330,12 @@ const SHAPES = {
   'admin events (list)': list(EVENT),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
   'admin shipment': { ...SHIPMENT, orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }) },
+  'shipping rates': {
+    weightGrams: V,
+    dimensionsCm: { length: V, breadth: V, height: V },
+    rates: list({ carrier: V, courierId: V, courierName: V, charge: V, estimatedDays: V, recommended: V, cheapest: V, fastest: V }),
+    unavailableCarriers: list(V),
+  },
   'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
@@ -500,6 +506,7 @@ describe('answers carry only whitelisted keys', () => {
     const shippedLine = shipped.items[0]!.id
     const first = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700, items: [{ orderItemId: shippedLine, quantity: 1 }] })
     await call('admin shipment', 'POST', `/admin/shipments/${first.id}/cancel`, admin)
+    await call('shipping rates', 'POST', `/admin/orders/${shipped.id}/shipping-rates`, admin, {})
     const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })
     const carrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
     const signed = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'IN_TRANSIT', new Date(Date.now() - 60_000), 'Left the hub'))

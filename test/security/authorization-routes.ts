@@ -187,6 +187,7 @@ export const MATRIX: Record<string, Route> = {
     ok: 201,
     req: async (c) => ({ url: `/admin/orders/${c.allowed ? (await f.fresh.codOrder(f.objects.A1.customer)).id : (await shippableOrder()).id}/shipments`, payload: { weightGrams: 500 } }),
   },
+  'POST /admin/orders/:orderId/shipping-rates': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/orders/${(await shippableOrder()).id}/shipping-rates`, payload: {} }) },
   'GET /admin/shipments/:shipmentId': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}` }) },
   'POST /admin/shipments/:shipmentId/cancel': {
     auth: SUPPORT,

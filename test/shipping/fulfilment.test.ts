@@ -388,6 +388,46 @@ describe('what a parcel is declared as (decision 0030)', () => {
   })
 })
 
+describe('couriers and their rates (decision 0030)', () => {
+  test("the back office sees each courier's charge before booking; CHEAPEST, FASTEST or a named courier books with it; a courier not offered is a 400 naming those that are", async () => {
+    const { order } = await paidOrder([item('earbuds', 3)])
+    const quoted = await admin('POST', `/orders/${order.id}/shipping-rates`, {})
+    assert.equal(quoted.statusCode, 200, quoted.body)
+    // 600 g; 3 earbuds of 15 x 10 x 5 cm (sized above): 15 x 10 x 15, 450 g volumetric: 2 slabs of 500 g.
+    assert.deepEqual(quoted.json().data, {
+      weightGrams: 600,
+      dimensionsCm: { length: 15, breadth: 10, height: 15 },
+      rates: [
+        { carrier: 'sandbox', courierId: 'sbx-surface', courierName: 'Sandbox Surface', charge: '71.00', estimatedDays: 6, recommended: false, cheapest: true, fastest: false },
+        { carrier: 'sandbox', courierId: 'sbx-express', courierName: 'Sandbox Express', charge: '110.00', estimatedDays: 3, recommended: true, cheapest: false, fastest: true },
+      ],
+      unavailableCarriers: [],
+    })
+    assert.equal((await t.deps.database.db.query.shipments.findMany({ where: (x, { eq }) => eq(x.orderId, order.id) })).length, 0, 'a quote books nothing')
+
+    const notOffered = await ship(order.id, { courierId: 'bluedart-air' })
+    assert.equal(notOffered.statusCode, 400)
+    assert.deepEqual(notOffered.json().message, ['courierId: bluedart-air is not offered for this parcel; the couriers that are: sbx-surface (Sandbox Surface), sbx-express (Sandbox Express)'])
+
+    const cheapest = await ship(order.id, { courierRule: 'CHEAPEST', items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })
+    assert.equal(cheapest.statusCode, 201, cheapest.body)
+    assert.deepEqual([cheapest.json().data.courierName, cheapest.json().data.expectedDeliveryDate], ['Sandbox Surface', '2026-11-29'])
+    const fastest = await ship(order.id, { courierRule: 'FASTEST', items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })
+    assert.deepEqual([fastest.json().data.courierName, fastest.json().data.expectedDeliveryDate], ['Sandbox Express', '2026-11-26'])
+    const named = await ship(order.id, { courierId: 'sbx-surface' })
+    assert.equal(named.json().data.courierName, 'Sandbox Surface')
+
+    const bad = await admin('POST', `/orders/${order.id}/shipping-rates`, { carrier: 'bluedart' })
+    assert.equal(bad.statusCode, 400)
+    assert.equal(bad.json().message, 'Unknown carrier bluedart: this service ships with sandbox')
+    assert.equal((await admin('POST', `/orders/${order.id}/shipping-rates`, {})).statusCode, 409, 'every unit is shipped: nothing left to quote')
+    assert.equal((await admin('POST', '/orders/ord_nothing/shipping-rates', {})).statusCode, 404)
+    const rule = await ship(order.id, { courierRule: 'SLOWEST' })
+    assert.equal(rule.statusCode, 400)
+    assert.match([rule.json().message].flat().join(' | '), /courierRule/)
+  })
+})
+
 describe('back office', () => {
   test('bad shipments answer 400/404/409 with the reason, and book nothing', async () => {
     const { order } = await codOrder([item('atta', 2)])

@@ -166,3 +166,37 @@ test('a pickup Shiprocket does not accept leaves the parcel booked: the retry an
   assert.equal(seen.pickup.scheduledAt, '2026-11-27T08:30:00.000Z')
   assert.equal((await admin('POST', `/shipments/${parcel.id}/pickup`)).statusCode, 409)
 })
+
+test("rates across carriers: the quote lists Shiprocket's couriers beside the sandbox's; CHEAPEST with Shiprocket named books its cheapest courier by id, and without a carrier the cheapest of all", async () => {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const order = (await placeOrder(t, customer, { items: [{ productId: shop.ids['earbuds']!, quantity: 2 }], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
+  const quoted = (await admin('POST', `/orders/${order.id}/shipping-rates`, {})).json().data
+  assert.deepEqual(
+    quoted.rates.map((r: { carrier: string; courierName: string; charge: string }) => `${r.carrier} ${r.courierName} ${r.charge}`),
+    // COD: Shiprocket adds its ₹35, the sandbox its own ₹35. 400 g is one slab.
+    ['sandbox Sandbox Surface 88.00', 'shiprocket Xpressbees Surface 114.00', 'sandbox Sandbox Express 115.00', 'shiprocket Delhivery Surface 122.50', 'shiprocket Blue Dart Air 197.30'],
+  )
+  standIn.requests.length = 0
+  const viaShiprocket = await admin('POST', `/orders/${order.id}/shipments`, { carrier: 'shiprocket', courierRule: 'CHEAPEST', items: [{ orderItemId: order.items[0].id, quantity: 2 }] })
+  assert.equal(viaShiprocket.statusCode, 201, viaShiprocket.body)
+  assert.equal(standIn.sent('POST', '/v1/external/courier/assign/awb')[0]!.body!.courier_id, 24)
+  assert.equal(viaShiprocket.json().data.courierName, 'Xpressbees Surface')
+  assert.equal((await admin('POST', `/shipments/${viaShiprocket.json().data.id}/cancel`)).statusCode, 200)
+
+  const anyCarrier = await admin('POST', `/orders/${order.id}/shipments`, { courierRule: 'CHEAPEST' })
+  assert.equal(anyCarrier.statusCode, 201, anyCarrier.body)
+  assert.deepEqual([anyCarrier.json().data.carrier, anyCarrier.json().data.courierName], ['sandbox', 'Sandbox Surface'])
+})
+
+test('rates while Shiprocket is down: the quote leaves it out and says so; CHEAPEST with it named is 503 and books nothing', async () => {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const order = (await placeOrder(t, customer, { items: [{ productId: shop.ids['earbuds']!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
+  standIn.override = (request) => (request.path.startsWith('/v1/external/courier/serviceability') ? { status: 502, body: 'Bad gateway' } : null)
+  const quoted = (await admin('POST', `/orders/${order.id}/shipping-rates`, {})).json().data
+  assert.deepEqual([quoted.rates.map((r: { carrier: string }) => r.carrier), quoted.unavailableCarriers], [['sandbox', 'sandbox'], ['shiprocket']])
+  const refused = await admin('POST', `/orders/${order.id}/shipments`, { carrier: 'shiprocket', courierRule: 'CHEAPEST' })
+  assert.equal(refused.statusCode, 503)
+  assert.equal(refused.json().message, 'The carrier shiprocket could not give its rates; try again')
+  standIn.override = null
+  assert.equal((await t.deps.database.db.query.shipments.findMany({ where: (s, { eq }) => eq(s.orderId, order.id) })).length, 0)
+})

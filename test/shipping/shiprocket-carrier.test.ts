@@ -59,6 +59,7 @@ const bookingRequest = (overrides: Partial<BookingRequest> = {}): BookingRequest
   dimensionsCm: { length: 30, breadth: 20, height: 8 },
   invoiceNumber: 'IN/26-27/0000123',
   ewayBillNo: null,
+  courierId: null,
   ...overrides,
 })
 
@@ -299,6 +300,46 @@ describe('book, reverse', () => {
     standIn.pickupLocations = [{ ...DEFAULT_PICKUP_LOCATION, pickup_location: 'Other WH' }]
     await assert.rejects(carrier().book(reverse()), isSafeCarrierError(/no pickup location named "Bengaluru WH"/))
     assert.equal(standIn.sent('POST', '/v1/external/orders/create/return').length, 0)
+  })
+})
+
+// ---- Rates ---------------------------------------------------------------------------------------
+
+describe('rates', () => {
+  const parcel = { direction: 'FORWARD' as const, customerPincode: '560038', weightGrams: 1250, dimensionsCm: { length: 30, breadth: 20, height: 8 }, collectAmount: 230_048n, declaredValue: 225_048n }
+
+  test('asks courier/serviceability from the pickup location to the customer, COD, weight, box and value; answers each courier in paise, blocked ones left out', async () => {
+    const rates = await carrier().rates(parcel)
+    const asked = standIn.sent('GET', '/v1/external/courier/serviceability/')
+    assert.equal(asked.length, 1)
+    assert.deepEqual(Object.fromEntries(new URLSearchParams(asked[0]!.path.split('?')[1])), {
+      pickup_postcode: '560099',
+      delivery_postcode: '560038',
+      cod: '1',
+      weight: '1.25',
+      length: '30',
+      breadth: '20',
+      height: '8',
+      declared_value: '2250.48',
+    })
+    assert.deepEqual(rates, [
+      { courierId: '142', courierName: 'Delhivery Surface', charge: 12_250n, estimatedDays: 5, recommended: true },
+      { courierId: '24', courierName: 'Xpressbees Surface', charge: 11_400n, estimatedDays: 6, recommended: false },
+      { courierId: '33', courierName: 'Blue Dart Air', charge: 19_730n, estimatedDays: 2, recommended: false },
+    ])
+  })
+
+  test('a reverse parcel is asked from the customer to the pickup location, as a return; a pincode no courier serves is no rate, not an error', async () => {
+    await carrier().rates({ ...parcel, direction: 'REVERSE', collectAmount: 0n })
+    const query = new URLSearchParams(standIn.sent('GET', '/v1/external/courier/serviceability/')[0]!.path.split('?')[1])
+    assert.deepEqual([query.get('pickup_postcode'), query.get('delivery_postcode'), query.get('is_return'), query.get('cod')], ['560038', '560099', '1', '0'])
+    assert.deepEqual(await carrier().rates({ ...parcel, customerPincode: '900001' }), [])
+  })
+
+  test('booking with a courier sends its id to assign/awb and answers its name', async () => {
+    const booked = await carrier().book(bookingRequest({ courierId: '33' }))
+    assert.equal(standIn.sent('POST', '/v1/external/courier/assign/awb')[0]!.body!.courier_id, 33)
+    assert.equal(booked.courierName, 'Blue Dart Air')
   })
 })
 

@@ -583,6 +583,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/orders/{orderId}/shipping-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a parcel of the order's units would cost with each courier, before booking it (nothing is booked) */
+        post: operations["adminQuoteShippingRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/orders/{orderId}/status": {
         parameters: {
             query?: never;
@@ -14355,6 +14372,13 @@ export interface operations {
                 "application/json": {
                     /** @description sandbox or shiprocket; default: the first configured (shiprocket when configured) */
                     carrier?: string;
+                    /** @description A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule */
+                    courierId?: string;
+                    /**
+                     * @description RECOMMENDED: the carrier's own choice; CHEAPEST or FASTEST: by the rates of the named carrier, or of every carrier when none is named. Default: SHIPPING_COURIER_RULE
+                     * @enum {unknown}
+                     */
+                    courierRule?: "RECOMMENDED" | "CHEAPEST" | "FASTEST";
                     /** @description The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md) */
                     dimensionsCm?: {
                         breadth: number;
@@ -14666,6 +14690,292 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/orders/{orderId}/shipments"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminQuoteShippingRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description One carrier; omitted: every configured carrier */
+                    carrier?: string;
+                    /** @description The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md) */
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    };
+                    /** @description Lines and units in this parcel; omitted: every unit not yet shipped */
+                    items?: {
+                        orderItemId: string;
+                        quantity: number;
+                    }[];
+                    /** @description Dead weight of the packed parcel, grams; omitted: the units' product weights added up */
+                    weightGrams?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "rates": [
+                     *           {
+                     *             "carrier": "string",
+                     *             "courierId": "string",
+                     *             "courierName": "string",
+                     *             "charge": "1299.00",
+                     *             "estimatedDays": 1,
+                     *             "recommended": true,
+                     *             "cheapest": true,
+                     *             "fastest": true
+                     *           }
+                     *         ],
+                     *         "unavailableCarriers": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
+                            /** @description Cheapest first; none when no courier serves the pincode */
+                            rates: {
+                                carrier: string;
+                                /**
+                                 * @description What the carrier charges for the parcel, COD charges included, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                charge: string;
+                                cheapest: boolean;
+                                /** @description What courierId books this courier */
+                                courierId: string;
+                                courierName: string;
+                                estimatedDays: number | null;
+                                fastest: boolean;
+                                /** @description The carrier's own recommendation */
+                                recommended: boolean;
+                            }[];
+                            /**
+                             * @description Carriers that could not answer now (left out of rates)
+                             * @example []
+                             */
+                            unavailableCarriers: string[];
+                            /** @description The parcel as it would be declared */
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/orders/{orderId}/shipping-rates"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -21863,6 +22173,13 @@ export interface operations {
                 "application/json": {
                     /** @description sandbox or shiprocket; default: the first configured */
                     carrier?: string;
+                    /** @description A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule */
+                    courierId?: string;
+                    /**
+                     * @description RECOMMENDED: the carrier's own choice; CHEAPEST or FASTEST: by the rates of the named carrier, or of every carrier when none is named. Default: SHIPPING_COURIER_RULE
+                     * @enum {unknown}
+                     */
+                    courierRule?: "RECOMMENDED" | "CHEAPEST" | "FASTEST";
                     /** @description The packed box, whole centimetres; omitted: from the products' sizes by the packing rule (docs/fulfilment.md) */
                     dimensionsCm?: {
                         breadth: number;

@@ -6,7 +6,7 @@ import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.t
 import { backOfficeScope } from '../../lib/scope.ts'
 import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
-import { ParcelFields } from '../shipping/index.ts'
+import { CourierFields, ParcelFields } from '../shipping/index.ts'
 import type { ReturnService } from './service.ts'
 import { Nullable, Time, security } from '../../http/schemas.ts'
 import { ImageUrls, ListQuery, Params, RefundTo, Resolution, ReturnFields, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
@@ -166,6 +166,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
         body: Type.Object({
           carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured' })),
           ...ParcelFields,
+          ...CourierFields,
         }),
         response: { 200: Envelope(AdminReturn), ...errorResponses(400, 401, 403, 404, 409, 503) },
       },

@@ -17,7 +17,7 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, recordShipment, type RefundRow } from '../orders/index.ts'
 import { type PaymentService, payoutToOf } from '../payments/index.ts'
-import type { ShippingService } from '../shipping/index.ts'
+import type { CourierRule, ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
 import { checkMove, moveReturn } from './machine.ts'
@@ -158,16 +158,27 @@ export class ReturnService {
    * is called outside the transaction, the parcel written in one that checks the return again (a
    * booking that lost the race is cancelled at the carrier).
    */
-  async bookPickup(id: string, input: { carrier?: string; weightGrams?: number; dimensionsCm?: { length: number; breadth: number; height: number }; ewayBillNo?: string }) {
+  async bookPickup(
+    id: string,
+    input: { carrier?: string; weightGrams?: number; dimensionsCm?: { length: number; breadth: number; height: number }; ewayBillNo?: string; courierId?: string; courierRule?: CourierRule },
+  ) {
     const row = await returnRepo.find(this.#db, id)
     if (!row) throw notFound('Return request')
     checkUnitsComeBack(row)
     await checkNoPickup(this.#db, row)
     const order = (await findOrderById(this.#db, row.orderId))!
-    const carrier = this.#shipping.carrierNamed(input.carrier)
+    this.#shipping.carrierNamed(input.carrier)
     const lines = new Map((await orderItemsOf(this.#db, order.id)).map((i) => [i.id, i]))
     const items = await returnRepo.items(this.#db, [row.id])
     const declared = await this.#shipping.declare(order.id, items.map((i) => ({ item: lines.get(i.orderItemId)!, quantity: i.quantity })), input)
+    const { carrier, courierId } = await this.#shipping.chooseCourier(input, {
+      direction: 'REVERSE',
+      customerPincode: order.shippingAddress.pincode,
+      weightGrams: declared.box.weightGrams,
+      dimensionsCm: declared.box.dimensionsCm,
+      collectAmount: 0n,
+      declaredValue: row.requestedAmount,
+    })
     const now = this.#clock.now()
     const shipmentId = newId('shp', now.getTime())
     const booked = await this.#shipping.book(carrier, {
@@ -187,6 +198,7 @@ export class ReturnService {
       dimensionsCm: declared.box.dimensionsCm,
       invoiceNumber: declared.invoiceNumber,
       ewayBillNo: declared.ewayBillNo,
+      courierId,
     })
     let parcel
     try {

@@ -7,7 +7,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, PickList, PickListQuery, ShipmentParams } from './schemas.ts'
+import { CreateShipmentBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
 import type { ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
@@ -53,6 +53,23 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
       const created = await shipping.create(adminOf(request).adminId, request.params.orderId, request.body)
       return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created', 201))
     },
+  )
+
+  app.post(
+    '/admin/orders/:orderId/shipping-rates',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminQuoteShippingRates',
+        tags,
+        security: security.admin,
+        summary: "What a parcel of the order's units would cost with each courier, before booking it (nothing is booked)",
+        params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }),
+        body: ShippingRatesBody,
+        response: { 200: Envelope(ShippingRates), ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => ok(await shipping.quote(request.params.orderId, request.body), 'Shipping rates retrieved'),
   )
 
   app.get(

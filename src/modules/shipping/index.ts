@@ -2,10 +2,10 @@
 // service that books parcels and applies tracking callbacks, its routes (carrier webhooks, the
 // sandbox tracking page, the back office's fulfilment), labels and pick lists. The shipment rows
 // and what they do to an order are the orders module's (src/modules/orders/shipments.ts).
-export { ShippingService } from './service.ts'
+export { type CourierRule, ShippingService } from './service.ts'
 export { shippingRoutes } from './routes.ts'
 export { shippingAdminRoutes } from './admin-routes.ts'
 export { createCarriers } from './carriers/index.ts'
 export type { Carrier } from './carriers/types.ts'
 export type { SandboxCarrier } from './carriers/sandbox.ts'
-export { ParcelFields } from './schemas.ts'
+export { CourierFields, ParcelFields } from './schemas.ts'

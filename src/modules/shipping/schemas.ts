@@ -1,6 +1,7 @@
 // Request and response schemas of the shipping module (also the OpenAPI document).
 import { Type } from 'typebox'
 import { ShipmentStatusSchema } from '../orders/index.ts'
+import { Money, Nullable } from '../../http/schemas.ts'
 import { EWAY_BILL_NO_PATTERN } from './eway-bill.ts'
 
 export const CarrierParams = Type.Object({ carrier: Type.String({ maxLength: 40 }) })
@@ -34,6 +35,15 @@ export const ParcelFields = {
     Type.String({ pattern: EWAY_BILL_NO_PATTERN, description: 'The e-way bill number (12 digits): required when the goods are worth more than ₹50,000 with tax', examples: ['331000123456'] }),
   ),
 }
+/** Which courier the parcel goes with (decision 0030). */
+export const CourierFields = {
+  courierId: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: "A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule" })),
+  courierRule: Type.Optional(
+    Type.Enum(['RECOMMENDED', 'CHEAPEST', 'FASTEST'], {
+      description: "RECOMMENDED: the carrier's own choice; CHEAPEST or FASTEST: by the rates of the named carrier, or of every carrier when none is named. Default: SHIPPING_COURIER_RULE",
+    }),
+  ),
+}
 export const CreateShipmentBody = Type.Object({
   carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured (shiprocket when configured)' })),
   items: Type.Optional(
@@ -44,6 +54,31 @@ export const CreateShipmentBody = Type.Object({
     }),
   ),
   ...ParcelFields,
+  ...CourierFields,
+})
+export const ShippingRatesBody = Type.Object({
+  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'One carrier; omitted: every configured carrier' })),
+  items: CreateShipmentBody.properties.items,
+  weightGrams: ParcelFields.weightGrams,
+  dimensionsCm: ParcelFields.dimensionsCm,
+})
+export const ShippingRates = Type.Object({
+  weightGrams: Type.Integer({ description: 'The parcel as it would be declared' }),
+  dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }),
+  rates: Type.Array(
+    Type.Object({
+      carrier: Type.String(),
+      courierId: Type.String({ description: 'What courierId books this courier' }),
+      courierName: Type.String(),
+      charge: Money("What the carrier charges for the parcel, COD charges included"),
+      estimatedDays: Nullable(Type.Integer({ description: "Days to deliver, the carrier's estimate" })),
+      recommended: Type.Boolean({ description: "The carrier's own recommendation" }),
+      cheapest: Type.Boolean(),
+      fastest: Type.Boolean(),
+    }),
+    { description: 'Cheapest first; none when no courier serves the pincode' },
+  ),
+  unavailableCarriers: Type.Array(Type.String(), { description: 'Carriers that could not answer now (left out of rates)', examples: [[]] }),
 })
 export const PickListQuery = Type.Object({
   date: Type.Optional(Type.String({ format: 'date', description: 'A day in India (YYYY-MM-DD); default today' })),

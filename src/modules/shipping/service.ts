@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { sumPaise } from '../../lib/money.ts'
+import { formatPaise, sumPaise } from '../../lib/money.ts'
 import { productPackages } from '../catalog/index.ts'
 import { findCustomer } from '../customers/index.ts'
 import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts'
@@ -35,7 +35,7 @@ import {
   unshippedUnits,
 } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
-import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type TrackingEvent } from './carriers/types.ts'
+import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type CourierRate, type TrackingEvent } from './carriers/types.ts'
 
 export interface ShipmentRequest {
   carrier?: string
@@ -45,6 +45,27 @@ export interface ShipmentRequest {
   weightGrams?: number
   dimensionsCm?: Dimensions
   ewayBillNo?: string
+  /** A courier from the carrier's rates (POST …/shipping-rates); omitted: chosen by courierRule. */
+  courierId?: string
+  /** How to choose the courier when none is named; default SHIPPING_COURIER_RULE. */
+  courierRule?: CourierRule
+}
+
+export type CourierRule = 'RECOMMENDED' | 'CHEAPEST' | 'FASTEST'
+
+/** A courier's offer, with the carrier it belongs to. */
+export interface CarrierRate extends CourierRate {
+  carrier: string
+}
+
+/** Cheapest first; equal charges: the faster, then the carrier's recommendation. */
+const byCharge = (a: CarrierRate, b: CarrierRate) => (a.charge === b.charge ? byDays(a, b) : a.charge < b.charge ? -1 : 1)
+/** Fastest first (a courier without an estimate last); equal days: the cheaper, then the recommendation. */
+function byDays(a: CarrierRate, b: CarrierRate): number {
+  const days = (a.estimatedDays ?? Infinity) - (b.estimatedDays ?? Infinity)
+  if (days !== 0 && !Number.isNaN(days)) return days
+  if (a.charge !== b.charge) return a.charge < b.charge ? -1 : 1
+  return Number(b.recommended) - Number(a.recommended)
 }
 
 /** What a parcel is declared as, and the papers it travels with (decision 0030). */
@@ -81,15 +102,17 @@ export class ShippingService {
   readonly db: Db
   private readonly clock: Deps['clock']
   private readonly logger: Deps['logger']
+  private readonly courierRule: CourierRule
 
   constructor(
-    { database, clock, logger }: Deps,
+    { database, clock, logger, config }: Deps,
     readonly carriers: Map<string, Carrier>,
     private readonly payments: PaymentService,
   ) {
     this.db = database.db
     this.clock = clock
     this.logger = logger
+    this.courierRule = config.courierRule
   }
 
   private carrier(name: string | undefined): Carrier {
@@ -131,13 +154,22 @@ export class ShippingService {
 
   /** Books a parcel for the order's lines with a carrier; the first one packs a CONFIRMED order. */
   async create(adminId: string, orderId: string, request: ShipmentRequest) {
-    const carrier = this.carrier(request.carrier)
+    this.carrier(request.carrier) // an unknown carrier is a 400 before anything else
     const order = await paymentRecords.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
     const parcels = await shipmentRepo.ofOrder(this.db, order.id)
     const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
     const collectAmount = cashToCollect(order, parcels, null)
     const declared = await this.declare(order.id, lines, request)
+    const declaredValue = sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
+    const { carrier, courierId } = await this.chooseCourier(request, {
+      direction: 'FORWARD',
+      customerPincode: order.shippingAddress.pincode,
+      weightGrams: declared.box.weightGrams,
+      dimensionsCm: declared.box.dimensionsCm,
+      collectAmount,
+      declaredValue,
+    })
     const customer = await findCustomer(this.db, order.userId)
     const shipmentId = newId('shp', this.clock.now().getTime())
     const booked = await this.book(carrier, {
@@ -149,11 +181,12 @@ export class ShippingService {
       customer: { ...order.shippingAddress, email: customer?.email || null },
       items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode, gstRateBps: l.item.gstRateBps })),
       collectAmount,
-      declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
+      declaredValue,
       weightGrams: declared.box.weightGrams,
       dimensionsCm: declared.box.dimensionsCm,
       invoiceNumber: declared.invoiceNumber,
       ewayBillNo: declared.ewayBillNo,
+      courierId,
     })
     let row: ShipmentRow
     try {
@@ -186,17 +219,105 @@ export class ShippingService {
   }
 
   /**
+   * The carrier and courier a parcel goes with. A named courier must be one the carrier offers for
+   * it (400 otherwise). RECOMMENDED leaves the choice to the carrier (named, or the default); CHEAPEST
+   * and FASTEST compare the rates of the named carrier, or of every carrier when none is named
+   * ("by rate"). A carrier that cannot answer is left out of the comparison; none answering is 503.
+   */
+  async chooseCourier(request: Pick<ShipmentRequest, 'carrier' | 'courierId' | 'courierRule'>, parcel: Parameters<Carrier['rates']>[0]): Promise<{ carrier: Carrier; courierId: string | null }> {
+    const rule = request.courierRule ?? this.courierRule
+    if (request.courierId === undefined && rule === 'RECOMMENDED') return { carrier: this.carrier(request.carrier), courierId: null }
+    const { rates, unavailable } = await this.ratesOf(request.carrier, parcel)
+    if (rates.length === 0) {
+      if (unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
+      throw new AppError('CONFLICT', `No courier serves pincode ${parcel.customerPincode} for this parcel`)
+    }
+    if (request.courierId !== undefined) {
+      const offered = rates.find((r) => r.courierId === request.courierId)
+      if (!offered) {
+        throw new AppError('BAD_REQUEST', 'Validation failed', [`courierId: ${request.courierId} is not offered for this parcel; the couriers that are: ${rates.map((r) => `${r.courierId} (${r.courierName})`).join(', ')}`])
+      }
+      return { carrier: this.carrier(offered.carrier), courierId: offered.courierId }
+    }
+    const best = [...rates].sort(rule === 'FASTEST' ? byDays : byCharge)[0]!
+    return { carrier: this.carrier(best.carrier), courierId: best.courierId }
+  }
+
+  /** The couriers of one carrier (named) or of every carrier, with what each would charge; and the carriers that could not say. */
+  async ratesOf(carrierName: string | undefined, parcel: Parameters<Carrier['rates']>[0]): Promise<{ rates: CarrierRate[]; unavailable: string[] }> {
+    const asked = carrierName !== undefined ? [this.carrier(carrierName)] : [...this.carriers.values()]
+    const rates: CarrierRate[] = []
+    const unavailable: string[] = []
+    await Promise.all(
+      asked.map(async (carrier) => {
+        try {
+          rates.push(...(await carrier.rates(parcel)).map((r) => ({ ...r, carrier: carrier.name })))
+        } catch (err) {
+          if (!(err instanceof CarrierError)) throw err
+          this.logger.warn({ err: err.message, carrier: carrier.name }, 'carrier could not give its rates')
+          unavailable.push(carrier.name)
+        }
+      }),
+    )
+    return { rates: rates.sort(byCharge), unavailable: unavailable.sort() }
+  }
+
+  /**
+   * What booking these lines would cost, with each courier of the named carrier or of every
+   * carrier: the back office's look before it books (nothing is booked or held).
+   */
+  async quote(orderId: string, request: Omit<ShipmentRequest, 'ewayBillNo' | 'courierId' | 'courierRule'>) {
+    if (request.carrier !== undefined) this.carrier(request.carrier)
+    const order = await paymentRecords.findOrder(this.db, orderId)
+    if (!order) throw notFound('Order')
+    const parcels = await shipmentRepo.ofOrder(this.db, order.id)
+    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
+    const box = await this.box(lines, request)
+    const { rates, unavailable } = await this.ratesOf(request.carrier, {
+      direction: 'FORWARD',
+      customerPincode: order.shippingAddress.pincode,
+      weightGrams: box.weightGrams,
+      dimensionsCm: box.dimensionsCm,
+      collectAmount: cashToCollect(order, parcels, null),
+      declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
+    })
+    if (rates.length === 0 && unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
+    const cheapest = [...rates].sort(byCharge)[0]
+    const fastest = [...rates].sort(byDays)[0]
+    return {
+      weightGrams: box.weightGrams,
+      dimensionsCm: box.dimensionsCm,
+      rates: rates.map((r) => ({
+        carrier: r.carrier,
+        courierId: r.courierId,
+        courierName: r.courierName,
+        charge: formatPaise(r.charge),
+        estimatedDays: r.estimatedDays,
+        recommended: r.recommended,
+        cheapest: r === cheapest,
+        fastest: r === fastest,
+      })),
+      unavailableCarriers: unavailable,
+    }
+  }
+
+  /** The box of these lines: weighed and measured, or by the packing rule from the products. */
+  private async box(lines: { item: OrderItemRow; quantity: number }[], given: { weightGrams?: number; dimensionsCm?: Dimensions }): Promise<ParcelBox> {
+    const packages = await productPackages(this.db, [...new Set(lines.map((l) => l.item.productId))])
+    // A product deleted since the sale weighs what products weigh by default, size unknown.
+    return packParcel(
+      lines.map((l) => ({ quantity: l.quantity, weightGrams: packages.get(l.item.productId)?.weightGrams ?? 500, dimensionsCm: packages.get(l.item.productId)?.dimensionsCm ?? null })),
+      given,
+    )
+  }
+
+  /**
    * What a parcel of these lines is declared as: weight and box from the products unless given
    * (packing.ts), the goods' value with tax, checked against the e-way bill rule, and the GST
    * document they travel with.
    */
   async declare(orderId: string, lines: { item: OrderItemRow; quantity: number }[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }): Promise<Declaration> {
-    const packages = await productPackages(this.db, [...new Set(lines.map((l) => l.item.productId))])
-    // A product deleted since the sale weighs what products weigh by default, size unknown.
-    const box = packParcel(
-      lines.map((l) => ({ quantity: l.quantity, weightGrams: packages.get(l.item.productId)?.weightGrams ?? 500, dimensionsCm: packages.get(l.item.productId)?.dimensionsCm ?? null })),
-      given,
-    )
+    const box = await this.box(lines, given)
     const consignmentValue = sumPaise(lines.map((l) => ((l.item.lineTotal - l.item.couponDiscount) * BigInt(l.quantity)) / BigInt(l.item.quantity)))
     const ewayBillNo = given.ewayBillNo ?? null
     checkEwayBill(consignmentValue, ewayBillNo, this.clock.now())

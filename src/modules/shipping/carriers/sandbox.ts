@@ -10,8 +10,11 @@ import { jsonObject } from '../../../lib/json.ts'
 
 export const SANDBOX_CARRIER_SIGNATURE_HEADER = 'x-sandbox-carrier-signature'
 export const TRACKING_STATUSES: TrackingStatus[] = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED']
-/** Days from booking to the expected delivery it reports. */
-const DELIVERY_DAYS = 3
+/** The sandbox's couriers: the first is its default and its recommendation. Paise; days to deliver. */
+export const SANDBOX_COURIERS = [
+  { id: 'sbx-express', name: 'Sandbox Express', base: 5_000n, perSlab: 3_000n, days: 3 },
+  { id: 'sbx-surface', name: 'Sandbox Surface', base: 3_500n, perSlab: 1_800n, days: 6 },
+] as const
 const DAY_MS = 86_400_000
 /** India is UTC+5:30 all year: dates a carrier reports are Indian dates. */
 const IST_OFFSET_MS = 330 * 60_000
@@ -37,15 +40,35 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
     async book(request) {
       // 13 digits, like a courier's; `SBX` says where it came from.
       const awb = `SBX${randomInt(10 ** 9, 10 ** 10)}${randomInt(100, 1000)}`
-      const due = new Date(request.bookedAt.getTime() + IST_OFFSET_MS + DELIVERY_DAYS * DAY_MS).toISOString().slice(0, 10)
+      const courier = SANDBOX_COURIERS.find((c) => c.id === request.courierId) ?? SANDBOX_COURIERS[0]!
+      const due = new Date(request.bookedAt.getTime() + IST_OFFSET_MS + courier.days * DAY_MS).toISOString().slice(0, 10)
       return {
         awb,
         carrierShipmentId: null,
-        courierName: request.direction === 'REVERSE' ? 'Sandbox Reverse' : 'Sandbox Express',
+        courierName: request.direction === 'REVERSE' ? 'Sandbox Reverse' : courier.name,
         trackingUrl: `${options.publicBaseUrl}/api/v1/sandbox/shipments/${awb}`,
         labelUrl: null,
         expectedDeliveryDate: request.direction === 'REVERSE' ? null : due,
       }
+    },
+
+    /**
+     * Two couriers with a rate card on the chargeable weight (the larger of dead and volumetric,
+     * L x B x H / 5000, in started 500 g slabs): a fast one it recommends and a cheaper slow one;
+     * COD costs ₹35 more. Pincodes starting with 9 (the army post) are served by neither.
+     */
+    async rates(request) {
+      if (request.customerPincode.startsWith('9')) return []
+      const { length, breadth, height } = request.dimensionsCm
+      const chargeable = Math.max(request.weightGrams, Math.ceil((length * breadth * height) / 5))
+      const slabs = BigInt(Math.ceil(chargeable / 500))
+      return SANDBOX_COURIERS.map((c) => ({
+        courierId: c.id,
+        courierName: c.name,
+        charge: c.base + c.perSlab * slabs + (request.collectAmount > 0n ? 3_500n : 0n),
+        estimatedDays: c.days,
+        recommended: c.id === SANDBOX_COURIERS[0]!.id,
+      }))
     },
 
     /** A courier comes the next day in India at 10:00. */

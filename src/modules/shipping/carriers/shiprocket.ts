@@ -19,6 +19,7 @@ import {
   type Carrier,
   type CarrierAddress,
   CarrierError,
+  type CourierRate,
   type PickupRequested,
   CarrierPayloadError,
   CarrierSignatureError,
@@ -50,6 +51,7 @@ const PATHS = {
   track: '/v1/external/courier/track/awb/',
   pickupLocations: '/v1/external/settings/company/pickup',
   pickup: '/v1/external/courier/generate/pickup',
+  serviceability: '/v1/external/courier/serviceability/',
 } as const
 
 /**
@@ -145,6 +147,21 @@ interface AwbAnswer {
   awb_assign_status?: number
   response?: { data?: { awb_code?: string | number; courier_name?: string | null; shipment_id?: number | string; etd?: string | null; awb_assign_error?: string } }
   message?: string
+}
+interface ServiceabilityAnswer {
+  status?: number
+  message?: string
+  data?: {
+    available_courier_companies?: {
+      courier_company_id?: number | string
+      courier_name?: string
+      rate?: number | string
+      estimated_delivery_days?: number | string | null
+      blocked?: number
+      cod?: number
+    }[]
+    recommended_courier_company_id?: number | string | null
+  }
 }
 interface PickupAnswer {
   pickup_status?: number
@@ -298,8 +315,12 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
     return pending
   }
 
-  async function assignAwb(shipmentId: string, direction: BookingRequest['direction']) {
-    const answer = await call<AwbAnswer>('POST', PATHS.assignAwb, { shipment_id: shipmentId, ...(direction === 'REVERSE' ? { is_return: 1 } : {}) })
+  async function assignAwb(shipmentId: string, direction: BookingRequest['direction'], courierId: string | null) {
+    const answer = await call<AwbAnswer>('POST', PATHS.assignAwb, {
+      shipment_id: shipmentId,
+      ...(courierId !== null ? { courier_id: Number(courierId) } : {}),
+      ...(direction === 'REVERSE' ? { is_return: 1 } : {}),
+    })
     const data = answer?.response?.data
     const awb = data?.awb_code
     if (answer?.awb_assign_status !== 1 || (typeof awb !== 'string' && typeof awb !== 'number') || String(awb) === '') {
@@ -336,10 +357,41 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
         throw new CarrierError(`Shiprocket POST ${path} answered without a shipment_id`)
       }
       const shipmentId = String(created.shipment_id)
-      const { awb, courierName, etd } = await assignAwb(shipmentId, request.direction)
+      const { awb, courierName, etd } = await assignAwb(shipmentId, request.direction, request.courierId)
       // A reverse pickup's label is the courier's business: the customer has nothing to print.
       const labelUrl = request.direction === 'FORWARD' ? await label(shipmentId) : null
       return { awb, carrierShipmentId: shipmentId, courierName, trackingUrl: shiprocketTrackingUrl(awb), labelUrl, expectedDeliveryDate: etd }
+    },
+
+    async rates(request): Promise<CourierRate[]> {
+      const warehousePincode = String((await warehouseAddress()).pin_code ?? '')
+      const reverse = request.direction === 'REVERSE'
+      const query = new URLSearchParams({
+        pickup_postcode: reverse ? request.customerPincode : warehousePincode,
+        delivery_postcode: reverse ? warehousePincode : request.customerPincode,
+        cod: request.collectAmount > 0n ? '1' : '0',
+        weight: String(kilograms(request.weightGrams)),
+        length: String(request.dimensionsCm.length),
+        breadth: String(request.dimensionsCm.breadth),
+        height: String(request.dimensionsCm.height),
+        declared_value: String(rupees(request.declaredValue)),
+        ...(reverse ? { is_return: '1' } : {}),
+      })
+      let answer: ServiceabilityAnswer
+      try {
+        answer = await call<ServiceabilityAnswer>('GET', `${PATHS.serviceability}?${query}`)
+      } catch (error) {
+        // No courier for the pincodes is Shiprocket's 404, not an outage.
+        if (error instanceof CarrierError && / answered 404\b/.test(error.message)) return []
+        throw error
+      }
+      const recommended = answer?.data?.recommended_courier_company_id
+      return (answer?.data?.available_courier_companies ?? []).flatMap((c): CourierRate[] => {
+        const id = c.courier_company_id
+        const charge = rupeesToPaise(c.rate)
+        if ((typeof id !== 'number' && typeof id !== 'string') || String(id) === '' || charge === null || c.blocked === 1) return []
+        return [{ courierId: String(id), courierName: textOrNull(c.courier_name) ?? `Courier ${id}`, charge, estimatedDays: daysOf(c.estimated_delivery_days), recommended: recommended !== undefined && recommended !== null && String(recommended) === String(id) }]
+      })
     },
 
     async requestPickup(shipment): Promise<PickupRequested> {
@@ -491,6 +543,19 @@ function istDateTime(instant: Date): string {
 
 /** Paise as the rupee number Shiprocket reads: 99999n is 999.99 (JSON writes the shortest decimal, exactly these digits). */
 const rupees = (paise: bigint) => Number(formatPaise(paise))
+
+/** A rupee amount Shiprocket answered (87.5, "87.50") as paise, to the nearest paisa; null when it is none. */
+function rupeesToPaise(value: unknown): bigint | null {
+  const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value.toFixed(2) : typeof value === 'string' ? value.trim() : null
+  const match = text === null ? null : /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text)
+  return match ? BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0')) : null
+}
+
+/** Shiprocket's estimated_delivery_days ("3", 3, "3 - 4"): the longer end; null when unreadable. */
+function daysOf(value: unknown): number | null {
+  const numbers = String(value ?? '').match(/\d+/g)?.map(Number) ?? []
+  return numbers.length > 0 && numbers.length <= 2 ? Math.max(...numbers) : null
+}
 
 /** Grams as kilograms, exactly to the gram: 1250 is 1.25. */
 function kilograms(grams: number): number {

@@ -34,6 +34,33 @@ export interface BookingRequest {
   invoiceNumber: string | null
   /** The e-way bill of a consignment over the threshold (decision 0030). */
   ewayBillNo: string | null
+  /** The carrier's courier to book with (from its rates); null: the carrier's own choice. */
+  courierId: string | null
+}
+
+/** What a parcel would cost with each of a carrier's couriers: the rate card's question. */
+export interface RateRequest {
+  direction: 'FORWARD' | 'REVERSE'
+  /** The customer's pincode: where a forward parcel goes, where a reverse one is picked up. */
+  customerPincode: string
+  weightGrams: number
+  dimensionsCm: { length: number; breadth: number; height: number }
+  /** Paise collected at the door (COD); 0n otherwise. */
+  collectAmount: bigint
+  /** Paise: the parcel's declared value. */
+  declaredValue: bigint
+}
+
+/** One courier's offer for a parcel. */
+export interface CourierRate {
+  courierId: string
+  courierName: string
+  /** Paise: what the carrier charges for the parcel, COD charges included. */
+  charge: bigint
+  /** Days to deliver, the carrier's estimate (the longer end of a range); null when it gives none. */
+  estimatedDays: number | null
+  /** The carrier's own recommendation for this parcel. */
+  recommended: boolean
 }
 
 /** The carrier accepted to collect a booked parcel. */
@@ -74,6 +101,8 @@ export interface Carrier {
    * customer). Asking again for a parcel already queued is not an error. Throws CarrierError.
    */
   requestPickup(shipment: { awb: string; carrierShipmentId: string | null; direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested>
+  /** Its couriers that serve the parcel, with their charges; [] when none does. Throws CarrierError. */
+  rates(request: RateRequest): Promise<CourierRate[]>
   /** Cancels a booked shipment that has not been picked up. */
   cancel(shipment: { awb: string; carrierShipmentId: string | null }): Promise<void>
   /**
