@@ -285,7 +285,7 @@ test('every operation of the OpenAPI document declares a security requirement of
 })
 
 test('the fulfilment back office (shipments, labels, pick list) declares the admin token, so every admin check below runs on it', () => {
-  const fulfilment = operations.filter((op) => /^\/api\/v1\/admin\/(orders\/\{orderId\}\/shipments|shipments\/|fulfilment\/)/.test(op.path))
+  const fulfilment = operations.filter((op) => /^\/api\/v1\/admin\/(orders\/\{orderId\}\/(shipments|shipping-rates)|shipments\/|fulfilment\/)/.test(op.path))
   assert.deepEqual(
     fulfilment.map((op) => `${label(op)}: ${kindOf(op.security)}`).sort(),
     [
@@ -293,7 +293,10 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
       'GET /admin/shipments/{shipmentId}/label: admin',
       'GET /admin/shipments/{shipmentId}: admin',
       'POST /admin/orders/{orderId}/shipments: admin',
+      'POST /admin/orders/{orderId}/shipping-rates: admin',
       'POST /admin/shipments/{shipmentId}/cancel: admin',
+      'POST /admin/shipments/{shipmentId}/ndr: admin',
+      'POST /admin/shipments/{shipmentId}/pickup: admin',
       'POST /admin/shipments/{shipmentId}/refresh: admin',
     ].sort(),
   )

@@ -66,7 +66,7 @@ const move = async (orderId: string, ...statuses: string[]) => {
     assert.equal(res.statusCode, 200, res.body)
   }
 }
-const NO_RULES = { maxOpenCodOrders: null, maxCodValue: null, rtoLimit: null, rtoWindowDays: null, firstOrderCap: null }
+const NO_RULES = { maxOpenCodOrders: null, maxCodValue: null, rtoLimit: null, rtoWindowDays: null, maxRefusedDeliveries: null, refusedWindowDays: null, firstOrderCap: null }
 /** An earbuds COD order to 560001: ₹1000.00, free shipping over ₹499, ₹49.00 COD fee. */
 const EARBUDS_COD = '1049.00'
 
@@ -75,9 +75,10 @@ describe('back office: COD rules and blocked pincodes', () => {
     const shop = await givenShop(t)
     const url = `/partners/${shop.partner.partnerId}/cod-rules`
     assert.deepEqual((await admin('GET', url)).json().data, NO_RULES)
-    const full = { maxOpenCodOrders: 3, maxCodValue: '5000', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: 1500.5 }
-    assert.deepEqual(await setRules(shop, full), { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: '1500.50' })
-    assert.deepEqual((await admin('GET', url)).json().data, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: '1500.50' })
+    const full = { maxOpenCodOrders: 3, maxCodValue: '5000', rtoLimit: 2, rtoWindowDays: 90, maxRefusedDeliveries: 2, refusedWindowDays: 60, firstOrderCap: 1500.5 }
+    const saved = { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, maxRefusedDeliveries: 2, refusedWindowDays: 60, firstOrderCap: '1500.50' }
+    assert.deepEqual(await setRules(shop, full), saved)
+    assert.deepEqual((await admin('GET', url)).json().data, saved)
     assert.deepEqual(await setRules(shop, { maxOpenCodOrders: 1, firstOrderCap: null }), { ...NO_RULES, maxOpenCodOrders: 1 })
     assert.deepEqual(await setRules(shop, {}), NO_RULES)
   })
@@ -97,6 +98,8 @@ describe('back office: COD rules and blocked pincodes', () => {
       [{ rtoLimit: -2, rtoWindowDays: 30 }, /rtoLimit/],
       [{ rtoLimit: 2, rtoWindowDays: 0 }, /rtoWindowDays/],
       [{ rtoLimit: 2, rtoWindowDays: 3651 }, /rtoWindowDays/],
+      [{ maxRefusedDeliveries: 0, refusedWindowDays: 30 }, /maxRefusedDeliveries/],
+      [{ maxRefusedDeliveries: 2, refusedWindowDays: 3651 }, /refusedWindowDays/],
       [{ unknownLimit: 1 }, /unknownLimit/],
     ]
     for (const [body, field] of cases) {

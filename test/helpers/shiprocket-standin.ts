@@ -234,6 +234,15 @@ export function createShiprocketStandIn(options: { email: string; password: stri
       }
     }
 
+    const ndr = /^\/v1\/external\/ndr\/([^/]+)\/action$/.exec(request.path)
+    if (request.method === 'POST' && ndr) {
+      if (!['re-attempt', 'return', 'fake-attempt'].includes(String(body.action))) {
+        return { status: 422, body: { message: 'Oops! Invalid Data.', errors: { action: ['The selected action is invalid.'] }, status_code: 422 } }
+      }
+      if (typeof body.comments !== 'string' || body.comments.trim() === '') return { status: 422, body: { message: 'Oops! Invalid Data.', errors: { comments: ['The comments field is required.'] }, status_code: 422 } }
+      return { status: 200, body: { message: `Action ${String(body.action)} taken for AWB ${decodeURIComponent(ndr[1]!)}` } }
+    }
+
     if (request.method === 'POST' && request.path === '/v1/external/courier/generate/pickup') {
       const ids = Array.isArray(body.shipment_id) ? body.shipment_id.map(String) : []
       if (ids.length === 0) return { status: 422, body: { message: 'Oops! Invalid Data.', errors: { shipment_id: ['The shipment id field is required.'] }, status_code: 422 } }

@@ -114,10 +114,12 @@ const TAX = {
 const SHIPMENT = {
   id: V, direction: V, returnId: V, carrier: V, courierName: V, awb: V, trackingUrl: V, expectedDeliveryDate: V, status: V, weightGrams: V,
   items: list({ orderItemId: V, quantity: V }),
-  events: list({ status: V, location: V, note: V, at: V, applied: V }),
+  events: list({ status: V, location: V, note: V, at: V, applied: V, refused: V }),
   createdAt: V,
   updatedAt: V,
 }
+/** A non-delivery action forwarded to the carrier (issue #38). */
+const NDR_ACTION = { action: V, deferredDate: V, addressLine: V, phone: V, note: V, requestedBy: V, at: V }
 const ORDER = {
   id: V,
   orderNumber: V,
@@ -232,12 +234,13 @@ const EVENT_DATA = new KeysFrom(
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message', 'failureReason',
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'gstin', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
-    'shipmentId', 'shipment', 'cancelledBy',
+    'shipmentId', 'shipment', 'cancelledBy', 'ndrAction',
     'amountPaid', 'codFeeWaived', 'prepaidDiscount', 'saving',
   ],
   {
     // shipment.created and shipment.updated (orders/shipments.ts emitShipment; `from` and, for a cancelled parcel, `cancelledBy`).
     shipment: SHIPMENT,
+    ndrAction: { action: V, deferredDate: V, addressLine: V, phone: V, note: V, requestedBy: V },
     // order.items_cancelled (orders/partial-cancel.ts).
     items: list({ orderItemId: V, quantity: V, amount: V, rewardPoints: V }),
     refunded: { originalPayment: V, walletCash: V },
@@ -329,18 +332,19 @@ const SHAPES = {
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
-  'admin shipment': { ...SHIPMENT, orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }) },
+  'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }) },
   'shipping rates': {
     weightGrams: V,
     dimensionsCm: { length: V, breadth: V, height: V },
     rates: list({ carrier: V, courierId: V, courierName: V, charge: V, estimatedDays: V, recommended: V, cheapest: V, fastest: V }),
     unavailableCarriers: list(V),
   },
+  'partner shipment': { ...SHIPMENT, orderId: V, ndrActions: list(NDR_ACTION) },
   'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
-  'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, firstOrderCap: V },
+  'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, maxRefusedDeliveries: V, refusedWindowDays: V, firstOrderCap: V },
   'admin cod blocked pincode': { pincode: V, reason: V, createdAt: V },
   'admin cod blocked pincodes (list)': list({ pincode: V, reason: V, createdAt: V }),
 } satisfies Record<string, Shape>
@@ -514,6 +518,12 @@ describe('answers carry only whitelisted keys', () => {
     await call('sandbox tracking result', 'POST', `/sandbox/shipments/${String(parcel.awb)}/OUT_FOR_DELIVERY`, {})
     await call('admin shipment', 'GET', `/admin/shipments/${parcel.id}`, admin)
     await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/refresh`, admin)
+    // A failed attempt the recipient refused, then a re-attempt asked by the back office and the partner's server.
+    const failed = carrier.signedEvent({ ...carrier.eventFor(String(parcel.awb), 'DELIVERY_FAILED', new Date(Date.now() + 1_000)), note: 'Consignee refused to accept' })
+    await call('tracking receipt', 'POST', '/shipping/webhooks/sandbox', failed.headers as Record<string, string>, failed.rawBody)
+    const tomorrow = new Date(Date.now() + 5.5 * 3_600_000 + 86_400_000).toISOString().slice(0, 10)
+    await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/ndr`, admin, { action: 'REATTEMPT', deferredDate: tomorrow, addressLine: 'Flat 4B', phone: '9876543210', note: 'Call first' })
+    await call('partner shipment', 'POST', `/partner/shipments/${parcel.id}/ndr`, { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { action: 'RTO' })
     await call('order', 'GET', `/orders/${shipped.id}`, me)
     await call('admin order', 'GET', `/admin/orders/${shipped.id}`, admin)
     await call('pick list', 'GET', '/admin/fulfilment/pick-list', admin)
@@ -531,7 +541,7 @@ describe('answers carry only whitelisted keys', () => {
 
     // Cash-on-delivery risk rules and blocked pincodes, on partner C (no orders of these fixtures use them).
     const codRules = `/admin/partners/${f.partners.C.partnerId}/cod-rules`
-    await call('admin cod rules', 'PUT', codRules, admin, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: '2000.00' })
+    await call('admin cod rules', 'PUT', codRules, admin, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, maxRefusedDeliveries: 2, refusedWindowDays: 60, firstOrderCap: '2000.00' })
     await call('admin cod rules', 'GET', codRules, admin)
     const blocked = `/admin/partners/${f.partners.C.partnerId}/cod-blocked-pincodes`
     await call('admin cod blocked pincode', 'POST', blocked, admin, { pincode: '682001', reason: 'Refused parcels' })

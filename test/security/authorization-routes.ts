@@ -194,6 +194,8 @@ export const MATRIX: Record<string, Route> = {
     ok: 200,
     req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await freshParcel() : await sharedParcel()).id}/cancel` }),
   },
+  'POST /admin/shipments/:shipmentId/ndr': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await failedParcel(f.objects.A1.customer)).id}/ndr`, payload: { action: 'RTO' } }) },
+  'POST /partner/shipments/:shipmentId/ndr': { auth: 'partnerSecret', ok: 200, req: async (c) => ({ url: `/partner/shipments/${(await failedParcel(c.mine.customer)).id}/ndr`, payload: { action: 'RTO' } }) },
   // A parcel whose pickup the carrier did not accept (the sandbox accepts at once: the test clears it).
   'POST /admin/shipments/:shipmentId/pickup': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await parcelAwaitingPickup()).id}/pickup` }) },
   'POST /admin/shipments/:shipmentId/refresh': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/refresh` }) },
@@ -513,6 +515,13 @@ const shippableOrder = () => (shippable ??= f.fresh.codOrder(f.objects.A1.custom
 
 /** A parcel booked with the sandbox carrier for a fresh COD order of A1 (status CREATED: it may still be cancelled). */
 export const freshParcel = () => f.fresh.shipment(f.objects.A1.customer)
+
+/** A fresh parcel of the customer whose delivery failed (as a carrier's scan would leave it): the NDR routes' 200. */
+async function failedParcel(customer: Parameters<typeof f.fresh.shipment>[0]) {
+  const parcel = await f.fresh.shipment(customer)
+  await f.t.deps.database.db.execute(sql`update shipments set status = 'DELIVERY_FAILED' where id = ${parcel.id}`)
+  return parcel
+}
 
 /** A fresh parcel as if its carrier had not accepted the pickup: the retry route's 200. */
 async function parcelAwaitingPickup() {

@@ -10,7 +10,7 @@ import { ledgerBalances } from '../../src/modules/ledgers/ledger.ts'
 import { createSandboxCarrier, type SandboxTrackingBody } from '../../src/modules/shipping/carriers/sandbox.ts'
 import type { TrackingStatus } from '../../src/modules/shipping/carriers/types.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
-import { customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
+import { customerHeaders, givenAdminToken, givenCustomer, givenPartner } from '../helpers/factories.ts'
 import { pdfText } from '../helpers/pdf.ts'
 import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
 
@@ -22,7 +22,8 @@ let support: string
 const carrier = createSandboxCarrier({ secret: createHmac('sha256', TEST_AUTH_SECRET).update('sandbox-carrier').digest('hex'), publicBaseUrl: 'http://localhost:3000' })
 
 before(async () => {
-  t = await createTestApp({ clock })
+  // Dozens of customers sign in within a minute here: the sign-in limit (tested in test/http) would refuse them.
+  t = await createTestApp({ clock, env: { RATE_LIMIT_AUTH_MAX: '1000' } })
   shop = await givenShop(t)
   support = await givenAdminToken(t.app, t.deps, 'support@shipping.test', 'SUPPORT')
 })
@@ -425,6 +426,90 @@ describe('couriers and their rates (decision 0030)', () => {
     const rule = await ship(order.id, { courierRule: 'SLOWEST' })
     assert.equal(rule.statusCode, 400)
     assert.match([rule.json().message].flat().join(' | '), /courierRule/)
+  })
+})
+
+describe('non-delivery reports (NDR)', () => {
+  const partnerNdr = (partner: { partnerId: string; secret: string }, shipmentId: string, body: object) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/partner/shipments/${shipmentId}/ndr`, headers: { 'x-partner-id': partner.partnerId, 'x-partner-secret': partner.secret }, payload: body })
+
+  test("a failed attempt carries the carrier's reason; a re-attempt (date, address line, phone) is forwarded and kept, and the parcel is then delivered", async () => {
+    const { customer, order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, {})).json().data
+    const early = await admin('POST', `/shipments/${parcel.id}/ndr`, { action: 'REATTEMPT' })
+    assert.equal(early.statusCode, 409)
+    assert.equal(early.json().message, `Shipment ${parcel.awb} is CREATED: a non-delivery action is for a parcel whose delivery failed (DELIVERY_FAILED)`)
+    await track(parcel.awb, 'IN_TRANSIT', 'OUT_FOR_DELIVERY')
+    assert.equal((await callback(parcel.awb, 'DELIVERY_FAILED', ++seq, { note: 'Customer not available at the address' }).send()).statusCode, 200)
+    const failed = (await admin('GET', `/shipments/${parcel.id}`)).json().data
+    assert.equal(failed.status, 'DELIVERY_FAILED')
+    assert.deepEqual(failed.events.at(-1), { ...failed.events.at(-1), status: 'DELIVERY_FAILED', note: 'Customer not available at the address', refused: false })
+
+    const bad: [object, RegExp][] = [
+      [{ action: 'REATTEMPT', deferredDate: '2026-11-22' }, /^deferredDate: must be from today \(2026-11-23\) to 2026-11-30 in India$/],
+      [{ action: 'REATTEMPT', deferredDate: '2026-12-01' }, /^deferredDate: must be from today/],
+      [{ action: 'REATTEMPT', phone: '12345' }, /phone/],
+      [{ action: 'RTO', deferredDate: '2026-11-24' }, /^action: RTO takes no deferredDate, addressLine or phone/],
+      [{ action: 'LATER' }, /action/],
+    ]
+    for (const [body, message] of bad) {
+      const res = await admin('POST', `/shipments/${parcel.id}/ndr`, body)
+      assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`)
+      assert.match([res.json().message].flat().join(' | '), message)
+    }
+    const reattempt = await admin('POST', `/shipments/${parcel.id}/ndr`, { action: 'REATTEMPT', deferredDate: '2026-11-24', addressLine: 'Flat 4B, 12 MG Road', phone: '+91 98765 43210', note: 'Call before coming' })
+    assert.equal(reattempt.statusCode, 200, reattempt.body)
+    assert.deepEqual(
+      reattempt.json().data.ndrActions.map(({ at: _at, requestedBy, ...a }: { at: string; requestedBy: string }) => ({ ...a, by: requestedBy.split(':')[0] })),
+      [{ action: 'REATTEMPT', deferredDate: '2026-11-24', addressLine: 'Flat 4B, 12 MG Road', phone: '9876543210', note: 'Call before coming', by: 'ADMIN' }],
+    )
+    const updated = (await events(order.id, 'shipment.updated')).map((e) => e.data as { ndrAction?: { action: string; requestedBy: string } }).filter((d) => d.ndrAction)
+    assert.deepEqual(updated.map((d) => [d.ndrAction!.action, d.ndrAction!.requestedBy.split(':')[0]]), [['REATTEMPT', 'ADMIN']])
+
+    await track(parcel.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
+    assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERED')
+    const late = await admin('POST', `/shipments/${parcel.id}/ndr`, { action: 'RTO' })
+    assert.equal(late.statusCode, 409)
+    assert.match(late.json().message, /is DELIVERED: a non-delivery action is for a parcel whose delivery failed/)
+  })
+
+  test("the partner's server asks for its own parcels only (another partner's: 404); RTO is forwarded and the carrier's scans bring the parcel back", async () => {
+    const { order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, {})).json().data
+    await track(parcel.awb, 'IN_TRANSIT')
+    assert.equal((await callback(parcel.awb, 'DELIVERY_FAILED', ++seq, { note: 'Address incomplete' }).send()).statusCode, 200)
+    const stranger = await givenPartner(t.deps, 'Another partner')
+    assert.equal((await partnerNdr(stranger, parcel.id, { action: 'RTO' })).statusCode, 404)
+    const asked = await partnerNdr(shop.partner, parcel.id, { action: 'RTO', note: 'Customer cancelled on the phone' })
+    assert.equal(asked.statusCode, 200, asked.body)
+    assert.equal(asked.json().data.ndrActions[0].requestedBy, `PARTNER:${shop.partner.partnerId}`)
+    assert.equal('labelUrl' in asked.json().data, false, "the partner's answer is the customer's parcel with its actions")
+    await track(parcel.awb, 'RTO_INITIATED', 'RTO_DELIVERED')
+    assert.equal((await admin('GET', `/shipments/${parcel.id}`)).json().data.status, 'RTO_DELIVERED')
+  })
+
+  test('parcels refused at the door are counted apart from RTOs: maxRefusedDeliveries refuses COD once reached; a customer merely not reached is not counted', async () => {
+    const adminToken = await givenAdminToken(t.app, t.deps, 'admin@ndr.test', 'ADMIN')
+    const rules = (body: object) => t.app.inject({ method: 'PUT', url: `/api/v1/admin/partners/${shop.partner.partnerId}/cod-rules`, headers: { authorization: `Bearer ${adminToken}` }, payload: body })
+    const half = await rules({ maxRefusedDeliveries: 1 })
+    assert.equal(half.statusCode, 400)
+    assert.equal(half.json().message, 'maxRefusedDeliveries and refusedWindowDays must be set together, or both left out')
+    const saved = await rules({ maxRefusedDeliveries: 1, refusedWindowDays: 30 })
+    assert.equal(saved.statusCode, 200, saved.body)
+    assert.deepEqual([saved.json().data.maxRefusedDeliveries, saved.json().data.refusedWindowDays], [1, 30])
+
+    const eligible = async (customer: Awaited<ReturnType<typeof codOrder>>['customer']) =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/checkout/cod-eligibility?pincode=560001&collectableAmount=100', headers: customerHeaders(customer) })).json().data
+    const { customer: refuser, order: refused } = await codOrder([item('earbuds')])
+    const { customer: absent, order: missed } = await codOrder([item('earbuds')])
+    for (const [order, note] of [[refused, 'Consignee refused to accept the shipment'], [missed, 'Consignee not available']] as const) {
+      const parcel = (await ship(order.id, {})).json().data
+      await track(parcel.awb, 'IN_TRANSIT')
+      assert.equal((await callback(parcel.awb, 'DELIVERY_FAILED', ++seq, { note }).send()).statusCode, 200)
+    }
+    assert.deepEqual(await eligible(refuser), { ...(await eligible(refuser)), eligible: false, reasons: ['Cash on delivery is not available after 1 refused delivery in 30 days'] })
+    assert.equal((await eligible(absent)).eligible, true)
+    assert.equal((await rules({})).statusCode, 200, 'rules cleared for the tests after this one')
   })
 })
 

@@ -386,6 +386,26 @@ describe('requestPickup', () => {
   })
 })
 
+// ---- Non-delivery actions ------------------------------------------------------------------------
+
+describe('ndrAction', () => {
+  test("a re-attempt is Shiprocket's NDR action re-attempt with the date, address line, phone and comments; RTO is return", async () => {
+    const shiprocket = carrier()
+    await shiprocket.ndrAction({ awb: '19041424751540', carrierShipmentId: '200000001' }, { action: 'REATTEMPT', deferredDate: '2026-11-28', addressLine: 'Flat 4B, 12 MG Road', phone: '9876543210', note: 'Call first' })
+    await shiprocket.ndrAction({ awb: '19041424751540', carrierShipmentId: '200000001' }, { action: 'RTO', deferredDate: null, addressLine: null, phone: null, note: null })
+    const sent = standIn.sent('POST', '/v1/external/ndr/19041424751540/action').map((r) => r.body)
+    assert.deepEqual(sent, [
+      { action: 're-attempt', comments: 'Call first', deferred_date: '2026-11-28', address1: 'Flat 4B, 12 MG Road', phone: '9876543210' },
+      { action: 'return', comments: 'Return to origin' },
+    ])
+  })
+
+  test('Shiprocket refusing or down: a CarrierError without secrets', async () => {
+    standIn.override = (request) => (request.path.startsWith('/v1/external/ndr/') ? { status: 500, body: { message: 'Server Error', status_code: 500 } } : null)
+    await assert.rejects(carrier().ndrAction({ awb: 'X1', carrierShipmentId: null }, { action: 'RTO', deferredDate: null, addressLine: null, phone: null, note: null }), isSafeCarrierError(/ndr\/X1\/action answered 500/))
+  })
+})
+
 // ---- The token ----------------------------------------------------------------------------------
 
 describe('login and the bearer token', () => {
@@ -608,9 +628,29 @@ describe('parseWebhook', () => {
       location: 'Bengaluru_Hub (Karnataka)',
       note: 'IN TRANSIT - scanned',
       expectedDeliveryDate: '2023-05-23',
+      refused: false,
     })
     assert.match(events[0]!.eventId, /^[0-9a-f]{64}$/)
     assert.equal(requests.length, 0, 'a webhook needs no call to Shiprocket')
+  })
+
+  test("an undelivered parcel's reason says whether the recipient refused it (counted by the COD rules) or was not reached", () => {
+    const scan = (activity: string) => [{ date: '2023-05-23 11:43:52', status: 'X-NDR', activity, location: 'Bengaluru_Hub (Karnataka)', 'sr-status': '21', 'sr-status-label': 'UNDELIVERED' }]
+    const cases: [string, boolean][] = [
+      ['Consignee Refused to Accept', true],
+      ['Customer refused delivery - COD amount not ready', true],
+      ['Shipment rejected by consignee', true],
+      ['Consignee not available', false],
+      ['Address incomplete / incorrect', false],
+    ]
+    for (const [activity, refused] of cases) {
+      const { rawBody, headers } = shiprocketWebhook(AWB, 21, { token: WEBHOOK_TOKEN, scans: scan(activity) })
+      const [event] = carrier().parseWebhook(rawBody, headers)
+      assert.deepEqual([event!.status, event!.note, event!.refused], ['DELIVERY_FAILED', activity, refused], activity)
+    }
+    // A refusal word in another status's scan is not a refused delivery.
+    const { rawBody, headers } = shiprocketWebhook(AWB, 9, { token: WEBHOOK_TOKEN, scans: scan('RTO initiated: consignee refused') })
+    assert.equal(carrier().parseWebhook(rawBody, headers)[0]!.refused, false)
   })
 
   test('the previous token is accepted while a rotation is under way, and only then', () => {

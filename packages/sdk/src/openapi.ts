@@ -754,7 +754,7 @@ export interface paths {
         get: operations["adminGetCodRules"];
         /**
          * Replace a partner's cash-on-delivery risk rules; a field left out or null is no limit
-         * @description Checked by GET /checkout/cod-eligibility, POST /checkout/serviceability and POST /orders (in the order's transaction, under the customer's lock). Open COD orders are those not yet DELIVERED, CANCELLED or RTO; rtoLimit and rtoWindowDays go together.
+         * @description Checked by GET /checkout/cod-eligibility, POST /checkout/serviceability and POST /orders (in the order's transaction, under the customer's lock). Open COD orders are those not yet DELIVERED, CANCELLED or RTO; rtoLimit and rtoWindowDays go together, as do maxRefusedDeliveries and refusedWindowDays (a parcel refused at the door, as the carrier reports it, counted apart from RTOs).
          */
         put: operations["adminSetCodRules"];
         post?: never;
@@ -1069,6 +1069,26 @@ export interface paths {
         get: operations["adminGetShipmentLabel"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/shipments/{shipmentId}/ndr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the carrier to deliver a failed parcel again, or to return it (non-delivery report)
+         * @description For a forward parcel whose delivery failed (DELIVERY_FAILED; 409 otherwise): REATTEMPT (optionally on deferredDate, today to 7 days ahead in India, to a corrected addressLine or phone) or RTO. Forwarded to the carrier (503 when it cannot take it: nothing kept); the parcel moves with its next scans.
+         */
+        post: operations["adminShipmentNdrAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1710,6 +1730,26 @@ export interface paths {
         get: operations["partnerGetReturn"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partner/shipments/{shipmentId}/ndr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the carrier to deliver one of the partner's failed parcels again, or to return it (as the back office can)
+         * @description For a forward parcel whose delivery failed (DELIVERY_FAILED; 409 otherwise): REATTEMPT (optionally on deferredDate, today to 7 days ahead in India, to a corrected addressLine or phone) or RTO. Forwarded to the carrier (503 when it cannot take it: nothing kept); the parcel moves with its next scans.
+         */
+        post: operations["partnerShipmentNdrAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2554,7 +2594,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A tracking event moves a parcel, or the back office cancels it */
+        /** A tracking event moves a parcel, the back office cancels it, or a non-delivery action (re-attempt, return) is sent to the carrier */
         post: operations["onShipmentUpdated"];
         delete?: never;
         options?: never;
@@ -12150,7 +12190,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -12408,6 +12449,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -12839,7 +12882,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -13097,6 +13141,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -14434,11 +14480,23 @@ export interface operations {
                      *             "location": "string",
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z",
-                     *             "applied": true
+                     *             "applied": true,
+                     *             "refused": true
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -14482,6 +14540,8 @@ export interface operations {
                                 at: string;
                                 location: string | null;
                                 note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
@@ -14493,6 +14553,19 @@ export interface operations {
                                 quantity: number;
                             }[];
                             labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
                             orderId: string;
                             pickup: {
                                 reference: string | null;
@@ -15142,7 +15215,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -15400,6 +15474,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -18065,6 +18141,8 @@ export interface operations {
                      *         "maxCodValue": "1299.00",
                      *         "rtoLimit": 1,
                      *         "rtoWindowDays": 1,
+                     *         "maxRefusedDeliveries": 1,
+                     *         "refusedWindowDays": 1,
                      *         "firstOrderCap": "1299.00"
                      *       }
                      *     }
@@ -18074,6 +18152,8 @@ export interface operations {
                             firstOrderCap: string | null;
                             maxCodValue: string | null;
                             maxOpenCodOrders: number | null;
+                            maxRefusedDeliveries: number | null;
+                            refusedWindowDays: number | null;
                             rtoLimit: number | null;
                             rtoWindowDays: number | null;
                         };
@@ -18226,6 +18306,8 @@ export interface operations {
                     firstOrderCap?: (string | number) | null;
                     maxCodValue?: (string | number) | null;
                     maxOpenCodOrders?: number | null;
+                    maxRefusedDeliveries?: number | null;
+                    refusedWindowDays?: number | null;
                     rtoLimit?: number | null;
                     rtoWindowDays?: number | null;
                 };
@@ -18247,6 +18329,8 @@ export interface operations {
                      *         "maxCodValue": "1299.00",
                      *         "rtoLimit": 1,
                      *         "rtoWindowDays": 1,
+                     *         "maxRefusedDeliveries": 1,
+                     *         "refusedWindowDays": 1,
                      *         "firstOrderCap": "1299.00"
                      *       }
                      *     }
@@ -18256,6 +18340,8 @@ export interface operations {
                             firstOrderCap: string | null;
                             maxCodValue: string | null;
                             maxOpenCodOrders: number | null;
+                            maxRefusedDeliveries: number | null;
+                            refusedWindowDays: number | null;
                             rtoLimit: number | null;
                             rtoWindowDays: number | null;
                         };
@@ -21865,7 +21951,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -21943,6 +22030,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -22280,7 +22369,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -22358,6 +22448,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -22732,7 +22824,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -22810,6 +22903,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -23185,7 +23280,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -23263,6 +23359,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -23574,11 +23672,23 @@ export interface operations {
                      *             "location": "string",
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z",
-                     *             "applied": true
+                     *             "applied": true,
+                     *             "refused": true
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -23622,6 +23732,8 @@ export interface operations {
                                 at: string;
                                 location: string | null;
                                 note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
@@ -23633,6 +23745,19 @@ export interface operations {
                                 quantity: number;
                             }[];
                             labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
                             orderId: string;
                             pickup: {
                                 reference: string | null;
@@ -23825,11 +23950,23 @@ export interface operations {
                      *             "location": "string",
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z",
-                     *             "applied": true
+                     *             "applied": true,
+                     *             "refused": true
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -23873,6 +24010,8 @@ export interface operations {
                                 at: string;
                                 location: string | null;
                                 note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
@@ -23884,6 +24023,19 @@ export interface operations {
                                 quantity: number;
                             }[];
                             labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
                             orderId: string;
                             pickup: {
                                 reference: string | null;
@@ -24216,6 +24368,366 @@ export interface operations {
             };
         };
     };
+    adminShipmentNdrAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "REATTEMPT"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description REATTEMPT: deliver again; RTO: return to origin
+                     * @enum {unknown}
+                     */
+                    action: "REATTEMPT" | "RTO";
+                    /** @description REATTEMPT: a corrected address line */
+                    addressLine?: string;
+                    /**
+                     * Format: date
+                     * @description REATTEMPT: the day to deliver on (India), today to 7 days ahead
+                     */
+                    deferredDate?: string;
+                    /** @description For the courier */
+                    note?: string;
+                    /** @description REATTEMPT: a corrected 10-digit mobile */
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "direction": "FORWARD",
+                     *         "returnId": "string",
+                     *         "carrier": "string",
+                     *         "courierName": "string",
+                     *         "awb": "string",
+                     *         "trackingUrl": "string",
+                     *         "expectedDeliveryDate": "2026-11-23",
+                     *         "status": "CREATED",
+                     *         "weightGrams": 1,
+                     *         "items": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "status": "CREATED",
+                     *             "location": "string",
+                     *             "note": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z",
+                     *             "applied": true,
+                     *             "refused": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "orderId": "string",
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The carrier's air waybill number */
+                            awb: string;
+                            /** @description sandbox or shiprocket */
+                            carrier: string;
+                            courierName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
+                            /**
+                             * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                             * @enum {unknown}
+                             */
+                            direction: "FORWARD" | "REVERSE";
+                            events: {
+                                /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                applied: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                location: string | null;
+                                note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            }[];
+                            ewayBillNo: string | null;
+                            expectedDeliveryDate: string | null;
+                            id: string;
+                            items: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
+                            labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
+                            orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
+                            returnId: string | null;
+                            /** @enum {unknown} */
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            trackingUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     adminRequestShipmentPickup: {
         parameters: {
             query?: never;
@@ -24260,11 +24772,23 @@ export interface operations {
                      *             "location": "string",
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z",
-                     *             "applied": true
+                     *             "applied": true,
+                     *             "refused": true
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -24308,6 +24832,8 @@ export interface operations {
                                 at: string;
                                 location: string | null;
                                 note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
@@ -24319,6 +24845,19 @@ export interface operations {
                                 quantity: number;
                             }[];
                             labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
                             orderId: string;
                             pickup: {
                                 reference: string | null;
@@ -24529,11 +25068,23 @@ export interface operations {
                      *             "location": "string",
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z",
-                     *             "applied": true
+                     *             "applied": true,
+                     *             "refused": true
                      *           }
                      *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -24577,6 +25128,8 @@ export interface operations {
                                 at: string;
                                 location: string | null;
                                 note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
                                 /** @enum {unknown} */
                                 status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                             }[];
@@ -24588,6 +25141,19 @@ export interface operations {
                                 quantity: number;
                             }[];
                             labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
                             orderId: string;
                             pickup: {
                                 reference: string | null;
@@ -27825,7 +28391,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -28052,6 +28619,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -28499,7 +29068,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -28714,6 +29284,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -29112,7 +29684,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -29327,6 +29900,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -29796,7 +30371,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -30011,6 +30587,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -33317,7 +33895,8 @@ export interface operations {
                      *                 "location": "string",
                      *                 "note": "string",
                      *                 "at": "2026-11-23T04:30:00.000Z",
-                     *                 "applied": true
+                     *                 "applied": true,
+                     *                 "refused": true
                      *               }
                      *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
@@ -33563,6 +34142,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -35186,7 +35767,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -35264,6 +35846,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -35450,6 +36034,322 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/partner/returns/{returnRequestId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    partnerShipmentNdrAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "REATTEMPT"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description REATTEMPT: deliver again; RTO: return to origin
+                     * @enum {unknown}
+                     */
+                    action: "REATTEMPT" | "RTO";
+                    /** @description REATTEMPT: a corrected address line */
+                    addressLine?: string;
+                    /**
+                     * Format: date
+                     * @description REATTEMPT: the day to deliver on (India), today to 7 days ahead
+                     */
+                    deferredDate?: string;
+                    /** @description For the courier */
+                    note?: string;
+                    /** @description REATTEMPT: a corrected 10-digit mobile */
+                    phone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "direction": "FORWARD",
+                     *         "returnId": "string",
+                     *         "carrier": "string",
+                     *         "courierName": "string",
+                     *         "awb": "string",
+                     *         "trackingUrl": "string",
+                     *         "expectedDeliveryDate": "2026-11-23",
+                     *         "status": "CREATED",
+                     *         "weightGrams": 1,
+                     *         "items": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "status": "CREATED",
+                     *             "location": "string",
+                     *             "note": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z",
+                     *             "applied": true,
+                     *             "refused": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderId": "string",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The carrier's air waybill number */
+                            awb: string;
+                            /** @description sandbox or shiprocket */
+                            carrier: string;
+                            courierName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /**
+                             * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                             * @enum {unknown}
+                             */
+                            direction: "FORWARD" | "REVERSE";
+                            events: {
+                                /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                applied: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                location: string | null;
+                                note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            }[];
+                            expectedDeliveryDate: string | null;
+                            id: string;
+                            items: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
+                            orderId: string;
+                            returnId: string | null;
+                            /** @enum {unknown} */
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            trackingUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing x-partner-secret header",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/partner/shipments/{shipmentId}/ndr"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -37730,7 +38630,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -37789,6 +38690,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -38113,7 +39016,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -38172,6 +39076,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -38486,7 +39392,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -38545,6 +39452,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -38900,7 +39809,8 @@ export interface operations {
                      *               "location": "string",
                      *               "note": "string",
                      *               "at": "2026-11-23T04:30:00.000Z",
-                     *               "applied": true
+                     *               "applied": true,
+                     *               "refused": true
                      *             }
                      *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
@@ -38959,6 +39869,8 @@ export interface operations {
                                     at: string;
                                     location: string | null;
                                     note: string | null;
+                                    /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                    refused: boolean;
                                     /** @enum {unknown} */
                                     status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
                                 }[];
@@ -44994,6 +45906,16 @@ export interface operations {
                     data: {
                         /** @example IN_TRANSIT */
                         from: string;
+                        /** @description The non-delivery action sent to the carrier, on the event that records it */
+                        ndrAction?: {
+                            action: "REATTEMPT" | "RTO";
+                            addressLine: string | null;
+                            deferredDate: string | null;
+                            note: string | null;
+                            phone: string | null;
+                            /** @example ADMIN:adm_01JD4Y3A10 */
+                            requestedBy: string;
+                        };
                         /**
                          * @description The order
                          * @example ord_01JD3Q8Z4K7M2X9R6T1V0B8C5N

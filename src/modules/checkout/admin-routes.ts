@@ -213,6 +213,8 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     maxCodValue: Nullable(Money("At most this much to collect across a customer's open COD orders and the new one")),
     rtoLimit: Nullable(Count("COD is refused once this many of the customer's orders ended RTO within rtoWindowDays")),
     rtoWindowDays: Nullable(Type.Integer({ minimum: 1, maximum: 3650, description: 'The RTO window, in days back from now' })),
+    maxRefusedDeliveries: Nullable(Count("COD is refused once this many of the customer's parcels were refused at the door within refusedWindowDays (counted apart from RTOs)")),
+    refusedWindowDays: Nullable(Type.Integer({ minimum: 1, maximum: 3650, description: 'The refusals window, in days back from now' })),
     firstOrderCap: Nullable(Money('A customer with no delivered order may collect at most this much by COD')),
   })
   const CodRulesInput = Type.Object({
@@ -221,6 +223,12 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
     rtoLimit: Type.Optional(NullableCount('COD refused after this many RTO orders within rtoWindowDays; set both or neither')),
     rtoWindowDays: Type.Optional(
       Type.Union([Type.Integer({ minimum: 1, maximum: 3650, description: 'Days back from now in which RTOs count; set with rtoLimit' }), Type.Null()], { 'x-message': 'must be a whole number of days from 1 to 3650, or null' }),
+    ),
+    maxRefusedDeliveries: Type.Optional(NullableCount('COD refused after this many parcels refused at the door within refusedWindowDays; set both or neither')),
+    refusedWindowDays: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: 3650, description: 'Days back from now in which refusals count; set with maxRefusedDeliveries' }), Type.Null()], {
+        'x-message': 'must be a whole number of days from 1 to 3650, or null',
+      }),
     ),
     firstOrderCap: Type.Optional(NullableMoneyInput('At most this much (rupees) by COD until a first order is delivered; null: no cap')),
   })
@@ -253,15 +261,15 @@ export const checkoutAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CheckoutAdm
         summary: "Replace a partner's cash-on-delivery risk rules; a field left out or null is no limit",
         description:
           'Checked by GET /checkout/cod-eligibility, POST /checkout/serviceability and POST /orders (in the order\'s transaction, under the customer\'s lock). ' +
-          'Open COD orders are those not yet DELIVERED, CANCELLED or RTO; rtoLimit and rtoWindowDays go together.',
+          'Open COD orders are those not yet DELIVERED, CANCELLED or RTO; rtoLimit and rtoWindowDays go together, as do maxRefusedDeliveries and refusedWindowDays (a parcel refused at the door, as the carrier reports it, counted apart from RTOs).',
         params: PartnerParams,
         body: CodRulesInput,
         response: { 200: Envelope(CodRules), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, firstOrderCap } = request.body
-      return ok(await admin.saveCodRules(request.params.partnerId, { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, firstOrderCap }), 'COD rules saved')
+      const { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, maxRefusedDeliveries, refusedWindowDays, firstOrderCap } = request.body
+      return ok(await admin.saveCodRules(request.params.partnerId, { maxOpenCodOrders, maxCodValue, rtoLimit, rtoWindowDays, maxRefusedDeliveries, refusedWindowDays, firstOrderCap }), 'COD rules saved')
     },
   )
 

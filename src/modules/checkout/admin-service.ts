@@ -88,6 +88,8 @@ export interface CodRulesInput {
   maxCodValue?: Amount | null
   rtoLimit?: number | null
   rtoWindowDays?: number | null
+  maxRefusedDeliveries?: number | null
+  refusedWindowDays?: number | null
   firstOrderCap?: Amount | null
 }
 
@@ -98,6 +100,8 @@ function codRulesOut(rules: typeof partnerCodRules.$inferSelect | undefined) {
     maxCodValue: money(rules?.maxCodValue),
     rtoLimit: rules?.rtoLimit ?? null,
     rtoWindowDays: rules?.rtoWindowDays ?? null,
+    maxRefusedDeliveries: rules?.maxRefusedDeliveries ?? null,
+    refusedWindowDays: rules?.refusedWindowDays ?? null,
     firstOrderCap: money(rules?.firstOrderCap),
   }
 }
@@ -285,12 +289,17 @@ export class CheckoutAdminService {
   /** Replaces the partner's COD risk rules (an absent field is null: no limit). */
   async saveCodRules(partnerId: string, input: CodRulesInput) {
     if ((input.rtoLimit == null) !== (input.rtoWindowDays == null)) throw new AppError('BAD_REQUEST', 'rtoLimit and rtoWindowDays must be set together, or both left out')
+    if ((input.maxRefusedDeliveries == null) !== (input.refusedWindowDays == null)) {
+      throw new AppError('BAD_REQUEST', 'maxRefusedDeliveries and refusedWindowDays must be set together, or both left out')
+    }
     await this.requirePartner(partnerId)
     const values = {
       maxOpenCodOrders: input.maxOpenCodOrders ?? null,
       maxCodValue: input.maxCodValue == null ? null : paise(input.maxCodValue),
       rtoLimit: input.rtoLimit ?? null,
       rtoWindowDays: input.rtoWindowDays ?? null,
+      maxRefusedDeliveries: input.maxRefusedDeliveries ?? null,
+      refusedWindowDays: input.refusedWindowDays ?? null,
       firstOrderCap: input.firstOrderCap == null ? null : paise(input.firstOrderCap),
       updatedAt: this.clock.now(),
     }

@@ -10,6 +10,9 @@ export interface CodRules {
   maxCodValue: bigint | null
   rtoLimit: number | null
   rtoWindowDays: number | null
+  /** COD refused once this many of the customer's parcels were refused at the door within refusedWindowDays. */
+  maxRefusedDeliveries: number | null
+  refusedWindowDays: number | null
   firstOrderCap: bigint | null
 }
 
@@ -23,11 +26,13 @@ export interface CodHistory {
   hasDelivered: boolean
   /** Orders that ended RTO at or after the start of the rules' window (0 without an RTO rule). */
   rtoInWindow: number
+  /** Parcels the customer refused at the door (a failed attempt the carrier says was refused) in the refusals' window (0 without that rule). */
+  refusedInWindow: number
 }
 
 /** Whether judging the rules needs the customer's history (one query): not for a partner without limits. */
 export const rulesNeedHistory = (rules: CodRules | null): rules is CodRules =>
-  rules !== null && (rules.maxOpenCodOrders !== null || rules.maxCodValue !== null || rules.rtoLimit !== null || rules.firstOrderCap !== null)
+  rules !== null && (rules.maxOpenCodOrders !== null || rules.maxCodValue !== null || rules.rtoLimit !== null || rules.maxRefusedDeliveries != null || rules.firstOrderCap !== null)
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 const rupees = (paise: bigint) => `₹${formatPaise(paise)}`
@@ -60,6 +65,10 @@ export function codRiskReasons(input: {
   if (rules && history) {
     if (rules.rtoLimit !== null && rules.rtoWindowDays !== null && history.rtoInWindow >= rules.rtoLimit) {
       reasons.push(`Cash on delivery is not available after ${plural(rules.rtoLimit, 'returned delivery', 'returned deliveries')} in ${plural(rules.rtoWindowDays, 'day', 'days')}`)
+      refusedWhateverTheAmount = true
+    }
+    if (rules.maxRefusedDeliveries != null && rules.refusedWindowDays != null && history.refusedInWindow >= rules.maxRefusedDeliveries) {
+      reasons.push(`Cash on delivery is not available after ${plural(rules.maxRefusedDeliveries, 'refused delivery', 'refused deliveries')} in ${plural(rules.refusedWindowDays, 'day', 'days')}`)
       refusedWhateverTheAmount = true
     }
     if (rules.maxOpenCodOrders !== null && history.openCodOrders >= rules.maxOpenCodOrders) {

@@ -117,6 +117,9 @@ export const partnerCodRules = pgTable(
     /** COD refused once this many of the customer's orders ended RTO within rtoWindowDays (both or neither). */
     rtoLimit: integer('rto_limit'),
     rtoWindowDays: integer('rto_window_days'),
+    /** COD refused once this many of the customer's parcels were refused at the door within refusedWindowDays (both or neither). */
+    maxRefusedDeliveries: integer('max_refused_deliveries'),
+    refusedWindowDays: integer('refused_window_days'),
     /** A customer with no delivered order may not place a COD order collecting more. */
     firstOrderCap: bigint('first_order_cap', { mode: 'bigint' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -127,6 +130,10 @@ export const partnerCodRules = pgTable(
       sql`coalesce(${t.maxOpenCodOrders}, 1) >= 1 and coalesce(${t.maxCodValue}, 0) >= 0 and coalesce(${t.rtoLimit}, 1) >= 1 and coalesce(${t.rtoWindowDays}, 1) >= 1 and coalesce(${t.firstOrderCap}, 0) >= 0`,
     ),
     check('partner_cod_rules_rto_pair', sql`(${t.rtoLimit} is null) = (${t.rtoWindowDays} is null)`),
+    check(
+      'partner_cod_rules_refused_pair',
+      sql`(${t.maxRefusedDeliveries} is null) = (${t.refusedWindowDays} is null) and coalesce(${t.maxRefusedDeliveries}, 1) >= 1 and coalesce(${t.refusedWindowDays}, 1) >= 1`,
+    ),
   ],
 )
 

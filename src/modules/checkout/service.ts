@@ -74,7 +74,7 @@ export const codRulesScope = (partnerId: string) => `cod-rules:${partnerId}`
 export const codBlockedScope = (partnerId: string) => `cod-blocked:${partnerId}`
 
 /** The orders module's count of a customer's COD history (orders/index.ts codHistoryOf), given by app.ts. */
-export type CodHistoryOf = (db: Executor, userId: string, rtoSince: Date | null) => Promise<CodHistory>
+export type CodHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => Promise<CodHistory>
 
 /** A cart as loadCart reads it: its lines with their products, total and weight. */
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
@@ -164,8 +164,9 @@ export class CheckoutService {
     const [rules, pincodeBlocked] = await Promise.all([this.codRules(customer.partnerId, executor), this.codBlocked(customer.partnerId, pincode, executor)])
     let history: CodHistory | null = null
     if (rulesNeedHistory(rules)) {
-      const rtoSince = rules.rtoWindowDays === null ? null : new Date(this.clock.now().getTime() - rules.rtoWindowDays * 86_400_000)
-      history = await this.codHistoryOf(executor, customer.userId, rtoSince)
+      // `== null`: rules cached before a rule existed lack its fields.
+      const since = (days: number | null | undefined) => (days == null ? null : new Date(this.clock.now().getTime() - days * 86_400_000))
+      history = await this.codHistoryOf(executor, customer.userId, since(rules.rtoWindowDays), since(rules.maxRefusedDeliveries == null ? null : rules.refusedWindowDays))
     }
     return codRiskReasons({ rules, history, pincodeBlocked, pincode, amount })
   }

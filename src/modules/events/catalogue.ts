@@ -157,13 +157,26 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
     data: Type.Object({ ...OrderRef, shipmentId: Id('shp', 'The parcel'), status: Type.String({ examples: ['CREATED'] }), shipment: AnswerOf('GET /orders/{orderId} (shipments[])') }),
   },
   'shipment.updated': {
-    summary: 'A tracking event moves a parcel, or the back office cancels it',
+    summary: 'A tracking event moves a parcel, the back office cancels it, or a non-delivery action (re-attempt, return) is sent to the carrier',
     data: Type.Object({
       ...OrderRef,
       shipmentId: Id('shp', 'The parcel'),
       from: Type.String({ examples: ['IN_TRANSIT'] }),
       status: Type.String({ examples: ['OUT_FOR_DELIVERY'] }),
       shipment: AnswerOf('GET /orders/{orderId} (shipments[])'),
+      ndrAction: Type.Optional(
+        Type.Object(
+          {
+            action: Type.Union([Type.Literal('REATTEMPT'), Type.Literal('RTO')]),
+            deferredDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+            addressLine: Type.Union([Type.String(), Type.Null()]),
+            phone: Type.Union([Type.String(), Type.Null()]),
+            note: Type.Union([Type.String(), Type.Null()]),
+            requestedBy: Type.String({ examples: ['ADMIN:adm_01JD4Y3A10'] }),
+          },
+          { description: 'The non-delivery action sent to the carrier, on the event that records it' },
+        ),
+      ),
     }),
   },
   'order.items_cancelled': {

@@ -49,7 +49,7 @@ export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(d
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
 /** A customer's COD history for checkout's risk rules (injected into CheckoutService by app.ts: checkout does not read orders). */
-export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince)
+export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince, refusedSince)
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
 export const paymentsOfOrder = (db: Executor, orderId: string) => orderRepo.paymentsOf(db, orderId)
 export const refundsOfOrder = (db: Executor, orderId: string) => orderRepo.refundsOf(db, orderId)

@@ -18,6 +18,7 @@ import {
   paymentWebhookEvents,
   payoutAccounts,
   refunds,
+  shipmentEvents,
   shipmentItems,
   shipments,
 } from './schema.sql.ts'
@@ -210,9 +211,11 @@ export const orderRepo = {
   /**
    * A customer's COD history for the risk rules (checkout's cod-risk.ts), in one query over the
    * customer's orders (orders_customer_idx); an RTO order counts when its move to RTO (its history
-   * row, order_status_history_order_idx) is at or after `rtoSince` (none counted without it).
+   * row, order_status_history_order_idx) is at or after `rtoSince` (none counted without it); a
+   * parcel refused at the door counts once when a refused attempt of it happened at or after
+   * `refusedSince` (shipment_events_refused_idx).
    */
-  async codHistory(db: Executor, userId: string, rtoSince: Date | null) {
+  async codHistory(db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null = null) {
     const open = sql`${orders.paymentMode} = 'COD' and ${orders.status} not in ('DELIVERED', 'CANCELLED', 'RTO')`
     const rto = rtoSince
       ? // Qualified by hand: Drizzle writes a single-table query's columns unqualified, and "id" would bind to the history row's.
@@ -224,10 +227,13 @@ export const orderRepo = {
         openCodValue: sql<string>`(coalesce(sum(${orders.amountPayable}) filter (where ${open}), 0))::text`,
         hasDelivered: sql<boolean>`coalesce(bool_or(${orders.status} = 'DELIVERED'), false)`,
         rtoInWindow: rto,
+        refusedInWindow: refusedSince
+          ? sql<number>`(select count(distinct s.id) from ${shipments} s join ${shipmentEvents} e on e.shipment_id = s.id and e.refused and e.occurred_at >= ${refusedSince} where s.order_id in (select o.id from ${orders} o where o.user_id = ${userId}))::int`
+          : sql<number>`0`,
       })
       .from(orders)
       .where(eq(orders.userId, userId))
-    return { openCodOrders: Number(row?.openCodOrders ?? 0), openCodValue: BigInt(row?.openCodValue ?? '0'), hasDelivered: row?.hasDelivered === true, rtoInWindow: Number(row?.rtoInWindow ?? 0) }
+    return { openCodOrders: Number(row?.openCodOrders ?? 0), openCodValue: BigInt(row?.openCodValue ?? '0'), hasDelivered: row?.hasDelivered === true, rtoInWindow: Number(row?.rtoInWindow ?? 0), refusedInWindow: Number(row?.refusedInWindow ?? 0) }
   },
   async countUnpaid(tx: Executor, userId: string): Promise<number> {
     const [row] = await tx.select({ n: count() }).from(orders).where(and(eq(orders.userId, userId), eq(orders.status, 'PENDING_PAYMENT')))

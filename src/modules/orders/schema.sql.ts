@@ -400,6 +400,36 @@ export const shipmentEvents = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
     applied: boolean('applied').notNull(),
+    /** A failed delivery attempt the recipient refused (the carrier's reason says so): the COD risk rules count these apart from RTOs. */
+    refused: boolean('refused').notNull().default(false),
   },
-  (t) => [uniqueIndex('shipment_events_carrier_event_uq').on(t.carrier, t.eventId), index('shipment_events_shipment_idx').on(t.shipmentId, t.occurredAt)],
+  (t) => [
+    uniqueIndex('shipment_events_carrier_event_uq').on(t.carrier, t.eventId),
+    index('shipment_events_shipment_idx').on(t.shipmentId, t.occurredAt),
+    index('shipment_events_refused_idx').on(t.shipmentId, t.occurredAt).where(sql`refused`),
+  ],
+)
+
+/**
+ * What the back office or the partner's server asked the carrier to do with a parcel whose delivery
+ * failed (a non-delivery report, NDR): deliver again (on a date, to a corrected address line or
+ * phone) or return it to origin. Kept once forwarded; the parcel moves with the carrier's scans.
+ */
+export const shipmentNdrActions = pgTable(
+  'shipment_ndr_actions',
+  {
+    id: text('id').primaryKey(),
+    shipmentId: text('shipment_id')
+      .notNull()
+      .references(() => shipments.id),
+    action: text('action').$type<'REATTEMPT' | 'RTO'>().notNull(),
+    deferredDate: date('deferred_date', { mode: 'string' }),
+    addressLine: text('address_line'),
+    phone: text('phone'),
+    note: text('note'),
+    /** ADMIN:<id> or PARTNER:<id>. */
+    requestedBy: text('requested_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('shipment_ndr_actions_shipment_idx').on(t.shipmentId, t.createdAt), check('shipment_ndr_actions_action', sql`${t.action} in ('REATTEMPT', 'RTO')`)],
 )

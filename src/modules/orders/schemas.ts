@@ -69,6 +69,7 @@ export const Shipment = Type.Object(
         note: Nullable(Type.String()),
         at: Time,
         applied: Type.Boolean({ description: 'False for an event older than the one the shipment is at, or a move it does not make' }),
+        refused: Type.Boolean({ description: "A failed delivery attempt the recipient refused (the carrier's reason says so)" }),
       }),
     ),
     createdAt: Time,

@@ -3,11 +3,12 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import type { OrderItemRow } from './repo.ts'
-import { orderItems, orders, shipmentEvents, shipmentItems, shipments } from './schema.sql.ts'
+import { orderItems, orders, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
 
 export type ShipmentRow = typeof shipments.$inferSelect
 export type ShipmentItemRow = typeof shipmentItems.$inferSelect
 export type ShipmentEventRow = typeof shipmentEvents.$inferSelect
+export type ShipmentNdrActionRow = typeof shipmentNdrActions.$inferSelect
 
 /** A parcel that did not come back settled (a returned parcel's units are cancelled on their lines once settled). */
 const liveOrUnsettled = sql`(${shipments.status} <> 'RTO_DELIVERED' or ${shipments.settledAt} is null)`
@@ -56,6 +57,12 @@ export const shipmentRepo = {
     if (shipmentIds.length === 0) return []
     return db.select().from(shipmentEvents).where(inArray(shipmentEvents.shipmentId, shipmentIds)).orderBy(asc(shipmentEvents.occurredAt), asc(shipmentEvents.receivedAt))
   },
+  async insertNdrAction(tx: Executor, row: ShipmentNdrActionRow) {
+    await tx.insert(shipmentNdrActions).values(row)
+  },
+  ndrActionsOf(db: Executor, shipmentId: string) {
+    return db.select().from(shipmentNdrActions).where(eq(shipmentNdrActions.shipmentId, shipmentId)).orderBy(asc(shipmentNdrActions.createdAt), asc(shipmentNdrActions.id))
+  },
   /** The event, unless the carrier sent it before (then null). */
   async insertEvent(tx: Executor, row: ShipmentEventRow) {
     const [inserted] = await tx.insert(shipmentEvents).values(row).onConflictDoNothing({ target: [shipmentEvents.carrier, shipmentEvents.eventId] }).returning()
@@ -95,7 +102,7 @@ export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: S
     items: items.filter((i) => i.shipmentId === s.id).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })),
     events: events
       .filter((e) => e.shipmentId === s.id)
-      .map((e) => ({ status: e.status, location: e.location, note: e.note, at: e.occurredAt.toISOString(), applied: e.applied })),
+      .map((e) => ({ status: e.status, location: e.location, note: e.note, at: e.occurredAt.toISOString(), applied: e.applied, refused: e.refused })),
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   }

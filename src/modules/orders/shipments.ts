@@ -96,6 +96,8 @@ export interface TrackingUpdate {
   location: string | null
   note: string | null
   expectedDeliveryDate: string | null
+  /** A failed attempt the recipient refused. */
+  refused: boolean
 }
 
 /**
@@ -149,6 +151,7 @@ function insertTrackingEvent(tx: Executor, shipment: { id: string; carrier: stri
     occurredAt: update.occurredAt,
     receivedAt: at,
     applied,
+    refused: update.refused,
   })
 }
 

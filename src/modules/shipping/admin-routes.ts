@@ -4,10 +4,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
-import { adminOf, type Guards } from '../../http/guards.ts'
+import { adminOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
+import { CreateShipmentBody, NdrBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
 import type { ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
@@ -17,8 +17,21 @@ const pdfResponse = (description: string) => ({ description, content: { 'applica
 export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingService; guards: Guards }> = async (app, { shipping, guards }) => {
   const common = { preValidation: guards.admin('SUPPORT') }
   const tags = ['Admin: fulfilment']
+  const NdrActions = Type.Array(
+    Type.Object({
+      action: Type.Enum(['REATTEMPT', 'RTO']),
+      deferredDate: Nullable(Type.String({ format: 'date' })),
+      addressLine: Nullable(Type.String()),
+      phone: Nullable(Type.String()),
+      note: Nullable(Type.String()),
+      requestedBy: Type.String({ description: 'ADMIN:<id> or PARTNER:<id>' }),
+      at: Time,
+    }),
+    { description: 'Non-delivery actions forwarded to the carrier, oldest first' },
+  )
   const AdminShipment = Type.Object({
     ...Shipment.properties,
+    ndrActions: NdrActions,
     orderId: Type.String(),
     labelUrl: Nullable(Type.String({ description: "The carrier's own label, when it gave one" })),
     dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }, { description: 'The box declared to the carrier, whole centimetres' }),
@@ -94,6 +107,47 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     async (request) => {
       await shipping.cancel(adminOf(request).adminId, request.params.shipmentId)
       return ok(await shipping.adminView(request.params.shipmentId), 'Shipment cancelled')
+    },
+  )
+
+  const ndrSchema = {
+    params: ShipmentParams,
+    body: NdrBody,
+    description:
+      'For a forward parcel whose delivery failed (DELIVERY_FAILED; 409 otherwise): REATTEMPT (optionally on deferredDate, today to 7 days ahead in India, to a corrected addressLine or phone) or RTO. Forwarded to the carrier (503 when it cannot take it: nothing kept); the parcel moves with its next scans.',
+  }
+  app.post(
+    '/admin/shipments/:shipmentId/ndr',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminShipmentNdrAction',
+        tags,
+        security: security.admin,
+        summary: 'Ask the carrier to deliver a failed parcel again, or to return it (non-delivery report)',
+        ...ndrSchema,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409, 503) },
+      },
+    },
+    async (request) => ok(await shipping.ndrAction(`ADMIN:${adminOf(request).adminId}`, request.params.shipmentId, request.body), 'Non-delivery action sent'),
+  )
+  const PartnerShipment = Type.Object({ ...Shipment.properties, orderId: Type.String(), ndrActions: NdrActions })
+  app.post(
+    '/partner/shipments/:shipmentId/ndr',
+    {
+      preValidation: guards.partner,
+      schema: {
+        operationId: 'partnerShipmentNdrAction',
+        tags: ['Partner server: shipments'],
+        security: security.partner,
+        summary: "Ask the carrier to deliver one of the partner's failed parcels again, or to return it (as the back office can)",
+        ...ndrSchema,
+        response: { 200: Envelope(PartnerShipment), ...errorResponses(400, 401, 404, 409, 503) },
+      },
+    },
+    async (request) => {
+      const { partnerId } = partnerOf(request)
+      return ok(await shipping.ndrAction(`PARTNER:${partnerId}`, request.params.shipmentId, request.body, partnerId), 'Non-delivery action sent')
     },
   )
 

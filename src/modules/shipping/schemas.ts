@@ -89,3 +89,10 @@ export const PickList = Type.Object({
   shipments: Type.Integer({ description: 'Forward parcels booked that day and not cancelled' }),
   lines: Type.Array(Type.Object({ sku: Type.String(), name: Type.String(), quantity: Type.Integer(), orders: Type.Array(Type.String()) })),
 })
+export const NdrBody = Type.Object({
+  action: Type.Enum(['REATTEMPT', 'RTO'], { description: 'REATTEMPT: deliver again; RTO: return to origin' }),
+  deferredDate: Type.Optional(Type.String({ format: 'date', description: 'REATTEMPT: the day to deliver on (India), today to 7 days ahead' })),
+  addressLine: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'REATTEMPT: a corrected address line' })),
+  phone: Type.Optional(Type.String({ minLength: 10, maxLength: 15, description: 'REATTEMPT: a corrected 10-digit mobile' })),
+  note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'For the courier' })),
+})

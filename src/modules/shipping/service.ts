@@ -35,7 +35,8 @@ import {
   unshippedUnits,
 } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
-import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type CourierRate, type TrackingEvent } from './carriers/types.ts'
+import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type CourierRate, type NdrRequest, type TrackingEvent } from './carriers/types.ts'
+import { normalizeIndianMobile } from '../../lib/phone.ts'
 
 export interface ShipmentRequest {
   carrier?: string
@@ -52,6 +53,18 @@ export interface ShipmentRequest {
 }
 
 export type CourierRule = 'RECOMMENDED' | 'CHEAPEST' | 'FASTEST'
+
+/** A non-delivery action as asked (the route's body). */
+export interface NdrInput {
+  action: 'REATTEMPT' | 'RTO'
+  deferredDate?: string
+  addressLine?: string
+  phone?: string
+  note?: string
+}
+
+/** How far ahead a re-attempt may be put off: carriers hold an undelivered parcel about a week. */
+export const NDR_MAX_DEFER_DAYS = 7
 
 /** A courier's offer, with the carrier it belongs to. */
 export interface CarrierRate extends CourierRate {
@@ -347,6 +360,55 @@ export class ShippingService {
     })
   }
 
+  /**
+   * A non-delivery action (NDR) for a forward parcel whose delivery failed: deliver again (on a
+   * day, to a corrected address line or phone) or return it to origin. Forwarded to the carrier
+   * first (503, nothing kept, when it cannot take it); then kept with a shipment.updated event. The
+   * parcel moves with the carrier's next scans. `partnerId`: the partner's server, whose parcels only it may act on (404).
+   */
+  async ndrAction(requestedBy: string, shipmentId: string, input: NdrInput, partnerId: string | null = null) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row || (partnerId !== null && row.partnerId !== partnerId)) throw notFound('Shipment')
+    const request = this.checkNdr(row, input)
+    const carrier = this.carriers.get(row.carrier)
+    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    try {
+      await carrier.ndrAction({ awb: row.awb, carrierShipmentId: row.carrierShipmentId }, request)
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      this.logger.warn({ err: err.message, shipmentId }, 'carrier could not take a non-delivery action')
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not take the ${request.action === 'REATTEMPT' ? 're-attempt' : 'return'} of shipment ${row.awb}; try again`)
+    }
+    await this.db.transaction(async (tx) => {
+      const now = this.clock.now()
+      const order = (await lockOrder(tx, row.orderId))!
+      const locked = (await shipmentRepo.lock(tx, shipmentId))!
+      await shipmentRepo.insertNdrAction(tx, { id: newId('ndr', now.getTime()), shipmentId, ...request, requestedBy, createdAt: now })
+      await emitShipment(tx, order, locked, 'shipment.updated', now, { from: locked.status, ndrAction: { ...request, requestedBy } })
+    })
+    return this.adminView(shipmentId)
+  }
+
+  /** The action checked against the parcel (409 unless its delivery failed) and the calendar (a re-attempt within 7 days). */
+  private checkNdr(row: ShipmentRow, input: NdrInput): NdrRequest {
+    if (row.direction !== 'FORWARD' || row.status !== 'DELIVERY_FAILED') {
+      throw new AppError('CONFLICT', `Shipment ${row.awb} is ${row.direction === 'REVERSE' ? 'a return pickup' : row.status}: a non-delivery action is for a parcel whose delivery failed (DELIVERY_FAILED)`)
+    }
+    const problems: string[] = []
+    if (input.action === 'RTO' && (input.deferredDate !== undefined || input.addressLine !== undefined || input.phone !== undefined)) {
+      problems.push('action: RTO takes no deferredDate, addressLine or phone (they are for a re-attempt)')
+    }
+    const today = indiaDay(this.clock.now())
+    const lastDay = indiaDay(new Date(this.clock.now().getTime() + NDR_MAX_DEFER_DAYS * 86_400_000))
+    if (input.deferredDate !== undefined && (input.deferredDate < today || input.deferredDate > lastDay)) {
+      problems.push(`deferredDate: must be from today (${today}) to ${lastDay} in India`)
+    }
+    const phone = input.phone === undefined ? null : normalizeIndianMobile(input.phone)
+    if (input.phone !== undefined && phone === null) problems.push('phone: must be a 10-digit Indian mobile number')
+    if (problems.length > 0) throw new AppError('BAD_REQUEST', 'Validation failed', problems)
+    return { action: input.action, deferredDate: input.deferredDate ?? null, addressLine: input.addressLine?.trim() || null, phone, note: input.note?.trim() || null }
+  }
+
   /** The back office's retry: asks again for a parcel whose pickup was not accepted (409 once it was, or once it moved on). */
   async retryPickup(shipmentId: string) {
     const row = await shipmentRepo.find(this.db, shipmentId)
@@ -407,8 +469,10 @@ export class ShippingService {
   async adminView(shipmentId: string) {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
+    const ndrActions = await shipmentRepo.ndrActionsOf(this.db, row.id)
     return {
       ...(await shipmentAnswer(this.db, row)),
+      ndrActions: ndrActions.map((a) => ({ action: a.action, deferredDate: a.deferredDate, addressLine: a.addressLine, phone: a.phone, note: a.note, requestedBy: a.requestedBy, at: a.createdAt.toISOString() })),
       orderId: row.orderId,
       labelUrl: row.labelUrl,
       dimensionsCm: { length: row.lengthCm, breadth: row.breadthCm, height: row.heightCm },
@@ -537,7 +601,7 @@ export class ShippingService {
         unknown++
         continue
       }
-      const update = { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate }
+      const update = { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate, refused: event.refused }
       let result
       try {
         result = await this.db.transaction((tx) => applyTrackingEvent(tx, shipment.id, update, this.clock.now()))

@@ -5,7 +5,7 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import { signPayload, verifySignature } from '../../../lib/signature.ts'
-import { type Carrier, CarrierPayloadError, CarrierSignatureError, type TrackingEvent, type TrackingStatus } from './types.ts'
+import { type Carrier, CarrierPayloadError, CarrierSignatureError, isRefusal, type TrackingEvent, type TrackingStatus } from './types.ts'
 import { jsonObject } from '../../../lib/json.ts'
 
 export const SANDBOX_CARRIER_SIGNATURE_HEADER = 'x-sandbox-carrier-signature'
@@ -71,6 +71,9 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
       }))
     },
 
+    /** The sandbox's courier takes the instruction; the parcel moves with the tracking page's buttons. */
+    async ndrAction() {},
+
     /** A courier comes the next day in India at 10:00. */
     async requestPickup(_shipment, at) {
       const tomorrow = new Date(at.getTime() + IST_OFFSET_MS + DAY_MS).toISOString().slice(0, 10)
@@ -95,7 +98,8 @@ export function createSandboxCarrier(options: { secret: string; publicBaseUrl: s
       if (body.id.length > 100 || body.awb.length > 40) throw new CarrierPayloadError('A tracking event id is at most 100 characters, an AWB at most 40')
       const text = (v: unknown) => v === undefined || v === null || typeof v === 'string'
       if (!text(body.location) || !text(body.note)) throw new CarrierPayloadError('A tracking event has a location and a note that are text, when it has them')
-      return [{ eventId: body.id, awb: body.awb, status: body.status as TrackingStatus, occurredAt, location: body.location ?? null, note: body.note ?? null, expectedDeliveryDate: null }]
+      const note = body.note ?? null
+      return [{ eventId: body.id, awb: body.awb, status: body.status as TrackingStatus, occurredAt, location: body.location ?? null, note, expectedDeliveryDate: null, refused: body.status === 'DELIVERY_FAILED' && isRefusal(note) }]
     },
 
     /** The sandbox reports only through its callbacks. */

@@ -23,6 +23,7 @@ import {
   type PickupRequested,
   CarrierPayloadError,
   CarrierSignatureError,
+  isRefusal,
   type TrackingEvent,
   type TrackingStatus,
 } from './types.ts'
@@ -52,6 +53,7 @@ const PATHS = {
   pickupLocations: '/v1/external/settings/company/pickup',
   pickup: '/v1/external/courier/generate/pickup',
   serviceability: '/v1/external/courier/serviceability/',
+  ndrAction: (awb: string) => `/v1/external/ndr/${encodeURIComponent(awb)}/action`,
 } as const
 
 /**
@@ -394,6 +396,17 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
       })
     },
 
+    /** Shiprocket's NDR action: re-attempt (with a date, address or phone) or return to origin. */
+    async ndrAction(shipment, request) {
+      await call<unknown>('POST', PATHS.ndrAction(shipment.awb), {
+        action: request.action === 'REATTEMPT' ? 're-attempt' : 'return',
+        comments: request.note ?? (request.action === 'REATTEMPT' ? 'Please deliver again' : 'Return to origin'),
+        ...(request.deferredDate ? { deferred_date: request.deferredDate } : {}),
+        ...(request.addressLine ? { address1: request.addressLine } : {}),
+        ...(request.phone ? { phone: request.phone } : {}),
+      })
+    },
+
     async requestPickup(shipment): Promise<PickupRequested> {
       if (shipment.carrierShipmentId === null) throw new CarrierError(`Shipment ${shipment.awb} has no Shiprocket shipment_id to ask a pickup for`)
       let answer: PickupAnswer
@@ -442,6 +455,7 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
       const occurredAt = parseShiprocketTime(body.current_timestamp)
       if (occurredAt === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no readable current_timestamp`)
       const scan = latestScan(body.scans)
+      const note = scan?.activity ?? (typeof body.current_status === 'string' && body.current_status !== '' ? body.current_status : null)
       return [
         {
           eventId: shiprocketEventId(awb, statusId, occurredAt),
@@ -449,8 +463,9 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
           status,
           occurredAt,
           location: scan?.location ?? null,
-          note: scan?.activity ?? (typeof body.current_status === 'string' && body.current_status !== '' ? body.current_status : null),
+          note,
           expectedDeliveryDate: istDate(body.etd),
+          refused: status === 'DELIVERY_FAILED' && isRefusal(note),
         },
       ]
     },
@@ -469,7 +484,8 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
         const status = statusId === null ? null : (SHIPROCKET_STATUSES[statusId]?.status ?? null)
         if (statusId === null || status === null || occurredAt === null) return
         const eventId = shiprocketEventId(awb, statusId, occurredAt)
-        if (!events.has(eventId)) events.set(eventId, { eventId, awb, status, occurredAt, location: textOrNull(location), note: textOrNull(note), expectedDeliveryDate })
+        const text = textOrNull(note)
+        if (!events.has(eventId)) events.set(eventId, { eventId, awb, status, occurredAt, location: textOrNull(location), note: text, expectedDeliveryDate, refused: status === 'DELIVERY_FAILED' && isRefusal(text) })
       }
       for (const activity of activities) {
         if (!isRecord(activity)) continue

@@ -91,6 +91,27 @@ export interface TrackingEvent {
   location: string | null
   note: string | null
   expectedDeliveryDate: string | null
+  /** A failed attempt the recipient refused (isRefusal of the carrier's reason); false for any other event. */
+  refused: boolean
+}
+
+/** What the back office or the partner's server asks of a parcel whose delivery failed (NDR). */
+export interface NdrRequest {
+  action: 'REATTEMPT' | 'RTO'
+  /** REATTEMPT: the day to deliver on (YYYY-MM-DD, India); null: the carrier's next round. */
+  deferredDate: string | null
+  /** REATTEMPT: a corrected address line and phone (10 digits), when the old ones were the problem. */
+  addressLine: string | null
+  phone: string | null
+  note: string | null
+}
+
+/**
+ * Whether a carrier's reason for a failed attempt says the recipient refused the parcel ("Consignee
+ * refused to accept", "Customer rejected", "Delivery denied"), as opposed to not being reached.
+ */
+export function isRefusal(reason: string | null): boolean {
+  return reason !== null && /\b(refus\w*|reject\w*|denied|declined|did not accept|not accepted)\b/i.test(reason)
 }
 
 export interface Carrier {
@@ -101,6 +122,8 @@ export interface Carrier {
    * customer). Asking again for a parcel already queued is not an error. Throws CarrierError.
    */
   requestPickup(shipment: { awb: string; carrierShipmentId: string | null; direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested>
+  /** Forwards a non-delivery action (re-attempt or return to origin) for a parcel whose delivery failed. Throws CarrierError. */
+  ndrAction(shipment: { awb: string; carrierShipmentId: string | null }, request: NdrRequest): Promise<void>
   /** Its couriers that serve the parcel, with their charges; [] when none does. Throws CarrierError. */
   rates(request: RateRequest): Promise<CourierRate[]>
   /** Cancels a booked shipment that has not been picked up. */
