@@ -8,7 +8,7 @@ import { api } from './api.ts'
 import { PartnerPicker } from './pickers.tsx'
 import { STATIC_TOOLBAR } from './responsive.tsx'
 
-const RULES = ['maxOpenCodOrders', 'maxCodValue', 'rtoLimit', 'rtoWindowDays', 'firstOrderCap'] as const
+const RULES = ['maxOpenCodOrders', 'maxCodValue', 'rtoLimit', 'rtoWindowDays', 'maxRefusedDeliveries', 'refusedWindowDays', 'firstOrderCap'] as const
 
 /** The rules as PUT takes them: every field, an empty one as null (no limit). */
 const rulesBody = (values: Record<string, unknown>) => Object.fromEntries(RULES.map((name) => [name, values[name] ?? null]))
@@ -45,6 +45,8 @@ function CodRulesForm({ partnerId }: { partnerId: string }) {
       <TextInput source="maxCodValue" label="To collect across open COD orders, at most (₹)" helperText="Empty: no limit" />
       <NumberInput source="rtoLimit" label="RTO orders before COD is refused" helperText="Set with the window, or neither" />
       <NumberInput source="rtoWindowDays" label="RTO window (days back)" />
+      <NumberInput source="maxRefusedDeliveries" label="Parcels refused at the door before COD is refused" helperText="Counted apart from RTOs; set with the window, or neither" />
+      <NumberInput source="refusedWindowDays" label="Refusals window (days back)" />
       <TextInput source="firstOrderCap" label="First order (none delivered yet), at most (₹)" helperText="Empty: no cap" />
       {error && (
         <Alert severity="error" data-testid="cod-rules-error" sx={{ whiteSpace: 'pre-line' }}>

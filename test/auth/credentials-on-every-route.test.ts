@@ -289,6 +289,7 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
   assert.deepEqual(
     fulfilment.map((op) => `${label(op)}: ${kindOf(op.security)}`).sort(),
     [
+      'GET /admin/fulfilment/manifest: admin',
       'GET /admin/fulfilment/pick-list: admin',
       'GET /admin/shipments/{shipmentId}/label: admin',
       'GET /admin/shipments/{shipmentId}: admin',

@@ -631,9 +631,12 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.locator('input[name="maxCodValue"]').fill('5000')
     await page.locator('input[name="rtoLimit"]').fill('2')
     await page.locator('input[name="rtoWindowDays"]').fill('90')
+    await page.locator('input[name="maxRefusedDeliveries"]').fill('1')
+    await page.locator('input[name="refusedWindowDays"]').fill('30')
     await page.getByRole('button', { name: 'Save rules' }).click()
     await notified(page, 'COD rules saved')
-    assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-rules`)).data, { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, firstOrderCap: null })
+    const saved = { maxOpenCodOrders: 3, maxCodValue: '5000.00', rtoLimit: 2, rtoWindowDays: 90, maxRefusedDeliveries: 1, refusedWindowDays: 30, firstOrderCap: null }
+    assert.deepEqual((await adminApi('GET', `/partners/${partner.id}/cod-rules`)).data, saved)
     assert.equal(await page.getByTestId('cod-rules-error').count(), 0)
 
     await page.getByLabel('Pincode', { exact: true }).fill('560034')

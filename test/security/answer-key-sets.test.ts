@@ -342,6 +342,12 @@ const SHAPES = {
   'partner shipment': { ...SHIPMENT, orderId: V, ndrActions: list(NDR_ACTION) },
   'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
+  manifest: {
+    carrier: V,
+    date: V,
+    parcels: list({ awb: V, orderNumber: V, courierName: V, units: V, weightGrams: V, codAmount: V, ewayBillNo: V }),
+    totals: { parcels: V, units: V, weightGrams: V, codAmount: V },
+  },
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
   'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, maxRefusedDeliveries: V, refusedWindowDays: V, firstOrderCap: V },
@@ -527,6 +533,7 @@ describe('answers carry only whitelisted keys', () => {
     await call('order', 'GET', `/orders/${shipped.id}`, me)
     await call('admin order', 'GET', `/admin/orders/${shipped.id}`, admin)
     await call('pick list', 'GET', '/admin/fulfilment/pick-list', admin)
+    await call('manifest', 'GET', '/admin/fulfilment/manifest?carrier=sandbox', admin)
 
     // Events, once delivered to the listener.
     while ((await t.app.dispatcher.dispatchOnce()) > 0) {

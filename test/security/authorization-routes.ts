@@ -201,6 +201,7 @@ export const MATRIX: Record<string, Route> = {
   'POST /admin/shipments/:shipmentId/refresh': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/refresh` }) },
   'GET /admin/shipments/:shipmentId/label': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/label` }) },
   'GET /admin/fulfilment/pick-list': { auth: SUPPORT, ok: 200 },
+  'GET /admin/fulfilment/manifest': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/fulfilment/manifest?carrier=sandbox' }) },
 
   // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
   // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).
@@ -516,16 +517,23 @@ const shippableOrder = () => (shippable ??= f.fresh.codOrder(f.objects.A1.custom
 /** A parcel booked with the sandbox carrier for a fresh COD order of A1 (status CREATED: it may still be cancelled). */
 export const freshParcel = () => f.fresh.shipment(f.objects.A1.customer)
 
-/** A fresh parcel of the customer whose delivery failed (as a carrier's scan would leave it): the NDR routes' 200. */
-async function failedParcel(customer: Parameters<typeof f.fresh.shipment>[0]) {
-  const parcel = await f.fresh.shipment(customer)
-  await f.t.deps.database.db.execute(sql`update shipments set status = 'DELIVERY_FAILED' where id = ${parcel.id}`)
+/** A parcel of the customer whose delivery failed (as a carrier's scan would leave it), one per customer: NDR actions may be repeated on it. */
+const failedParcels = new Map<string, ReturnType<typeof freshParcel>>()
+function failedParcel(customer: Parameters<typeof f.fresh.shipment>[0]) {
+  let parcel = failedParcels.get(customer.userId)
+  if (!parcel) {
+    parcel = f.fresh.shipment(customer).then(async (p) => {
+      await f.t.deps.database.db.execute(sql`update shipments set status = 'DELIVERY_FAILED' where id = ${p.id}`)
+      return p
+    })
+    failedParcels.set(customer.userId, parcel)
+  }
   return parcel
 }
 
-/** A fresh parcel as if its carrier had not accepted the pickup: the retry route's 200. */
+/** The shared parcel as if its carrier had not accepted the pickup (again, before every cell): the retry route's 200. */
 async function parcelAwaitingPickup() {
-  const parcel = await freshParcel()
+  const parcel = await sharedParcel()
   await f.t.deps.database.db.execute(sql`update shipments set pickup_requested_at = null where id = ${parcel.id}`)
   return parcel
 }

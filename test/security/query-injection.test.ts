@@ -95,6 +95,7 @@ function requiredQueryValue(name: string): string | undefined {
     to: '2026-12-31',
     gstin: registration.gstin,
     fp: '072017',
+    carrier: 'sandbox',
   }
   return values[name]
 }

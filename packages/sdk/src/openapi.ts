@@ -413,6 +413,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/fulfilment/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A carrier's manifest: the parcels booked on a day (India) for its courier to collect and sign for, as JSON or an A4 PDF */
+        get: operations["adminGetManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/fulfilment/pick-list": {
         parameters: {
             query?: never;
@@ -9760,6 +9777,260 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminGetManifest: {
+        parameters: {
+            query: {
+                /** @description The carrier whose courier collects the parcels */
+                carrier: string;
+                /** @description The day the parcels were booked, in India (YYYY-MM-DD); default today */
+                date?: string;
+                format?: "json" | "pdf";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "carrier": "string",
+                     *         "date": "2026-11-23",
+                     *         "parcels": [
+                     *           {
+                     *             "awb": "string",
+                     *             "orderNumber": "string",
+                     *             "courierName": "string",
+                     *             "units": 1,
+                     *             "weightGrams": 1,
+                     *             "codAmount": "1299.00",
+                     *             "ewayBillNo": "string"
+                     *           }
+                     *         ],
+                     *         "totals": {
+                     *           "parcels": 1,
+                     *           "units": 1,
+                     *           "weightGrams": 1,
+                     *           "codAmount": "1299.00"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            carrier: string;
+                            /** Format: date */
+                            date: string;
+                            /** @description Forward parcels booked that day and not cancelled, in booking order */
+                            parcels: {
+                                awb: string;
+                                /**
+                                 * @description What the courier collects for this parcel (0.00 prepaid), rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                codAmount: string;
+                                courierName: string | null;
+                                ewayBillNo: string | null;
+                                orderNumber: string;
+                                units: number;
+                                weightGrams: number;
+                            }[];
+                            totals: {
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                codAmount: string;
+                                parcels: number;
+                                units: number;
+                                weightGrams: number;
+                            };
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/fulfilment/manifest"
+                     *     }
+                     */
+                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -90,6 +90,6 @@ export { PayoutDestination, Refund, Shipment, ShipmentStatusSchema } from './sch
 
 /** Shipments (decision 0024): the rows and the moves, for the shipping module. */
 export { applyTrackingEvent, emitShipment, recordShipment, recordUnappliedTrackingEvent, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
-export { pickListBetween, shipmentAnswer, shipmentRepo, type ShipmentItemRow, type ShipmentRow, type ShipmentView, unshippedUnits } from './shipment-repo.ts'
+export { manifestBetween, pickListBetween, shipmentAnswer, shipmentRepo, type ShipmentItemRow, type ShipmentRow, type ShipmentView, unshippedUnits } from './shipment-repo.ts'
 export { transition as moveOrder } from './lifecycle.ts'
 export type { Actor } from './lifecycle.ts'

@@ -125,6 +125,31 @@ export async function shipmentAnswer(db: Executor, row: ShipmentRow): Promise<Sh
 
 
 /**
+ * A carrier's manifest: its forward parcels booked in [from, to) and not cancelled, in booking
+ * order, with their units and the cash the courier collects for each (a COD order still unpaid: all
+ * of it with its first parcel that was not cancelled, as the label says).
+ */
+export async function manifestBetween(db: Executor, carrier: string, from: Date, to: Date) {
+  const rows = await db
+    .select({
+      awb: shipments.awb,
+      orderNumber: orders.orderNumber,
+      courierName: shipments.courierName,
+      weightGrams: shipments.weightGrams,
+      ewayBillNo: shipments.ewayBillNo,
+      units: sql<number>`(select coalesce(sum(i.quantity), 0) from ${shipmentItems} i where i.shipment_id = ${shipments.id})::int`,
+      collect: sql<string>`(case when ${orders.paymentMode} = 'COD' and ${orders.paymentStatus} = 'COD_PENDING' and ${shipments.id} = (
+          select f.id from ${shipments} f where f.order_id = ${orders.id} and f.direction = 'FORWARD' and f.status <> 'CANCELLED' order by f.created_at, f.id limit 1
+        ) then ${orders.amountPayable} else 0 end)::text`,
+    })
+    .from(shipments)
+    .innerJoin(orders, eq(orders.id, shipments.orderId))
+    .where(and(eq(shipments.carrier, carrier), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`${shipments.createdAt} >= ${from}`, sql`${shipments.createdAt} < ${to}`))
+    .orderBy(asc(shipments.createdAt), asc(shipments.id))
+  return rows.map((r) => ({ ...r, units: Number(r.units), collect: BigInt(r.collect) }))
+}
+
+/**
  * What to pick for the forward parcels booked in [from, to) and not cancelled: units per SKU, with
  * the order numbers they go to, and the number of parcels.
  */

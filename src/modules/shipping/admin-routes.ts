@@ -7,8 +7,8 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, NdrBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
-import type { ShippingService } from './service.ts'
+import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
+import { manifestView, type ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
 const sendPdf = (reply: FastifyReply, filename: string, pdf: Buffer) => reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf)
@@ -202,6 +202,36 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     async (request, reply) => {
       const { shipment, pdf } = await shipping.labelPdf(request.params.shipmentId)
       return sendPdf(reply, `label-${shipment.awb}.pdf`, pdf)
+    },
+  )
+
+  app.get(
+    '/admin/fulfilment/manifest',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetManifest',
+        tags,
+        security: security.admin,
+        summary: "A carrier's manifest: the parcels booked on a day (India) for its courier to collect and sign for, as JSON or an A4 PDF",
+        querystring: ManifestQuery,
+        produces: ['application/json', 'application/pdf'],
+        response: {
+          200: {
+            description: 'The manifest',
+            content: {
+              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: Manifest }) },
+              'application/pdf': { schema: Type.String({ format: 'binary' }) },
+            },
+          },
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const manifest = await shipping.manifest(request.query.carrier, request.query.date)
+      if (request.query.format === 'pdf') return sendPdf(reply, `manifest-${manifest.carrier}-${manifest.date}.pdf`, await shipping.manifestPdf(manifest))
+      return ok(manifestView(manifest), 'Manifest retrieved')
     },
   )
 

@@ -4,10 +4,7 @@
 // "Page i of n", so a dropped page can be put back; the totals come last. A line whose orders do
 // not fit on one page goes on over the next in "(continued)" rows. Pure: the same list gives the
 // same bytes (the PDF's dates are generatedAt).
-import PDFDocument from 'pdfkit'
-import { formatPaiseIndian } from '../../lib/money.ts'
-import { pdfBuffer } from '../../lib/pdf-buffer.ts'
-import { registerNotoSans } from '../../lib/pdf-fonts.ts'
+import { type Column, count, drawRow, fitColumns, MARGIN, plural, type Row, rowHeight, tableSheet, TICK } from './pdf-table.ts'
 import { istDateTime, printedDay } from './print-dates.ts'
 
 type Pdf = PDFKit.PDFDocument
@@ -30,56 +27,18 @@ export interface PickList {
   shipments: number
 }
 
-type Align = 'left' | 'right' | 'center'
-interface Column { title: string; width: number; align: Align }
-interface Row { cells: string[]; bold?: boolean }
-
-const MARGIN = 36
-const TABLE_TOP = 80 // below the page header
-const BOTTOM = 40
-const SIZE = 8
-const PAD = 3
-const TICK = 34 // the "Picked" column: an empty box to tick
-
-/** 7260 -> "7,260", 123456 -> "1,23,456": Indian grouping, as on the money. */
-const count = (n: number) => formatPaiseIndian(BigInt(n) * 100n).slice(0, -3)
-const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`
-
 function columns(width: number): Column[] {
-  const fixed: Column[] = [
-    { title: '#', width: 26, align: 'right' },
-    { title: 'SKU', width: 96, align: 'left' },
-    { title: 'Name', width: 0, align: 'left' },
-    { title: 'Qty', width: 36, align: 'right' },
-    { title: 'Orders', width: 170, align: 'left' },
-    { title: 'Picked', width: TICK, align: 'center' },
-  ]
-  const used = fixed.reduce((sum, c) => sum + c.width, 0)
-  return fixed.map((c) => (c.title === 'Name' ? { ...c, width: width - used } : c))
-}
-
-function rowHeight(pdf: Pdf, cols: Column[], row: Row): number {
-  pdf.font(row.bold ? 'bold' : 'regular').fontSize(SIZE)
-  return Math.max(...cols.map((c, i) => pdf.heightOfString(row.cells[i] || ' ', { width: c.width - 2 * PAD }))) + 2 * PAD
-}
-
-/** One row at y; returns its bottom. The header row is shaded, a line gets a box to tick. */
-function drawRow(pdf: Pdf, cols: Column[], row: Row, y: number, header: boolean): number {
-  const height = rowHeight(pdf, cols, row)
-  const right = pdf.page.width - MARGIN
-  if (header) pdf.rect(MARGIN, y, right - MARGIN, height).fill('#e6e6e6').fillColor('black')
-  pdf.font(row.bold ? 'bold' : 'regular').fontSize(SIZE)
-  let x = MARGIN
-  cols.forEach((c, i) => {
-    if (!header && c.title === 'Picked' && row.cells[i] === '[]') {
-      pdf.rect(x + (c.width - 9) / 2, y + PAD + 1, 9, 9).lineWidth(0.75).strokeColor('black').stroke()
-    } else {
-      pdf.text(row.cells[i]!, x + PAD, y + PAD, { width: c.width - 2 * PAD, align: c.align })
-    }
-    x += c.width
-  })
-  pdf.moveTo(MARGIN, y + height).lineTo(right, y + height).lineWidth(0.5).strokeColor('#999999').stroke()
-  return y + height
+  return fitColumns(
+    [
+      { title: '#', width: 26, align: 'right' },
+      { title: 'SKU', width: 96, align: 'left' },
+      { title: 'Name', width: 0, align: 'left' },
+      { title: 'Qty', width: 36, align: 'right' },
+      { title: 'Orders', width: 170, align: 'left' },
+      { title: 'Picked', width: TICK, align: 'center', tick: true },
+    ],
+    width,
+  )
 }
 
 /** A line's row with these of its orders; the first row of a line has its position, quantity and box. */
@@ -121,37 +80,11 @@ function totals(pdf: Pdf, list: PickList, y: number): number {
   return pdf.y
 }
 
-/** "Page i of n" at the top right of every page, once the page count is known. */
-function pageNumbers(pdf: Pdf): void {
-  const { count: pages } = pdf.bufferedPageRange()
-  const width = pdf.page.width - 2 * MARGIN
-  for (let i = 0; i < pages; i++) {
-    pdf.switchToPage(i)
-    pdf.font('regular').fontSize(8.5).text(`Page ${i + 1} of ${pages}`, MARGIN + width / 2, MARGIN + 14, { width: width / 2, align: 'right', lineBreak: false })
-  }
-}
-
 /** The pick list as an A4 PDF. Rejects with a RangeError when the date is not YYYY-MM-DD. */
 export async function renderPickListPdf(list: PickList): Promise<Buffer> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(list.date)) throw new RangeError(`renderPickListPdf: not a YYYY-MM-DD date: ${list.date}`)
-  const pdf = new PDFDocument({
-    size: 'A4',
-    // No bottom margin for pdfkit: the layout below breaks pages itself, before `limit`.
-    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
-    bufferPages: true,
-    info: { Title: `Pick list ${list.date}`, CreationDate: list.generatedAt, ModDate: list.generatedAt },
-  })
-  const done = pdfBuffer(pdf)
-  registerNotoSans(pdf)
-  const cols = columns(pdf.page.width - 2 * MARGIN)
-  const header: Row = { cells: cols.map((c) => c.title), bold: true }
-  const limit = pdf.page.height - BOTTOM
-  const newPage = (first: boolean) => {
-    if (!first) pdf.addPage()
-    pageHeader(pdf, list)
-    return drawRow(pdf, cols, header, TABLE_TOP, true)
-  }
-  let y = newPage(true)
+  const { pdf, cols, limit, newPage, finish } = tableSheet({ title: `Pick list ${list.date}`, generatedAt: list.generatedAt, columns, pageHeader: (sheet) => pageHeader(sheet, list) })
+  let y = newPage()
   const top = y
   const room = limit - top
   list.lines.forEach((line, i) => {
@@ -167,12 +100,12 @@ export async function renderPickListPdf(list: PickList): Promise<Buffer> {
         break
       }
       if (first && height <= room) {
-        y = newPage(false)
+        y = newPage()
         continue
       }
       const n = ordersThatFit(pdf, cols, line, i + 1, rest, first, limit - y)
       if (n === 0 && y > top) {
-        y = newPage(false)
+        y = newPage()
         continue
       }
       y = drawRow(pdf, cols, lineRow(line, i + 1, rest.slice(0, Math.max(n, 1)), first), y, false)
@@ -185,9 +118,7 @@ export async function renderPickListPdf(list: PickList): Promise<Buffer> {
     y = pdf.y
   }
   // The totals block is about 60 pt: it stays whole, on a new page (with its header) if need be.
-  if (y + 70 > limit) y = newPage(false)
+  if (y + 70 > limit) y = newPage()
   totals(pdf, list, y + 12)
-  pageNumbers(pdf)
-  pdf.end()
-  return done
+  return finish()
 }

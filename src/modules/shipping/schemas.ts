@@ -96,3 +96,25 @@ export const NdrBody = Type.Object({
   phone: Type.Optional(Type.String({ minLength: 10, maxLength: 15, description: 'REATTEMPT: a corrected 10-digit mobile' })),
   note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'For the courier' })),
 })
+export const ManifestQuery = Type.Object({
+  carrier: Type.String({ minLength: 1, maxLength: 40, description: 'The carrier whose courier collects the parcels' }),
+  date: Type.Optional(Type.String({ format: 'date', description: 'The day the parcels were booked, in India (YYYY-MM-DD); default today' })),
+  format: Type.Optional(Type.Enum(['json', 'pdf'])),
+})
+export const Manifest = Type.Object({
+  carrier: Type.String(),
+  date: Type.String({ format: 'date' }),
+  parcels: Type.Array(
+    Type.Object({
+      awb: Type.String(),
+      orderNumber: Type.String(),
+      courierName: Nullable(Type.String()),
+      units: Type.Integer(),
+      weightGrams: Type.Integer(),
+      codAmount: Money('What the courier collects for this parcel (0.00 prepaid)'),
+      ewayBillNo: Nullable(Type.String()),
+    }),
+    { description: 'Forward parcels booked that day and not cancelled, in booking order' },
+  ),
+  totals: Type.Object({ parcels: Type.Integer(), units: Type.Integer(), weightGrams: Type.Integer(), codAmount: Money() }),
+})

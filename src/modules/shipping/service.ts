@@ -14,6 +14,7 @@ import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts
 import { checkEwayBill } from './eway-bill.ts'
 import { type Dimensions, packParcel, type ParcelBox } from './packing.ts'
 import { renderShippingLabelPdf } from './label-pdf.ts'
+import { type Manifest, renderManifestPdf } from './manifest-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
   applyTrackingEvent,
@@ -27,6 +28,7 @@ import {
   type OrderRow,
   paymentRecords,
   type RefundRow,
+  manifestBetween,
   pickListBetween,
   shipmentAnswer,
   SHIPPABLE,
@@ -110,6 +112,17 @@ function cashToCollect(order: OrderRow, parcels: ShipmentRow[], parcelId: string
  * webhook URLs containing "shiprocket" (or "sr", "kr"), so its URL can be …/shipping/webhooks/aggregator.
  */
 const WEBHOOK_ALIASES: Record<string, string> = { aggregator: 'shiprocket' }
+
+/** A manifest as the API answers it: money as rupees, with its totals. */
+export function manifestView(manifest: Manifest) {
+  const sum = (f: (p: Manifest['parcels'][number]) => number) => manifest.parcels.reduce((total, p) => total + f(p), 0)
+  return {
+    carrier: manifest.carrier,
+    date: manifest.date,
+    parcels: manifest.parcels.map((p) => ({ awb: p.awb, orderNumber: p.orderNumber, courierName: p.courierName, units: p.units, weightGrams: p.weightGrams, codAmount: formatPaise(p.collect), ewayBillNo: p.ewayBillNo })),
+    totals: { parcels: manifest.parcels.length, units: sum((p) => p.units), weightGrams: sum((p) => p.weightGrams), codAmount: formatPaise(sumPaise(manifest.parcels.map((p) => p.collect))) },
+  }
+}
 
 export class ShippingService {
   readonly db: Db
@@ -528,6 +541,20 @@ export class ShippingService {
     const to = new Date(from.getTime() + 86_400_000)
     const { shipments, lines } = await pickListBetween(this.db, from, to)
     return { date, generatedAt: now, shipments, lines }
+  }
+
+  /** A carrier's manifest: its forward parcels booked on a day in India (default: today). */
+  async manifest(carrierName: string, day: string | undefined): Promise<Manifest> {
+    const carrier = this.carrier(carrierName)
+    const now = this.clock.now()
+    const date = day ?? indiaDay(now)
+    const from = new Date(`${date}T00:00:00+05:30`)
+    const parcels = await manifestBetween(this.db, carrier.name, from, new Date(from.getTime() + 86_400_000))
+    return { carrier: carrier.name, date, generatedAt: now, parcels }
+  }
+
+  manifestPdf(manifest: Manifest) {
+    return renderManifestPdf(manifest)
   }
 
   pickListPdf(list: PickList) {
