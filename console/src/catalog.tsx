@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { useWatch } from 'react-hook-form'
-import { Alert, Box, Button, Card, CardContent, LinearProgress, MenuItem, TextField as MuiTextField, Typography } from '@mui/material'
+import { Alert, Box, Button, Card, CardContent, LinearProgress, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
 import {
   ArrayInput,
   BooleanField,
@@ -95,6 +95,22 @@ export const slugOf = (name: unknown) =>
 /** Left empty, the slug is made from the name. */
 const withSlug = (data: Record<string, any>) => ({ ...data, slug: data.slug || slugOf(data.name) })
 
+/** The packed size as the API takes it: the three sides, or null when all are empty (one side missing goes as it is: the API's 400 names it). */
+const withDimensions = (data: Record<string, any>) => {
+  const size = data.dimensionsCm as Record<string, unknown> | null | undefined
+  const empty = !size || ['length', 'breadth', 'height'].every((side) => size[side] === null || size[side] === undefined || size[side] === '')
+  return { ...data, dimensionsCm: empty ? null : size }
+}
+
+/** Length, breadth and height of the packed unit (cm), for carriers: the parcel's box is made from them. */
+const DimensionsInput = () => (
+  <Stack direction="row" spacing={1}>
+    <NumberInput source="dimensionsCm.length" label="Length (cm)" min={1} max={500} step={1} helperText="Packed; empty: not given" />
+    <NumberInput source="dimensionsCm.breadth" label="Breadth (cm)" min={1} max={500} step={1} />
+    <NumberInput source="dimensionsCm.height" label="Height (cm)" min={1} max={500} step={1} />
+  </Stack>
+)
+
 const hsnHelp = "4 to 8 digits (SAC: 6, starting 99); empty: the category's"
 
 const ImagesInput = () => (
@@ -106,12 +122,14 @@ const ImagesInput = () => (
 )
 
 export const ProductEdit = () => (
-  <Edit mutationMode="pessimistic">
+  <Edit mutationMode="pessimistic" transform={withDimensions}>
     <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>}>
       <TextInput source="name" fullWidth />
       <TextInput source="sellingPrice" label="Selling price (₹)" validate={money} />
       <TextInput source="mrp" label="MRP (₹)" validate={money} />
       <NumberInput source="stock" min={0} step={1} />
+      <NumberInput source="weightGrams" label="Weight (grams)" min={1} step={1} />
+      <DimensionsInput />
       <BooleanInput source="isActive" label="Active (shown to customers)" />
       <TextInput source="hsnCode" label="HSN/SAC code" helperText={hsnHelp} />
       <GstRateInput emptyText="The category's" />
@@ -154,7 +172,7 @@ const NEW_PRODUCT = { isActive: true, stock: 0 }
 const NEW_CATEGORY = { isActive: true }
 
 export const ProductCreate = () => (
-  <Create transform={withSlug}>
+  <Create transform={(data: Record<string, any>) => withDimensions(withSlug(data))}>
     <SimpleForm defaultValues={NEW_PRODUCT}>
       <ReferenceInput source="catalogId" reference="catalogs">
         <SelectInput optionText="name" label="Catalog" validate={required()} />
@@ -168,6 +186,7 @@ export const ProductCreate = () => (
       <TextInput source="mrp" label="MRP (₹)" validate={[required(), money]} />
       <NumberInput source="stock" min={0} step={1} />
       <NumberInput source="weightGrams" label="Weight (grams)" min={1} step={1} helperText="Empty: the API's default" />
+      <DimensionsInput />
       <BooleanInput source="isActive" label="Active (shown to customers)" />
       <TextInput source="hsnCode" label="HSN/SAC code" helperText={hsnHelp} />
       <GstRateInput emptyText="The category's" />

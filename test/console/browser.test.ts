@@ -428,7 +428,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(phone, '20-phone-orders')
   })
 
-  test('CATALOG creates a product from the products list (catalog, category, prices, stock, HSN and GST rate), and the public API answers it', async () => {
+  test('CATALOG creates a product from the products list (catalog, category, prices, stock, packed size, HSN and GST rate), and the public API answers it', async () => {
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Products', exact: true }).click()
     await page.getByLabel('Catalog').click()
@@ -443,6 +443,9 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.locator('input[name="sellingPrice"]').fill('1299.00')
     await page.locator('input[name="mrp"]').fill('1599.00')
     await page.locator('input[name="stock"]').fill('12')
+    await page.locator('input[name="dimensionsCm.length"]').fill('12')
+    await page.locator('input[name="dimensionsCm.breadth"]').fill('8')
+    await page.locator('input[name="dimensionsCm.height"]').fill('6')
     await page.locator('input[name="hsnCode"]').fill('8518')
     await choose(page, /^GST rate/, '18 %')
     await shot(page, '25-product-create')
@@ -453,12 +456,14 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const product = res.json().data
     assert.deepEqual([product.name, product.sku, product.sellingPrice, product.mrp, product.stock, product.categoryId], ['Bluetooth speaker mini', 'SPK-MINI', '1299.00', '1599.00', 12, (await categoryOf('audio')).id])
     const stored = (await adminApi('GET', `/products/${product.id}`)).data
-    assert.deepEqual([stored.hsnCode, stored.gstRateBps], ['8518', 1800])
-    // The form it lands on is the product's edit form, which still saves.
+    assert.deepEqual([stored.hsnCode, stored.gstRateBps, stored.dimensionsCm], ['8518', 1800, { length: 12, breadth: 8, height: 6 }])
+    // The form it lands on is the product's edit form, which still saves; emptied, the size is "not given".
     await page.locator('input[name="stock"]').fill('11')
+    for (const side of ['length', 'breadth', 'height']) await page.locator(`input[name="dimensionsCm.${side}"]`).fill('')
     await page.getByRole('button', { name: 'Save' }).click()
     await notified(page, /updated/i)
-    assert.equal((await adminApi('GET', `/products/${product.id}`)).data.stock, 11)
+    const edited = (await adminApi('GET', `/products/${product.id}`)).data
+    assert.deepEqual([edited.stock, edited.dimensionsCm], [11, null])
   })
 
   test('CATALOG creates a category under Audio and renames it from the tree; the API lists both changes', async () => {
