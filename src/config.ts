@@ -44,6 +44,8 @@ export interface Config {
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; previousWebhookSecret: string | null; apiBase: string; timeoutMs: number } | null
   /** The Shiprocket carrier, configured when SHIPROCKET_EMAIL is set. */
   shiprocket: ShiprocketConfig | null
+  /** The Delhivery carrier (B2C express API), configured when DELHIVERY_API_TOKEN is set. */
+  delhivery: DelhiveryConfig | null
   /** How long a PENDING_PAYMENT order holds its stock before the sweeper cancels it. */
   reservationMinutes: number
   /** How many PENDING_PAYMENT orders one customer may hold at once (each holds stock): the next prepaid order is 409. */
@@ -225,6 +227,38 @@ function razorpayxConfig(env: Env): RazorpayXConfig | null {
   }
 }
 
+export interface DelhiveryConfig {
+  /** The account's API token (Delhivery One panel > Settings > API setup), sent as `Authorization: Token …`. */
+  apiToken: string
+  /** The registered warehouse's name, exactly as in the panel: parcels leave from it and returns go to it. */
+  pickupLocation: string
+  /** That warehouse's pincode: the origin of rate quotes (Delhivery has no API to read a warehouse back). */
+  pickupPincode: string
+  /** The token Delhivery is asked to send with tracking pushes, as `Authorization: Bearer …`. */
+  webhookToken: string
+  /** While the webhook token is rotated: the old one, accepted as well. */
+  previousWebhookToken: string | null
+  apiBase: string
+  timeoutMs: number
+}
+
+function delhiveryConfig(env: Env): DelhiveryConfig | null {
+  const apiToken = text(env, 'DELHIVERY_API_TOKEN')
+  if (apiToken === undefined) return null
+  const why = 'when DELHIVERY_API_TOKEN is set'
+  const pickupPincode = required(env, 'DELHIVERY_PICKUP_PINCODE', why)
+  if (!/^[1-9]\d{5}$/.test(pickupPincode)) throw new ConfigError('DELHIVERY_PICKUP_PINCODE', `must be a 6-digit pincode, got "${pickupPincode}"`)
+  return {
+    apiToken,
+    pickupLocation: required(env, 'DELHIVERY_PICKUP_LOCATION', why),
+    pickupPincode,
+    webhookToken: required(env, 'DELHIVERY_WEBHOOK_TOKEN', why),
+    previousWebhookToken: text(env, 'DELHIVERY_WEBHOOK_TOKEN_PREVIOUS') ?? null,
+    apiBase: (url(env, 'DELHIVERY_API_BASE', ['https:', 'http:']) ?? 'https://track.delhivery.com').replace(/\/+$/, ''),
+    timeoutMs: integer(env, 'DELHIVERY_TIMEOUT_MS', 5000, 100, 60_000),
+  }
+}
+
 function shiprocketConfig(env: Env): ShiprocketConfig | null {
   const email = text(env, 'SHIPROCKET_EMAIL')
   if (email === undefined) return null
@@ -328,6 +362,7 @@ export function loadConfig(env: Env = process.env): Config {
     paymentProvider,
     razorpay: paymentProvider === 'razorpay' ? razorpayConfig(env) : null,
     shiprocket: shiprocketConfig(env),
+    delhivery: delhiveryConfig(env),
     reservationMinutes: integer(env, 'ORDER_RESERVATION_MINUTES', 30, 1, 7 * 24 * 60),
     maxUnpaidOrdersPerCustomer: integer(env, 'MAX_UNPAID_ORDERS_PER_CUSTOMER', 5, 1, 1000),
     jobIntervalMs: integer(env, 'JOB_INTERVAL_MS', 15_000, 100, 3_600_000),

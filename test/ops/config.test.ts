@@ -134,6 +134,56 @@ describe('configuration', () => {
     }
   })
 
+  test('Delhivery is off unless DELHIVERY_API_TOKEN is set; then its pickup location, its pincode and the webhook token are required', () => {
+    assert.equal(loadConfig({ ...base }).delhivery, null)
+    const delhivery = { DELHIVERY_API_TOKEN: 't', DELHIVERY_PICKUP_LOCATION: 'Bengaluru WH', DELHIVERY_PICKUP_PINCODE: '560099', DELHIVERY_WEBHOOK_TOKEN: 'w' }
+    assert.deepEqual(loadConfig({ ...base, ...delhivery }).delhivery, {
+      apiToken: 't',
+      pickupLocation: 'Bengaluru WH',
+      pickupPincode: '560099',
+      webhookToken: 'w',
+      previousWebhookToken: null,
+      apiBase: 'https://track.delhivery.com',
+      timeoutMs: 5000,
+    })
+    for (const missing of ['DELHIVERY_PICKUP_LOCATION', 'DELHIVERY_PICKUP_PINCODE', 'DELHIVERY_WEBHOOK_TOKEN']) {
+      const env: Record<string, string> = { ...base, ...delhivery, [missing]: '  ' }
+      assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && err.message === `Invalid configuration: ${missing} is required when DELHIVERY_API_TOKEN is set`, missing)
+    }
+    // A variable of the block without DELHIVERY_API_TOKEN configures nothing.
+    assert.equal(loadConfig({ ...base, DELHIVERY_PICKUP_LOCATION: 'WH', DELHIVERY_WEBHOOK_TOKEN: 'w' }).delhivery, null)
+  })
+
+  test('Delhivery options: the previous webhook token, the API address (staging) and the timeout; refusals never quote the tokens', () => {
+    const secrets = { DELHIVERY_API_TOKEN: 'dlv-secret-api-1', DELHIVERY_WEBHOOK_TOKEN: 'dlv-secret-webhook-2' }
+    const delhivery = { ...secrets, DELHIVERY_PICKUP_LOCATION: 'Bengaluru WH', DELHIVERY_PICKUP_PINCODE: '560099' }
+    const config = loadConfig({
+      ...base,
+      ...delhivery,
+      DELHIVERY_WEBHOOK_TOKEN_PREVIOUS: 'old-w',
+      DELHIVERY_API_BASE: 'https://staging-express.delhivery.com/',
+      DELHIVERY_TIMEOUT_MS: '2500',
+    }).delhivery
+    assert.equal(config?.previousWebhookToken, 'old-w')
+    assert.equal(config?.apiBase, 'https://staging-express.delhivery.com')
+    assert.equal(config?.timeoutMs, 2500)
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ DELHIVERY_TIMEOUT_MS: '0' }, /DELHIVERY_TIMEOUT_MS must be between 100 and 60000/],
+      [{ DELHIVERY_TIMEOUT_MS: 'soon' }, /DELHIVERY_TIMEOUT_MS must be a whole number/],
+      [{ DELHIVERY_API_BASE: 'ftp://track.delhivery.com' }, /DELHIVERY_API_BASE must use https: or http:/],
+      [{ DELHIVERY_API_BASE: 'track.delhivery.com' }, /DELHIVERY_API_BASE must be a URL/],
+      [{ DELHIVERY_PICKUP_PINCODE: '56009' }, /DELHIVERY_PICKUP_PINCODE must be a 6-digit pincode/],
+      [{ DELHIVERY_PICKUP_LOCATION: '' }, /DELHIVERY_PICKUP_LOCATION is required/],
+    ]
+    for (const [env, pattern] of refused) {
+      assert.throws(
+        () => loadConfig({ ...base, ...delhivery, ...env }),
+        (err: Error) => err instanceof ConfigError && pattern.test(err.message) && !err.message.includes(secrets.DELHIVERY_API_TOKEN) && !err.message.includes(secrets.DELHIVERY_WEBHOOK_TOKEN),
+        JSON.stringify(env),
+      )
+    }
+  })
+
   test('in development the secret is generated once and kept in DATA_DIR', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'))
     try {

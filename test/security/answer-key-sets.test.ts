@@ -113,6 +113,7 @@ const TAX = {
 /** A parcel of the order (decision 0024), as the order answer, the back office and the shipment events carry it. */
 const SHIPMENT = {
   id: V, direction: V, returnId: V, carrier: V, courierName: V, awb: V, trackingUrl: V, expectedDeliveryDate: V, status: V, weightGrams: V,
+  resolution: nullable({ action: V, at: V }),
   items: list({ orderItemId: V, quantity: V }),
   events: list({ status: V, location: V, note: V, at: V, applied: V, refused: V }),
   createdAt: V,
@@ -176,7 +177,8 @@ const RETURN = {
   refunds: list(REFUND),
   refundTo: nullable(PAYOUT_DESTINATION),
   replacementOrderId: V,
-  pickup: nullable(SHIPMENT),
+  // A return's pickup is a reverse parcel: never resolved as lost here (decision 0030), its resolution always null.
+  pickup: nullable({ ...SHIPMENT, resolution: V }),
   qualityCheck: nullable({ result: V, note: V, at: V, restocked: V }),
   createdAt: V,
   updatedAt: V,
@@ -234,13 +236,14 @@ const EVENT_DATA = new KeysFrom(
     'paymentId', 'reason', 'amount', 'refundId', 'method', 'returnId', 'requestedResolution', 'ticketId', 'by', 'message', 'failureReason',
     'ticket', 'customerId', 'customer', 'order', 'return', 'refund', 'documentId', 'gstin', 'number', 'total', 'document',
     'items', 'refunded', 'cashToCollectReducedBy', 'rewardPointsReturned',
-    'shipmentId', 'shipment', 'cancelledBy', 'ndrAction',
+    'shipmentId', 'shipment', 'cancelledBy', 'ndrAction', 'resolution',
     'amountPaid', 'codFeeWaived', 'prepaidDiscount', 'saving',
   ],
   {
     // shipment.created and shipment.updated (orders/shipments.ts emitShipment; `from` and, for a cancelled parcel, `cancelledBy`).
     shipment: SHIPMENT,
     ndrAction: { action: V, deferredDate: V, addressLine: V, phone: V, note: V, requestedBy: V },
+    resolution: { action: V, note: V, by: V },
     // order.items_cancelled (orders/partial-cancel.ts).
     items: list({ orderItemId: V, quantity: V, amount: V, rewardPoints: V }),
     refunded: { originalPayment: V, walletCash: V },
@@ -332,14 +335,15 @@ const SHAPES = {
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
-  'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }) },
+  'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }), resolution: nullable({ action: V, at: V, note: V, resolvedBy: V }) },
   'shipping rates': {
     weightGrams: V,
     dimensionsCm: { length: V, breadth: V, height: V },
     rates: list({ carrier: V, courierId: V, courierName: V, charge: V, estimatedDays: V, recommended: V, cheapest: V, fastest: V }),
     unavailableCarriers: list(V),
   },
-  'partner shipment': { ...SHIPMENT, orderId: V, ndrActions: list(NDR_ACTION) },
+  // The partner's NDR answers a parcel whose delivery failed: never a resolved one (its resolution is null).
+  'partner shipment': { ...SHIPMENT, resolution: V, orderId: V, ndrActions: list(NDR_ACTION) },
   'tracking receipt': { received: V, applied: V, duplicates: V, unknown: V },
   'sandbox tracking result': { shipmentId: V, orderId: V, shipmentStatus: V, orderStatus: V, applied: V },
   manifest: {
@@ -530,6 +534,10 @@ describe('answers carry only whitelisted keys', () => {
     const tomorrow = new Date(Date.now() + 5.5 * 3_600_000 + 86_400_000).toISOString().slice(0, 10)
     await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/ndr`, admin, { action: 'REATTEMPT', deferredDate: tomorrow, addressLine: 'Flat 4B', phone: '9876543210', note: 'Call first' })
     await call('partner shipment', 'POST', `/partner/shipments/${parcel.id}/ndr`, { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { action: 'RTO' })
+    // Then lost on the way, and resolved by sending its units again (shipment.updated with resolution).
+    const lost = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'LOST', new Date(Date.now() + 2_000)))
+    await call('tracking receipt', 'POST', '/shipping/webhooks/sandbox', lost.headers as Record<string, string>, lost.rawBody)
+    await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/resolve`, admin, { action: 'RESHIP', note: 'Claim filed' })
     await call('order', 'GET', `/orders/${shipped.id}`, me)
     await call('admin order', 'GET', `/admin/orders/${shipped.id}`, admin)
     await call('pick list', 'GET', '/admin/fulfilment/pick-list', admin)

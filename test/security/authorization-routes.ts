@@ -194,6 +194,12 @@ export const MATRIX: Record<string, Route> = {
     ok: 200,
     req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await freshParcel() : await sharedParcel()).id}/cancel` }),
   },
+  // A fresh lost parcel for each allowed cell (a resolution happens once); the denied cells touch a shared one.
+  'POST /admin/shipments/:shipmentId/resolve': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await lostParcel(freshParcel()) : await sharedLostParcel()).id}/resolve`, payload: { action: 'REFUND' } }),
+  },
   'POST /admin/shipments/:shipmentId/ndr': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await failedParcel(f.objects.A1.customer)).id}/ndr`, payload: { action: 'RTO' } }) },
   'POST /partner/shipments/:shipmentId/ndr': { auth: 'partnerSecret', ok: 200, req: async (c) => ({ url: `/partner/shipments/${(await failedParcel(c.mine.customer)).id}/ndr`, payload: { action: 'RTO' } }) },
   // A parcel whose pickup the carrier did not accept (the sandbox accepts at once: the test clears it).
@@ -530,6 +536,15 @@ function failedParcel(customer: Parameters<typeof f.fresh.shipment>[0]) {
   }
   return parcel
 }
+
+/** A parcel as its carrier's LOST scan would leave it. */
+async function lostParcel(booked: ReturnType<typeof freshParcel>) {
+  const parcel = await booked
+  await f.t.deps.database.db.execute(sql`update shipments set status = 'LOST' where id = ${parcel.id}`)
+  return parcel
+}
+let sharedLost: ReturnType<typeof freshParcel> | undefined
+const sharedLostParcel = () => (sharedLost ??= lostParcel(freshParcel()))
 
 /** The shared parcel as if its carrier had not accepted the pickup (again, before every cell): the retry route's 200. */
 async function parcelAwaitingPickup() {

@@ -513,6 +513,105 @@ describe('non-delivery reports (NDR)', () => {
   })
 })
 
+describe('lost and damaged parcels (decision 0030)', () => {
+  const resolve = (shipmentId: string, body: object) => admin('POST', `/shipments/${shipmentId}/resolve`, body)
+  /** Two clicks at once: exactly one resolves, the other is told it was resolved before. */
+  async function resolvedOnce(shipmentId: string, body: object) {
+    const answers = await Promise.all([resolve(shipmentId, body), resolve(shipmentId, body)])
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 409], answers.map((a) => a.body).join('\n'))
+    assert.match(answers.find((a) => a.statusCode === 409)!.json().message, /was already resolved \((RESHIP|REFUND) at /)
+    return answers.find((a) => a.statusCode === 200)!.json().data
+  }
+
+  test('a COD parcel the carrier loses is reshipped once under concurrent clicks: stock taken again, the new parcel collects the cash and is delivered', async () => {
+    const { customer, order } = await codOrder([item('hot', 2)])
+    const before = await stockOf(t, shop.ids['hot']!)
+    const parcel = (await ship(order.id, { weightGrams: 400 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'LOST')
+    let seen = await customerOrder(customer, order.id)
+    assert.equal(seen.status, 'SHIPPED', 'a lost parcel moves no order: the back office decides')
+    assert.deepEqual([seen.shipments[0].status, seen.shipments[0].resolution], ['LOST', null])
+    assert.ok((await events(order.id, 'shipment.updated')).some((e) => e.data.status === 'LOST' && e.data.from === 'IN_TRANSIT'))
+    assert.equal((await ship(order.id, { weightGrams: 400 })).statusCode, 409, 'its units are still in the lost parcel until it is resolved')
+
+    const resolved = await resolvedOnce(parcel.id, { action: 'RESHIP', note: 'Claim 4471 filed with the carrier' })
+    assert.deepEqual([resolved.status, resolved.resolution.action, resolved.resolution.note, resolved.resolution.resolvedBy.startsWith('ADMIN:')], ['LOST', 'RESHIP', 'Claim 4471 filed with the carrier', true])
+    assert.equal(await stockOf(t, shop.ids['hot']!), before - 2, 'the units sent again come out of stock, once')
+    // The test clock stands still: events are told apart by what they carry, not by their time.
+    const event = (await events(order.id, 'shipment.updated')).find((e) => e.data.resolution !== undefined)!
+    assert.deepEqual([event.data.from, (event.data.resolution as { action: string }).action], ['LOST', 'RESHIP'])
+
+    const again = await ship(order.id, { weightGrams: 400 })
+    assert.equal(again.statusCode, 201, again.body)
+    assert.deepEqual(again.json().data.items, [{ orderItemId: lineOf(order, 'hot'), quantity: 2 }])
+    const manifest = (await admin('GET', '/fulfilment/manifest?carrier=sandbox')).json().data.parcels
+    const cashOf = (awb: string) => manifest.find((p: { awb: string }) => p.awb === awb).codAmount
+    assert.deepEqual([cashOf(parcel.awb), cashOf(again.json().data.awb)], ['0.00', order.totalAmount], 'the new parcel collects the cash the lost one would have')
+    await track(again.json().data.awb, 'IN_TRANSIT', 'DELIVERED')
+    seen = await customerOrder(customer, order.id)
+    assert.deepEqual([seen.status, seen.paymentStatus], ['DELIVERED', 'PAID'])
+    const late = await callback(parcel.awb, 'DELIVERED').send()
+    assert.equal(late.json().data.applied, 0, 'a resolved parcel found later is recorded, not applied')
+  })
+
+  test('a damaged parcel holding the whole paid order is refunded once under concurrent clicks: everything back to the card, nothing back to stock, the order CANCELLED', async () => {
+    const { customer, order } = await paidOrder([item('earbuds')])
+    const before = await stockOf(t, shop.ids['earbuds']!)
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DAMAGED')
+    await resolvedOnce(parcel.id, { action: 'REFUND' })
+    const seen = await customerOrder(customer, order.id)
+    assert.deepEqual([seen.status, seen.paymentStatus], ['CANCELLED', 'REFUNDED'])
+    assert.match(seen.cancelReason, /damaged on the way/)
+    assert.deepEqual(seen.refunds.map((r: { amount: string; method: string; status: string }) => [r.amount, r.method, r.status]), [[order.totalAmount, 'ORIGINAL_PAYMENT', 'SUCCEEDED']])
+    assert.equal(await stockOf(t, shop.ids['earbuds']!), before, 'the damaged goods do not come back to stock')
+  })
+
+  test('one lost parcel of a split order refunded: its units only, and the parcel delivered makes the order DELIVERED', async () => {
+    const { customer, order } = await paidOrder([item('atta', 2), item('earbuds')])
+    const attaBefore = await stockOf(t, shop.ids['atta']!)
+    const a = (await ship(order.id, { weightGrams: 10_000, items: [{ orderItemId: lineOf(order, 'atta'), quantity: 2 }] })).json().data
+    const b = (await ship(order.id, { weightGrams: 200, items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })).json().data
+    await track(b.awb, 'IN_TRANSIT', 'DELIVERED')
+    await track(a.awb, 'IN_TRANSIT', 'LOST')
+    assert.notEqual((await customerOrder(customer, order.id)).status, 'DELIVERED', 'a lost parcel not yet resolved keeps the order open')
+    await resolvedOnce(a.id, { action: 'REFUND', note: 'Customer asked for the money' })
+    const seen = await customerOrder(customer, order.id)
+    assert.deepEqual([seen.status, seen.paymentStatus], ['DELIVERED', 'PARTIALLY_REFUNDED'])
+    assert.equal(seen.items.find((i: { id: string }) => i.id === lineOf(order, 'atta')).cancelledQuantity, 2)
+    assert.deepEqual(seen.refunds.map((r: { amount: string; method: string }) => [r.amount, r.method]), [['600.00', 'ORIGINAL_PAYMENT']])
+    assert.equal(await stockOf(t, shop.ids['atta']!), attaBefore)
+    const cancelled = await events(order.id, 'order.items_cancelled')
+    assert.equal(cancelled.length, 1)
+    assert.match(String(cancelled[0]!.data.reason), new RegExp(`Parcel ${a.awb} lost on the way`))
+  })
+
+  test('what cannot be resolved answers 400, 404 or 409 with the reason, and changes nothing', async () => {
+    const { order } = await codOrder([item('hot')])
+    const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
+    await track(parcel.awb, 'IN_TRANSIT')
+    const moving = await resolve(parcel.id, { action: 'REFUND' })
+    assert.equal(moving.statusCode, 409)
+    assert.equal(moving.json().message, `Shipment ${parcel.awb} is IN_TRANSIT: only a parcel its carrier declared LOST or DAMAGED is resolved`)
+    assert.equal((await resolve('shp_unknown', { action: 'REFUND' })).statusCode, 404)
+    const bad = await resolve(parcel.id, { action: 'BURN' })
+    assert.equal(bad.statusCode, 400)
+    assert.match(bad.json().message.join(' '), /action/)
+    assert.equal((await resolve(parcel.id, { action: 'REFUND', refundTo: 'me' })).statusCode, 400, 'the body is closed')
+
+    await track(parcel.awb, 'LOST')
+    const catalogAdmin = await givenAdminToken(t.app, t.deps, 'catalog@lost.test', 'ADMIN')
+    const setStock = (stock: number) => t.app.inject({ method: 'PATCH', url: `/api/v1/admin/products/${shop.ids['hot']}`, headers: { authorization: `Bearer ${catalogAdmin}` }, payload: { stock } })
+    const stock = await stockOf(t, shop.ids['hot']!)
+    assert.equal((await setStock(0)).statusCode, 200)
+    const short = await resolve(parcel.id, { action: 'RESHIP' })
+    assert.equal(short.statusCode, 409)
+    assert.equal(short.json().message, 'Not enough stock of H-1 to send 1 again (0 available): refund the units instead (action REFUND)')
+    assert.equal((await admin('GET', `/shipments/${parcel.id}`)).json().data.resolution, null, 'nothing was resolved')
+    assert.equal((await setStock(stock)).statusCode, 200)
+  })
+})
+
 describe('back office', () => {
   test('bad shipments answer 400/404/409 with the reason, and book nothing', async () => {
     const { order } = await codOrder([item('atta', 2)])
@@ -616,7 +715,7 @@ describe('back office', () => {
     assert.deepEqual(moved.json().data, { shipmentId: parcel.id, orderId: order.id, shipmentStatus: 'IN_TRANSIT', orderStatus: 'SHIPPED', applied: true })
     assert.equal((await customerOrder(customer, order.id)).status, 'SHIPPED')
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/sandbox/shipments/SBX404/DELIVERED' })).statusCode, 404)
-    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/LOST` })).statusCode, 400)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/VANISHED` })).statusCode, 400)
   })
 })
 

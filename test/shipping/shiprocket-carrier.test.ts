@@ -679,7 +679,7 @@ describe('parseWebhook', () => {
     assert.throws(() => carrier().parseWebhook(Buffer.from('not json'), { 'x-api-key': 'wrong' }), CarrierSignatureError)
   })
 
-  test('status ids map to our statuses: shipped, picked up, in transit, out for delivery, undelivered, delivered, cancelled, RTO', () => {
+  test('status ids map to our statuses: shipped, picked up, in transit, out for delivery, undelivered, delivered, cancelled, RTO, lost, damaged', () => {
     const expected: [number, string][] = [
       [6, 'IN_TRANSIT'],
       [42, 'IN_TRANSIT'],
@@ -698,6 +698,11 @@ describe('parseWebhook', () => {
       [41, 'RTO_INITIATED'],
       [46, 'RTO_INITIATED'],
       [10, 'RTO_DELIVERED'],
+      [12, 'LOST'],
+      [76, 'LOST'],
+      [24, 'DAMAGED'],
+      [25, 'DAMAGED'],
+      [44, 'DAMAGED'],
     ]
     const shiprocket = carrier()
     for (const [statusId, status] of expected) {
@@ -707,9 +712,9 @@ describe('parseWebhook', () => {
     }
   })
 
-  test('statuses the shipment has no status for (pickup scheduled, manifest generated, out for pickup, cancellation requested, lost, damaged) give no event', () => {
+  test('statuses the shipment has no status for (pickup scheduled, manifest generated, out for pickup, cancellation requested, partial delivery) give no event', () => {
     const shiprocket = carrier()
-    for (const statusId of [3, 5, 19, 16, 12, 25, 999]) {
+    for (const statusId of [3, 5, 19, 16, 23, 999]) {
       const { rawBody, headers } = shiprocketWebhook(AWB, statusId, { token: WEBHOOK_TOKEN })
       assert.deepEqual(shiprocket.parseWebhook(rawBody, headers), [], `status id ${statusId}`)
     }

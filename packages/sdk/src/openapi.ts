@@ -1146,6 +1146,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/shipments/{shipmentId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a parcel its carrier declared LOST or DAMAGED: send its units again, or refund them (once)
+         * @description RESHIP takes the units' stock again (409 when there is not enough) and leaves them to ship: book the new parcel with POST /admin/orders/{orderId}/shipments (it collects a COD order's cash instead). REFUND cancels the units and refunds them by tender, with a credit note; when no unit of the order is left, the whole sale is reversed and the order is CANCELLED. 409 for a parcel not LOST or DAMAGED, a return pickup, or one resolved before.
+         */
+        post: operations["adminResolveLostShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/support/tickets": {
         parameters: {
             query?: never;
@@ -2424,7 +2444,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** Some units are cancelled before shipping, or a parcel of a split order comes back (RTO) */
+        /** Some units are cancelled before shipping, a parcel of a split order comes back (RTO), or a lost or damaged parcel is refunded */
         post: operations["onOrderItemsCancelled"];
         delete?: never;
         options?: never;
@@ -2611,7 +2631,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A tracking event moves a parcel, the back office cancels it, or a non-delivery action (re-attempt, return) is sent to the carrier */
+        /** A tracking event moves a parcel (also to LOST or DAMAGED), the back office cancels it or resolves its loss, or a non-delivery action (re-attempt, return) is sent to the carrier */
         post: operations["onShipmentUpdated"];
         delete?: never;
         options?: never;
@@ -12448,6 +12468,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -12703,7 +12727,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -12723,7 +12747,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -12731,9 +12755,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -13140,6 +13173,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -13395,7 +13432,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -13415,7 +13452,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -13423,9 +13460,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -14687,7 +14733,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description sandbox or shiprocket; default: the first configured (shiprocket when configured) */
+                    /** @description sandbox, shiprocket or delhivery; default: the first configured (shiprocket, then delhivery, then the sandbox) */
                     carrier?: string;
                     /** @description A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule */
                     courierId?: string;
@@ -14738,6 +14784,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -14788,7 +14840,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -14814,7 +14866,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -14844,9 +14896,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -15473,6 +15534,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -15728,7 +15793,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -15748,7 +15813,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -15756,9 +15821,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -22209,6 +22283,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -22284,7 +22362,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -22304,7 +22382,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -22312,9 +22390,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -22531,7 +22618,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description sandbox or shiprocket; default: the first configured */
+                    /** @description sandbox, shiprocket or delhivery; default: the first configured */
                     carrier?: string;
                     /** @description A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule */
                     courierId?: string;
@@ -22627,6 +22714,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -22702,7 +22793,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -22722,7 +22813,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -22730,9 +22821,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -23082,6 +23182,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -23157,7 +23261,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -23177,7 +23281,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -23185,9 +23289,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -23538,6 +23651,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -23613,7 +23730,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -23633,7 +23750,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -23641,9 +23758,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -23930,6 +24056,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -23980,7 +24112,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -24006,7 +24138,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -24036,9 +24168,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -24208,6 +24349,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -24258,7 +24405,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -24284,7 +24431,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -24314,9 +24461,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -24696,6 +24852,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -24746,7 +24908,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -24772,7 +24934,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -24802,9 +24964,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -25030,6 +25201,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -25080,7 +25257,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -25106,7 +25283,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -25136,9 +25313,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -25326,6 +25512,12 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -25376,7 +25568,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -25402,7 +25594,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             ewayBillNo: string | null;
                             expectedDeliveryDate: string | null;
@@ -25432,9 +25624,18 @@ export interface operations {
                                 requestedAt: string;
                                 scheduledAt: string | null;
                             } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -25584,6 +25785,372 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}/refresh"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminResolveLostShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "RESHIP"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description RESHIP: send the parcel's units again (stock taken again; book the new parcel as any other); REFUND: refund them (cancelled on their lines, nothing back to stock)
+                     * @enum {unknown}
+                     */
+                    action: "RESHIP" | "REFUND";
+                    /** @description Why, for the record (the carrier claim, say) */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "direction": "FORWARD",
+                     *         "returnId": "string",
+                     *         "carrier": "string",
+                     *         "courierName": "string",
+                     *         "awb": "string",
+                     *         "trackingUrl": "string",
+                     *         "expectedDeliveryDate": "2026-11-23",
+                     *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
+                     *         "weightGrams": 1,
+                     *         "items": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "status": "CREATED",
+                     *             "location": "string",
+                     *             "note": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z",
+                     *             "applied": true,
+                     *             "refused": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "orderId": "string",
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The carrier's air waybill number */
+                            awb: string;
+                            /** @description sandbox, shiprocket or delhivery */
+                            carrier: string;
+                            courierName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
+                            /**
+                             * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                             * @enum {unknown}
+                             */
+                            direction: "FORWARD" | "REVERSE";
+                            events: {
+                                /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                applied: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                location: string | null;
+                                note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
+                            }[];
+                            ewayBillNo: string | null;
+                            expectedDeliveryDate: string | null;
+                            id: string;
+                            items: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
+                            labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
+                            orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
+                            returnId: string | null;
+                            /** @enum {unknown} */
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
+                            trackingUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -28649,6 +29216,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -28873,7 +29444,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -28893,7 +29464,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -28901,9 +29472,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -29326,6 +29906,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -29538,7 +30122,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -29558,7 +30142,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -29566,9 +30150,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -29942,6 +30535,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -30154,7 +30751,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -30174,7 +30771,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -30182,9 +30779,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -30629,6 +31235,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -30841,7 +31451,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -30861,7 +31471,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -30869,9 +31479,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -34153,6 +34772,10 @@ export interface operations {
                      *             "trackingUrl": "string",
                      *             "expectedDeliveryDate": "2026-11-23",
                      *             "status": "CREATED",
+                     *             "resolution": {
+                     *               "action": "RESHIP",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             },
                      *             "weightGrams": 1,
                      *             "items": [
                      *               {
@@ -34396,7 +35019,7 @@ export interface operations {
                             shipments: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -34416,7 +35039,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -34424,9 +35047,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -36025,6 +36657,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -36100,7 +36736,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -36120,7 +36756,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -36128,9 +36764,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -36369,6 +37014,10 @@ export interface operations {
                      *         "trackingUrl": "string",
                      *         "expectedDeliveryDate": "2026-11-23",
                      *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z"
+                     *         },
                      *         "weightGrams": 1,
                      *         "items": [
                      *           {
@@ -36407,7 +37056,7 @@ export interface operations {
                         data: {
                             /** @description The carrier's air waybill number */
                             awb: string;
-                            /** @description sandbox or shiprocket */
+                            /** @description sandbox, shiprocket or delhivery */
                             carrier: string;
                             courierName: string | null;
                             /** Format: date-time */
@@ -36427,7 +37076,7 @@ export interface operations {
                                 /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                 refused: boolean;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             }[];
                             expectedDeliveryDate: string | null;
                             id: string;
@@ -36449,9 +37098,18 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            resolution: {
+                                /**
+                                 * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                 * @enum {unknown}
+                                 */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
                             returnId: string | null;
                             /** @enum {unknown} */
-                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                             trackingUrl: string;
                             /** Format: date-time */
                             updatedAt: string;
@@ -38888,6 +39546,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -38944,7 +39606,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -38964,7 +39626,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -38972,9 +39634,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -39274,6 +39945,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -39330,7 +40005,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -39350,7 +40025,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -39358,9 +40033,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -39650,6 +40334,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -39706,7 +40394,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -39726,7 +40414,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -39734,9 +40422,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -40067,6 +40764,10 @@ export interface operations {
                      *           "trackingUrl": "string",
                      *           "expectedDeliveryDate": "2026-11-23",
                      *           "status": "CREATED",
+                     *           "resolution": {
+                     *             "action": "RESHIP",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           },
                      *           "weightGrams": 1,
                      *           "items": [
                      *             {
@@ -40123,7 +40824,7 @@ export interface operations {
                             pickup: {
                                 /** @description The carrier's air waybill number */
                                 awb: string;
-                                /** @description sandbox or shiprocket */
+                                /** @description sandbox, shiprocket or delhivery */
                                 carrier: string;
                                 courierName: string | null;
                                 /** Format: date-time */
@@ -40143,7 +40844,7 @@ export interface operations {
                                     /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
                                     refused: boolean;
                                     /** @enum {unknown} */
-                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                    status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 }[];
                                 expectedDeliveryDate: string | null;
                                 id: string;
@@ -40151,9 +40852,18 @@ export interface operations {
                                     orderItemId: string;
                                     quantity: number;
                                 }[];
+                                resolution: {
+                                    /**
+                                     * @description RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)
+                                     * @enum {unknown}
+                                     */
+                                    action: "RESHIP" | "REFUND";
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 returnId: string | null;
                                 /** @enum {unknown} */
-                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                                 trackingUrl: string;
                                 /** Format: date-time */
                                 updatedAt: string;
@@ -40960,7 +41670,7 @@ export interface operations {
             header?: never;
             path: {
                 awb: string;
-                status: "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                status: "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
             };
             cookie?: never;
         };
@@ -40992,7 +41702,7 @@ export interface operations {
                             orderStatus: string;
                             shipmentId: string;
                             /** @enum {unknown} */
-                            shipmentStatus: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED";
+                            shipmentStatus: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
                         };
                         message: string;
                         statusCode: number;
@@ -46194,6 +46904,13 @@ export interface operations {
                         orderId: string;
                         /** @example CM-7K3P-9QX2 */
                         orderNumber: string;
+                        /** @description How the back office resolved a LOST or DAMAGED parcel, on the event that records it */
+                        resolution?: {
+                            action: "RESHIP" | "REFUND";
+                            /** @example ADMIN:adm_01JD4Y3A10 */
+                            by: string;
+                            note: string | null;
+                        };
                         /** @description As GET /orders/{orderId} (shipments[]) answers it when the event is written */
                         shipment: {
                             [key: string]: unknown;

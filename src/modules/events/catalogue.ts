@@ -157,7 +157,7 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
     data: Type.Object({ ...OrderRef, shipmentId: Id('shp', 'The parcel'), status: Type.String({ examples: ['CREATED'] }), shipment: AnswerOf('GET /orders/{orderId} (shipments[])') }),
   },
   'shipment.updated': {
-    summary: 'A tracking event moves a parcel, the back office cancels it, or a non-delivery action (re-attempt, return) is sent to the carrier',
+    summary: 'A tracking event moves a parcel (also to LOST or DAMAGED), the back office cancels it or resolves its loss, or a non-delivery action (re-attempt, return) is sent to the carrier',
     data: Type.Object({
       ...OrderRef,
       shipmentId: Id('shp', 'The parcel'),
@@ -177,10 +177,20 @@ const DATA: Record<EventType, { summary: string; data: TSchema }> = {
           { description: 'The non-delivery action sent to the carrier, on the event that records it' },
         ),
       ),
+      resolution: Type.Optional(
+        Type.Object(
+          {
+            action: Type.Union([Type.Literal('RESHIP'), Type.Literal('REFUND')]),
+            note: Type.Union([Type.String(), Type.Null()]),
+            by: Type.String({ examples: ['ADMIN:adm_01JD4Y3A10'] }),
+          },
+          { description: 'How the back office resolved a LOST or DAMAGED parcel, on the event that records it' },
+        ),
+      ),
     }),
   },
   'order.items_cancelled': {
-    summary: 'Some units are cancelled before shipping, or a parcel of a split order comes back (RTO)',
+    summary: 'Some units are cancelled before shipping, a parcel of a split order comes back (RTO), or a lost or damaged parcel is refunded',
     data: Type.Object({
       ...OrderRef,
       items: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer({ minimum: 1 }), amount: Rupees('The units’ amount'), rewardPoints: Type.Integer() })),

@@ -71,6 +71,23 @@ export async function transition(tx: Executor, order: OrderRow, to: OrderStatus,
   if (!NEXT_STATUSES[order.status].includes(to)) {
     throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot move from ${order.status} to ${to}`)
   }
+  return move(tx, order, to, actor, at, changes)
+}
+
+/** Statuses an order may be in when its last units were lost on the way and refunded. */
+const ON_THE_WAY: OrderStatus[] = ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED']
+
+/**
+ * A shipped order none of whose units will arrive: every unit left was in parcels lost or damaged
+ * on the way, refunded by the back office (decision 0030). It ends CANCELLED, a move the machine
+ * offers nobody by hand; the caller has reversed the sale.
+ */
+export async function cancelLostOrder(tx: Executor, order: OrderRow, actor: Actor, reason: string, at: Date) {
+  if (!ON_THE_WAY.includes(order.status)) throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
+  return move(tx, order, 'CANCELLED', { name: actor.name, note: actor.note ?? reason }, at, { cancelReason: reason })
+}
+
+async function move(tx: Executor, order: OrderRow, to: OrderStatus, actor: Actor, at: Date, changes: Partial<OrderRow>) {
   const updated = await orderRepo.updateOrder(tx, order.id, { ...changes, status: to, updatedAt: at })
   await orderRepo.addHistory(tx, { orderId: order.id, fromStatus: order.status, toStatus: to, actor: actor.name, note: actor.note ?? null, createdAt: at })
   await emit(tx, updated, 'order.status_changed', { from: order.status, status: to, paymentStatus: updated.paymentStatus }, at)
@@ -81,10 +98,10 @@ export async function transition(tx: Executor, order: OrderRow, to: OrderStatus,
  * Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once:
  * what units cancelled earlier already gave back (partial-cancel.ts) is not given again.
  */
-export async function releaseReservation(tx: Executor, order: OrderRow, at: Date) {
+export async function releaseReservation(tx: Executor, order: OrderRow, at: Date, options: { restock: boolean } = { restock: true }) {
   if (order.releasedAt) return order
   const items = await orderRepo.items(tx, order.id)
-  for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item.productId, item.quantity - item.cancelledQuantity)
+  if (options.restock) for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item.productId, item.quantity - item.cancelledQuantity)
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
   const given = await givenBackForCancelledUnits(tx, order, items)
   const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }
@@ -132,9 +149,10 @@ export async function checkNoLiveParcel(tx: Executor, order: OrderRow, what: str
  * What a cancellation, or a parcel returned to origin, gives back: the reservation (stock, coupon,
  * Wallet Cash, Reward Points), open provider sessions expire, what is left of each captured payment
  * is queued for refund, and an invoiced sale gets its credit note. The caller moves the order.
+ * `restock: false`: the goods were lost on the way, and no stock comes back.
  */
-export async function reverseSale(tx: Executor, order: OrderRow, reason: string, at: Date) {
-  const released = await releaseReservation(tx, order, at)
+export async function reverseSale(tx: Executor, order: OrderRow, reason: string, at: Date, options: { restock: boolean } = { restock: true }) {
+  const released = await releaseReservation(tx, order, at, options)
   await orderRepo.expireActivePayments(tx, order.id, at)
   const captured = (await orderRepo.paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
   // Only what is left of each capture: a second capture (a late success on an older session) was

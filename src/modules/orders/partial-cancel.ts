@@ -7,7 +7,7 @@
 //                         in live forward shipments); cancelling all that remains is the whole
 //                         order's cancellation (lifecycle.ts cancelOrder) instead
 //   settleCancelledUnits  the settlement, also called by the shipping code for a parcel returned
-//                         to origin (allowShipped):
+//                         to origin (allowShipped), and for a lost one refunded (no restock):
 //     cancelUnits           order_items.cancelled_quantity grows (a conditional update)
 //     releaseStock          the stock of exactly those units
 //     priceUnits            each line's units carry their share of its paidAmount and of its
@@ -77,7 +77,7 @@ export async function cancelOrderItems(tx: Executor, order: OrderRow, request: C
   const wanted = new Map(request.items.map((l) => [l.orderItemId, l.quantity]))
   const remaining = items.reduce((n, i) => n + i.quantity - i.cancelledQuantity - (wanted.get(i.id) ?? 0), 0)
   if (remaining === 0) return cancelOrder(tx, order, { name: actor.name, reason: request.reason }, at)
-  const refunds = await settle(tx, order, items, request.items, actor, request.reason, at)
+  const refunds = await settle(tx, order, items, request.items, actor, request.reason, at, true)
   return { order: (await orderRepo.findOrder(tx, order.id))!, refunds }
 }
 
@@ -94,12 +94,12 @@ export async function settleCancelledUnits(
   actor: { name: string; note?: string | null },
   reason: string,
   at: Date,
-  options: { allowShipped?: boolean } = {},
+  options: { allowShipped?: boolean; restock?: boolean } = {},
 ): Promise<RefundRow[]> {
   checkDistinctLines(lines)
   const items = await orderRepo.items(tx, order.id)
   if (!options.allowShipped) await checkCancellable(tx, order, items, lines)
-  return settle(tx, order, items, lines, actor, reason, at)
+  return settle(tx, order, items, lines, actor, reason, at, options.restock ?? true)
 }
 
 /** 409 outside CONFIRMED and PACKED; 400 for a line of another order; 409 for more units than can still be cancelled. */
@@ -135,13 +135,23 @@ interface PricedLine {
   points: bigint
 }
 
-async function settle(tx: Executor, order: OrderRow, items: OrderItemRow[], lines: CancelLine[], actor: { name: string; note?: string | null }, reason: string, at: Date): Promise<RefundRow[]> {
+async function settle(
+  tx: Executor,
+  order: OrderRow,
+  items: OrderItemRow[],
+  lines: CancelLine[],
+  actor: { name: string; note?: string | null },
+  reason: string,
+  at: Date,
+  restock: boolean,
+): Promise<RefundRow[]> {
   const priced = priceUnits(order, items, lines)
   for (const line of [...priced].sort((a, b) => (a.item.productId < b.item.productId ? -1 : a.item.productId > b.item.productId ? 1 : 0))) {
     if (!(await orderRepo.cancelUnits(tx, line.item.id, line.quantity))) {
       throw new AppError('CONFLICT', `Order item ${line.item.id}: ${line.quantity} units cannot be cancelled, more than are left of its ${line.item.quantity}`)
     }
-    await releaseStock(tx, line.item.productId, line.quantity)
+    // Units lost or damaged on the way are gone: nothing comes back to stock.
+    if (restock) await releaseStock(tx, line.item.productId, line.quantity)
   }
   const amount = sumPaise(priced.map((l) => l.amount))
   const tenders = await splitOverTenders(tx, order, amount)

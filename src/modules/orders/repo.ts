@@ -181,7 +181,7 @@ export const orderRepo = {
       .select({ orderItemId: shipmentItems.orderItemId, n: sql<number>`sum(${shipmentItems.quantity})::int` })
       .from(shipmentItems)
       .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`(${shipments.status} <> 'RTO_DELIVERED' or ${shipments.settledAt} is null)`))
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`(${shipments.status} not in ('RTO_DELIVERED', 'LOST', 'DAMAGED') or ${shipments.settledAt} is null)`))
       .groupBy(shipmentItems.orderItemId)
     return new Map(rows.map((r) => [r.orderItemId, r.n]))
   },

@@ -310,7 +310,7 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.partnerId, t.userId, t.route, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
 )
 
-export type ShipmentStatus = 'CREATED' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED'
+export type ShipmentStatus = 'CREATED' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED' | 'LOST' | 'DAMAGED'
 
 /**
  * A parcel: some or all units of an order's lines (FORWARD, to the customer) or of a return
@@ -350,8 +350,16 @@ export const shipments = pgTable(
     pickupReference: text('pickup_reference'),
     /** When the latest applied tracking event happened: an older event arriving later changes nothing. */
     lastEventAt: timestamp('last_event_at', { withTimezone: true }),
-    /** Set once, when a returned-to-origin parcel's units are settled (stock back, refund): the guard against settling twice. */
+    /**
+     * Set once, when the parcel's units are settled: returned to origin (stock back, refund), or lost or
+     * damaged and resolved by the back office (resolution). The guard against settling twice.
+     */
     settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** A LOST or DAMAGED parcel's resolution (decision 0030): its units sent again (stock taken again) or refunded. */
+    resolution: text('resolution').$type<'RESHIP' | 'REFUND'>(),
+    resolutionNote: text('resolution_note'),
+    /** ADMIN:<id> who resolved it. */
+    resolvedBy: text('resolved_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
@@ -361,6 +369,7 @@ export const shipments = pgTable(
     index('shipments_created_idx').on(t.createdAt),
     uniqueIndex('shipments_carrier_awb_uq').on(t.carrier, t.awb),
     check('shipments_weight_range', sql`${t.weightGrams} between 1 and 1000000`),
+    check('shipments_resolution', sql`${t.resolution} is null or (${t.resolution} in ('RESHIP', 'REFUND') and ${t.status} in ('LOST', 'DAMAGED') and ${t.settledAt} is not null and ${t.resolvedBy} is not null)`),
     check('shipments_dimensions_range', sql`${t.lengthCm} between 1 and 1000 and ${t.breadthCm} between 1 and 1000 and ${t.heightCm} between 1 and 1000`),
     // The sweep that asks carriers again for pickups they did not accept.
     index('shipments_pickup_due_idx').on(t.createdAt).where(sql`status = 'CREATED' and pickup_requested_at is null`),

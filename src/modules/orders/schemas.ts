@@ -48,18 +48,27 @@ export const Refund = Type.Object({
   failureReason: Nullable(Type.String({ description: 'Why the refund FAILED' })),
   createdAt: Time,
 })
-export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'])
+export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'])
 export const Shipment = Type.Object(
   {
     id: Type.String(),
     direction: Type.Enum(['FORWARD', 'REVERSE'], { description: 'FORWARD: to the customer. REVERSE: a return picked up from the customer' }),
     returnId: Nullable(Type.String()),
-    carrier: Type.String({ description: 'sandbox or shiprocket' }),
+    carrier: Type.String({ description: 'sandbox, shiprocket or delhivery' }),
     courierName: Nullable(Type.String()),
     awb: Type.String({ description: "The carrier's air waybill number" }),
     trackingUrl: Type.String(),
     expectedDeliveryDate: Nullable(Type.String({ format: 'date' })),
     status: ShipmentStatusSchema,
+    resolution: Nullable(
+      Type.Object(
+        {
+          action: Type.Enum(['RESHIP', 'REFUND'], { description: 'RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)' }),
+          at: Time,
+        },
+        { description: 'How the back office resolved a LOST or DAMAGED parcel; null until it did (and for any other parcel)' },
+      ),
+    ),
     weightGrams: Type.Integer(),
     items: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer() })),
     events: Type.Array(

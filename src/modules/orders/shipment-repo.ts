@@ -10,8 +10,18 @@ export type ShipmentItemRow = typeof shipmentItems.$inferSelect
 export type ShipmentEventRow = typeof shipmentEvents.$inferSelect
 export type ShipmentNdrActionRow = typeof shipmentNdrActions.$inferSelect
 
-/** A parcel that did not come back settled (a returned parcel's units are cancelled on their lines once settled). */
-const liveOrUnsettled = sql`(${shipments.status} <> 'RTO_DELIVERED' or ${shipments.settledAt} is null)`
+/**
+ * A parcel whose units are not settled elsewhere: a returned parcel's units are cancelled on their
+ * lines once settled, a lost or damaged one's are cancelled (refunded) or back to ship (reshipped).
+ */
+const liveOrUnsettled = sql`(${shipments.status} not in ('RTO_DELIVERED', 'LOST', 'DAMAGED') or ${shipments.settledAt} is null)`
+
+/** A lost or damaged parcel the back office resolved (decision 0030): it holds no units any more, and collects no cash. */
+export const isResolvedLoss = (s: Pick<ShipmentRow, 'status' | 'settledAt'>) => (s.status === 'LOST' || s.status === 'DAMAGED') && s.settledAt !== null
+
+/** The parcel that collects a COD order's cash (all of it): its first forward parcel not cancelled nor resolved as lost (decision 0024). */
+export const cashParcelOf = <T extends Pick<ShipmentRow, 'direction' | 'status' | 'settledAt'>>(parcels: T[]): T | undefined =>
+  parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED' && !isResolvedLoss(s))
 
 export const shipmentRepo = {
   async insert(tx: Executor, row: ShipmentRow, items: ShipmentItemRow[]) {
@@ -98,6 +108,7 @@ export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: S
     trackingUrl: s.trackingUrl,
     expectedDeliveryDate: s.expectedDeliveryDate,
     status: s.status,
+    resolution: s.resolution === null ? null : { action: s.resolution, at: (s.settledAt ?? s.updatedAt).toISOString() },
     weightGrams: s.weightGrams,
     items: items.filter((i) => i.shipmentId === s.id).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })),
     events: events
@@ -139,7 +150,8 @@ export async function manifestBetween(db: Executor, carrier: string, from: Date,
       ewayBillNo: shipments.ewayBillNo,
       units: sql<number>`(select coalesce(sum(i.quantity), 0) from ${shipmentItems} i where i.shipment_id = ${shipments.id})::int`,
       collect: sql<string>`(case when ${orders.paymentMode} = 'COD' and ${orders.paymentStatus} = 'COD_PENDING' and ${shipments.id} = (
-          select f.id from ${shipments} f where f.order_id = ${orders.id} and f.direction = 'FORWARD' and f.status <> 'CANCELLED' order by f.created_at, f.id limit 1
+          select f.id from ${shipments} f where f.order_id = ${orders.id} and f.direction = 'FORWARD' and f.status <> 'CANCELLED'
+            and not (f.status in ('LOST', 'DAMAGED') and f.settled_at is not null) order by f.created_at, f.id limit 1
         ) then ${orders.amountPayable} else 0 end)::text`,
     })
     .from(shipments)

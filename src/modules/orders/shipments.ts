@@ -7,28 +7,36 @@
 //             ... -> DELIVERY_FAILED -> OUT_FOR_DELIVERY (another attempt) | DELIVERED | RTO_INITIATED
 //             ... -> RTO_INITIATED -> RTO_DELIVERED (back at the warehouse);  CREATED -> CANCELLED
 //
+//             ... -> LOST | DAMAGED (from anywhere on the way), resolved once by the back office
+//
 // An event is applied when the shipment makes that move and the event happened after the last one
 // applied; otherwise it is kept in the shipment's events as not applied (a late, out-of-order scan).
 // A resent event (same carrier event id) is recognised and changes nothing.
 import type { Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
-import { type Actor, deliverOrder, NEXT_STATUSES, orderEvent, reverseSale, transition } from './lifecycle.ts'
+import { AppError } from '../../lib/errors.ts'
+import { currentStock, reserveStock } from '../catalog/index.ts'
+import { type Actor, cancelLostOrder, deliverOrder, NEXT_STATUSES, orderEvent, reverseSale, transition } from './lifecycle.ts'
 import { settleCancelledUnits } from './partial-cancel.ts'
 import { orderRepo, type OrderRow, type RefundRow } from './repo.ts'
 import type { OrderStatus, ShipmentStatus } from './schema.sql.ts'
-import { shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from './shipment-repo.ts'
+import { isResolvedLoss, shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from './shipment-repo.ts'
 import { recordEvent } from '../events/index.ts'
 
 export const SHIPMENT_MOVES: Record<ShipmentStatus, ShipmentStatus[]> = {
   // RTO_DELIVERED from anywhere before an end: a carrier may report the parcel back without its RTO_INITIATED scan.
-  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'],
-  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
-  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
-  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED'],
-  RTO_INITIATED: ['RTO_DELIVERED'],
+  // LOST and DAMAGED from anywhere on the way, there or back: the carrier's last word on the parcel.
+  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'],
+  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  RTO_INITIATED: ['RTO_DELIVERED', 'LOST', 'DAMAGED'],
   DELIVERED: [],
   RTO_DELIVERED: [],
   CANCELLED: [],
+  // Resolved by the back office (reshipped or refunded), once; a later scan is recorded, not applied.
+  LOST: [],
+  DAMAGED: [],
 }
 
 /**
@@ -81,6 +89,9 @@ export async function recordShipment(
     pickupReference: null,
     lastEventAt: null,
     settledAt: null,
+    resolution: null,
+    resolutionNote: null,
+    resolvedBy: null,
     createdAt: at,
     updatedAt: at,
   }
@@ -181,7 +192,8 @@ async function walkTo(tx: Executor, order: OrderRow, to: OrderStatus, actor: Act
  */
 async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
   const refunds: RefundRow[] = []
-  const all = (await shipmentRepo.ofOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  // A lost parcel resolved holds no units any more; one not resolved yet keeps the order from ending.
+  const all = (await shipmentRepo.ofOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED' && !isResolvedLoss(s))
   const ended = all.every((s) => s.status === 'DELIVERED' || s.status === 'RTO_DELIVERED')
   const allBack = all.every((s) => s.status === 'RTO_DELIVERED')
   const everyUnitShippedNow = async () => {
@@ -242,4 +254,69 @@ async function settleReturnedParcel(tx: Executor, order: OrderRow, parcel: Shipm
   const refunds = await settleCancelledUnits(tx, order, lines, actor, `Parcel ${parcel.awb} returned to origin`, at, { allowShipped: true })
   await shipmentRepo.update(tx, parcel.id, { settledAt: at })
   return refunds
+}
+
+export type LossResolution = 'RESHIP' | 'REFUND'
+
+/**
+ * The back office resolves a forward parcel its carrier declared LOST or DAMAGED, once (decision
+ * 0030), in the caller's transaction, the order row locked before the parcel's:
+ *
+ *   RESHIP  its units are back to ship, their stock taken again (409 when there is not enough:
+ *           refund them instead); the new parcel is booked as any other (POST …/shipments), and it
+ *           collects a COD order's cash in its place
+ *   REFUND  its units are cancelled and refunded as a partial cancellation, nothing back to stock;
+ *           when no unit of the order is left, the whole sale is reversed (shipping and COD fee
+ *           too) and the order ends CANCELLED; when the other parcels were delivered, DELIVERED
+ *
+ * Null when there is no such parcel. Returns the provider refunds to send after commit.
+ */
+export async function resolveLostParcel(
+  tx: Executor,
+  shipmentId: string,
+  action: LossResolution,
+  actor: Actor,
+  at: Date,
+): Promise<{ shipment: ShipmentRow; refunds: RefundRow[] } | null> {
+  const found = await shipmentRepo.find(tx, shipmentId)
+  if (!found) return null
+  const order = (await orderRepo.lockOrder(tx, found.orderId))!
+  const parcel = (await shipmentRepo.lock(tx, shipmentId))!
+  if (parcel.direction !== 'FORWARD') throw new AppError('CONFLICT', `Shipment ${parcel.awb} is a return pickup: its loss is settled with its return, not here`)
+  if (parcel.status !== 'LOST' && parcel.status !== 'DAMAGED') {
+    throw new AppError('CONFLICT', `Shipment ${parcel.awb} is ${parcel.status}: only a parcel its carrier declared LOST or DAMAGED is resolved`)
+  }
+  if (parcel.resolution !== null) {
+    throw new AppError('CONFLICT', `Shipment ${parcel.awb} was already resolved (${parcel.resolution} at ${parcel.settledAt!.toISOString()})`)
+  }
+  const lines = await shipmentRepo.itemsOf(tx, [parcel.id])
+  const items = await orderRepo.items(tx, order.id)
+  if (action === 'RESHIP') await takeStockAgain(tx, items, lines)
+  const resolved = await shipmentRepo.update(tx, parcel.id, { settledAt: at, resolution: action, resolutionNote: actor.note ?? null, resolvedBy: actor.name, updatedAt: at })
+  await emitShipment(tx, order, resolved, 'shipment.updated', at, { from: parcel.status, resolution: { action, note: actor.note ?? null, by: actor.name } })
+  if (action === 'RESHIP') return { shipment: resolved, refunds: [] }
+
+  const reason = `Parcel ${parcel.awb} ${parcel.status === 'LOST' ? 'lost' : 'damaged'} on the way`
+  const lost = lines.reduce((n, l) => n + l.quantity, 0)
+  const left = items.reduce((n, i) => n + i.quantity - i.cancelledQuantity, 0) - lost
+  if (left === 0) {
+    const { order: reversed, refunds } = await reverseSale(tx, order, reason, at, { restock: false })
+    await cancelLostOrder(tx, reversed, actor, reason, at)
+    return { shipment: resolved, refunds }
+  }
+  const units = lines.map((l) => ({ orderItemId: l.orderItemId, quantity: l.quantity }))
+  const refunds = await settleCancelledUnits(tx, order, units, actor, reason, at, { allowShipped: true, restock: false })
+  refunds.push(...(await followShipments(tx, (await orderRepo.findOrder(tx, order.id))!, resolved, actor, at)))
+  return { shipment: resolved, refunds }
+}
+
+/** The stock of a lost parcel's units, taken again for the parcel that replaces it (products in one order: no deadlock). */
+async function takeStockAgain(tx: Executor, items: { id: string; productId: string; sku: string }[], lines: { orderItemId: string; quantity: number }[]) {
+  const wanted = lines.map((l) => ({ item: items.find((i) => i.id === l.orderItemId)!, quantity: l.quantity }))
+  for (const { item, quantity } of wanted.sort((a, b) => (a.item.productId < b.item.productId ? -1 : a.item.productId > b.item.productId ? 1 : 0))) {
+    if ((await reserveStock(tx, item.productId, quantity)) === null) {
+      const available = await currentStock(tx, item.productId)
+      throw new AppError('CONFLICT', `Not enough stock of ${item.sku} to send ${quantity} again (${available} available): refund the units instead (action REFUND)`)
+    }
+  }
 }

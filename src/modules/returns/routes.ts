@@ -164,7 +164,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
         summary: "Book a reverse pickup of an approved return's units from the customer, with a carrier (one at a time)",
         params: Params,
         body: Type.Object({
-          carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured' })),
+          carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox, shiprocket or delhivery; default: the first configured' })),
           ...ParcelFields,
           ...CourierFields,
         }),

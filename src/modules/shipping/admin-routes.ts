@@ -7,7 +7,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
+import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ResolveLossBody, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
 import { manifestView, type ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
@@ -36,6 +36,17 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     labelUrl: Nullable(Type.String({ description: "The carrier's own label, when it gave one" })),
     dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }, { description: 'The box declared to the carrier, whole centimetres' }),
     ewayBillNo: Nullable(Type.String({ description: 'The e-way bill the parcel travels under' })),
+    resolution: Nullable(
+      Type.Object(
+        {
+          action: Type.Enum(['RESHIP', 'REFUND']),
+          at: Time,
+          note: Nullable(Type.String()),
+          resolvedBy: Type.String({ description: 'ADMIN:<id>' }),
+        },
+        { description: 'How the back office resolved a LOST or DAMAGED parcel; null until it did' },
+      ),
+    ),
     pickup: Nullable(
       Type.Object(
         {
@@ -165,6 +176,25 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
       },
     },
     async (request) => ok(await shipping.retryPickup(request.params.shipmentId), 'Pickup requested'),
+  )
+
+  app.post(
+    '/admin/shipments/:shipmentId/resolve',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminResolveLostShipment',
+        tags,
+        security: security.admin,
+        summary: 'Resolve a parcel its carrier declared LOST or DAMAGED: send its units again, or refund them (once)',
+        description:
+          "RESHIP takes the units' stock again (409 when there is not enough) and leaves them to ship: book the new parcel with POST /admin/orders/{orderId}/shipments (it collects a COD order's cash instead). REFUND cancels the units and refunds them by tender, with a credit note; when no unit of the order is left, the whole sale is reversed and the order is CANCELLED. 409 for a parcel not LOST or DAMAGED, a return pickup, or one resolved before.",
+        params: ShipmentParams,
+        body: ResolveLossBody,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await shipping.resolveLoss(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment resolved'),
   )
 
   app.post(

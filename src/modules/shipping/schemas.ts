@@ -11,7 +11,7 @@ export const TrackingReceipt = Type.Object({
   duplicates: Type.Integer({ description: 'Events already received before' }),
   unknown: Type.Integer({ description: 'Events for an AWB this service did not book' }),
 })
-export const TrackingStatusSchema = Type.Enum(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED'])
+export const TrackingStatusSchema = Type.Enum(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'])
 export const AwbParams = Type.Object({ awb: Type.String({ maxLength: 40 }) })
 export const SandboxTrackingParams = Type.Object({ awb: Type.String({ maxLength: 40 }), status: TrackingStatusSchema })
 export const SandboxTrackingResult = Type.Object({
@@ -45,7 +45,7 @@ export const CourierFields = {
   ),
 }
 export const CreateShipmentBody = Type.Object({
-  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox or shiprocket; default: the first configured (shiprocket when configured)' })),
+  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox, shiprocket or delhivery; default: the first configured (shiprocket, then delhivery, then the sandbox)' })),
   items: Type.Optional(
     Type.Array(Type.Object({ orderItemId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }), {
       minItems: 1,
@@ -95,6 +95,12 @@ export const NdrBody = Type.Object({
   addressLine: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'REATTEMPT: a corrected address line' })),
   phone: Type.Optional(Type.String({ minLength: 10, maxLength: 15, description: 'REATTEMPT: a corrected 10-digit mobile' })),
   note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'For the courier' })),
+})
+export const ResolveLossBody = Type.Object({
+  action: Type.Enum(['RESHIP', 'REFUND'], {
+    description: "RESHIP: send the parcel's units again (stock taken again; book the new parcel as any other); REFUND: refund them (cancelled on their lines, nothing back to stock)",
+  }),
+  note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why, for the record (the carrier claim, say)' })),
 })
 export const ManifestQuery = Type.Object({
   carrier: Type.String({ minLength: 1, maxLength: 40, description: 'The carrier whose courier collects the parcels' }),

@@ -18,7 +18,10 @@ import { type Manifest, renderManifestPdf } from './manifest-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
   applyTrackingEvent,
+  cashParcelOf,
   recordUnappliedTrackingEvent,
+  resolveLostParcel,
+  type LossResolution,
   emitShipment,
   recordShipment,
   lockOrder,
@@ -37,7 +40,7 @@ import {
   unshippedUnits,
 } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
-import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, type CourierRate, type NdrRequest, type TrackingEvent } from './carriers/types.ts'
+import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, CarrierUnsupportedError, type CourierRate, type NdrRequest, type TrackingEvent } from './carriers/types.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 
 export interface ShipmentRequest {
@@ -103,7 +106,7 @@ interface Line {
  */
 function cashToCollect(order: OrderRow, parcels: ShipmentRow[], parcelId: string | null): bigint {
   if (order.paymentMode !== 'COD' || order.paymentStatus !== 'COD_PENDING') return 0n
-  const first = parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  const first = cashParcelOf(parcels)
   return (first ? first.id === parcelId : parcelId === null) ? order.amountPayable : 0n
 }
 
@@ -157,7 +160,7 @@ export class ShippingService {
       throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be shipped while it is ${order.status}: shipments are created for CONFIRMED or PACKED orders`)
     }
     // Cash is collected at one door (decision 0024): an unpaid COD order travels in one parcel.
-    const live = parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+    const live = cashParcelOf(parcels)
     if (live && order.paymentMode === 'COD' && order.paymentStatus === 'COD_PENDING') {
       throw new AppError('CONFLICT', `Order ${order.orderNumber} is cash on delivery and already travels in parcel ${live.awb}: its cash is collected at one door, so it ships in one parcel (cancel that parcel to book another)`)
     }
@@ -388,6 +391,7 @@ export class ShippingService {
     try {
       await carrier.ndrAction({ awb: row.awb, carrierShipmentId: row.carrierShipmentId }, request)
     } catch (err) {
+      if (err instanceof CarrierUnsupportedError) throw new AppError('CONFLICT', err.message)
       if (!(err instanceof CarrierError)) throw err
       this.logger.warn({ err: err.message, shipmentId }, 'carrier could not take a non-delivery action')
       throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not take the ${request.action === 'REATTEMPT' ? 're-attempt' : 'return'} of shipment ${row.awb}; try again`)
@@ -420,6 +424,15 @@ export class ShippingService {
     if (input.phone !== undefined && phone === null) problems.push('phone: must be a 10-digit Indian mobile number')
     if (problems.length > 0) throw new AppError('BAD_REQUEST', 'Validation failed', problems)
     return { action: input.action, deferredDate: input.deferredDate ?? null, addressLine: input.addressLine?.trim() || null, phone, note: input.note?.trim() || null }
+  }
+
+  /** The back office resolves a LOST or DAMAGED parcel (orders' resolveLostParcel), once; refunds are sent after commit. */
+  async resolveLoss(adminId: string, shipmentId: string, input: { action: LossResolution; note?: string }) {
+    const actor = { name: `ADMIN:${adminId}`, note: input.note?.trim() || null }
+    const result = await this.db.transaction((tx) => resolveLostParcel(tx, shipmentId, input.action, actor, this.clock.now()))
+    if (!result) throw notFound('Shipment')
+    await this.payments.sendRefunds(result.refunds)
+    return this.adminView(shipmentId)
   }
 
   /** The back office's retry: asks again for a parcel whose pickup was not accepted (409 once it was, or once it moved on). */
@@ -490,6 +503,7 @@ export class ShippingService {
       labelUrl: row.labelUrl,
       dimensionsCm: { length: row.lengthCm, breadth: row.breadthCm, height: row.heightCm },
       ewayBillNo: row.ewayBillNo,
+      resolution: row.resolution === null ? null : { action: row.resolution, at: row.settledAt!.toISOString(), note: row.resolutionNote, resolvedBy: row.resolvedBy! },
       pickup: row.pickupRequestedAt === null ? null : { requestedAt: row.pickupRequestedAt.toISOString(), scheduledAt: row.pickupScheduledAt?.toISOString() ?? null, reference: row.pickupReference },
     }
   }

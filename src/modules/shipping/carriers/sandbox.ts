@@ -9,7 +9,7 @@ import { type Carrier, CarrierPayloadError, CarrierSignatureError, isRefusal, ty
 import { jsonObject } from '../../../lib/json.ts'
 
 export const SANDBOX_CARRIER_SIGNATURE_HEADER = 'x-sandbox-carrier-signature'
-export const TRACKING_STATUSES: TrackingStatus[] = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED']
+export const TRACKING_STATUSES: TrackingStatus[] = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED']
 /** The sandbox's couriers: the first is its default and its recommendation. Paise; days to deliver. */
 export const SANDBOX_COURIERS = [
   { id: 'sbx-express', name: 'Sandbox Express', base: 5_000n, perSlab: 3_000n, days: 3 },

@@ -60,7 +60,7 @@ const PATHS = {
  * Shiprocket's shipment status ids (`shipment_status_id` in the webhook, `sr-status` in scans,
  * `shipment_status` in tracking) and what each means for our shipment. Ids and labels are
  * Shiprocket's published list; `null` means the shipment has no status for it (before pickup,
- * paperwork, or a state that needs a person: lost, damaged, partial delivery), and the event gives [].
+ * paperwork, or a state that needs a person: a partial delivery), and the event gives [].
  * Returns to origin have one status of ours for the whole trip back (RTO_INITIATED) until RTO_DELIVERED.
  */
 export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; status: TrackingStatus | null }>> = {
@@ -75,9 +75,9 @@ export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; statu
   9: { label: 'RTO Initiated', status: 'RTO_INITIATED' },
   10: { label: 'RTO Delivered', status: 'RTO_DELIVERED' },
   11: { label: 'Pending', status: null },
-  // Lost, destroyed, damaged, disposed of, untraceable: none is a delivery, a failed attempt or a
-  // return; they need a claim with Shiprocket, not a status move. Left to a person (no event).
-  12: { label: 'Lost', status: null },
+  // Lost or untraceable; destroyed, damaged or disposed of: the parcel's journey ends there, and the
+  // back office resolves it (reship or refund, decision 0030) while the merchant claims from Shiprocket.
+  12: { label: 'Lost', status: 'LOST' },
   13: { label: 'Pickup Error', status: null },
   14: { label: 'RTO Acknowledged', status: 'RTO_INITIATED' },
   15: { label: 'Pickup Rescheduled', status: null },
@@ -92,8 +92,8 @@ export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; statu
   22: { label: 'Delayed', status: 'IN_TRANSIT' },
   // Some packages of a multi-package shipment delivered: not DELIVERED (the rest are not), for a person.
   23: { label: 'Partial Delivered', status: null },
-  24: { label: 'Destroyed', status: null },
-  25: { label: 'Damaged', status: null },
+  24: { label: 'Destroyed', status: 'DAMAGED' },
+  25: { label: 'Damaged', status: 'DAMAGED' },
   // Shiprocket's own bookkeeping after Delivered (7), which is what we act on.
   26: { label: 'Fulfilled', status: null },
   27: { label: 'Pickup Booked', status: null },
@@ -103,7 +103,7 @@ export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; statu
   41: { label: 'RTO OFD', status: 'RTO_INITIATED' },
   42: { label: 'Picked Up', status: 'IN_TRANSIT' },
   43: { label: 'Self Fulfilled', status: null },
-  44: { label: 'Disposed Off', status: null },
+  44: { label: 'Disposed Off', status: 'DAMAGED' },
   45: { label: 'Cancelled Before Dispatched', status: 'CANCELLED' },
   46: { label: 'RTO In Transit', status: 'RTO_INITIATED' },
   47: { label: 'QC Failed', status: null },
@@ -112,7 +112,7 @@ export const SHIPROCKET_STATUSES: Readonly<Record<number, { label: string; statu
   51: { label: 'Handover To Courier', status: 'IN_TRANSIT' },
   52: { label: 'Shipment Booked', status: null },
   75: { label: 'RTO Lock', status: 'RTO_INITIATED' },
-  76: { label: 'Untraceable', status: null },
+  76: { label: 'Untraceable', status: 'LOST' },
   // A non-delivery report whose reason is the recipient (not reachable, refused, wrong address).
   77: { label: 'Issue Related To The Recipient', status: 'DELIVERY_FAILED' },
   78: { label: 'Reached Back At Seller City', status: 'RTO_INITIATED' },

@@ -4,8 +4,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { ShippingAddress } from '../../orders/index.ts'
 
-/** A carrier's tracking status in our words; the shipment moves only forward through these. */
-export type TrackingStatus = 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED'
+/**
+ * A carrier's tracking status in our words; the shipment moves only forward through these. LOST: the
+ * carrier declared the parcel lost or untraceable; DAMAGED: damaged, destroyed or disposed of. Both
+ * end the parcel's journey and wait for the back office to resolve them (decision 0030).
+ */
+export type TrackingStatus = 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED' | 'LOST' | 'DAMAGED'
 
 /** The address a parcel goes to or is picked up from: the order's shipping address. */
 export type CarrierAddress = ShippingAddress
@@ -145,3 +149,6 @@ export class CarrierPayloadError extends Error {}
 
 /** A carrier's API failed, timed out or could not be reached. Its message never carries credentials. */
 export class CarrierError extends Error {}
+
+/** The carrier's API has no such request (Delhivery takes no return to origin by API): asking again will not help, the message says where to go. */
+export class CarrierUnsupportedError extends Error {}
