@@ -22,7 +22,7 @@ mkdirSync(dir, { recursive: true })
 writeFileSync(join(dir, 'categories.json'), JSON.stringify({ categories }))
 const cells = (p: ProductImportRow) =>
   PRODUCT_CSV_COLUMNS.map((column) => {
-    const value = p[column]
+    const value = column === 'lengthCm' ? p.dimensionsCm?.length : column === 'breadthCm' ? p.dimensionsCm?.breadth : column === 'heightCm' ? p.dimensionsCm?.height : p[column]
     if (value === undefined) return ''
     return Array.isArray(value) ? value.join('|') : String(value)
   })

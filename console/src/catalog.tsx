@@ -379,7 +379,7 @@ export function CatalogImport() {
       <CardContent>
         <Typography variant="h6">Import products (CSV) or categories and products (JSON)</Typography>
         <Typography variant="body2" sx={{ mb: 2 }}>
-          All or nothing: rows are matched by slug; one bad row and nothing is imported, with every problem listed by its row. CSV columns: slug, name, sku, categorySlug, sellingPrice, mrp, then any of brand, stock, images, description, weightGrams, isActive, hsnCode, gstRateBps.
+          All or nothing: rows are matched by slug; one bad row and nothing is imported, with every problem listed by its row. CSV columns: slug, name, sku, categorySlug, sellingPrice, mrp, then any of brand, stock, images, description, weightGrams, lengthCm, breadthCm, heightCm, isActive, hsnCode, gstRateBps.
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
           <MuiTextField select size="small" label="Catalog" value={catalogId} onChange={(e) => setCatalogId(e.target.value)} sx={{ minWidth: 220 }}>

@@ -19,16 +19,24 @@ function rejection(text: string): { message: string; details: string[] } {
 }
 
 test('every column of the docs is read: numbers parsed, images split on |, isActive true or false', () => {
-  const csv = `${PRODUCT_CSV_COLUMNS.join(',')}\natta-5kg,Atta 5 kg,Aashirvaad,A-1,staples,289.00,320,40,https://a.example/1.jpg | https://a.example/2.jpg,Whole wheat,5000,false,1101,500\n`
+  const csv = `${PRODUCT_CSV_COLUMNS.join(',')}\natta-5kg,Atta 5 kg,Aashirvaad,A-1,staples,289.00,320,40,https://a.example/1.jpg | https://a.example/2.jpg,Whole wheat,5000,40,25,10,false,1101,500\n`
   const { products, lines } = readProductsCsv(csv)
   assert.deepEqual(products, [
     {
       slug: 'atta-5kg', name: 'Atta 5 kg', brand: 'Aashirvaad', sku: 'A-1', categorySlug: 'staples', sellingPrice: '289.00', mrp: '320', stock: 40,
-      images: ['https://a.example/1.jpg', 'https://a.example/2.jpg'], description: 'Whole wheat', weightGrams: 5000, isActive: false,
+      images: ['https://a.example/1.jpg', 'https://a.example/2.jpg'], description: 'Whole wheat', weightGrams: 5000, dimensionsCm: { length: 40, breadth: 25, height: 10 }, isActive: false,
       hsnCode: '1101', gstRateBps: 500,
     },
   ])
   assert.deepEqual(lines, [2])
+})
+
+test('the packed size is three cells: all empty keeps the product\'s; a missing or unreadable one is kept for validation to refuse', () => {
+  const { products } = readProductsCsv(`${HEADER},lengthCm,breadthCm,heightCm\na,A,B,S1,c,1,1,,,\nb,B,B,S2,c,1,1,30,,5\nc,C,B,S3,c,1,1,30,20cm,5\n`)
+  assert.deepEqual(
+    products.map((p) => p.dimensionsCm),
+    [undefined, { length: 30, breadth: null, height: 5 }, { length: 30, breadth: '20cm', height: 5 }],
+  )
 })
 
 test('each product knows the line it starts on, past blank lines, quoted newlines, mixed line ends and a byte order mark', () => {

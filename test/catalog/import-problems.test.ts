@@ -198,3 +198,39 @@ test('a product without a brand, or with an empty one, is stored with brand "" a
   const hits = search.json().data.products as { slug: string; brand: string }[]
   assert.deepEqual(hits.map((h) => [h.slug, h.brand]).sort(), [['p-zorblax-loose-tea', ''], ['p-zorblax-tea-bags', '']])
 })
+
+test("a product's packed size is imported whole: set, kept when a row leaves it out, cleared by null; a partial or out-of-range one is a problem of the row", async () => {
+  const size = async (key: string) => {
+    const [row] = await t.deps.database.db
+      .select({ length: products.lengthCm, breadth: products.breadthCm, height: products.heightCm })
+      .from(products)
+      .where(and(eq(products.catalogId, catalogId), eq(products.slug, `p-${key}`)))
+    return row
+  }
+  await importCatalog(t.deps.database.db, catalogId, { products: [product('boxed', { dimensionsCm: { length: 40, breadth: 25, height: 10 } })] })
+  assert.deepEqual(await size('boxed'), { length: 40, breadth: 25, height: 10 })
+  await importCatalog(t.deps.database.db, catalogId, { products: [product('boxed', { name: 'Boxed, renamed' })] })
+  assert.deepEqual(await size('boxed'), { length: 40, breadth: 25, height: 10 }, 'a row that leaves the size out keeps it')
+  await importCatalog(t.deps.database.db, catalogId, { products: [product('boxed', { dimensionsCm: null })] })
+  assert.deepEqual(await size('boxed'), { length: null, breadth: null, height: null })
+
+  const found = await check({
+    products: [
+      product('half', { dimensionsCm: { length: 30, breadth: null, height: 5 } }),
+      product('huge', { dimensionsCm: { length: 30, breadth: 501, height: 5 } }),
+      product('text', { dimensionsCm: { length: 30, breadth: '20cm', height: 5 } }),
+      product('extra', { dimensionsCm: { length: 30, breadth: 20, height: 5, depth: 2 } }),
+      product('flat', { dimensionsCm: '30x20x5' }),
+    ],
+  })
+  assert.deepEqual(
+    found.problems.map((p) => [p.kind, p.message]),
+    [
+      ['bad dimensions', 'products[0]: dimensionsCm needs all three sides or none: breadth missing'],
+      ['bad dimensions', 'products[1]: dimensionsCm breadth must be a whole number of centimetres from 1 to 500, got 501'],
+      ['bad dimensions', 'products[2]: dimensionsCm breadth must be a whole number of centimetres from 1 to 500, got "20cm"'],
+      ['bad dimensions', 'products[3]: dimensionsCm has no depth: its sides are length, breadth and height'],
+      ['bad dimensions', 'products[4]: dimensionsCm must be {length, breadth, height} in whole centimetres, or null, got "30x20x5"'],
+    ],
+  )
+})

@@ -234,7 +234,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
         security: sec,
         summary: 'Bulk import, all or nothing: JSON {categories, products} or a CSV of products (content-type text/csv)',
         description:
-          'Rows are matched by slug (existing ones are updated). CSV columns (first line, any order): slug,name,sku,categorySlug,sellingPrice,mrp (required),brand,stock,images (separated by |),description,weightGrams,isActive,hsnCode,gstRateBps (GST; an empty cell keeps the stored value); a column not in this list, or a missing required one, is refused naming line 1. ' +
+          'Rows are matched by slug (existing ones are updated). CSV columns (first line, any order): slug,name,sku,categorySlug,sellingPrice,mrp (required),brand,stock,images (separated by |),description,weightGrams,lengthCm,breadthCm,heightCm (the packed size: all three or none; empty keeps it),isActive,hsnCode,gstRateBps (GST; an empty cell keeps the stored value); JSON rows take dimensionsCm {length, breadth, height} or null; a column not in this list, or a missing required one, is refused naming line 1. ' +
           'On any bad row nothing is imported and the error message lists the problems, each naming its row (JSON `products[3]`, CSV `line 4`: `name must be at most 200 characters, got 301`): the first 1,000, then, if there are more, one line with how many more and the count of each kind of problem. ' +
           'A missing or empty brand is stored as "". Unknown fields, of the body or of a row, are refused like on every write.',
         params: CatalogParams,

@@ -9,7 +9,7 @@ import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type OptionalPage, pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
 import { type CatalogImport, importCatalog, type ProductRowLabel } from './import.ts'
-import { type CategoryRow, catalogRepo, type ProductRow, refreshSearchColumns } from './repo.ts'
+import { type CategoryRow, catalogRepo, type Dimensions, type ProductRow, refreshSearchColumns } from './repo.ts'
 import { descendantIds } from './service.ts'
 
 export interface CategoryInput {
@@ -38,12 +38,6 @@ export interface ProductInput {
   isActive?: boolean
   hsnCode?: string | null
   gstRateBps?: number | null
-}
-
-export interface Dimensions {
-  length: number
-  breadth: number
-  height: number
 }
 
 /** The three columns of a product's dimensions: all set or all null. */

@@ -47,7 +47,24 @@ export const LISTED_PROBLEMS = 1000
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive', 'hsnCode', 'gstRateBps'])
-const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive', 'hsnCode', 'gstRateBps'])
+const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'dimensionsCm', 'isActive', 'hsnCode', 'gstRateBps'])
+const DIMENSIONS = ['length', 'breadth', 'height'] as const
+/** The largest side of a parcel carriers take, in whole centimetres (the products table's check). */
+const MAX_SIDE_CM = 500
+
+/** Absent, null (cleared), or all three sides as whole centimetres from 1 to 500. */
+function dimensionsProblem(value: unknown): Found | null {
+  if (value === undefined || value === null) return null
+  const bad = (why: string): Found => ['bad dimensions', `dimensionsCm ${why}`]
+  if (!isRow(value)) return bad(`must be {length, breadth, height} in whole centimetres, or null, got ${shown(value)}`)
+  const extra = Object.keys(value).filter((k) => !(DIMENSIONS as readonly string[]).includes(k))
+  if (extra.length > 0) return bad(`has no ${extra.join(', ')}: its sides are length, breadth and height`)
+  const sides = value as Record<string, unknown>
+  const missing = DIMENSIONS.filter((side) => sides[side] === undefined || sides[side] === null)
+  if (missing.length > 0) return bad(`needs all three sides or none: ${missing.join(', ')} missing`)
+  const wrong = DIMENSIONS.find((side) => !wholeNumber(sides[side], 1, MAX_SIDE_CM))
+  return wrong ? bad(`${wrong} must be a whole number of centimetres from 1 to ${MAX_SIDE_CM}, got ${shown(sides[wrong])}`) : null
+}
 
 const HSN_OR_SAC = new RegExp(HSN_OR_SAC_PATTERN)
 /** Absent, null (cleared: inherit), or an HSN code (4, 6 or 8 digits) or SAC (6 digits starting 99). */
@@ -264,6 +281,7 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     if (typeof selling === 'bigint' && typeof mrp === 'bigint' && selling > mrp) add(['price above mrp', 'sellingPrice must not be greater than mrp'])
     add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
     add(numberProblem('weightGrams', p.weightGrams, 1, 1_000_000, 'bad weight'))
+    add(dimensionsProblem(p.dimensionsCm))
     add(booleanProblem(p.isActive))
     add(hsnProblem(p.hsnCode))
     add(gstRateProblem(p.gstRateBps, context.gstRatesInForce))

@@ -7,13 +7,27 @@ import { AppError } from '../../lib/errors.ts'
 import type { ProductImportRow } from './import.ts'
 
 /** The columns of a products CSV, in the order the docs list them (docs/catalog-import.md). */
-export const PRODUCT_CSV_COLUMNS = ['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'isActive', 'hsnCode', 'gstRateBps'] as const
+export const PRODUCT_CSV_COLUMNS = [
+  'slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'lengthCm', 'breadthCm', 'heightCm', 'isActive', 'hsnCode', 'gstRateBps',
+] as const
 const REQUIRED_CSV_COLUMNS = new Set(['slug', 'name', 'sku', 'categorySlug', 'sellingPrice', 'mrp'])
 /** The column a rejects file adds: read and ignored, so that a fixed rejects file imports as it is. */
 export const ERROR_COLUMN = 'error'
 
 /** A whole number as a number; any other text is kept as it was, for validation to refuse and quote. */
 const wholeNumber = (v: string | undefined) => (v === undefined || v === '' ? undefined : /^-?\d+$/.test(v) ? Number(v) : v)
+
+/**
+ * The packed size from its three cells: all empty keeps what the product has; otherwise the three
+ * as given (text that is not a whole number, or an empty one beside given ones, is refused by
+ * validation, which names the cell).
+ */
+function dimensionsFromCsv(raw: Record<string, string | undefined>): Pick<ProductImportRow, 'dimensionsCm'> {
+  const cells = [raw.lengthCm, raw.breadthCm, raw.heightCm]
+  if (cells.every((c) => c === undefined || c === '')) return {}
+  const [length, breadth, height] = cells.map((c) => (c === undefined || c === '' ? null : wholeNumber(c)))
+  return { dimensionsCm: { length, breadth, height } }
+}
 
 /** One CSV record (cells by column name, trimmed) as an import row: numbers parsed, `images` split on `|`. */
 function productFromCsv(raw: Record<string, string | undefined>): ProductImportRow {
@@ -29,6 +43,7 @@ function productFromCsv(raw: Record<string, string | undefined>): ProductImportR
     images: raw.images ? raw.images.split('|').map((s) => s.trim()).filter(Boolean) : [],
     description: raw.description ?? '',
     weightGrams: wholeNumber(raw.weightGrams),
+    ...dimensionsFromCsv(raw),
     isActive: raw.isActive === undefined || raw.isActive === '' ? undefined : raw.isActive === 'true' ? true : raw.isActive === 'false' ? false : raw.isActive,
     // An empty GST cell keeps what the product has (a new product inherits its category's).
     hsnCode: raw.hsnCode === undefined || raw.hsnCode === '' ? undefined : raw.hsnCode,

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { checkImport, countsByKind, type ImportCheck, problemDetails, problemReport, type ProductRowLabel } from './import-check.ts'
-import { catalogRepo, refreshSearchColumns } from './repo.ts'
+import { catalogRepo, type Dimensions, refreshSearchColumns } from './repo.ts'
 import { categories } from './schema.sql.ts'
 
 export { LISTED_PROBLEMS, problemReport, type ImportCheck, type ImportProblem, type ProblemReport, type ProductRowLabel } from './import-check.ts'
@@ -41,6 +41,8 @@ export interface ProductImportRow {
   description?: string
   /** As `stock`. */
   weightGrams?: number | string
+  /** The packed size, whole centimetres (decision 0030): absent keeps the product's, null clears it; from CSV, three columns. */
+  dimensionsCm?: { length: unknown; breadth: unknown; height: unknown } | null
   /** From CSV: "true" or "false" (any other text is kept as it was, and refused by validation). */
   isActive?: boolean | string
   /** GST (decision 0021): absent keeps what the product has (a new one inherits its category's), null clears. */
@@ -212,6 +214,9 @@ async function writeRows(db: Db, catalogId: string, input: Required<CatalogImpor
         }
       })
       await catalogRepo.upsertProducts(tx, catalogId, now, values)
+      // The packed size only where a row names it, as GST below.
+      const sized = chunk.filter((p) => p.dimensionsCm !== undefined)
+      if (sized.length > 0) await catalogRepo.setProductsSize(tx, catalogId, sized.map((p) => ({ slug: p.slug, dimensionsCm: p.dimensionsCm as Dimensions | null })))
       // GST fields only where a row names them: a file that leaves them out keeps what products have.
       const taxed = chunk.filter((p) => p.hsnCode !== undefined || p.gstRateBps !== undefined)
       if (taxed.length > 0) {

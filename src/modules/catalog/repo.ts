@@ -79,6 +79,13 @@ export async function refreshSearchColumns(db: Executor, catalogId: string, prod
     where p.category_id = tree.id and p.catalog_id = ${catalogId} ${only}`)
 }
 
+/** A product's packed size, whole centimetres (decision 0030). */
+export interface Dimensions {
+  length: number
+  breadth: number
+  height: number
+}
+
 export const catalogRepo = {
   async insert(db: Executor, row: typeof catalogs.$inferInsert) {
     const [created] = await db.insert(catalogs).values(row).returning()
@@ -241,6 +248,17 @@ export const catalogRepo = {
         description = excluded.description, selling_price = excluded.selling_price, mrp = excluded.mrp, stock = excluded.stock,
         images = excluded.images, weight_grams = excluded.weight_grams, is_active = excluded.is_active,
         search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz`)
+  },
+
+  /** Sets (or, null, clears) the packed size of products, by slug, in one statement. */
+  async setProductsSize(db: Executor, catalogId: string, rows: { slug: string; dimensionsCm: Dimensions | null }[]) {
+    const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
+    await db.execute(sql`
+      update products p set length_cm = r.length_cm, breadth_cm = r.breadth_cm, height_cm = r.height_cm
+      from unnest(${column((r) => r.slug)}::text[], ${column((r) => r.dimensionsCm?.length ?? null)}::int[],
+        ${column((r) => r.dimensionsCm?.breadth ?? null)}::int[], ${column((r) => r.dimensionsCm?.height ?? null)}::int[])
+        as r(slug, length_cm, breadth_cm, height_cm)
+      where p.catalog_id = ${catalogId} and p.slug = r.slug`)
   },
 
   /** Sets the GST fields a row names (undefined: left as it is; null: cleared), by slug, in one statement. */
