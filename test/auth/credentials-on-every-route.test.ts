@@ -289,8 +289,10 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
   assert.deepEqual(
     fulfilment.map((op) => `${label(op)}: ${kindOf(op.security)}`).sort(),
     [
+      'DELETE /admin/fulfilment/zone-rules/{zoneId}: admin',
       'GET /admin/fulfilment/manifest: admin',
       'GET /admin/fulfilment/pick-list: admin',
+      'GET /admin/fulfilment/zone-rules: admin',
       'GET /admin/shipments/{shipmentId}/label: admin',
       'GET /admin/shipments/{shipmentId}: admin',
       'POST /admin/orders/{orderId}/shipments: admin',
@@ -298,6 +300,7 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
       'POST /admin/shipments/{shipmentId}/cancel: admin',
       'POST /admin/shipments/{shipmentId}/ndr: admin',
       'POST /admin/shipments/{shipmentId}/resolve: admin',
+      'PUT /admin/fulfilment/zone-rules/{zoneId}: admin',
       'POST /admin/shipments/{shipmentId}/pickup: admin',
       'POST /admin/shipments/{shipmentId}/refresh: admin',
     ].sort(),

@@ -337,6 +337,7 @@ const SHAPES = {
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
   'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }), resolution: nullable({ action: V, at: V, note: V, resolvedBy: V }) },
   'shipping rates': {
+    zoneRule: nullable({ zoneId: V, zoneName: V, carrier: V, courierRule: V }),
     weightGrams: V,
     dimensionsCm: { length: V, breadth: V, height: V },
     rates: list({ carrier: V, courierId: V, courierName: V, charge: V, estimatedDays: V, recommended: V, cheapest: V, fastest: V }),
@@ -355,6 +356,8 @@ const SHAPES = {
   'pick list': { date: V, shipments: V, lines: list({ sku: V, name: V, quantity: V, orders: list(V) }) },
   'admin event': { ...EVENT, deliveries: list({ id: V, url: V, statusCode: V, error: V, durationMs: V, createdAt: V }) },
   'admin cod rules': { maxOpenCodOrders: V, maxCodValue: V, rtoLimit: V, rtoWindowDays: V, maxRefusedDeliveries: V, refusedWindowDays: V, firstOrderCap: V },
+  'zone rule': { zoneId: V, zoneName: V, carrier: V, courierRule: V, updatedBy: V, updatedAt: V },
+  'zone rules (list)': list({ zoneId: V, zoneName: V, carrier: V, courierRule: V, updatedBy: V, updatedAt: V }),
   'admin cod blocked pincode': { pincode: V, reason: V, createdAt: V },
   'admin cod blocked pincodes (list)': list({ pincode: V, reason: V, createdAt: V }),
 } satisfies Record<string, Shape>
@@ -520,7 +523,12 @@ describe('answers carry only whitelisted keys', () => {
     const shippedLine = shipped.items[0]!.id
     const first = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700, items: [{ orderItemId: shippedLine, quantity: 1 }] })
     await call('admin shipment', 'POST', `/admin/shipments/${first.id}/cancel`, admin)
+    // The zone of the order's pincode gets a carrier rule (the sandbox, as the default), seen in the quote, then removed.
+    const zoneId = (await t.app.inject({ method: 'GET', url: `${PREFIX}/admin/delivery-zones?search=${ADDRESS.pincode}`, headers: admin })).json().data[0].id
+    await call('zone rule', 'PUT', `/admin/fulfilment/zone-rules/${zoneId}`, admin, { carrier: 'sandbox', courierRule: null })
+    await call('zone rules (list)', 'GET', '/admin/fulfilment/zone-rules', admin)
     await call('shipping rates', 'POST', `/admin/orders/${shipped.id}/shipping-rates`, admin, {})
+    await call('zone rule', 'DELETE', `/admin/fulfilment/zone-rules/${zoneId}`, admin)
     const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })
     const carrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
     const signed = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'IN_TRANSIT', new Date(Date.now() - 60_000), 'Left the hub'))

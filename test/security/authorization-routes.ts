@@ -208,6 +208,17 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/shipments/:shipmentId/label': { auth: SUPPORT, ok: 200, req: async () => ({ url: `/admin/shipments/${(await sharedParcel()).id}/label` }) },
   'GET /admin/fulfilment/pick-list': { auth: SUPPORT, ok: 200 },
   'GET /admin/fulfilment/manifest': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/fulfilment/manifest?carrier=sandbox' }) },
+  // Courier rules of the matrix zone (it has no pincodes: no booking goes by them). SUPPORT reads, ADMIN writes.
+  'GET /admin/fulfilment/zone-rules': { auth: SUPPORT, ok: 200 },
+  'PUT /admin/fulfilment/zone-rules/:zoneId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/fulfilment/zone-rules/${f.admin.zoneId}`, payload: { carrier: null, courierRule: 'CHEAPEST' } }) },
+  'DELETE /admin/fulfilment/zone-rules/:zoneId': {
+    auth: ADMIN_ONLY,
+    ok: 200,
+    req: async (c) => {
+      if (c.allowed) await f.t.deps.database.db.execute(sql`insert into zone_courier_rules values (${f.admin.zoneId}, null, 'FASTEST', 'ADMIN:matrix', now()) on conflict do nothing`)
+      return { url: `/admin/fulfilment/zone-rules/${f.admin.zoneId}` }
+    },
+  },
 
   // A partner's own server (x-partner-id + x-partner-secret; no principal of the grid has a secret,
   // the positive cells and partner B's 404 are in test/orders/partner-sync.test.ts).

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
+import { sql } from 'drizzle-orm'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { ledgerBalances } from '../../src/modules/ledgers/ledger.ts'
 import { createSandboxCarrier, type SandboxTrackingBody } from '../../src/modules/shipping/carriers/sandbox.ts'
@@ -30,7 +31,7 @@ before(async () => {
 after(() => t.close())
 
 const item = (slug: string, quantity = 1) => ({ productId: shop.ids[slug]!, quantity })
-const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+const admin = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${support}` }, ...(payload ? { payload } : {}) })
 const ship = (orderId: string, body: object) => admin('POST', `/orders/${orderId}/shipments`, body)
 const lineOf = (order: { items: { id: string; productId: string }[] }, slug: string) => order.items.find((i) => i.productId === shop.ids[slug])!.id
@@ -396,6 +397,7 @@ describe('couriers and their rates (decision 0030)', () => {
     assert.equal(quoted.statusCode, 200, quoted.body)
     // 600 g; 3 earbuds of 15 x 10 x 5 cm (sized above): 15 x 10 x 15, 450 g volumetric: 2 slabs of 500 g.
     assert.deepEqual(quoted.json().data, {
+      zoneRule: null,
       weightGrams: 600,
       dimensionsCm: { length: 15, breadth: 10, height: 15 },
       rates: [
@@ -426,6 +428,42 @@ describe('couriers and their rates (decision 0030)', () => {
     const rule = await ship(order.id, { courierRule: 'SLOWEST' })
     assert.equal(rule.statusCode, 400)
     assert.match([rule.json().message].flat().join(' | '), /courierRule/)
+  })
+
+  test("a zone's rule picks the carrier and courier of a booking that names none; a booking that names one goes as it names; ADMIN sets it, 400/403/404 for bad ones", async () => {
+    const owner = await givenAdminToken(t.app, t.deps, 'owner@zones.test', 'ADMIN')
+    const asOwner = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/api/v1/admin${url}`, headers: { authorization: `Bearer ${owner}` }, ...(payload ? { payload } : {}) })
+    const zone = (await asOwner('GET', `/delivery-zones?search=${ADDRESS.pincode}`)).json().data[0]
+    const unit = (order: { items: { id: string; productId: string }[] }) => ({ items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })
+    const { order } = await paidOrder([item('earbuds', 4)])
+    assert.equal((await ship(order.id, unit(order))).json().data.courierName, 'Sandbox Express', 'without a rule: the carrier recommends')
+
+    assert.equal((await admin('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'sandbox', courierRule: 'CHEAPEST' })).statusCode, 403, 'SUPPORT reads rules, ADMIN sets them')
+    const saved = await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'sandbox', courierRule: 'CHEAPEST' })
+    assert.equal(saved.statusCode, 200, saved.body)
+    assert.deepEqual({ ...saved.json().data, updatedBy: undefined, updatedAt: undefined }, { zoneId: zone.id, zoneName: zone.name, carrier: 'sandbox', courierRule: 'CHEAPEST', updatedBy: undefined, updatedAt: undefined })
+    assert.deepEqual((await admin('GET', '/fulfilment/zone-rules')).json().data.map((r: { zoneId: string }) => r.zoneId), [zone.id])
+    assert.deepEqual((await admin('POST', `/orders/${order.id}/shipping-rates`, {})).json().data.zoneRule, { zoneId: zone.id, zoneName: zone.name, carrier: 'sandbox', courierRule: 'CHEAPEST' })
+    assert.equal((await ship(order.id, unit(order))).json().data.courierName, 'Sandbox Surface', "the zone's rule: the cheapest")
+    assert.equal((await ship(order.id, { ...unit(order), courierRule: 'FASTEST' })).json().data.courierName, 'Sandbox Express', 'the booking names its rule: it wins')
+
+    const badCarrier = await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'bluedart', courierRule: null })
+    assert.equal(badCarrier.statusCode, 400)
+    assert.deepEqual(badCarrier.json().message, ['carrier: bluedart is not a carrier of this service; it ships with sandbox'])
+    assert.equal((await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: null, courierRule: null })).statusCode, 400)
+    assert.equal((await asOwner('PUT', '/fulfilment/zone-rules/zone_nowhere', { carrier: 'sandbox', courierRule: null })).statusCode, 404)
+    assert.equal((await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'sandbox', courierRule: 'SLOWEST' })).statusCode, 400)
+
+    // A carrier the service stopped shipping with (its settings removed): the booking says what to do.
+    await t.deps.database.db.execute(sql`update zone_courier_rules set carrier = 'shiprocket' where zone_id = ${zone.id}`)
+    const gone = await ship(order.id, unit(order))
+    assert.equal(gone.statusCode, 409)
+    assert.match(gone.json().message, /names carrier shiprocket, which this service no longer ships with: change it \(PUT \/admin\/fulfilment\/zone-rules\//)
+
+    assert.equal((await asOwner('DELETE', `/fulfilment/zone-rules/${zone.id}`)).statusCode, 200)
+    assert.equal((await asOwner('DELETE', `/fulfilment/zone-rules/${zone.id}`)).statusCode, 404)
+    assert.equal((await ship(order.id, unit(order))).json().data.courierName, 'Sandbox Express', 'the rule removed: the default again')
   })
 })
 

@@ -7,7 +7,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ResolveLossBody, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
+import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ResolveLossBody, ShipmentParams, ShippingRates, ShippingRatesBody, ZoneRule, ZoneRuleBody, ZoneRuleParams } from './schemas.ts'
 import { manifestView, type ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
@@ -176,6 +176,54 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
       },
     },
     async (request) => ok(await shipping.retryPickup(request.params.shipmentId), 'Pickup requested'),
+  )
+
+  app.get(
+    '/admin/fulfilment/zone-rules',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminListZoneCourierRules',
+        tags,
+        security: security.admin,
+        summary: 'The carrier and courier rule of each delivery zone that has one, by zone name',
+        response: { 200: Envelope(Type.Array(ZoneRule)), ...errorResponses(401, 403) },
+      },
+    },
+    async () => ok(await shipping.zoneRules(), 'Zone rules retrieved'),
+  )
+  app.put(
+    '/admin/fulfilment/zone-rules/:zoneId',
+    {
+      preValidation: guards.admin(),
+      schema: {
+        operationId: 'adminPutZoneCourierRule',
+        tags,
+        security: security.admin,
+        summary: "Set the carrier and/or courier rule a zone's parcels are booked with (role ADMIN)",
+        description:
+          'A booking that names no carrier, courierId or courierRule goes by the rule of the zone serving the order\'s pincode; one that names any goes as it names; without a zone rule, SHIPPING_COURIER_RULE with the default carrier. 404 for an unknown zone; 400 for a carrier this service does not ship with, or both null.',
+        params: ZoneRuleParams,
+        body: ZoneRuleBody,
+        response: { 200: Envelope(ZoneRule), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ok(await shipping.putZoneRule(adminOf(request).adminId, request.params.zoneId, request.body), 'Zone rule saved'),
+  )
+  app.delete(
+    '/admin/fulfilment/zone-rules/:zoneId',
+    {
+      preValidation: guards.admin(),
+      schema: {
+        operationId: 'adminDeleteZoneCourierRule',
+        tags,
+        security: security.admin,
+        summary: "Remove a zone's rule: its parcels go by the default again (role ADMIN)",
+        params: ZoneRuleParams,
+        response: { 200: Envelope(ZoneRule), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ok(await shipping.deleteZoneRule(request.params.zoneId), 'Zone rule removed'),
   )
 
   app.post(

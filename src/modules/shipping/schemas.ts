@@ -1,7 +1,7 @@
 // Request and response schemas of the shipping module (also the OpenAPI document).
 import { Type } from 'typebox'
 import { ShipmentStatusSchema } from '../orders/index.ts'
-import { Money, Nullable } from '../../http/schemas.ts'
+import { Money, Nullable, Time } from '../../http/schemas.ts'
 import { EWAY_BILL_NO_PATTERN } from './eway-bill.ts'
 
 export const CarrierParams = Type.Object({ carrier: Type.String({ maxLength: 40 }) })
@@ -62,7 +62,27 @@ export const ShippingRatesBody = Type.Object({
   weightGrams: ParcelFields.weightGrams,
   dimensionsCm: ParcelFields.dimensionsCm,
 })
+const CourierRuleSchema = Type.Enum(['RECOMMENDED', 'CHEAPEST', 'FASTEST'])
+export const ZoneRule = Type.Object({
+  zoneId: Type.String(),
+  zoneName: Nullable(Type.String({ description: 'Null when the zone was deleted since' })),
+  carrier: Nullable(Type.String({ description: "The carrier the zone's parcels are booked with; null: the default carrier, or every carrier by rate" })),
+  courierRule: Nullable(Type.Enum(['RECOMMENDED', 'CHEAPEST', 'FASTEST'], { description: 'How the courier is chosen; null: SHIPPING_COURIER_RULE' })),
+  updatedBy: Type.String({ description: 'ADMIN:<id>' }),
+  updatedAt: Time,
+})
+export const ZoneRuleBody = Type.Object({
+  carrier: Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'A configured carrier (sandbox, shiprocket, delhivery); null: the default' })),
+  courierRule: Nullable(CourierRuleSchema),
+})
+export const ZoneRuleParams = Type.Object({ zoneId: Type.String({ minLength: 1, maxLength: 100 }) })
 export const ShippingRates = Type.Object({
+  zoneRule: Nullable(
+    Type.Object(
+      { zoneId: Type.String(), zoneName: Type.String(), carrier: Nullable(Type.String()), courierRule: Nullable(CourierRuleSchema) },
+      { description: "The rule of the zone serving the order's pincode: what a booking naming no carrier, courier or rule goes by; null: none (the default)" },
+    ),
+  ),
   weightGrams: Type.Integer({ description: 'The parcel as it would be declared' }),
   dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }),
   rates: Type.Array(

@@ -12,6 +12,7 @@ import { productPackages } from '../catalog/index.ts'
 import { findCustomer } from '../customers/index.ts'
 import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts'
 import { checkEwayBill } from './eway-bill.ts'
+import { deleteZoneRule, listZoneRules, putZoneRule, zoneRuleFor, type ZoneRuleInput } from './zone-rules.ts'
 import { type Dimensions, packParcel, type ParcelBox } from './packing.ts'
 import { renderShippingLabelPdf } from './label-pdf.ts'
 import { type Manifest, renderManifestPdf } from './manifest-pdf.ts'
@@ -191,7 +192,7 @@ export class ShippingService {
     const collectAmount = cashToCollect(order, parcels, null)
     const declared = await this.declare(order.id, lines, request)
     const declaredValue = sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
-    const { carrier, courierId } = await this.chooseCourier(request, {
+    const { carrier, courierId } = await this.chooseCourier(await this.withZoneRule(request, order.shippingAddress.pincode), {
       direction: 'FORWARD',
       customerPincode: order.shippingAddress.pincode,
       weightGrams: declared.box.weightGrams,
@@ -245,6 +246,24 @@ export class ShippingService {
     }
     await this.requestPickup(carrier, row)
     return row
+  }
+
+  /**
+   * A booking that names no carrier, courier or rule goes by the rule of the zone serving the pincode,
+   * when it has one (decision 0030); otherwise as asked. 409 when the zone's carrier is no longer one
+   * of this service's.
+   */
+  private async withZoneRule(request: ShipmentRequest, pincode: string): Promise<ShipmentRequest> {
+    if (request.carrier !== undefined || request.courierId !== undefined || request.courierRule !== undefined) return request
+    const rule = await zoneRuleFor(this.db, pincode)
+    if (!rule) return request
+    if (rule.carrier !== null && !this.carriers.has(rule.carrier)) {
+      throw new AppError(
+        'CONFLICT',
+        `The rule of zone ${rule.zoneName} names carrier ${rule.carrier}, which this service no longer ships with: change it (PUT /admin/fulfilment/zone-rules/${rule.zoneId}) or name a carrier`,
+      )
+    }
+    return { ...request, ...(rule.carrier !== null ? { carrier: rule.carrier } : {}), ...(rule.courierRule !== null ? { courierRule: rule.courierRule } : {}) }
   }
 
   /**
@@ -313,7 +332,9 @@ export class ShippingService {
     if (rates.length === 0 && unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
     const cheapest = [...rates].sort(byCharge)[0]
     const fastest = [...rates].sort(byDays)[0]
+    const zoneRule = await zoneRuleFor(this.db, order.shippingAddress.pincode)
     return {
+      zoneRule: zoneRule && { zoneId: zoneRule.zoneId, zoneName: zoneRule.zoneName, carrier: zoneRule.carrier, courierRule: zoneRule.courierRule },
       weightGrams: box.weightGrams,
       dimensionsCm: box.dimensionsCm,
       rates: rates.map((r) => ({
@@ -424,6 +445,18 @@ export class ShippingService {
     if (input.phone !== undefined && phone === null) problems.push('phone: must be a 10-digit Indian mobile number')
     if (problems.length > 0) throw new AppError('BAD_REQUEST', 'Validation failed', problems)
     return { action: input.action, deferredDate: input.deferredDate ?? null, addressLine: input.addressLine?.trim() || null, phone, note: input.note?.trim() || null }
+  }
+
+  zoneRules() {
+    return listZoneRules(this.db)
+  }
+
+  putZoneRule(adminId: string, zoneId: string, input: ZoneRuleInput) {
+    return putZoneRule(this.db, zoneId, input, [...this.carriers.keys()], `ADMIN:${adminId}`, this.clock.now())
+  }
+
+  deleteZoneRule(zoneId: string) {
+    return deleteZoneRule(this.db, zoneId)
   }
 
   /** The back office resolves a LOST or DAMAGED parcel (orders' resolveLostParcel), once; refunds are sent after commit. */
