@@ -7,6 +7,7 @@ import { Route } from 'react-router-dom'
 import { authProvider } from './authProvider.ts'
 import { dataProvider } from './dataProvider.ts'
 import { Dashboard } from './dashboard.tsx'
+import { FulfilmentDay } from './fulfilment.tsx'
 import { OrderList, OrderShow } from './orders.tsx'
 import { ReturnList, ReturnShow } from './returns.tsx'
 import { TicketList, TicketShow } from './tickets.tsx'
@@ -36,6 +37,11 @@ export function App() {
           {can(role, 'CATALOG') && <Resource name="taxRates" options={{ label: 'GST rates' }} list={TaxRateList} />}
           {can(role, 'CATALOG') && <Resource name="untaxedProducts" options={{ label: 'Untaxable products' }} list={UntaxedProductList} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
+          {can(role, 'SUPPORT') && (
+            <CustomRoutes>
+              <Route path="/fulfilment" element={<FulfilmentDay />} />
+            </CustomRoutes>
+          )}
           {can(role, 'CATALOG') && (
             <CustomRoutes>
               <Route path="/import" element={<CatalogImport />} />

@@ -1,10 +1,14 @@
-// Orders: the server-paged list (status, partner, search by number, id or phone) and one order with
-// its lines, payments, refunds, shipments, status history and events; moves along the machine.
-import { useEffect, useState } from 'react'
-import { Box, Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { Datagrid, DateField, List, SearchInput, SelectInput, Show, TextField, TextInput, useRecordContext, usePermissions } from 'react-admin'
+// Orders: the server-paged list (status, partner, search by number, id or phone) and one order that
+// tells the whole story: customer and address, every charge and discount, lines with their GST, the
+// GST documents, fulfilment (parcels booked, tracked, acted on), payments, refunds, status history
+// and events; moves along the machine. Amounts in rupees with Indian grouping, times in India's.
+import { type ReactNode, useEffect, useState } from 'react'
+import { Box, Button, Card, CardContent, Link, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField, TextInput, useNotify, useRecordContext, usePermissions } from 'react-admin'
 import { ActionButton } from './actions.tsx'
-import { api, query } from './api.ts'
+import { api, download, query } from './api.ts'
+import { formatRupees, formatTime } from './format.ts'
+import { Fulfilment } from './fulfilment.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
 export const ORDER_STATUSES = ['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERY_FAILED', 'RTO', 'CANCELLED']
@@ -18,21 +22,21 @@ const filters = [
 
 export const OrderList = () => (
   <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} exporter={false}>
-    <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ₹${r.totalAmount} · ${r.paymentMode}`} link="show">
+    <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ${formatRupees(r.totalAmount)} · ${r.paymentMode}`} link="show">
       <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
-        <TextField source="orderNumber" sortable={false} />
-        <TextField source="status" sortable={false} />
-        <TextField source="paymentStatus" sortable={false} />
-        <TextField source="paymentMode" sortable={false} />
-        <TextField source="totalAmount" label="Total (₹)" sortable={false} />
-        <DateField source="createdAt" showTime sortable={false} />
+        <TextField source="orderNumber" label="Order" sortable={false} />
+        <TextField source="status" label="Status" sortable={false} />
+        <TextField source="paymentStatus" label="Payment" sortable={false} />
+        <TextField source="paymentMode" label="Mode" sortable={false} />
+        <FunctionField label="Total" render={(r: Record<string, any>) => formatRupees(r.totalAmount)} />
+        <FunctionField label="Placed (IST)" render={(r: Record<string, any>) => formatTime(r.createdAt)} />
       </Datagrid>
     </ResponsiveTable>
   </List>
 )
 
 /** A small table of rows with the given columns; empty: "none". */
-export function Rows({ title, rows, columns, testId }: { title: string; rows: Record<string, any>[] | undefined; columns: string[]; testId?: string }) {
+export function Rows({ title, rows, columns, labels, testId }: { title: string; rows: Record<string, any>[] | undefined; columns: string[]; labels?: Record<string, string>; testId?: string }) {
   return (
     <Box sx={{ mb: 2, overflowX: 'auto' }} data-testid={testId}>
       <Typography variant="subtitle1" sx={{ fontWeight: 'bold' }}>
@@ -46,7 +50,7 @@ export function Rows({ title, rows, columns, testId }: { title: string; rows: Re
             <tr>
               {columns.map((c) => (
                 <th key={c} align="left" style={{ padding: '2px 8px', borderBottom: '1px solid #ddd' }}>
-                  {c}
+                  {labels?.[c] ?? c}
                 </th>
               ))}
             </tr>
@@ -104,24 +108,118 @@ function OrderActions() {
   )
 }
 
+/** Label and value, one line. */
+const Line = ({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) => (
+  <Typography variant="body2" data-testid={testId}>
+    <Box component="span" sx={{ color: 'text.secondary', mr: 1 }}>
+      {label}
+    </Box>
+    {value}
+  </Typography>
+)
+
+/** Where the order goes and who to call. */
+function Delivery({ order }: { order: Record<string, any> }) {
+  const a = order.shippingAddress ?? {}
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Typography variant="h6" component="h2">
+        Customer and delivery
+      </Typography>
+      <Line label="Customer" value={<Link href={`#/customers/${order.userId}/show`}>{a.name}</Link>} />
+      <Line label="Phone" value={[a.phone, order.alternatePhone].filter(Boolean).join(', alternate ')} testId="order-phone" />
+      <Line label="Address" value={[a.line1, a.line2, a.landmark, a.city, a.state, a.pincode].filter(Boolean).join(', ')} />
+      <Line label="Delivery" value={`${order.deliveryMethod === 'EXPRESS' ? 'Express' : 'Standard'}${order.deliveredAt ? `, delivered ${formatTime(order.deliveredAt)}` : ''}`} />
+    </Box>
+  )
+}
+
+/** What the customer pays, charge by charge. */
+function Charges({ order }: { order: Record<string, any> }) {
+  const money = (label: string, amount: string, minus = false) => (amount && amount !== '0.00' ? <Line key={label} label={label} value={`${minus ? '− ' : ''}${formatRupees(amount)}`} /> : null)
+  return (
+    <Box sx={{ mb: 2 }} data-testid="order-charges">
+      <Typography variant="h6" component="h2">
+        Charges
+      </Typography>
+      {money('Items', order.itemsTotal)}
+      {money(`Coupon${order.couponCode ? ` ${order.couponCode}` : ''}`, order.couponDiscount, true)}
+      {money('Prepaid discount', order.prepaidDiscount, true)}
+      {money('Shipping', order.shippingCharge)}
+      {money('Cash on delivery fee', order.codFee)}
+      <Line label="Total" value={<strong>{formatRupees(order.totalAmount)}</strong>} />
+      {money(`Reward Points (${order.rewardPointsUsed})`, order.rewardPointsValue, true)}
+      {money('Wallet Cash', order.walletCashUsed, true)}
+      <Line label={order.paymentMode === 'COD' ? 'To collect at the door' : 'Paid online'} value={formatRupees(order.amountPayable)} />
+      {order.tax && <Line label="GST included" value={`${formatRupees(order.tax.totalTax)} (CGST ${formatRupees(order.tax.cgst)}, SGST ${formatRupees(order.tax.sgst)}, IGST ${formatRupees(order.tax.igst)})`} />}
+    </Box>
+  )
+}
+
+const LINE_COLUMNS: [string, string][] = [
+  ['name', 'Product'],
+  ['sku', 'SKU'],
+  ['quantity', 'Quantity'],
+  ['cancelledQuantity', 'Cancelled'],
+  ['unitPrice', 'Unit price'],
+  ['lineTotal', 'Line total'],
+  ['couponDiscount', 'Coupon'],
+  ['paidAmount', 'Paid'],
+  ['gst', 'GST'],
+]
+
+/** The order's lines with their GST. */
+function Lines({ order }: { order: Record<string, any> }) {
+  const rows = (order.items as Record<string, any>[]).map((i) => ({
+    ...i,
+    unitPrice: formatRupees(i.unitPrice),
+    lineTotal: formatRupees(i.lineTotal),
+    couponDiscount: formatRupees(i.couponDiscount),
+    paidAmount: formatRupees(i.paidAmount),
+    gst: i.gstRateBps === null ? 'not taxed' : `${i.gstRateBps / 100} % (HSN ${i.hsnCode}): ${formatRupees(i.totalTax)}`,
+  }))
+  return <Rows title="Lines" rows={rows} columns={LINE_COLUMNS.map(([c]) => c)} labels={Object.fromEntries(LINE_COLUMNS)} />
+}
+
+function Documents({ order }: { order: Record<string, any> }) {
+  const notify = useNotify()
+  if (!order.tax) return null
+  return (
+    <Box sx={{ mb: 2 }}>
+      <Button size="small" variant="outlined" onClick={() => download(`/admin/orders/${order.id}/invoice?format=pdf`, `invoice-${order.orderNumber}.pdf`).catch((err: Error) => notify(err.message, { type: 'error' }))}>
+        GST documents (PDF)
+      </Button>
+    </Box>
+  )
+}
+
 function OrderDetail() {
   const order = useRecordContext()
-  if (!order) return null
+  // The list's row (a summary, no lines) may show for a moment before the order itself has loaded.
+  if (!order?.items) return null
+  const at = (rows: Record<string, any>[] | undefined, ...fields: string[]) =>
+    (rows ?? []).map((r) => ({ ...r, ...Object.fromEntries(fields.map((f) => [f, f === 'amount' ? formatRupees(r[f]) : formatTime(r[f])])) }))
   return (
     <Card>
       <CardContent>
-        <Typography variant="h5">
+        <Typography variant="h5" component="h1">
           Order {order.orderNumber}: <span data-testid="order-status">{order.status}</span>
         </Typography>
         <Typography variant="body2" sx={{ mb: 2 }}>
-          {order.paymentMode} · payment {order.paymentStatus} · total ₹{order.totalAmount} · {order.shippingAddress?.name}, {order.shippingAddress?.city} {order.shippingAddress?.pincode}
+          {order.paymentMode === 'COD' ? 'Cash on delivery' : 'Prepaid'} · payment {order.paymentStatus} · total {formatRupees(order.totalAmount)} · placed {formatTime(order.createdAt)}
+          {order.cancelReason ? ` · ${order.cancelReason}` : ''}
         </Typography>
         <OrderActions />
-        <Rows title="Lines" rows={order.items} columns={['name', 'sku', 'quantity', 'unitPrice', 'lineTotal', 'status']} />
-        <Rows title="Payments" rows={order.payments} columns={['id', 'provider', 'status', 'amount', 'createdAt']} />
-        <Rows title="Refunds" rows={order.refunds} columns={['id', 'status', 'amount', 'reason', 'createdAt']} />
-        <Rows title="Shipments" rows={order.shipments} columns={['id', 'carrier', 'status', 'awb', 'createdAt']} />
-        <Rows title="Status history" rows={order.statusHistory} columns={['status', 'actor', 'note', 'at']} testId="status-history" />
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={4}>
+          <Delivery order={order} />
+          <Charges order={order} />
+        </Stack>
+        <Lines order={order} />
+        <Documents order={order} />
+        {order.unparcelled && <Fulfilment order={order} />}
+        <Rows title="Payments" rows={at(order.payments, 'amount', 'createdAt')} columns={['provider', 'status', 'amount', 'createdAt']} labels={{ provider: 'Provider', status: 'Status', amount: 'Amount', createdAt: 'Time' }} />
+        <Rows title="Refunds" rows={at(order.refunds, 'amount', 'createdAt')} columns={['method', 'status', 'amount', 'reason', 'createdAt']} labels={{ method: 'To', status: 'Status', amount: 'Amount', reason: 'Reason', createdAt: 'Time' }} />
+        <Rows title="Status history" rows={at(order.statusHistory, 'at')} columns={['status', 'actor', 'note', 'at']} labels={{ status: 'Status', actor: 'By', note: 'Note', at: 'Time' }} testId="status-history" />
         <OrderEvents orderId={String(order.id)} />
       </CardContent>
     </Card>

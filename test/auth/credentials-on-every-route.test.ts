@@ -300,6 +300,7 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
       'POST /admin/shipments/{shipmentId}/cancel: admin',
       'POST /admin/shipments/{shipmentId}/ndr: admin',
       'POST /admin/shipments/{shipmentId}/resolve: admin',
+      'POST /admin/shipments/{shipmentId}/status: admin',
       'PUT /admin/fulfilment/zone-rules/{zoneId}: admin',
       'POST /admin/shipments/{shipmentId}/pickup: admin',
       'POST /admin/shipments/{shipmentId}/refresh: admin',

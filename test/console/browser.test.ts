@@ -17,6 +17,7 @@ import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, freePort, givenCustomer, type CustomerFixture } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
+import { formatRupees as formatted } from '../../console/src/format.ts'
 import { uploadedImage } from '../helpers/uploads.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -249,13 +250,82 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(page, '04-orders')
   })
 
+  test("SUPPORT ships an order from its page: compares rates, books the atta with the cheapest courier, the earbuds as the shop's own delivery with its tracking number, moves that one to DELIVERED; SHIPPED is not offered while units are in no parcel, and the API refuses it", async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta!, quantity: 2 }, { productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data
+    assert.equal((await sandboxAction(t, order.paymentClientAction, 'pay')).statusCode, 200)
+    await adminApi('POST', `/orders/${order.id}/status`, { status: 'PACKED' })
+    const refused = await adminCall('POST', `/orders/${order.id}/status`, { status: 'SHIPPED' })
+    assert.equal(refused.statusCode, 409)
+    assert.match(refused.json().message, /has 3 unit\(s\) in no parcel/)
+
+    const page = await signedIn('SUPPORT')
+    await page.goto(`${base}/admin#/orders/${order.id}/show`)
+    await page.getByRole('heading', { name: /Book a parcel/ }).waitFor()
+    await page.getByTestId('order-charges').getByText(formatted(order.totalAmount)).first().waitFor()
+    await page.getByTestId('order-phone').getByText(ADDRESS.phone).waitFor()
+    await page.getByTestId('move-to').click()
+    assert.deepEqual(await page.getByRole('option').allTextContents(), [], 'no SHIPPED while units are in no parcel')
+    await page.keyboard.press('Escape')
+
+    // The atta alone (a split): its rates, then the cheapest courier.
+    const book = page.getByTestId('book-parcel')
+    await book.getByLabel(/^Earbuds \(E-1\), of 1/).fill('0')
+    await book.getByRole('button', { name: 'Compare rates' }).click()
+    await page.getByTestId('rates').getByText(/Sandbox Surface \(sandbox\) · ₹[\d,]+\.\d\d · 6 days.*cheapest/).waitFor()
+    await shot(page, '25-order-rates')
+    await page.getByTestId('rates').getByRole('button', { name: 'Book Sandbox Surface' }).click()
+    await notified(page, 'Shipment created')
+    let seen = (await adminApi('GET', `/orders/${order.id}`)).data
+    assert.deepEqual(seen.shipments.map((p: { courierName: string; items: unknown[] }) => [p.courierName, p.items]), [['Sandbox Surface', [{ orderItemId: seen.items[0].id, quantity: 2 }]]])
+    await page.getByTestId(`parcel-${seen.shipments[0].awb}`).getByRole('link', { name: 'Tracking' }).waitFor()
+
+    // The earbuds with the shop's own van.
+    await page.getByTestId('parcel-carrier').click()
+    await page.getByRole('option', { name: 'Own delivery (no carrier)' }).click()
+    await book.getByLabel('Tracking number (optional)').fill('VAN-7')
+    await book.getByRole('button', { name: 'Book own delivery' }).click()
+    await notified(page, 'Shipment created')
+    const van = page.getByTestId('parcel-VAN-7')
+    await van.waitFor()
+    const label = page.waitForEvent('download')
+    await van.getByRole('button', { name: 'Label (PDF)' }).click()
+    assert.equal((await label).suggestedFilename(), 'label-VAN-7.pdf')
+    await van.getByTestId('parcel-move').click()
+    await page.getByRole('option', { name: 'DELIVERED', exact: true }).click()
+    await van.getByLabel('Note').fill('Handed over at the door')
+    await van.getByRole('button', { name: 'Move parcel' }).click()
+    await notified(page, 'Shipment moved')
+    await van.getByTestId('parcel-status').filter({ hasText: 'DELIVERED' }).waitFor()
+    await shot(page, '26-order-fulfilment')
+    seen = (await adminApi('GET', `/orders/${order.id}`)).data
+    const own = seen.shipments.find((p: { carrier: string }) => p.carrier === 'manual')
+    assert.deepEqual([own.awb, own.status, own.events.at(-1).note], ['VAN-7', 'DELIVERED', 'Handed over at the door'])
+    assert.deepEqual(seen.unparcelled, [])
+    await page.getByRole('heading', { name: /Book a parcel/ }).waitFor({ state: 'detached' })
+
+    // The day's paperwork from the fulfilment page: the pick list and the sandbox courier's manifest.
+    await page.getByRole('menuitem', { name: 'Fulfilment' }).click()
+    await page.getByRole('heading', { name: 'Fulfilment', level: 1 }).waitFor()
+    for (const [button, file] of [['Pick list (PDF)', /^pick-list-\d{4}-\d{2}-\d{2}\.pdf$/], ['Manifest (PDF)', /^manifest-sandbox-\d{4}-\d{2}-\d{2}\.pdf$/]] as const) {
+      const downloaded = page.waitForEvent('download')
+      await page.getByRole('button', { name: button }).click()
+      assert.match((await downloaded).suggestedFilename(), file)
+    }
+    await shot(page, '27-fulfilment-day')
+  })
+
   test('SUPPORT reviews a return with its image, approves it, starts the refund, and the API shows the refund', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
     assert.equal(placed.statusCode, 201, placed.body)
     const order = placed.json().data
     await sandboxAction(t, order.paymentClientAction, 'pay')
-    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await adminApi('POST', `/orders/${order.id}/status`, { status })
+    // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+    await adminApi('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' })
+    for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await adminApi('POST', `/orders/${order.id}/status`, { status })
     const image = await uploadedImage(t, customer, 'returns')
     const created = await t.app.inject({
       method: 'POST',
@@ -280,7 +350,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     assert.match(after.status, /^REFUND/)
     assert.equal(after.refunds.length, 1)
     assert.equal(after.refunds[0].amount, '1000.00')
-    await page.getByTestId('return-refunds').getByText('1000.00').waitFor()
+    await page.getByTestId('return-refunds').getByText('₹1,000.00').waitFor()
     await shot(page, '06-return-refunded')
     await page.getByRole('menuitem', { name: 'Returns' }).click()
     await listShown(page)

@@ -268,6 +268,8 @@ export class Advance implements Cmd {
         expectStatus(res, 409, `${this}: ${o.status} order moved`)
         break
       }
+      // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+      if (to === 'SHIPPED') expectStatus(await adminPost(`/orders/${real.id}/shipments`, { carrier: 'manual' }), 201, `${this}: parcel`)
       const res = await adminPost(`/orders/${real.id}/status`, { status: to })
       expectStatus(res, 200, `${this}: ${o.status} -> ${to}`)
       o.status = to

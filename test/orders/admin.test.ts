@@ -29,7 +29,10 @@ describe('order machine in the back office', () => {
   test('a COD order goes all the way; delivery marks it paid and earns Reward Points once', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const order = (await placeOrder(t, customer, { items: [item(shop, 'atta', 2)], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
-    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY']) {
+    // Every unit in a parcel (the merchant's own delivery): it packs the order; SHIPPED needs it.
+    const parcel = await admin('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' })
+    assert.equal(parcel.statusCode, 201, parcel.body)
+    for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY']) {
       const res = await move(order.id, status)
       assert.equal(res.statusCode, 200, res.body)
       assert.equal(res.json().data.status, status)
@@ -67,6 +70,7 @@ describe('order machine in the back office', () => {
       assert.equal(res.json().message, message)
     }
     await move(cod.id, 'PACKED')
+    assert.equal((await admin('POST', `/orders/${cod.id}/shipments`, { carrier: 'manual' })).statusCode, 201)
     await move(cod.id, 'SHIPPED')
     const late = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${cod.id}/cancel`, headers: customerHeaders(customer), payload: {} })
     assert.equal(late.statusCode, 409)

@@ -234,7 +234,8 @@ describe('abandon, retry, walk away', () => {
     assert.equal((await convert(customer, order.id)).statusCode, 201)
     const still = await orderOf(customer, order.id)
     assert.deepEqual([still.status, still.paymentMode, still.paymentStatus, still.codFee, still.amountPayable], ['CONFIRMED', 'COD', 'COD_PENDING', order.codFee, order.amountPayable])
-    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
+    assert.equal((await asAdmin('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' }, support)).statusCode, 201)
+    for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
       const moved = await asAdmin('POST', `/orders/${order.id}/status`, { status }, support)
       assert.equal(moved.statusCode, 200, moved.body)
     }
@@ -334,7 +335,9 @@ describe('orders that cannot convert: 409 in words; another customer: 404', () =
   test('shipped, cancelled, prepaid, waiting for payment, nothing to pay', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const shipped = await codOrder(customer, [item('atta', 1)])
-    for (const status of ['PACKED', 'SHIPPED']) assert.equal((await asAdmin('POST', `/orders/${shipped.id}/status`, { status }, support)).statusCode, 200)
+    // Every unit in a parcel first (the merchant's own delivery): an order is not SHIPPED with nothing in one.
+    assert.equal((await asAdmin('POST', `/orders/${shipped.id}/shipments`, { carrier: 'manual' }, support)).statusCode, 201)
+    for (const status of ['SHIPPED']) assert.equal((await asAdmin('POST', `/orders/${shipped.id}/status`, { status }, support)).statusCode, 200)
     const cancelled = await codOrder(customer, [item('atta', 1)])
     await asCustomer(customer, 'POST', `/orders/${cancelled.id}/cancel`, { payload: { reason: 'No' } })
     const pending = (await placeOrder(t, customer, { items: [item('atta', 1)], shippingAddress: ADDRESS })).json().data

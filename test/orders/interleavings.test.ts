@@ -262,7 +262,10 @@ async function opActor(s: fc.Scheduler, state: RunState, name: string, op: Op, p
     }
     case 'fulfil': {
       if (sessionId) await http(s, state, `${name} fulfil: pay webhook`, [200], () => webhook(sandboxEvent(placed, 'pay', sessionId)))
-      for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
+      // Every unit in a parcel (the merchant's own delivery) before the order may be moved on.
+      const parcel = await http(s, state, `${name} fulfil: parcel`, [201, 409], () => admin(`/orders/${id}/shipments`, { carrier: 'manual' }))
+      if (parcel.statusCode !== 201) return
+      for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
         const moved = await http(s, state, `${name} fulfil: ${status}`, [200, 409], () => admin(`/orders/${id}/status`, { status }))
         if (moved.statusCode !== 200) return
       }

@@ -266,7 +266,9 @@ describe('POST /orders/{id}/cancel-items: settled for exactly the cancelled unit
     const { customer, order } = await codOrder(3)
     const atta = lineOf(order, 'atta')
     assert.equal((await cancelItems(customer, order.id, [{ orderItemId: atta.id, quantity: 1 }])).statusCode, 200)
-    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
+    // Every unit in a parcel first (the merchant's own delivery): an order is not SHIPPED with nothing in one.
+    assert.equal((await asAdmin('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' })).statusCode, 201)
+    for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
     const delivered = (await asCustomer(customer, 'GET', `/orders/${order.id}`)).json().data as OrderAnswer
     assert.equal(lineOf(delivered, 'atta').returnableQuantity, 2)
     const body = (quantity: number) => ({ orderId: order.id, reason: 'Damaged', detail: 'Torn pack', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: atta.id, quantity, reason: 'Torn' }] })
@@ -308,7 +310,9 @@ describe('POST /orders/{id}/cancel-items: what is refused', () => {
   test('a SHIPPED order 409; a PENDING_PAYMENT order 409 (cancel the whole order); units in a shipment 409', async () => {
     const { customer, order } = await codOrder(2)
     const line = order.items[0]!.id
-    for (const status of ['PACKED', 'SHIPPED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
+    // Every unit in a parcel first (the merchant's own delivery): an order is not SHIPPED with nothing in one.
+    assert.equal((await asAdmin('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' })).statusCode, 201)
+    for (const status of ['SHIPPED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
     const shipped = await cancelItems(customer, order.id, [{ orderItemId: line, quantity: 1 }])
     assert.equal(shipped.statusCode, 409)
     assert.match(shipped.json().message, /cannot be cancelled once it is SHIPPED/)

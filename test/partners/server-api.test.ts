@@ -29,6 +29,8 @@ before(async () => {
   assert.equal(order.statusCode, 201, order.body)
   const { id: orderId, items } = order.json().data
   for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
+    // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+    if (status === 'SHIPPED') assert.equal((await t.app.inject({ method: 'POST', url: `${API}/admin/orders/${orderId}/shipments`, headers: { authorization: `Bearer ${admin}` }, payload: { carrier: 'manual' } })).statusCode, 201)
     const moved = await t.app.inject({ method: 'POST', url: `${API}/admin/orders/${orderId}/status`, headers: { authorization: `Bearer ${admin}` }, payload: { status } })
     assert.equal(moved.statusCode, 200, moved.body)
   }
@@ -54,9 +56,13 @@ describe('returns and tickets of the partner', () => {
     assert.equal(one.json().data.userId, customer.userId)
     assert.equal((await as(other, 'GET', `/partner/returns/${returnId}`)).statusCode, 404)
     const [created] = await t.deps.database.db.query.outboxEvents.findMany({ where: (e, { and, eq }) => and(eq(e.subjectId, returnId), eq(e.type, 'return.created')) })
-    const { updatedAt: _u, ...shown } = one.json().data as Record<string, unknown>
-    const { updatedAt: _e, ...carried } = created!.data.return as Record<string, unknown>
+    // The partner's answer adds words for its ids (the order's number, the items' names and SKUs) to what the event carries.
+    const { updatedAt: _u, orderNumber, items, ...shown } = one.json().data as Record<string, unknown> & { items: Record<string, unknown>[] }
+    const { updatedAt: _e, items: carriedItems, ...carried } = created!.data.return as Record<string, unknown>
     assert.deepEqual({ ...carried, userId: shown.userId, history: shown.history }, shown, 'return.created carries the return as the API answers it')
+    assert.deepEqual(items.map(({ name: _n, sku: _s, ...item }) => item), carriedItems)
+    assert.equal(orderNumber, (await as(shop.partner, 'GET', `/partner/orders/${(carried as { orderId: string }).orderId}`)).json().data.orderNumber)
+    assert.equal('actions' in one.json().data, false, "the back office's actions are not the partner's")
     assert.deepEqual((await as(other, 'GET', '/partner/returns')).json().data, [])
 
     const tickets = await as(shop.partner, 'GET', '/partner/support/tickets?limit=100')

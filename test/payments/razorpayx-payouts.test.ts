@@ -68,7 +68,9 @@ async function approvedReturn(refundTo: object): Promise<{ customer: CustomerFix
   const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
   assert.equal(placed.statusCode, 201, placed.body)
   const order = placed.json().data
-  for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
+  // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+  assert.equal((await asAdmin('POST', `/orders/${order.id}/shipments`, { carrier: 'manual' })).statusCode, 201)
+  for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) assert.equal((await asAdmin('POST', `/orders/${order.id}/status`, { status })).statusCode, 200)
   const created = await t.app.inject({
     method: 'POST',
     url: '/api/v1/returns',

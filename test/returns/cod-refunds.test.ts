@@ -51,6 +51,8 @@ async function deliveredCodOrderIn(ctx: Ctx, customer: CustomerFixture, options:
   assert.equal(placed.statusCode, 201, placed.body)
   const order = placed.json().data
   for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) {
+    // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+    if (status === 'SHIPPED') assert.equal((await ctx.t.app.inject({ method: 'POST', url: `/api/v1/admin/orders/${order.id}/shipments`, headers: { authorization: `Bearer ${ctx.agent}` }, payload: { carrier: 'manual' } })).statusCode, 201)
     const moved = await ctx.t.app.inject({ method: 'POST', url: `/api/v1/admin/orders/${order.id}/status`, headers: { authorization: `Bearer ${ctx.agent}` }, payload: { status } })
     assert.equal(moved.statusCode, 200, moved.body)
   }
@@ -241,7 +243,9 @@ describe('bad refund destinations', () => {
     const other = await givenCustomer(t.app, shop.partner)
     const placed = (await placeOrder(t, other, { items: [{ productId: shop.ids.atta, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })).json().data
     await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/checkout/${placed.paymentClientAction.payload.sessionId}/pay` })
-    for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await asAdmin('POST', `/orders/${placed.id}/status`, { status })
+    // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+    await asAdmin('POST', `/orders/${placed.id}/shipments`, { carrier: 'manual' })
+    for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await asAdmin('POST', `/orders/${placed.id}/status`, { status })
     const res = await asCustomer(other, 'POST', '/returns', returnBody(placed, { refundTo: { method: 'UPI', vpa: 'x1@oksbi' } }))
     assert.equal(res.statusCode, 400, res.body)
     assert.match(res.json().message, /^refundTo is only taken for an order paid in cash on delivery; order CM-.+ is refunded to its online payment$/)

@@ -184,6 +184,7 @@ const RETURN = {
   updatedAt: V,
 }
 const RETURN_SUMMARY = { id: V, orderId: V, status: V, reason: V, requestedResolution: V, requestedAmount: V }
+const RETURN_ALLOWED = { nextStatuses: list(V), actions: { startRefund: V, bookPickup: V, qualityCheck: V } }
 const TICKET = {
   id: V,
   partnerId: V,
@@ -304,7 +305,7 @@ const SHAPES = {
   'customer token': { accessToken: V, tokenType: V, expiresIn: V, refreshToken: V, user: { id: V, partnerId: V, phone: V, name: V, email: V, role: V } },
   'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V } },
   'admin orders (list)': list(ORDER_SUMMARY),
-  'admin order': { ...ORDER, payments: list(PAYMENT), nextStatuses: list(V) },
+  'admin order': { ...ORDER, payments: list(PAYMENT), nextStatuses: list(V), unparcelled: list({ orderItemId: V, quantity: V }) },
   'invoice': DOCUMENTS,
   'admin invoice': DOCUMENTS,
   'gst report': {
@@ -318,8 +319,16 @@ const SHAPES = {
     ecoSupplies: list({ ecoGstin: V, netValue: V, igst: V, cgst: V, sgst: V, cess: V }),
     totals: { invoices: REPORT_TOTALS, billsOfSupply: REPORT_TOTALS, creditNotes: REPORT_TOTALS, net: REPORT_TOTALS },
   },
-  'admin returns (list)': list(RETURN_SUMMARY),
-  'admin return': { ...RETURN, userId: V, history: list({ fromStatus: V, status: V, actor: V, note: V, at: V }) },
+  // What the back office may do now (issue #39, docs/returns.md), and words for the ids: the order's number, the items' names and SKUs.
+  'admin returns (list)': list({ ...RETURN_SUMMARY, ...RETURN_ALLOWED, orderNumber: V }),
+  'admin return': {
+    ...RETURN,
+    items: list({ id: V, orderItemId: V, quantity: V, reason: V, requestedAmount: V, name: V, sku: V }),
+    orderNumber: V,
+    userId: V,
+    history: list({ fromStatus: V, status: V, actor: V, note: V, at: V }),
+    ...RETURN_ALLOWED,
+  },
   'admin tickets (list)': list(TICKET),
   'admin ticket': { ...TICKET, userId: V, messages: list(MESSAGE) },
   'admin coupon': COUPON,

@@ -194,6 +194,12 @@ export const MATRIX: Record<string, Route> = {
     ok: 200,
     req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await freshParcel() : await sharedParcel()).id}/cancel` }),
   },
+  // A parcel of the merchant's own delivery, booked for each allowed cell and moved on its way; the denied cells try the shared carrier parcel.
+  'POST /admin/shipments/:shipmentId/status': {
+    auth: SUPPORT,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/shipments/${(c.allowed ? await ownDelivery() : await sharedParcel()).id}/status`, payload: { status: 'IN_TRANSIT' } }),
+  },
   // A fresh lost parcel for each allowed cell (a resolution happens once); the denied cells touch a shared one.
   'POST /admin/shipments/:shipmentId/resolve': {
     auth: SUPPORT,
@@ -546,6 +552,14 @@ function failedParcel(customer: Parameters<typeof f.fresh.shipment>[0]) {
     failedParcels.set(customer.userId, parcel)
   }
   return parcel
+}
+
+/** A fresh COD order of A1 in a parcel of the merchant's own delivery. */
+async function ownDelivery(): Promise<{ id: string }> {
+  const order = await f.fresh.codOrder(f.objects.A1.customer)
+  const res = await f.t.app.inject({ method: 'POST', url: `${PREFIX}/admin/orders/${order.id}/shipments`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: { carrier: 'manual' } })
+  if (res.statusCode !== 201) throw new Error(`own delivery parcel: ${res.statusCode} ${res.body}`)
+  return res.json().data
 }
 
 /** A parcel as its carrier's LOST scan would leave it. */

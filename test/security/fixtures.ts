@@ -123,7 +123,9 @@ function freshObjects(t: TestApp, adminToken: string, productOf: (c: CustomerFix
     },
     async deliveredOrder(c: CustomerFixture, quantity = 10) {
       const order = await self.codOrder(c, quantity)
-      for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) json(await asAdmin('POST', `/admin/orders/${order.id}/status`, { status }), 200, `order -> ${status}`)
+      // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+      json(await asAdmin('POST', `/admin/orders/${order.id}/shipments`, { carrier: 'manual' }), 201, 'own delivery parcel')
+      for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) json(await asAdmin('POST', `/admin/orders/${order.id}/status`, { status }), 200, `order -> ${status}`)
       return { id: order.id, itemId: order.items[0]!.id }
     },
     /** A parcel booked with the sandbox carrier for a fresh COD order of the customer (CREATED: it may still be cancelled). */

@@ -285,7 +285,9 @@ async function setUp() {
   const address = await data(api('POST', '/users/me/addresses', mine, { label: 'Home', line1: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }))
   // A COD order taken to DELIVERED (for returns), a prepaid one waiting for payment, a paid one.
   const cod = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.atta, quantity: 2 }, { productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' }))
-  for (const status of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await data(api('POST', `/admin/orders/${cod.id}/status`, admin, { status }))
+  // Every unit in a parcel (the merchant's own delivery) before SHIPPED: an order is not shipped with nothing in one.
+  await data(api('POST', `/admin/orders/${cod.id}/shipments`, admin, { carrier: 'manual' }))
+  for (const status of ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) await data(api('POST', `/admin/orders/${cod.id}/status`, admin, { status }))
   const pending = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds, quantity: 1 }], shippingAddress: ADDRESS }))
   const paid = await data(placeOrder(t, customer, { items: [{ productId: shop.ids.hot, quantity: 1 }], shippingAddress: ADDRESS }))
   await sandboxAction(t, paid.paymentClientAction, 'pay')

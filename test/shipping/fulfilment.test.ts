@@ -450,7 +450,7 @@ describe('couriers and their rates (decision 0030)', () => {
 
     const badCarrier = await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'bluedart', courierRule: null })
     assert.equal(badCarrier.statusCode, 400)
-    assert.deepEqual(badCarrier.json().message, ['carrier: bluedart is not a carrier of this service; it ships with sandbox'])
+    assert.deepEqual(badCarrier.json().message, ['carrier: bluedart is not a carrier of this service; it ships with sandbox, manual'])
     assert.equal((await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: null, courierRule: null })).statusCode, 400)
     assert.equal((await asOwner('PUT', '/fulfilment/zone-rules/zone_nowhere', { carrier: 'sandbox', courierRule: null })).statusCode, 404)
     assert.equal((await asOwner('PUT', `/fulfilment/zone-rules/${zone.id}`, { carrier: 'sandbox', courierRule: 'SLOWEST' })).statusCode, 400)
@@ -647,6 +647,79 @@ describe('lost and damaged parcels (decision 0030)', () => {
     assert.equal(short.json().message, 'Not enough stock of H-1 to send 1 again (0 available): refund the units instead (action REFUND)')
     assert.equal((await admin('GET', `/shipments/${parcel.id}`)).json().data.resolution, null, 'nothing was resolved')
     assert.equal((await setStock(stock)).statusCode, 200)
+  })
+})
+
+describe("the merchant's own delivery (carrier manual)", () => {
+  test('a manual parcel keeps the merchant\'s tracking number and link; the back office moves it and the order follows to DELIVERED; a carrier\'s parcel is not moved so', async () => {
+    const { customer, order } = await codOrder([item('earbuds')])
+    const booked = await ship(order.id, { carrier: 'manual', trackingNumber: 'VAN-0042', trackingUrl: 'https://shop.example/track/VAN-0042' })
+    assert.equal(booked.statusCode, 201, booked.body)
+    const parcel = booked.json().data
+    assert.deepEqual([parcel.carrier, parcel.awb, parcel.trackingUrl, parcel.courierName, parcel.status], ['manual', 'VAN-0042', 'https://shop.example/track/VAN-0042', 'Own delivery', 'CREATED'])
+    assert.equal((await customerOrder(customer, order.id)).status, 'PACKED')
+    const move = (status: string, note?: string) => admin('POST', `/shipments/${parcel.id}/status`, { status, ...(note ? { note } : {}) })
+    for (const status of ['IN_TRANSIT', 'OUT_FOR_DELIVERY']) assert.equal((await move(status)).statusCode, 200)
+    const delivered = await move('DELIVERED', 'Handed to Asha at the door')
+    assert.equal(delivered.statusCode, 200, delivered.body)
+    assert.equal(delivered.json().data.events.at(-1).note, 'Handed to Asha at the door')
+    const seen = await customerOrder(customer, order.id)
+    assert.deepEqual([seen.status, seen.paymentStatus], ['DELIVERED', 'PAID'], 'the cash was collected at the door')
+    const back = await move('IN_TRANSIT')
+    assert.equal(back.statusCode, 409)
+    assert.equal(back.json().message, 'Shipment VAN-0042 cannot move from DELIVERED to IN_TRANSIT')
+    assert.equal((await ship((await codOrder([item('earbuds')])).order.id, { carrier: 'manual', trackingNumber: 'VAN-0042' })).statusCode, 409, 'a tracking number is one parcel\'s')
+
+    const other = (await ship((await codOrder([item('earbuds')])).order.id, { weightGrams: 200 })).json().data
+    const carried = await admin('POST', `/shipments/${other.id}/status`, { status: 'DELIVERED' })
+    assert.equal(carried.statusCode, 409)
+    assert.match(carried.json().message, /travels with sandbox: its scans move it/)
+  })
+
+  test('without a tracking number the parcel has one of ours; a failed delivery of the merchant\'s own is no NDR for a carrier (409)', async () => {
+    const { order } = await codOrder([item('earbuds')])
+    const parcel = (await ship(order.id, { carrier: 'manual' })).json().data
+    assert.match(parcel.awb, /^MAN[0-9A-Z]{12}$/)
+    assert.equal(parcel.trackingUrl, '')
+    assert.equal((await admin('POST', `/shipments/${parcel.id}/status`, { status: 'DELIVERY_FAILED', note: 'Nobody home' })).statusCode, 200)
+    const ndr = await admin('POST', `/shipments/${parcel.id}/ndr`, { action: 'REATTEMPT' })
+    assert.equal(ndr.statusCode, 409)
+    assert.match(ndr.json().message, /the merchant's own delivery: deliver it again/)
+  })
+
+  test('an order is not moved by hand to SHIPPED, OUT_FOR_DELIVERY or DELIVERED while units are in no parcel: 409 saying what to do, and nextStatuses leaves those out', async () => {
+    const { customer, order } = await codOrder([item('earbuds', 2)])
+    assert.equal((await admin('POST', `/orders/${order.id}/status`, { status: 'PACKED' })).statusCode, 200)
+    const seen = (await admin('GET', `/orders/${order.id}`)).json().data
+    assert.deepEqual(seen.nextStatuses, ['CANCELLED'], 'nothing is in a parcel: no SHIPPED to offer')
+    assert.deepEqual(seen.unparcelled, [{ orderItemId: lineOf(order, 'earbuds'), quantity: 2 }])
+    const refused = await admin('POST', `/orders/${order.id}/status`, { status: 'SHIPPED' })
+    assert.equal(refused.statusCode, 409)
+    assert.equal(
+      refused.json().message,
+      `Order ${order.orderNumber} has 2 unit(s) in no parcel: book a parcel for them first (POST /admin/orders/${order.id}/shipments; carrier "manual" for your own delivery), or cancel them (POST /admin/orders/${order.id}/cancel-items)`,
+    )
+    assert.equal((await customerOrder(customer, order.id)).status, 'PACKED', 'nothing moved')
+    assert.equal((await ship(order.id, { carrier: 'manual', items: [{ orderItemId: lineOf(order, 'earbuds'), quantity: 1 }] })).statusCode, 201)
+    assert.match((await admin('POST', `/orders/${order.id}/status`, { status: 'SHIPPED' })).json().message, /has 1 unit\(s\) in no parcel/)
+    assert.equal((await ship(order.id, { carrier: 'manual' })).statusCode, 409, 'a COD order travels in one parcel')
+  })
+
+  test('bad manual parcels answer 400 naming the field, and book nothing', async () => {
+    const { order } = await paidOrder([item('earbuds')])
+    const cases: [object, RegExp][] = [
+      [{ trackingNumber: 'VAN-1' }, /trackingNumber: only for carrier manual/],
+      [{ carrier: 'sandbox', trackingUrl: 'https://shop.example/t/1' }, /trackingUrl: only for carrier manual/],
+      [{ carrier: 'manual', courierRule: 'CHEAPEST' }, /courierRule: carrier manual \(the merchant's own delivery\) has no couriers to choose/],
+      [{ carrier: 'manual', trackingNumber: 'VAN 1' }, /trackingNumber/],
+      [{ carrier: 'manual', trackingUrl: 'javascript:alert(1)' }, /trackingUrl/],
+    ]
+    for (const [body, problem] of cases) {
+      const res = await ship(order.id, body)
+      assert.equal(res.statusCode, 400, JSON.stringify(body))
+      assert.match([res.json().message].flat().join(' | '), problem)
+    }
+    assert.equal((await t.deps.database.db.query.shipments.findMany({ where: (x, { eq }) => eq(x.orderId, order.id) })).length, 0)
   })
 })
 

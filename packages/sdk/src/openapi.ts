@@ -1204,6 +1204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/shipments/{shipmentId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a parcel of the merchant's own delivery (carrier manual): the order follows as it follows a carrier's scans
+         * @description 409 for a carrier's parcel (its scans move it), and for a move the parcel does not make (after DELIVERED, say).
+         */
+        post: operations["adminMoveManualShipment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/support/tickets": {
         parameters: {
             query?: never;
@@ -13133,6 +13153,12 @@ export interface operations {
                      *         "nextStatuses": [
                      *           "PACKED",
                      *           "CANCELLED"
+                     *         ],
+                     *         "unparcelled": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -13228,7 +13254,7 @@ export interface operations {
                              */
                             mrpTotal: string;
                             /**
-                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @description The statuses the order machine allows from this one, less SHIPPED, OUT_FOR_DELIVERY and DELIVERED while units are in no parcel (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
                              * @example [
                              *       "PACKED",
                              *       "CANCELLED"
@@ -13472,6 +13498,11 @@ export interface operations {
                              * @example 1299.00
                              */
                             totalAmount: string;
+                            /** @description Units of each line neither cancelled nor in a forward parcel: what a parcel may still be booked for (lines with none left out) */
+                            unparcelled: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
                             /** Format: date-time */
                             updatedAt: string;
                             userId: string;
@@ -13838,6 +13869,12 @@ export interface operations {
                      *         "nextStatuses": [
                      *           "PACKED",
                      *           "CANCELLED"
+                     *         ],
+                     *         "unparcelled": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -13933,7 +13970,7 @@ export interface operations {
                              */
                             mrpTotal: string;
                             /**
-                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @description The statuses the order machine allows from this one, less SHIPPED, OUT_FOR_DELIVERY and DELIVERED while units are in no parcel (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
                              * @example [
                              *       "PACKED",
                              *       "CANCELLED"
@@ -14177,6 +14214,11 @@ export interface operations {
                              * @example 1299.00
                              */
                             totalAmount: string;
+                            /** @description Units of each line neither cancelled nor in a forward parcel: what a parcel may still be booked for (lines with none left out) */
+                            unparcelled: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
                             /** Format: date-time */
                             updatedAt: string;
                             userId: string;
@@ -15329,7 +15371,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description sandbox, shiprocket or delhivery; default: the first configured (shiprocket, then delhivery, then the sandbox) */
+                    /** @description sandbox, shiprocket or delhivery; manual: the merchant's own delivery (no carrier is called; moved with POST /admin/shipments/{id}/status). Default: the delivery zone's rule, else the first configured (shiprocket, then delhivery, then the sandbox) */
                     carrier?: string;
                     /** @description A courier from the carrier's rates (POST /admin/orders/{id}/shipping-rates); omitted: chosen by courierRule */
                     courierId?: string;
@@ -15354,6 +15396,10 @@ export interface operations {
                         orderItemId: string;
                         quantity: number;
                     }[];
+                    /** @description Carrier manual only: the merchant's own tracking number, the parcel's AWB (default: one of ours, MAN…) */
+                    trackingNumber?: string;
+                    /** @description Carrier manual only: where the customer follows the parcel (default: none, an empty trackingUrl) */
+                    trackingUrl?: string;
                     /** @description Dead weight of the packed parcel, grams; omitted: the units' product weights added up */
                     weightGrams?: number;
                 };
@@ -16211,6 +16257,12 @@ export interface operations {
                      *         "nextStatuses": [
                      *           "PACKED",
                      *           "CANCELLED"
+                     *         ],
+                     *         "unparcelled": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -16306,7 +16358,7 @@ export interface operations {
                              */
                             mrpTotal: string;
                             /**
-                             * @description The statuses the order machine allows from this one (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
+                             * @description The statuses the order machine allows from this one, less SHIPPED, OUT_FOR_DELIVERY and DELIVERED while units are in no parcel (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)
                              * @example [
                              *       "PACKED",
                              *       "CANCELLED"
@@ -16550,6 +16602,11 @@ export interface operations {
                              * @example 1299.00
                              */
                             totalAmount: string;
+                            /** @description Units of each line neither cancelled nor in a forward parcel: what a parcel may still be booked for (lines with none left out) */
+                            unparcelled: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
                             /** Format: date-time */
                             updatedAt: string;
                             userId: string;
@@ -22663,7 +22720,18 @@ export interface operations {
                      *           "status": "REQUESTED",
                      *           "reason": "string",
                      *           "requestedResolution": "ORIGINAL_PAYMENT_REFUND",
-                     *           "requestedAmount": "1299.00"
+                     *           "requestedAmount": "1299.00",
+                     *           "orderNumber": "string",
+                     *           "nextStatuses": [
+                     *             "NEEDS_INFO",
+                     *             "APPROVED",
+                     *             "REJECTED"
+                     *           ],
+                     *           "actions": {
+                     *             "startRefund": true,
+                     *             "bookPickup": true,
+                     *             "qualityCheck": true
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
@@ -22676,8 +22744,28 @@ export interface operations {
                      */
                     "application/json": {
                         data: {
+                            /** @description The actions besides a status move that the back office may take now */
+                            actions: {
+                                /** @description POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet */
+                                bookPickup: boolean;
+                                /** @description POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409) */
+                                qualityCheck: boolean;
+                                /** @description Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING) */
+                                startRefund: boolean;
+                            };
                             id: string;
+                            /**
+                             * @description The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)
+                             * @example [
+                             *       "NEEDS_INFO",
+                             *       "APPROVED",
+                             *       "REJECTED"
+                             *     ]
+                             */
+                            nextStatuses: ("REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED")[];
                             orderId: string;
+                            /** @description The order's number */
+                            orderNumber: string;
                             reason: string;
                             /**
                              * @description Rupees with two decimals
@@ -22850,7 +22938,9 @@ export interface operations {
                      *             "orderItemId": "string",
                      *             "quantity": 1,
                      *             "reason": "string",
-                     *             "requestedAmount": "1299.00"
+                     *             "requestedAmount": "1299.00",
+                     *             "name": "string",
+                     *             "sku": "string"
                      *           }
                      *         ],
                      *         "refunds": [
@@ -22923,6 +23013,7 @@ export interface operations {
                      *         },
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderNumber": "string",
                      *         "userId": "string",
                      *         "history": [
                      *           {
@@ -22932,12 +23023,31 @@ export interface operations {
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "NEEDS_INFO",
+                     *           "APPROVED",
+                     *           "REJECTED"
+                     *         ],
+                     *         "actions": {
+                     *           "startRefund": true,
+                     *           "bookPickup": true,
+                     *           "qualityCheck": true
+                     *         }
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /** @description The actions besides a status move that the back office may take now */
+                            actions: {
+                                /** @description POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet */
+                                bookPickup: boolean;
+                                /** @description POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409) */
+                                qualityCheck: boolean;
+                                /** @description Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING) */
+                                startRefund: boolean;
+                            };
                             approvedAmount: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -22955,6 +23065,8 @@ export interface operations {
                             imageUrls: string[];
                             items: {
                                 id: string;
+                                /** @description The product's name as ordered */
+                                name: string;
                                 orderItemId: string;
                                 quantity: number;
                                 reason: string;
@@ -22963,8 +23075,21 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 requestedAmount: string;
+                                /** @description The product's SKU as ordered */
+                                sku: string;
                             }[];
+                            /**
+                             * @description The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)
+                             * @example [
+                             *       "NEEDS_INFO",
+                             *       "APPROVED",
+                             *       "REJECTED"
+                             *     ]
+                             */
+                            nextStatuses: ("REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED")[];
                             orderId: string;
+                            /** @description The order's number, as the customer knows it */
+                            orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
                             pickup: {
@@ -23281,7 +23406,9 @@ export interface operations {
                      *             "orderItemId": "string",
                      *             "quantity": 1,
                      *             "reason": "string",
-                     *             "requestedAmount": "1299.00"
+                     *             "requestedAmount": "1299.00",
+                     *             "name": "string",
+                     *             "sku": "string"
                      *           }
                      *         ],
                      *         "refunds": [
@@ -23354,6 +23481,7 @@ export interface operations {
                      *         },
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderNumber": "string",
                      *         "userId": "string",
                      *         "history": [
                      *           {
@@ -23363,12 +23491,31 @@ export interface operations {
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "NEEDS_INFO",
+                     *           "APPROVED",
+                     *           "REJECTED"
+                     *         ],
+                     *         "actions": {
+                     *           "startRefund": true,
+                     *           "bookPickup": true,
+                     *           "qualityCheck": true
+                     *         }
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /** @description The actions besides a status move that the back office may take now */
+                            actions: {
+                                /** @description POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet */
+                                bookPickup: boolean;
+                                /** @description POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409) */
+                                qualityCheck: boolean;
+                                /** @description Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING) */
+                                startRefund: boolean;
+                            };
                             approvedAmount: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -23386,6 +23533,8 @@ export interface operations {
                             imageUrls: string[];
                             items: {
                                 id: string;
+                                /** @description The product's name as ordered */
+                                name: string;
                                 orderItemId: string;
                                 quantity: number;
                                 reason: string;
@@ -23394,8 +23543,21 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 requestedAmount: string;
+                                /** @description The product's SKU as ordered */
+                                sku: string;
                             }[];
+                            /**
+                             * @description The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)
+                             * @example [
+                             *       "NEEDS_INFO",
+                             *       "APPROVED",
+                             *       "REJECTED"
+                             *     ]
+                             */
+                            nextStatuses: ("REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED")[];
                             orderId: string;
+                            /** @description The order's number, as the customer knows it */
+                            orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
                             pickup: {
@@ -23749,7 +23911,9 @@ export interface operations {
                      *             "orderItemId": "string",
                      *             "quantity": 1,
                      *             "reason": "string",
-                     *             "requestedAmount": "1299.00"
+                     *             "requestedAmount": "1299.00",
+                     *             "name": "string",
+                     *             "sku": "string"
                      *           }
                      *         ],
                      *         "refunds": [
@@ -23822,6 +23986,7 @@ export interface operations {
                      *         },
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderNumber": "string",
                      *         "userId": "string",
                      *         "history": [
                      *           {
@@ -23831,12 +23996,31 @@ export interface operations {
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "NEEDS_INFO",
+                     *           "APPROVED",
+                     *           "REJECTED"
+                     *         ],
+                     *         "actions": {
+                     *           "startRefund": true,
+                     *           "bookPickup": true,
+                     *           "qualityCheck": true
+                     *         }
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /** @description The actions besides a status move that the back office may take now */
+                            actions: {
+                                /** @description POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet */
+                                bookPickup: boolean;
+                                /** @description POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409) */
+                                qualityCheck: boolean;
+                                /** @description Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING) */
+                                startRefund: boolean;
+                            };
                             approvedAmount: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -23854,6 +24038,8 @@ export interface operations {
                             imageUrls: string[];
                             items: {
                                 id: string;
+                                /** @description The product's name as ordered */
+                                name: string;
                                 orderItemId: string;
                                 quantity: number;
                                 reason: string;
@@ -23862,8 +24048,21 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 requestedAmount: string;
+                                /** @description The product's SKU as ordered */
+                                sku: string;
                             }[];
+                            /**
+                             * @description The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)
+                             * @example [
+                             *       "NEEDS_INFO",
+                             *       "APPROVED",
+                             *       "REJECTED"
+                             *     ]
+                             */
+                            nextStatuses: ("REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED")[];
                             orderId: string;
+                            /** @description The order's number, as the customer knows it */
+                            orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
                             pickup: {
@@ -24218,7 +24417,9 @@ export interface operations {
                      *             "orderItemId": "string",
                      *             "quantity": 1,
                      *             "reason": "string",
-                     *             "requestedAmount": "1299.00"
+                     *             "requestedAmount": "1299.00",
+                     *             "name": "string",
+                     *             "sku": "string"
                      *           }
                      *         ],
                      *         "refunds": [
@@ -24291,6 +24492,7 @@ export interface operations {
                      *         },
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderNumber": "string",
                      *         "userId": "string",
                      *         "history": [
                      *           {
@@ -24300,12 +24502,31 @@ export interface operations {
                      *             "note": "string",
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "nextStatuses": [
+                     *           "NEEDS_INFO",
+                     *           "APPROVED",
+                     *           "REJECTED"
+                     *         ],
+                     *         "actions": {
+                     *           "startRefund": true,
+                     *           "bookPickup": true,
+                     *           "qualityCheck": true
+                     *         }
                      *       }
                      *     }
                      */
                     "application/json": {
                         data: {
+                            /** @description The actions besides a status move that the back office may take now */
+                            actions: {
+                                /** @description POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet */
+                                bookPickup: boolean;
+                                /** @description POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409) */
+                                qualityCheck: boolean;
+                                /** @description Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING) */
+                                startRefund: boolean;
+                            };
                             approvedAmount: string | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -24323,6 +24544,8 @@ export interface operations {
                             imageUrls: string[];
                             items: {
                                 id: string;
+                                /** @description The product's name as ordered */
+                                name: string;
                                 orderItemId: string;
                                 quantity: number;
                                 reason: string;
@@ -24331,8 +24554,21 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 requestedAmount: string;
+                                /** @description The product's SKU as ordered */
+                                sku: string;
                             }[];
+                            /**
+                             * @description The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)
+                             * @example [
+                             *       "NEEDS_INFO",
+                             *       "APPROVED",
+                             *       "REJECTED"
+                             *     ]
+                             */
+                            nextStatuses: ("REQUESTED" | "UNDER_REVIEW" | "NEEDS_INFO" | "APPROVED" | "REJECTED" | "REFUND_PENDING" | "REFUNDED" | "REFUND_FAILED" | "RESOLVED")[];
                             orderId: string;
+                            /** @description The order's number, as the customer knows it */
+                            orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
                             pickup: {
@@ -26759,6 +26995,372 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/shipments/{shipmentId}/resolve"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminMoveManualShipment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shipmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "IN_TRANSIT"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What happened, for the timeline (default: who moved it) */
+                    note?: string;
+                    /**
+                     * @description Where the parcel is now; the order follows as it follows a carrier's scans (cancel a parcel not yet out with POST /admin/shipments/{id}/cancel)
+                     * @enum {unknown}
+                     */
+                    status: "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "LOST" | "DAMAGED";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "direction": "FORWARD",
+                     *         "returnId": "string",
+                     *         "carrier": "string",
+                     *         "courierName": "string",
+                     *         "awb": "string",
+                     *         "trackingUrl": "string",
+                     *         "expectedDeliveryDate": "2026-11-23",
+                     *         "status": "CREATED",
+                     *         "resolution": {
+                     *           "action": "RESHIP",
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "note": "string",
+                     *           "resolvedBy": "string"
+                     *         },
+                     *         "weightGrams": 1,
+                     *         "items": [
+                     *           {
+                     *             "orderItemId": "string",
+                     *             "quantity": 1
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "status": "CREATED",
+                     *             "location": "string",
+                     *             "note": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z",
+                     *             "applied": true,
+                     *             "refused": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "ndrActions": [
+                     *           {
+                     *             "action": "REATTEMPT",
+                     *             "deferredDate": "2026-11-23",
+                     *             "addressLine": "string",
+                     *             "phone": "string",
+                     *             "note": "string",
+                     *             "requestedBy": "string",
+                     *             "at": "2026-11-23T04:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "orderId": "string",
+                     *         "labelUrl": "string",
+                     *         "dimensionsCm": {
+                     *           "length": 1,
+                     *           "breadth": 1,
+                     *           "height": 1
+                     *         },
+                     *         "ewayBillNo": "string",
+                     *         "pickup": {
+                     *           "requestedAt": "2026-11-23T04:30:00.000Z",
+                     *           "scheduledAt": "2026-11-23T04:30:00.000Z",
+                     *           "reference": "string"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description The carrier's air waybill number */
+                            awb: string;
+                            /** @description sandbox, shiprocket or delhivery */
+                            carrier: string;
+                            courierName: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The box declared to the carrier, whole centimetres */
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            };
+                            /**
+                             * @description FORWARD: to the customer. REVERSE: a return picked up from the customer
+                             * @enum {unknown}
+                             */
+                            direction: "FORWARD" | "REVERSE";
+                            events: {
+                                /** @description False for an event older than the one the shipment is at, or a move it does not make */
+                                applied: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                location: string | null;
+                                note: string | null;
+                                /** @description A failed delivery attempt the recipient refused (the carrier's reason says so) */
+                                refused: boolean;
+                                /** @enum {unknown} */
+                                status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
+                            }[];
+                            ewayBillNo: string | null;
+                            expectedDeliveryDate: string | null;
+                            id: string;
+                            items: {
+                                orderItemId: string;
+                                quantity: number;
+                            }[];
+                            labelUrl: string | null;
+                            /** @description Non-delivery actions forwarded to the carrier, oldest first */
+                            ndrActions: {
+                                /** @enum {unknown} */
+                                action: "REATTEMPT" | "RTO";
+                                addressLine: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                deferredDate: string | null;
+                                note: string | null;
+                                phone: string | null;
+                                /** @description ADMIN:<id> or PARTNER:<id> */
+                                requestedBy: string;
+                            }[];
+                            orderId: string;
+                            pickup: {
+                                reference: string | null;
+                                /** Format: date-time */
+                                requestedAt: string;
+                                scheduledAt: string | null;
+                            } | null;
+                            resolution: {
+                                /** @enum {unknown} */
+                                action: "RESHIP" | "REFUND";
+                                /** Format: date-time */
+                                at: string;
+                                note: string | null;
+                                /** @description ADMIN:<id> */
+                                resolvedBy: string;
+                            } | null;
+                            returnId: string | null;
+                            /** @enum {unknown} */
+                            status: "CREATED" | "IN_TRANSIT" | "OUT_FOR_DELIVERY" | "DELIVERY_FAILED" | "DELIVERED" | "RTO_INITIATED" | "RTO_DELIVERED" | "CANCELLED" | "LOST" | "DAMAGED";
+                            trackingUrl: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/shipments/{shipmentId}/status"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -37224,7 +37826,9 @@ export interface operations {
                      *             "orderItemId": "string",
                      *             "quantity": 1,
                      *             "reason": "string",
-                     *             "requestedAmount": "1299.00"
+                     *             "requestedAmount": "1299.00",
+                     *             "name": "string",
+                     *             "sku": "string"
                      *           }
                      *         ],
                      *         "refunds": [
@@ -37297,6 +37901,7 @@ export interface operations {
                      *         },
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderNumber": "string",
                      *         "userId": "string",
                      *         "history": [
                      *           {
@@ -37329,6 +37934,8 @@ export interface operations {
                             imageUrls: string[];
                             items: {
                                 id: string;
+                                /** @description The product's name as ordered */
+                                name: string;
                                 orderItemId: string;
                                 quantity: number;
                                 reason: string;
@@ -37337,8 +37944,12 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 requestedAmount: string;
+                                /** @description The product's SKU as ordered */
+                                sku: string;
                             }[];
                             orderId: string;
+                            /** @description The order's number, as the customer knows it */
+                            orderNumber: string;
                             /** @description Integration ID */
                             partnerId: string;
                             pickup: {

@@ -1,7 +1,7 @@
 // Back office for orders: every partner's orders, one order with all its payments, and moves along
 // the order machine. Cancelling here does what a customer's cancellation does (release, refund);
 // delivering collects COD and earns Reward Points.
-import type { Db } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -9,6 +9,7 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
 import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
 import { returnToOrigin } from './shipments.ts'
+import { shipmentRepo, unshippedUnits } from './shipment-repo.ts'
 import type { PaymentService } from '../payments/index.ts'
 import { documentsOfOrder } from './invoices.ts'
 import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
@@ -39,8 +40,9 @@ export class OrderAdminService {
   async view(orderId: string) {
     const order = await orderRepo.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
-    const [answered, paymentRows] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id)])
-    return { ...answered, payments: paymentRows.map(paymentView), nextStatuses: backOfficeMoves(order.status) }
+    const [answered, paymentRows, unparcelled] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id), linesNotInParcel(this.db, order.id)])
+    const moves = backOfficeMoves(order.status).filter((to) => unparcelled.length === 0 || !NEEDS_PARCELS.includes(to))
+    return { ...answered, payments: paymentRows.map(paymentView), nextStatuses: moves, unparcelled }
   }
 
   /** An order with its GST documents, if it is inside the scope (none: the back office's): else 404. */
@@ -120,6 +122,15 @@ export class OrderAdminService {
         throw new AppError('CONFLICT', `Order ${order.orderNumber} is confirmed by its payment, not by hand`)
       }
       if (to === 'CANCELLED') return (await cancelOrder(tx, order, { ...actor, reason: note ?? 'Cancelled by the merchant' }, now)).refunds
+      if (NEEDS_PARCELS.includes(to) && NEXT_STATUSES[order.status].includes(to)) {
+        const unparcelled = (await linesNotInParcel(tx, order.id)).reduce((n, line) => n + line.quantity, 0)
+        if (unparcelled > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `Order ${order.orderNumber} has ${unparcelled} unit(s) in no parcel: book a parcel for them first (POST /admin/orders/${order.id}/shipments; carrier "manual" for your own delivery), or cancel them (POST /admin/orders/${order.id}/cancel-items)`,
+          )
+        }
+      }
       if (to === 'DELIVERED' && (order.status === 'OUT_FOR_DELIVERY' || order.status === 'DELIVERY_FAILED')) await deliverOrder(tx, order, actor, now)
       else if (to === 'RTO' && NEXT_STATUSES[order.status].includes('RTO')) return returnToOrigin(tx, order, actor, now)
       else await transition(tx, order, to, actor, now)
@@ -130,6 +141,19 @@ export class OrderAdminService {
   }
 }
 
+
+/**
+ * Moves that say the goods left: refused by hand while units of the order are in no parcel (an order
+ * SHIPPED with nothing shipped was the console's defect of issue #39). Every parcel counts, a
+ * carrier's or a manual one (the merchant's own delivery).
+ */
+const NEEDS_PARCELS: OrderStatus[] = ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']
+
+/** Units of each line neither cancelled nor in a forward parcel; lines with none left out. */
+async function linesNotInParcel(db: Executor, orderId: string): Promise<{ orderItemId: string; quantity: number }[]> {
+  const [items, shipped] = await Promise.all([orderRepo.items(db, orderId), shipmentRepo.shippedUnits(db, orderId)])
+  return items.map((item) => ({ orderItemId: item.id, quantity: unshippedUnits(item, shipped) })).filter((line) => line.quantity > 0)
+}
 
 /** The moves the back office may ask for from `status`: the machine's, but for confirming an unpaid order (its payment does that). */
 export function backOfficeMoves(status: OrderStatus): OrderStatus[] {

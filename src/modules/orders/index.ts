@@ -89,7 +89,7 @@ export { orderPartnerRoutes } from './partner-routes.ts'
 export { PayoutDestination, Refund, Shipment, ShipmentStatusSchema } from './schemas.ts'
 
 /** Shipments (decision 0024): the rows and the moves, for the shipping module. */
-export { applyTrackingEvent, emitShipment, type LossResolution, recordShipment, recordUnappliedTrackingEvent, resolveLostParcel, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
+export { applyTrackingEvent, emitShipment, type LossResolution, recordShipment, recordUnappliedTrackingEvent, resolveLostParcel, returnToOrigin, SHIPMENT_MOVES, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
 export { cashParcelOf, manifestBetween, pickListBetween, shipmentAnswer, shipmentRepo, type ShipmentItemRow, type ShipmentRow, type ShipmentView, unshippedUnits } from './shipment-repo.ts'
 export { transition as moveOrder } from './lifecycle.ts'
 export type { Actor } from './lifecycle.ts'

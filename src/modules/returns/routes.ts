@@ -8,8 +8,8 @@ import { AppError } from '../../lib/errors.ts'
 import { parseRupees } from '../../lib/money.ts'
 import { CourierFields, ParcelFields } from '../shipping/index.ts'
 import type { ReturnService } from './service.ts'
-import { Nullable, Time, security } from '../../http/schemas.ts'
-import { ImageUrls, ListQuery, Params, RefundTo, Resolution, ReturnFields, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
+import { security } from '../../http/schemas.ts'
+import { AdminReturn, AdminReturnListItem, ImageUrls, ListQuery, Params, PartnerReturn, RefundTo, Resolution, ReturnListItem, ReturnRequest, Status } from './schemas.ts'
 
 export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; guards: Guards }> = async (app, { returns, guards }) => {
   const customer = { preValidation: guards.customerOfPartner }
@@ -97,11 +97,6 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
 
   const agent = { preValidation: guards.admin('SUPPORT') }
   const adminTags = ['Admin: returns']
-  const AdminReturn = Type.Object({
-    ...ReturnFields,
-    userId: Type.String(),
-    history: Type.Array(Type.Object({ fromStatus: Nullable(Status), status: Status, actor: Type.String(), note: Nullable(Type.String()), at: Time })),
-  })
 
   app.get(
     '/admin/returns',
@@ -113,12 +108,12 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
         security: security.admin,
         summary: "Every partner's return requests, newest first",
         querystring: Type.Object({ ...ListQuery, partnerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
-        response: { 200: PagedEnvelope(ReturnListItem), ...errorResponses(400, 401, 403) },
+        response: { 200: PagedEnvelope(AdminReturnListItem), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
       const { page, limit, partnerId, status, resolution, search } = request.query
-      const result = await returns.list(backOfficeScope(partnerId), { status, resolution, search }, { page, limit })
+      const result = await returns.adminList(backOfficeScope(partnerId), { status, resolution, search }, { page, limit })
       return paged(result.data, result.meta, 'Return requests retrieved')
     },
   )
@@ -216,7 +211,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox<{ returns: ReturnService; g
   )
   app.get(
     '/partner/returns/:returnRequestId',
-    { ...partner, schema: { operationId: 'partnerGetReturn', tags: partnerTags, security: security.partner, summary: 'One return request of the partner with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 404) } } },
+    { ...partner, schema: { operationId: 'partnerGetReturn', tags: partnerTags, security: security.partner, summary: 'One return request of the partner with its history and refunds', params: Params, response: { 200: Envelope(PartnerReturn), ...errorResponses(401, 404) } } },
     async (request) => ok(await returns.adminView(request.params.returnRequestId, partnerOf(request)), 'Return request retrieved'),
   )
 }

@@ -32,7 +32,46 @@ export const ReturnFields = {
   updatedAt: Time,
 }
 export const ReturnRequest = Type.Object(ReturnFields)
-export const ReturnListItem = Type.Object({ id: Type.String(), orderId: Type.String(), status: Status, reason: Type.String(), requestedResolution: Resolution, requestedAmount: Money() })
+const ReturnListFields = { id: Type.String(), orderId: Type.String(), status: Status, reason: Type.String(), requestedResolution: Resolution, requestedAmount: Money() }
+export const ReturnListItem = Type.Object(ReturnListFields)
+
+/** What the back office may do now (allowed.ts): the same rules the admin routes enforce, so a listed action is accepted and an unlisted one is 409. */
+const AllowedFields = {
+  nextStatuses: Type.Array(Status, {
+    description:
+      'The statuses POST /admin/returns/{id}/status accepts now: the machine, less the moves only the system makes (REFUNDED and REFUND_FAILED come from the provider, an approved refund return is RESOLVED once REFUNDED, a REPLACEMENT is not refunded)',
+    examples: [['NEEDS_INFO', 'APPROVED', 'REJECTED']],
+  }),
+  actions: Type.Object(
+    {
+      startRefund: Type.Boolean({ description: 'Moving to REFUND_PENDING is accepted now: the first refund of an APPROVED return, or the retry of a REFUND_FAILED one (nextStatuses holds REFUND_PENDING)' }),
+      bookPickup: Type.Boolean({ description: 'POST /admin/returns/{id}/pickup is accepted now: the units come back (approved, not KEEP_ITEM_WALLET_CREDIT), no pickup is on its way, no quality check yet' }),
+      qualityCheck: Type.Boolean({
+        description: 'POST /admin/returns/{id}/quality-check records a check now: the units come back, none recorded yet, and the pickup (if one was booked) received. Once recorded: false (the same result again answers 200 and changes nothing; another is 409)',
+      }),
+    },
+    { description: 'The actions besides a status move that the back office may take now' },
+  ),
+}
+
+/** The back office's return (and, without AllowedFields, the partner's): the customer's answer with its history, words for its ids. */
+const PartnerReturnFields = {
+  ...ReturnFields,
+  items: Type.Array(
+    Type.Object({
+      ...ReturnFields.items.items.properties,
+      name: Type.String({ description: "The product's name as ordered" }),
+      sku: Type.String({ description: "The product's SKU as ordered" }),
+    }),
+  ),
+  orderNumber: Type.String({ description: "The order's number, as the customer knows it" }),
+  userId: Type.String(),
+  history: Type.Array(Type.Object({ fromStatus: Nullable(Status), status: Status, actor: Type.String(), note: Nullable(Type.String()), at: Time })),
+}
+/** The partner's own server's return: the back office's, without what the back office may do (its server acts on none of it). */
+export const PartnerReturn = Type.Object(PartnerReturnFields)
+export const AdminReturn = Type.Object({ ...PartnerReturnFields, ...AllowedFields })
+export const AdminReturnListItem = Type.Object({ ...ReturnListFields, orderNumber: Type.String({ description: "The order's number" }), ...AllowedFields })
 export const ImageUrls = Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 10, description: 'publicUrls of returns uploads of this customer' })
 export const ListQuery = {
   ...PageQuery,

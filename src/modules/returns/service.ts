@@ -1,5 +1,5 @@
-// Returns: the customer's request (request.ts), the back office's review (machine.ts), and the
-// refund that follows (settlement.ts).
+// Returns: the customer's request (request.ts), the back office's review (machine.ts; what it may
+// do now, and why not: allowed.ts), and the refund that follows (settlement.ts).
 //
 //   REQUESTED -> UNDER_REVIEW -> NEEDS_INFO <-> UNDER_REVIEW -> APPROVED | REJECTED
 //   APPROVED -> REFUND_PENDING -> REFUNDED | REFUND_FAILED;  REFUND_FAILED -> REFUND_PENDING (retry)
@@ -20,12 +20,14 @@ import { type PaymentService, payoutToOf } from '../payments/index.ts'
 import type { CourierRule, ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
-import { checkMove, moveReturn } from './machine.ts'
+import { refuse, statusMoveRefusal } from './allowed.ts'
+import { moveReturn } from './machine.ts'
 import { type ReturnFilter, returnRepo, type ReturnRow } from './repo.ts'
 import { checkDistinctItems, checkReturnable, type CreateReturnInput, type CustomerRef, insertReturn, refundToInput, type RefundToInput, returnItemsFor } from './request.ts'
 import type { ReturnStatus } from './schema.sql.ts'
 import { settleProviderRefund, startRefund } from './settlement.ts'
-import { checkNoPickup, checkUnitsComeBack, recordQualityCheck } from './pickup.ts'
+import { checkPickupAllowed, recordQualityCheck } from './pickup.ts'
+import { adminReturnSummaries, adminReturnView } from './admin-views.ts'
 import { returnSummaryView, returnView } from './views.ts'
 
 export { RETURN_MOVES } from './machine.ts'
@@ -95,6 +97,12 @@ export class ReturnService {
     return { data: result.rows.map(returnSummaryView), meta: pageMeta(result.total, query) }
   }
 
+  /** The back office's list: each line with its order's number and what the back office may do now. */
+  async adminList(scope: ListScope, filter: ReturnFilter, query: { page: number; limit: number }) {
+    const result = await returnRepo.page(this.#db, scope, filter, query.page, query.limit)
+    return { data: await adminReturnSummaries(this.#db, result.rows), meta: pageMeta(result.total, query) }
+  }
+
   async get(customer: CustomerRef, id: string) {
     return returnView(this.#db, await this.#ownReturn(customer, id))
   }
@@ -112,16 +120,11 @@ export class ReturnService {
     return returnView(this.#db, row)
   }
 
-  /** One return with its history, for the back office or the partner's own server (its scope). */
+  /** One return with its history and what the back office may do now, for the back office or the partner's own server (its scope). */
   async adminView(id: string, scope: ListScope = backOfficeScope(undefined)) {
     const row = await returnRepo.find(this.#db, id)
     if (!row || !inScope(scope, row)) throw notFound('Return request')
-    const history = await returnRepo.history(this.#db, id)
-    return {
-      ...(await returnView(this.#db, row)),
-      userId: row.userId,
-      history: history.map((h) => ({ fromStatus: h.fromStatus, status: h.toStatus, actor: h.actor.split(':')[0]!, note: h.note, at: h.createdAt.toISOString() })),
-    }
+    return adminReturnView(this.#db, row)
   }
 
   /** The back office moves a return: APPROVED (a replacement is then sent and RESOLVED), REFUND_PENDING (settlement.ts), or another allowed move. */
@@ -134,18 +137,14 @@ export class ReturnService {
       if (!found) throw notFound('Return request')
       const order = (await lockOrder(tx, found.orderId))!
       const row = (await returnRepo.lock(tx, id))!
-      checkMove(row.status, input.status)
+      // The same rule as the answers' nextStatuses (allowed.ts).
+      refuse(statusMoveRefusal(row, input.status))
       if (input.approvedAmount !== undefined && input.status !== 'APPROVED') throw new AppError('BAD_REQUEST', 'approvedAmount is only taken with status APPROVED')
       if (input.status === 'APPROVED') {
         await approve(tx, row, order, actor, note, input.approvedAmount, now)
         return []
       }
-      if (input.status === 'REFUND_PENDING') {
-        if (row.requestedResolution === 'REPLACEMENT') throw new AppError('CONFLICT', 'A replacement return is not refunded')
-        return startRefund(tx, row, order, actor, note, now)
-      }
-      if (row.status === 'REFUND_PENDING') throw new AppError('CONFLICT', 'The result of a pending refund comes from the payment provider')
-      if (input.status === 'RESOLVED' && row.status === 'APPROVED') throw new AppError('CONFLICT', 'An approved refund return is resolved once it is REFUNDED')
+      if (input.status === 'REFUND_PENDING') return startRefund(tx, row, order, actor, note, now)
       await moveReturn(tx, row, input.status, actor, note, now)
       return []
     })
@@ -164,8 +163,7 @@ export class ReturnService {
   ) {
     const row = await returnRepo.find(this.#db, id)
     if (!row) throw notFound('Return request')
-    checkUnitsComeBack(row)
-    await checkNoPickup(this.#db, row)
+    await checkPickupAllowed(this.#db, row)
     const order = (await findOrderById(this.#db, row.orderId))!
     this.#shipping.carrierNamed(input.carrier)
     const lines = new Map((await orderItemsOf(this.#db, order.id)).map((i) => [i.id, i]))
@@ -205,8 +203,7 @@ export class ReturnService {
       parcel = await this.#db.transaction(async (tx) => {
         const locked = (await lockOrder(tx, order.id))!
         const current = (await returnRepo.lock(tx, id))!
-        checkUnitsComeBack(current)
-        await checkNoPickup(tx, current)
+        await checkPickupAllowed(tx, current)
         const at = this.#clock.now()
         const recorded = await recordShipment(
           tx,

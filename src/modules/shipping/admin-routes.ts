@@ -7,7 +7,7 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, type Guards, partnerOf } from '../../http/guards.ts'
 import { Nullable, security, Time } from '../../http/schemas.ts'
 import { Shipment } from '../orders/index.ts'
-import { CreateShipmentBody, Manifest, ManifestQuery, NdrBody, PickList, PickListQuery, ResolveLossBody, ShipmentParams, ShippingRates, ShippingRatesBody, ZoneRule, ZoneRuleBody, ZoneRuleParams } from './schemas.ts'
+import { CreateShipmentBody, Manifest, ManifestQuery, ManualMoveBody, NdrBody, PickList, PickListQuery, ResolveLossBody, ShipmentParams, ShippingRates, ShippingRatesBody, ZoneRule, ZoneRuleBody, ZoneRuleParams } from './schemas.ts'
 import { manifestView, type ShippingService } from './service.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
@@ -224,6 +224,24 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
       },
     },
     async (request) => ok(await shipping.deleteZoneRule(request.params.zoneId), 'Zone rule removed'),
+  )
+
+  app.post(
+    '/admin/shipments/:shipmentId/status',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminMoveManualShipment',
+        tags,
+        security: security.admin,
+        summary: "Move a parcel of the merchant's own delivery (carrier manual): the order follows as it follows a carrier's scans",
+        description: "409 for a carrier's parcel (its scans move it), and for a move the parcel does not make (after DELIVERED, say).",
+        params: ShipmentParams,
+        body: ManualMoveBody,
+        response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ok(await shipping.moveManual(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment moved'),
   )
 
   app.post(

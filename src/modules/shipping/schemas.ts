@@ -45,7 +45,13 @@ export const CourierFields = {
   ),
 }
 export const CreateShipmentBody = Type.Object({
-  carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'sandbox, shiprocket or delhivery; default: the first configured (shiprocket, then delhivery, then the sandbox)' })),
+  carrier: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: "sandbox, shiprocket or delhivery; manual: the merchant's own delivery (no carrier is called; moved with POST /admin/shipments/{id}/status). Default: the delivery zone's rule, else the first configured (shiprocket, then delhivery, then the sandbox)",
+    }),
+  ),
   items: Type.Optional(
     Type.Array(Type.Object({ orderItemId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }), {
       minItems: 1,
@@ -55,6 +61,14 @@ export const CreateShipmentBody = Type.Object({
   ),
   ...ParcelFields,
   ...CourierFields,
+  trackingNumber: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9-]{1,40}$', description: "Carrier manual only: the merchant's own tracking number, the parcel's AWB (default: one of ours, MAN…)" })),
+  trackingUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://[^\\s]+$', description: 'Carrier manual only: where the customer follows the parcel (default: none, an empty trackingUrl)' })),
+})
+export const ManualMoveBody = Type.Object({
+  status: Type.Enum(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'], {
+    description: 'Where the parcel is now; the order follows as it follows a carrier\'s scans (cancel a parcel not yet out with POST /admin/shipments/{id}/cancel)',
+  }),
+  note: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What happened, for the timeline (default: who moved it)' })),
 })
 export const ShippingRatesBody = Type.Object({
   carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'One carrier; omitted: every configured carrier' })),

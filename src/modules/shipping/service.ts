@@ -20,6 +20,7 @@ import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
   applyTrackingEvent,
   cashParcelOf,
+  SHIPMENT_MOVES,
   recordUnappliedTrackingEvent,
   resolveLostParcel,
   type LossResolution,
@@ -41,7 +42,20 @@ import {
   unshippedUnits,
 } from '../orders/index.ts'
 import type { PaymentService } from '../payments/index.ts'
-import { type BookedShipment, type BookingRequest, type Carrier, CarrierError, CarrierPayloadError, CarrierSignatureError, CarrierUnsupportedError, type CourierRate, type NdrRequest, type TrackingEvent } from './carriers/types.ts'
+import { createManualCarrier, MANUAL_CARRIER } from './carriers/manual.ts'
+import {
+  type BookedShipment,
+  type BookingRequest,
+  type Carrier,
+  CarrierError,
+  CarrierPayloadError,
+  CarrierSignatureError,
+  CarrierUnsupportedError,
+  type CourierRate,
+  type NdrRequest,
+  type TrackingEvent,
+  type TrackingStatus,
+} from './carriers/types.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
 
 export interface ShipmentRequest {
@@ -56,9 +70,23 @@ export interface ShipmentRequest {
   courierId?: string
   /** How to choose the courier when none is named; default SHIPPING_COURIER_RULE. */
   courierRule?: CourierRule
+  /** Carrier manual only: the merchant's own tracking number and link. */
+  trackingNumber?: string
+  trackingUrl?: string
 }
 
 export type CourierRule = 'RECOMMENDED' | 'CHEAPEST' | 'FASTEST'
+
+/** 400 for a tracking number or link on a carrier's parcel, or a courier choice for the merchant's own delivery. */
+function checkManualFields(request: ShipmentRequest) {
+  const problems: string[] = []
+  if (request.carrier !== MANUAL_CARRIER) {
+    for (const field of ['trackingNumber', 'trackingUrl'] as const) if (request[field] !== undefined) problems.push(`${field}: only for carrier manual (the merchant's own delivery); a carrier gives its own`)
+  } else {
+    for (const field of ['courierId', 'courierRule'] as const) if (request[field] !== undefined) problems.push(`${field}: carrier manual (the merchant's own delivery) has no couriers to choose`)
+  }
+  if (problems.length > 0) throw new AppError('BAD_REQUEST', 'Validation failed', problems)
+}
 
 /** A non-delivery action as asked (the route's body). */
 export interface NdrInput {
@@ -130,6 +158,7 @@ export function manifestView(manifest: Manifest) {
 
 export class ShippingService {
   readonly db: Db
+  private readonly manual = createManualCarrier()
   private readonly clock: Deps['clock']
   private readonly logger: Deps['logger']
   private readonly courierRule: CourierRule
@@ -146,6 +175,8 @@ export class ShippingService {
   }
 
   private carrier(name: string | undefined): Carrier {
+    // The merchant's own delivery is named, never a default, and never asked for rates.
+    if (name === MANUAL_CARRIER) return this.manual
     const chosen = name ?? this.carriers.keys().next().value
     const carrier = chosen === undefined ? undefined : this.carriers.get(chosen)
     if (!carrier) {
@@ -185,6 +216,7 @@ export class ShippingService {
   /** Books a parcel for the order's lines with a carrier; the first one packs a CONFIRMED order. */
   async create(adminId: string, orderId: string, request: ShipmentRequest) {
     this.carrier(request.carrier) // an unknown carrier is a 400 before anything else
+    checkManualFields(request)
     const order = await paymentRecords.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
     const parcels = await shipmentRepo.ofOrder(this.db, order.id)
@@ -217,6 +249,8 @@ export class ShippingService {
       invoiceNumber: declared.invoiceNumber,
       ewayBillNo: declared.ewayBillNo,
       courierId,
+      trackingNumber: request.trackingNumber ?? null,
+      trackingUrl: request.trackingUrl ?? null,
     })
     let row: ShipmentRow
     try {
@@ -257,7 +291,7 @@ export class ShippingService {
     if (request.carrier !== undefined || request.courierId !== undefined || request.courierRule !== undefined) return request
     const rule = await zoneRuleFor(this.db, pincode)
     if (!rule) return request
-    if (rule.carrier !== null && !this.carriers.has(rule.carrier)) {
+    if (rule.carrier !== null && rule.carrier !== MANUAL_CARRIER && !this.carriers.has(rule.carrier)) {
       throw new AppError(
         'CONFLICT',
         `The rule of zone ${rule.zoneName} names carrier ${rule.carrier}, which this service no longer ships with: change it (PUT /admin/fulfilment/zone-rules/${rule.zoneId}) or name a carrier`,
@@ -274,7 +308,7 @@ export class ShippingService {
    */
   async chooseCourier(request: Pick<ShipmentRequest, 'carrier' | 'courierId' | 'courierRule'>, parcel: Parameters<Carrier['rates']>[0]): Promise<{ carrier: Carrier; courierId: string | null }> {
     const rule = request.courierRule ?? this.courierRule
-    if (request.courierId === undefined && rule === 'RECOMMENDED') return { carrier: this.carrier(request.carrier), courierId: null }
+    if (request.carrier === MANUAL_CARRIER || (request.courierId === undefined && rule === 'RECOMMENDED')) return { carrier: this.carrier(request.carrier), courierId: null }
     const { rates, unavailable } = await this.ratesOf(request.carrier, parcel)
     if (rates.length === 0) {
       if (unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
@@ -407,8 +441,7 @@ export class ShippingService {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row || (partnerId !== null && row.partnerId !== partnerId)) throw notFound('Shipment')
     const request = this.checkNdr(row, input)
-    const carrier = this.carriers.get(row.carrier)
-    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    const carrier = this.carrierOf(row)
     try {
       await carrier.ndrAction({ awb: row.awb, carrierShipmentId: row.carrierShipmentId }, request)
     } catch (err) {
@@ -452,7 +485,7 @@ export class ShippingService {
   }
 
   putZoneRule(adminId: string, zoneId: string, input: ZoneRuleInput) {
-    return putZoneRule(this.db, zoneId, input, [...this.carriers.keys()], `ADMIN:${adminId}`, this.clock.now())
+    return putZoneRule(this.db, zoneId, input, [...this.carriers.keys(), MANUAL_CARRIER], `ADMIN:${adminId}`, this.clock.now())
   }
 
   deleteZoneRule(zoneId: string) {
@@ -474,8 +507,7 @@ export class ShippingService {
     if (!row) throw notFound('Shipment')
     if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} is ${row.status}: a pickup is asked for a parcel still waiting for its courier (CREATED)`)
     if (row.pickupRequestedAt !== null) throw new AppError('CONFLICT', `The pickup of shipment ${row.awb} was already accepted`)
-    const carrier = this.carriers.get(row.carrier)
-    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    const carrier = this.carrierOf(row)
     const after = await this.requestPickup(carrier, row)
     if (after.pickupRequestedAt === null) throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not schedule the pickup of shipment ${row.awb}; try again`)
     return this.adminView(shipmentId)
@@ -490,11 +522,40 @@ export class ShippingService {
     const due = await shipmentRepo.pickupsDue(this.db, new Date(this.clock.now().getTime() - 60_000), limit)
     let accepted = 0
     for (const row of due) {
-      const carrier = this.carriers.get(row.carrier)
+      const carrier = row.carrier === MANUAL_CARRIER ? this.manual : this.carriers.get(row.carrier)
       if (!carrier) continue
       if ((await this.requestPickup(carrier, row)).pickupRequestedAt !== null) accepted++
     }
     return accepted
+  }
+
+  /** The carrier a parcel was booked with: 409 when the service no longer ships with it. */
+  private carrierOf(row: ShipmentRow): Carrier {
+    const carrier = row.carrier === MANUAL_CARRIER ? this.manual : this.carriers.get(row.carrier)
+    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    return carrier
+  }
+
+  /**
+   * The back office moves a parcel of the merchant's own delivery (carrier manual) as a carrier's
+   * scan would, and the order follows (decision 0030 and 0024's tracking rules). 409 for a carrier's
+   * parcel (its scans move it) and for a move the parcel does not make.
+   */
+  async moveManual(adminId: string, shipmentId: string, input: { status: TrackingStatus; note?: string }) {
+    const row = await shipmentRepo.find(this.db, shipmentId)
+    if (!row) throw notFound('Shipment')
+    if (row.carrier !== MANUAL_CARRIER) {
+      throw new AppError('CONFLICT', `Shipment ${row.awb} travels with ${row.carrier}: its scans move it (POST /admin/shipments/${row.id}/refresh asks for them)`)
+    }
+    if (!SHIPMENT_MOVES[row.status].includes(input.status)) throw new AppError('CONFLICT', `Shipment ${row.awb} cannot move from ${row.status} to ${input.status}`)
+    const now = this.clock.now()
+    // Strictly after the last move applied, so that two moves in the same millisecond both apply.
+    const occurredAt = row.lastEventAt && row.lastEventAt >= now ? new Date(row.lastEventAt.getTime() + 1) : now
+    const update = { eventId: newId('sev', now.getTime()), status: input.status, occurredAt, location: null, note: input.note?.trim() || `Moved by ADMIN:${adminId}`, expectedDeliveryDate: null, refused: false }
+    const result = await this.db.transaction((tx) => applyTrackingEvent(tx, row.id, update, now))
+    if (!result.applied) throw new AppError('CONFLICT', `Shipment ${row.awb} moved meanwhile; look at it again`)
+    await this.payments.sendRefunds(result.refunds)
+    return this.adminView(shipmentId)
   }
 
   /** The carrier by name (400 naming the ones there are); none: the default. */
@@ -613,8 +674,7 @@ export class ShippingService {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
     if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${row.status}`)
-    const carrier = this.carriers.get(row.carrier)
-    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    const carrier = this.carrierOf(row)
     try {
       await carrier.cancel({ awb: row.awb, carrierShipmentId: row.carrierShipmentId })
     } catch (err) {
@@ -651,8 +711,7 @@ export class ShippingService {
   async refresh(shipmentId: string) {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
-    const carrier = this.carriers.get(row.carrier)
-    if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
+    const carrier = this.carrierOf(row)
     let events: TrackingEvent[]
     try {
       events = await carrier.track(row.awb)

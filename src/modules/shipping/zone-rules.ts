@@ -5,6 +5,7 @@ import { asc, eq } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { zoneNames, zoneOfPincode } from '../checkout/index.ts'
+import { MANUAL_CARRIER } from './carriers/manual.ts'
 import { type CourierRuleName, zoneCourierRules } from './schema.sql.ts'
 
 export type ZoneCourierRuleRow = typeof zoneCourierRules.$inferSelect
@@ -39,6 +40,7 @@ export async function putZoneRule(db: Executor, zoneId: string, input: ZoneRuleI
   if (name === undefined) throw notFound('Delivery zone')
   const problems: string[] = []
   if (input.carrier !== null && !carriers.includes(input.carrier)) problems.push(`carrier: ${input.carrier} is not a carrier of this service; it ships with ${carriers.join(', ')}`)
+  if (input.carrier === MANUAL_CARRIER && input.courierRule !== null) problems.push("courierRule: carrier manual (the merchant's own delivery) has no couriers to choose")
   if (input.carrier === null && input.courierRule === null) problems.push('carrier and courierRule are both null: a rule names one or both (DELETE removes the rule)')
   if (problems.length > 0) throw new AppError('BAD_REQUEST', 'Validation failed', problems)
   const row = { zoneId, carrier: input.carrier, courierRule: input.courierRule, updatedBy: by, updatedAt: at }

@@ -40,6 +40,9 @@ export interface BookingRequest {
   ewayBillNo: string | null
   /** The carrier's courier to book with (from its rates); null: the carrier's own choice. */
   courierId: string | null
+  /** The merchant's own delivery only (manual.ts): its tracking number and link, when it has them. Carriers ignore them. */
+  trackingNumber?: string | null
+  trackingUrl?: string | null
 }
 
 /** What a parcel would cost with each of a carrier's couriers: the rate card's question. */
