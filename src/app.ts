@@ -16,8 +16,9 @@ import { consoleRoutes } from './http/console.ts'
 import { documentRoute, finishDocument } from './http/openapi.ts'
 import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
-import { adminAuthRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
+import { adminAuthRoutes, adminPeopleRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
 import { AuthService, authRoutes } from './modules/auth/index.ts'
+import { adminSearchRoutes } from './flows/admin-search.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutService } from './modules/checkout/index.ts'
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
@@ -237,6 +238,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(healthRoutes, { deps })
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
+      await api.register(adminPeopleRoutes, { admins, guards })
       await api.register(profileRoutes, { profiles: new ProfileService(deps), guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
@@ -244,6 +246,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
+      await api.register(adminSearchRoutes, { db: deps.database.db, guards })
       await api.register(orderPartnerRoutes, { admin: orderAdmin, orders, guards })
       await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })

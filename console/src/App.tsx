@@ -8,6 +8,7 @@ import { authProvider } from './authProvider.ts'
 import { dataProvider } from './dataProvider.ts'
 import { Dashboard } from './dashboard.tsx'
 import { FulfilmentDay } from './fulfilment.tsx'
+import { OwnPassword, People } from './people.tsx'
 import { OrderList, OrderShow } from './orders.tsx'
 import { ReturnList, ReturnShow } from './returns.tsx'
 import { TicketList, TicketShow } from './tickets.tsx'
@@ -20,6 +21,7 @@ import { PartnerCreate, PartnerEdit, PartnerList, PartnerShow } from './partners
 import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
 import { ConsoleLayout } from './layout.tsx'
+import { SearchPage } from './search.tsx'
 
 const can = (role: Role | null, ...roles: Role[]) => role === 'ADMIN' || (role !== null && roles.includes(role))
 
@@ -37,9 +39,15 @@ export function App() {
           {can(role, 'CATALOG') && <Resource name="taxRates" options={{ label: 'GST rates' }} list={TaxRateList} />}
           {can(role, 'CATALOG') && <Resource name="untaxedProducts" options={{ label: 'Untaxable products' }} list={UntaxedProductList} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
+          {role !== null && (
+            <CustomRoutes>
+              <Route path="/password" element={<OwnPassword />} />
+            </CustomRoutes>
+          )}
           {can(role, 'SUPPORT') && (
             <CustomRoutes>
               <Route path="/fulfilment" element={<FulfilmentDay />} />
+              <Route path="/search" element={<SearchPage />} />
             </CustomRoutes>
           )}
           {can(role, 'CATALOG') && (
@@ -57,6 +65,7 @@ export function App() {
               <Route path="/pricing" element={<PricingRules />} />
               <Route path="/cod" element={<CashOnDelivery />} />
               <Route path="/gst" element={<GstSeller />} />
+              <Route path="/people" element={<People />} />
             </CustomRoutes>
           )}
         </>

@@ -58,10 +58,11 @@ export function query(values: Record<string, unknown>): string {
   return text ? `?${text}` : ''
 }
 
-/** Downloads a file the API answers (a CSV report) with the session's token, under the API's file name. */
-export async function download(path: string, fallbackName: string): Promise<string> {
+/** Downloads a file the API answers (a CSV report, a PDF) with the session's token, under the API's file name; with a body, POSTed as JSON. */
+export async function download(path: string, fallbackName: string, body?: unknown): Promise<string> {
   const token = session()?.accessToken
-  const res = await fetch(`${API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
+  const res = await fetch(`${API}${path}`, body === undefined ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   if (!res.ok) throw new HttpError(errorMessage(await res.json().catch(() => null), res.status), res.status)
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName
   const url = URL.createObjectURL(await res.blob())

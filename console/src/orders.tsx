@@ -4,7 +4,7 @@
 // and events; moves along the machine. Amounts in rupees with Indian grouping, times in India's.
 import { type ReactNode, useEffect, useState } from 'react'
 import { Box, Button, Card, CardContent, Link, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField, TextInput, useNotify, useRecordContext, usePermissions } from 'react-admin'
+import { Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField, TextInput, useListContext, useNotify, useRecordContext, usePermissions, useRefresh } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api, download, query } from './api.ts'
 import { formatRupees, formatTime } from './format.ts'
@@ -23,7 +23,7 @@ const filters = [
 export const OrderList = () => (
   <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} exporter={false}>
     <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ${formatRupees(r.totalAmount)} · ${r.paymentMode}`} link="show">
-      <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
+      <Datagrid rowClick="show" bulkActionButtons={<BookAndPrint />} sort={undefined}>
         <TextField source="orderNumber" label="Order" sortable={false} />
         <TextField source="status" label="Status" sortable={false} />
         <TextField source="paymentStatus" label="Payment" sortable={false} />
@@ -34,6 +34,45 @@ export const OrderList = () => (
     </ResponsiveTable>
   </List>
 )
+
+/**
+ * The selected orders each get a parcel (the zone's rule or the default carrier, every unit not yet
+ * in one), then their labels come as one PDF to print. An order the API refuses is named with its
+ * reason; the others are booked and printed.
+ */
+function BookAndPrint() {
+  const { selectedIds, onUnselectItems } = useListContext()
+  const notify = useNotify()
+  const refresh = useRefresh()
+  const [busy, setBusy] = useState(false)
+  const run = async () => {
+    setBusy(true)
+    const booked: string[] = []
+    const refused: string[] = []
+    for (const id of selectedIds) {
+      try {
+        booked.push((await api<{ id: string }>('POST', `/admin/orders/${id}/shipments`, {})).data.id)
+      } catch (err) {
+        refused.push(`${id}: ${(err as Error).message}`)
+      }
+    }
+    try {
+      if (booked.length > 0) await download('/admin/shipments/labels', `labels-${booked.length}.pdf`, { shipmentIds: booked })
+      notify([`${booked.length} parcel(s) booked, their labels downloaded`, ...refused].join('\n'), { type: refused.length ? 'warning' : 'success', multiLine: true })
+    } catch (err) {
+      notify((err as Error).message, { type: 'error' })
+    } finally {
+      setBusy(false)
+      onUnselectItems()
+      refresh()
+    }
+  }
+  return (
+    <Button size="small" variant="contained" disabled={busy} onClick={run}>
+      Book parcels and print labels
+    </Button>
+  )
+}
 
 /** A small table of rows with the given columns; empty: "none". */
 export function Rows({ title, rows, columns, labels, testId }: { title: string; rows: Record<string, any>[] | undefined; columns: string[]; labels?: Record<string, string>; testId?: string }) {

@@ -20,7 +20,7 @@ describe('POST /admin/auth/login', () => {
     const data = res.json().data
     assert.equal(data.tokenType, 'Bearer')
     assert.equal(data.expiresIn, 8 * 3600)
-    assert.deepEqual({ ...data.admin, id: undefined }, { id: undefined, email: 'ops@example.com', role: 'SUPPORT' })
+    assert.deepEqual({ ...data.admin, id: undefined }, { id: undefined, email: 'ops@example.com', role: 'SUPPORT', mustChangePassword: false })
     assert.equal(data.admin.passwordHash, undefined)
   })
 

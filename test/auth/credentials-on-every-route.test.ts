@@ -299,6 +299,7 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
       'POST /admin/orders/{orderId}/shipping-rates: admin',
       'POST /admin/shipments/{shipmentId}/cancel: admin',
       'POST /admin/shipments/{shipmentId}/ndr: admin',
+      'POST /admin/shipments/labels: admin',
       'POST /admin/shipments/{shipmentId}/resolve: admin',
       'POST /admin/shipments/{shipmentId}/status: admin',
       'PUT /admin/fulfilment/zone-rules/{zoneId}: admin',

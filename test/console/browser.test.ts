@@ -16,6 +16,7 @@ import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, freePort, givenCustomer, type CustomerFixture } from '../helpers/factories.ts'
+import { pdfPageTexts } from '../helpers/pdf.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
 import { formatRupees as formatted } from '../../console/src/format.ts'
 import { uploadedImage } from '../helpers/uploads.ts'
@@ -315,6 +316,72 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
       assert.match((await downloaded).suggestedFilename(), file)
     }
     await shot(page, '27-fulfilment-day')
+  })
+
+  test('SUPPORT selects 10 orders in the list, books them all and prints one PDF with their 10 labels, a page each', async () => {
+    // Ten orders to one phone of their own, found in the list by it (the search matches the shipping phone).
+    const customer = await givenCustomer(t.app, shop.partner)
+    const ids: string[] = []
+    for (let i = 0; i < 10; i++) {
+      const res = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: { ...ADDRESS, phone: customer.phone }, paymentMode: 'COD' })
+      assert.equal(res.statusCode, 201, res.body)
+      ids.push(res.json().data.id)
+    }
+    const page = await signedIn('SUPPORT')
+    await page.goto(`${base}/admin#/orders?filter=${encodeURIComponent(JSON.stringify({ q: customer.phone }))}`)
+    await rowsAre(page, 10)
+    await page.getByRole('checkbox', { name: 'Select all' }).check()
+    const downloaded = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Book parcels and print labels' }).click()
+    const file = await downloaded
+    assert.equal(file.suggestedFilename(), 'labels-10.pdf')
+    await notified(page, '10 parcel(s) booked, their labels downloaded')
+    const pages = await pdfPageTexts(readFileSync((await file.path())!))
+    assert.equal(pages.length, 10, 'one page per label')
+    const awbs = await Promise.all(ids.map(async (id) => (await adminApi('GET', `/orders/${id}`)).data.shipments.map((p: { awb: string }) => p.awb)))
+    assert.ok(awbs.every((a) => a.length === 1), 'each order got one parcel')
+    assert.deepEqual(new Set(pages.map((text) => awbs.flat().find((awb: string) => text.includes(awb)))).size, 10, 'each page is one of them')
+  })
+
+  test('ADMIN invites a person, who signs in with the temporary password shown once and sets their own; deactivated, their open session ends at once', async () => {
+    const page = await signedIn('ADMIN')
+    await page.getByRole('menuitem', { name: 'People' }).click()
+    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor()
+    await page.getByLabel('Email').fill('meera@console.test')
+    await choose(page, /^Role/, 'SUPPORT')
+    await page.getByRole('button', { name: 'Invite', exact: true }).click()
+    const shown = page.getByTestId('temporary-password')
+    await shown.waitFor()
+    const password = (await shown.locator('strong').textContent())!
+    assert.match(password, /^[A-Za-z0-9_-]{22}$/)
+    await shot(page, '28-people')
+
+    // Meera signs in elsewhere, and sets her own password.
+    const context = await browser.newContext({ viewport: DESKTOP })
+    contexts.push(context)
+    const meera = await context.newPage()
+    meera.setDefaultTimeout(WAIT.timeout)
+    await meera.goto(`${base}/admin`, { waitUntil: 'load' })
+    await meera.locator('input[name="username"]').fill('meera@console.test')
+    await meera.locator('input[name="password"]').fill(password)
+    await meera.getByRole('button', { name: /sign in/i }).click()
+    await meera.getByRole('menuitem', { name: 'Orders' }).waitFor()
+    await meera.goto(`${base}/admin#/password`)
+    await meera.getByLabel('Current password').fill(password)
+    await meera.getByLabel('New password (12 characters or more)').fill('meera-chose-this-one')
+    await meera.getByRole('button', { name: 'Change password' }).click()
+    await notified(meera, 'Password changed')
+    const people = (await adminApi('GET', '/admins')).data as { id: string; email: string; mustChangePassword: boolean }[]
+    const person = people.find((p) => p.email === 'meera@console.test')!
+    assert.equal(person.mustChangePassword, false)
+
+    // Deactivated by the ADMIN: her next request is refused and the console signs her out.
+    await page.reload()
+    await page.getByTestId('person-meera@console.test').getByRole('button', { name: 'Deactivate' }).click()
+    await notified(page, 'Admin updated')
+    await meera.getByRole('menuitem', { name: 'Orders' }).click()
+    await meera.locator('input[name="username"]').waitFor()
+    assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: 'meera@console.test', password: 'meera-chose-this-one' } })).statusCode, 401)
   })
 
   test('SUPPORT reviews a return with its image, approves it, starts the refund, and the API shows the refund', async () => {

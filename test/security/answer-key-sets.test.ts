@@ -303,8 +303,14 @@ const SHAPES = {
   'ticket message': MESSAGE,
   'ticket messages': list(MESSAGE),
   'customer token': { accessToken: V, tokenType: V, expiresIn: V, refreshToken: V, user: { id: V, partnerId: V, phone: V, name: V, email: V, role: V } },
-  'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V } },
+  'admin login': { accessToken: V, tokenType: V, expiresIn: V, admin: { id: V, email: V, role: V, mustChangePassword: V } },
+  // People (issue #39): an account never answers its password hash; a temporary password only to the invite and the reset.
+  person: { id: V, email: V, role: V, isActive: V, mustChangePassword: V, createdAt: V },
+  'people (list)': list({ id: V, email: V, role: V, isActive: V, mustChangePassword: V, createdAt: V }),
+  'person with password': { admin: { id: V, email: V, role: V, isActive: V, mustChangePassword: V, createdAt: V }, temporaryPassword: V },
   'admin orders (list)': list(ORDER_SUMMARY),
+  // The back office's search (issue #39): hits of every type, all scalars.
+  'admin search (list)': list({ type: V, id: V, title: V, subtitle: V, exact: V, status: V, amount: V, partnerId: V, createdAt: V }),
   'admin order': { ...ORDER, payments: list(PAYMENT), nextStatuses: list(V), unparcelled: list({ orderItemId: V, quantity: V }) },
   'invoice': DOCUMENTS,
   'admin invoice': DOCUMENTS,
@@ -474,6 +480,9 @@ describe('answers carry only whitelisted keys', () => {
     await call('invoice', 'GET', `/orders/${mixed.id}/invoice`, me)
     await call('admin invoice', 'GET', `/admin/orders/${mixed.id}/invoice`, admin)
     await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)
+    // A customer and their orders by the account phone; products by the beginning of their SKUs.
+    await call('admin search (list)', 'GET', `/admin/search?q=${a1.phone}&limit=10`, admin)
+    await call('admin search (list)', 'GET', '/admin/search?q=KS-&limit=10', admin)
 
     // A return with evidence, approved and refunded to the wallet.
     const evidence = await uploadedImage(t, a1, 'returns')
@@ -524,6 +533,12 @@ describe('answers carry only whitelisted keys', () => {
     // Credentials: a customer token and an admin login.
     await call('customer token', 'POST', '/auth/customer-token', { 'x-partner-id': f.partners.A.partnerId, 'x-partner-secret': f.partners.A.secret }, { phone: randomPhone(), name: 'Key Sets', email: 'keys@example.com' })
     await call('admin login', 'POST', '/admin/auth/login', {}, { email: f.adminEmail, password: 'long-enough-password' })
+    // People: an invitation, a role change, a reset, the list.
+    const invited = await call('person with password', 'POST', '/admin/admins', admin, { email: `keys-${Date.now()}@people.test`, role: 'SUPPORT' })
+    const personId = String((invited.admin as { id: string }).id)
+    await call('person', 'PATCH', `/admin/admins/${personId}`, admin, { role: 'CATALOG' })
+    await call('person with password', 'POST', `/admin/admins/${personId}/reset-password`, admin)
+    await call('people (list)', 'GET', '/admin/admins', admin)
 
     // Shipments of a COD order of two units (one parcel at a time: its cash is collected at one door):
     // a parcel booked and cancelled (shipment.updated with cancelledBy), then the one that travels,

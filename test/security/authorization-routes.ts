@@ -69,6 +69,13 @@ export const MATRIX: Record<string, Route> = {
   // Logout is idempotent: an unknown refresh token succeeds (the token itself is the credential).
   'POST /auth/logout': { auth: { fixed: 200 }, ok: 200, req: () => ({ payload: { refreshToken: 'rt_not-a-real-token' } }) },
   'POST /admin/auth/login': { auth: { fixed: 401 }, ok: 200, req: () => ({ payload: { email: 'nobody@matrix.test', password: 'not-the-password' } }) },
+  // People (ADMIN only): a fresh invitee for each allowed cell that changes one; one's own password: every role, with a wrong current password (400 shows the route ran).
+  'GET /admin/admins': { auth: ADMIN_ONLY, ok: 200 },
+  'POST /admin/admins': { auth: ADMIN_ONLY, ok: 201, req: () => ({ payload: { email: `matrix-${randomUUID()}@people.test`, role: 'SUPPORT' } }) },
+  'PATCH /admin/admins/:adminId': { auth: ADMIN_ONLY, ok: 200, req: async () => ({ url: `/admin/admins/${await invitee()}`, payload: { role: 'CATALOG' } }) },
+  'POST /admin/admins/:adminId/reset-password': { auth: ADMIN_ONLY, ok: 200, req: async () => ({ url: `/admin/admins/${await invitee()}/reset-password` }) },
+  'PUT /admin/me/password': { auth: { admin: ['SUPPORT', 'CATALOG'] }, ok: 400, req: () => ({ payload: { currentPassword: 'not-the-password', newPassword: 'a-new-long-password' } }) },
+  'POST /admin/shipments/labels': { auth: SUPPORT, ok: 200, req: async () => ({ payload: { shipmentIds: [(await sharedParcel()).id] } }) },
 
   // Catalog: a valid API key, answering from its own catalog only.
   'GET /categories': { auth: 'apiKey', ok: 200 },
@@ -248,6 +255,8 @@ export const MATRIX: Record<string, Route> = {
 
   // Back office: customers (SUPPORT). Blocking takes a fresh customer, so the shared ones stay usable.
   'GET /admin/customers': { auth: SUPPORT, ok: 200 },
+  // The back office's one search box (issue #39): every partner's orders, customers and products.
+  'GET /admin/search': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/search?q=ab' }) },
   'GET /admin/customers/:userId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}` }) },
   'POST /admin/customers/:userId/block': {
     auth: SUPPORT,
@@ -560,6 +569,18 @@ async function ownDelivery(): Promise<{ id: string }> {
   const res = await f.t.app.inject({ method: 'POST', url: `${PREFIX}/admin/orders/${order.id}/shipments`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: { carrier: 'manual' } })
   if (res.statusCode !== 201) throw new Error(`own delivery parcel: ${res.statusCode} ${res.body}`)
   return res.json().data
+}
+
+/** One invited SUPPORT account, made once: the people cells change its role or reset its password. */
+let invited: Promise<string> | undefined
+function invitee(): Promise<string> {
+  invited ??= f.t.app
+    .inject({ method: 'POST', url: `${PREFIX}/admin/admins`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: { email: `invitee-${randomUUID()}@people.test`, role: 'SUPPORT' } })
+    .then((res) => {
+      if (res.statusCode !== 201) throw new Error(`invitee: ${res.statusCode} ${res.body}`)
+      return res.json().data.admin.id as string
+    })
+  return invited
 }
 
 /** A parcel as its carrier's LOST scan would leave it. */

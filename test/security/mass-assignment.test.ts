@@ -61,6 +61,7 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /sandbox/checkout/:sessionId/:action': 'no body: the sandbox page buttons',
   'DELETE /users/me/addresses/:addressId': 'no body',
   'DELETE /admin/partners/:partnerId/webhook': 'no body',
+  'POST /admin/admins/:adminId/reset-password': 'no body',
   'DELETE /admin/fulfilment/zone-rules/:zoneId': 'no body',
   'POST /admin/partners/:partnerId/webhook/rotate-secret': 'no body',
   'POST /admin/partners/:partnerId/webhook/test': 'no body',

@@ -178,3 +178,44 @@ test("an RTO recorded by hand, then Delhivery's return scans: each answered 200 
   assert.equal((await orderOf(customer, order.id)).status, 'RTO')
   assert.equal((await t.deps.database.db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, shop.ids['earbuds']!) }))!.stock, stock, 'the stock came back once, with the RTO by hand')
 })
+
+test('a pickup Delhivery does not accept leaves the parcel booked: the retry answers 503 while it is down, and the sweep asks again once it is back', async () => {
+  const customer = await givenCustomer(t.app, shop.partner)
+  const order = (await placeOrder(t, customer, { items: [{ productId: shop.ids['earbuds']!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })).json().data
+  standIn.override = (request) => (request.path.startsWith('/fm/request/new') ? { status: 500, body: { error: 'Internal Server Error' } } : null)
+  const booked = await admin('POST', `/orders/${order.id}/shipments`, { weightGrams: 250, carrier: 'delhivery' })
+  assert.equal(booked.statusCode, 201, booked.body)
+  const parcel = booked.json().data
+  assert.equal(parcel.pickup, null)
+  const retried = await admin('POST', `/shipments/${parcel.id}/pickup`)
+  assert.equal(retried.statusCode, 503)
+  assert.equal(retried.json().message, `The carrier delhivery could not schedule the pickup of shipment ${parcel.awb}; try again`)
+  standIn.override = null
+  clock.advance(2 * 60_000)
+  assert.ok((await t.app.shipping.retryPickups()) >= 1)
+  const seen = (await admin('GET', `/shipments/${parcel.id}`)).json().data
+  assert.ok(seen.pickup, 'accepted once Delhivery is back')
+  assert.equal((await admin('POST', `/shipments/${parcel.id}/pickup`)).statusCode, 409)
+})
+
+test('a return picked up by Delhivery from the customer: booked as a Pickup shipment to the warehouse, then scanned to its delivery there', async () => {
+  const { customer, order, parcel } = await bookedParcel()
+  await push(parcel.awb, 'UD', 'In Transit', '2026-11-23T18:00:00')
+  await push(parcel.awb, 'DL', 'Delivered', '2026-11-24T13:00:00')
+  const line = (await orderOf(customer, order.id)).items[0].id
+  const ret = await t.app.inject({ method: 'POST', url: '/api/v1/returns', headers: customerHeaders(customer), payload: { orderId: order.id, reason: 'Damaged', detail: 'Torn box', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: line, quantity: 1, reason: 'Torn' }] } })
+  assert.equal(ret.statusCode, 201, ret.body)
+  const returnId = ret.json().data.id
+  for (const status of ['UNDER_REVIEW', 'APPROVED']) assert.equal((await admin('POST', `/returns/${returnId}/status`, { status })).statusCode, 200)
+  standIn.requests.length = 0
+  const pickup = await admin('POST', `/returns/${returnId}/pickup`, { carrier: 'delhivery', weightGrams: 300 })
+  assert.equal(pickup.statusCode, 200, pickup.body)
+  const [created] = standIn.sent('POST', '/api/cmu/create.json')
+  const [shipment] = created!.body!.shipments as Record<string, unknown>[]
+  assert.equal(shipment!.payment_mode, 'Pickup', 'a reverse pickup, nothing to collect')
+  assert.equal(shipment!.pin, ADDRESS.pincode, 'collected at the customer')
+  const awb = pickup.json().data.pickup.awb
+  await push(awb, 'PU', 'In Transit', '2026-11-25T12:00:00')
+  await push(awb, 'DL', 'DTO', '2026-11-26T12:00:00')
+  assert.equal((await admin('GET', `/returns/${returnId}`)).json().data.pickup.status, 'DELIVERED', 'back at the warehouse')
+})

@@ -12,7 +12,7 @@ import { createSandboxCarrier, type SandboxTrackingBody } from '../../src/module
 import type { TrackingStatus } from '../../src/modules/shipping/carriers/types.ts'
 import { createTestApp, TEST_AUTH_SECRET, type TestApp } from '../helpers/app.ts'
 import { customerHeaders, givenAdminToken, givenCustomer, givenPartner } from '../helpers/factories.ts'
-import { pdfText } from '../helpers/pdf.ts'
+import { pdfPageTexts, pdfText } from '../helpers/pdf.ts'
 import { ADDRESS, credit, givenShop, placeOrder, sandboxAction, type Shop, stockOf } from '../helpers/shop.ts'
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
@@ -813,6 +813,22 @@ describe('back office', () => {
     const pdf = await admin('GET', '/fulfilment/pick-list?date=2026-11-23&format=pdf')
     assert.equal(pdf.headers['content-type'], 'application/pdf')
     assert.ok((await pdfText(pdf.rawPayload)).includes('A-1'))
+  })
+
+  test('the labels of several parcels come as one PDF, a page each in the order asked; an unknown parcel 404, one listed twice 400', async () => {
+    const parcels = []
+    for (const slug of ['earbuds', 'hot', 'atta']) parcels.push((await ship((await codOrder([item(slug)])).order.id, { weightGrams: 500 })).json().data)
+    const labels = await t.app.inject({ method: 'POST', url: '/api/v1/admin/shipments/labels', headers: { authorization: `Bearer ${support}` }, payload: { shipmentIds: parcels.map((p) => p.id) } })
+    assert.equal(labels.statusCode, 200, labels.body)
+    assert.equal(labels.headers['content-type'], 'application/pdf')
+    const pages = await pdfPageTexts(labels.rawPayload)
+    assert.equal(pages.length, 3, 'a page each')
+    parcels.forEach((p, i) => assert.ok(pages[i]!.includes(p.awb), `page ${i + 1} is ${p.awb}'s`))
+    assert.equal((await admin('POST', '/shipments/labels', { shipmentIds: [parcels[0].id, 'shp_nowhere'] })).statusCode, 404)
+    const twice = await admin('POST', '/shipments/labels', { shipmentIds: [parcels[0].id, parcels[0].id] })
+    assert.equal(twice.statusCode, 400)
+    assert.deepEqual(twice.json().message, [`shipmentIds: ${parcels[0].id} is listed twice`])
+    assert.equal((await admin('POST', '/shipments/labels', { shipmentIds: [] })).statusCode, 400)
   })
 
   test('the sandbox tracking page shows the parcel, and its buttons move it through the signed callback', async () => {

@@ -2,4 +2,4 @@
 // and carry a role. ADMIN may do everything; SUPPORT and CATALOG only their own areas.
 export { ADMIN_ROLES, type AdminRole } from './schema.sql.ts'
 export { type AdminIdentity, AdminService, createAdmin, upsertAdminPassword } from './service.ts'
-export { adminAuthRoutes, failedLoginsPerAccount } from './routes.ts'
+export { adminAuthRoutes, adminPeopleRoutes, failedLoginsPerAccount } from './routes.ts'

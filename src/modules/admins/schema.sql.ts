@@ -1,4 +1,4 @@
-import { boolean, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { boolean, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export const ADMIN_ROLES = ['ADMIN', 'SUPPORT', 'CATALOG'] as const
 export type AdminRole = (typeof ADMIN_ROLES)[number]
@@ -12,6 +12,13 @@ export const adminUsers = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role').$type<AdminRole>().notNull(),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * Carried in every token as `sv`; a token of another version is refused. Raised when the password
+     * is reset or the account deactivated: every session of the account ends at once (issue #39).
+     */
+    sessionVersion: integer('session_version').notNull().default(0),
+    /** Set by an invitation or a reset (a temporary password shown once); cleared when the admin sets their own. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('admin_users_email_uq').on(t.email)],

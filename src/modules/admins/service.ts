@@ -1,7 +1,11 @@
-// Back-office users: created from the command line (or the demo seed), log in with email and
-// password (argon2id), and are found again behind their bearer token.
+// Back-office users: created from the command line (or the demo seed) or invited by an ADMIN, log in
+// with email and password (argon2id), and are found again behind their bearer token. People
+// (issue #39): ADMINs list, invite (a temporary password shown once), change the role of, deactivate
+// and reset the password of back-office accounts, never leaving the service without an active ADMIN;
+// a reset or a deactivation ends every session of the account at once (sessionVersion in the token).
+import { randomBytes } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
-import { eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -69,12 +73,12 @@ export class AdminService {
     if (!(await verify(admin.passwordHash, password).catch(() => false))) {
       throw new AppError('UNAUTHORIZED', INVALID_LOGIN)
     }
-    const accessToken = await this.signer.sign({ role: admin.role }, admin.id, 'admin', this.config.adminTokenTtlSeconds, this.clock.now())
+    const accessToken = await this.signer.sign({ role: admin.role, sv: String(admin.sessionVersion) }, admin.id, 'admin', this.config.adminTokenTtlSeconds, this.clock.now())
     return {
       accessToken,
       tokenType: 'Bearer' as const,
       expiresIn: this.config.adminTokenTtlSeconds,
-      admin: { id: admin.id, email: admin.email, role: admin.role },
+      admin: { id: admin.id, email: admin.email, role: admin.role, mustChangePassword: admin.mustChangePassword },
     }
   }
 
@@ -83,7 +87,91 @@ export class AdminService {
     const claims = await this.signer.verify(token, 'admin', this.clock.now())
     if (!claims || typeof claims.sub !== 'string') return null
     const [admin] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, claims.sub)).limit(1)
-    if (!admin || !admin.isActive) return null
+    // A token from before a reset or a deactivation carries an older version: its session has ended.
+    if (!admin || !admin.isActive || (claims.sv ?? '0') !== String(admin.sessionVersion)) return null
     return { adminId: admin.id, email: admin.email, role: admin.role }
   }
+
+  /** Every back-office account, oldest first. */
+  async list() {
+    const rows = await this.db.select().from(adminUsers).orderBy(asc(adminUsers.createdAt), asc(adminUsers.id))
+    return rows.map(personView)
+  }
+
+  /** A new account with a temporary password, answered once (the invitee changes it after signing in). */
+  async invite(input: { email: string; role: AdminRole }) {
+    const temporaryPassword = newTemporaryPassword()
+    const created = await createAdmin(this.db, { email: input.email, password: temporaryPassword, role: input.role })
+    await this.db.update(adminUsers).set({ mustChangePassword: true }).where(eq(adminUsers.id, created.id))
+    return { admin: await this.person(created.id), temporaryPassword }
+  }
+
+  /**
+   * Changes an account's role or active flag. 409 when it would leave no active ADMIN: the active
+   * ADMIN rows are locked first, so two changes at once cannot both remove the last one.
+   */
+  async update(actorId: string, adminId: string, changes: { role?: AdminRole; isActive?: boolean }) {
+    await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from admin_users where role = 'ADMIN' and is_active for update`)
+      const [row] = await tx.select().from(adminUsers).where(eq(adminUsers.id, adminId)).for('update')
+      if (!row) throw new AppError('NOT_FOUND', 'Admin not found')
+      const role = changes.role ?? row.role
+      const isActive = changes.isActive ?? row.isActive
+      const stillAdmin = role === 'ADMIN' && isActive
+      if (row.role === 'ADMIN' && row.isActive && !stillAdmin) {
+        const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(adminUsers).where(and(eq(adminUsers.role, 'ADMIN'), eq(adminUsers.isActive, true)))) as [{ n: number }]
+        if (Number(n) <= 1) throw new AppError('CONFLICT', `${row.email} is the last active ADMIN: make another account ADMIN first`)
+      }
+      if (adminId === actorId && !isActive) throw new AppError('CONFLICT', 'You cannot deactivate your own account: ask another ADMIN')
+      // Deactivated: every session ends (reactivated: the old tokens stay ended).
+      const ended = row.isActive && !isActive
+      await tx
+        .update(adminUsers)
+        .set({ role, isActive, ...(ended ? { sessionVersion: row.sessionVersion + 1 } : {}) })
+        .where(eq(adminUsers.id, adminId))
+    })
+    return this.person(adminId)
+  }
+
+  /** A new temporary password, answered once; every session of the account ends. */
+  async resetPassword(adminId: string) {
+    const temporaryPassword = newTemporaryPassword()
+    const [row] = await this.db
+      .update(adminUsers)
+      .set({ passwordHash: await hash(temporaryPassword), mustChangePassword: true, sessionVersion: sql`${adminUsers.sessionVersion} + 1` })
+      .where(eq(adminUsers.id, adminId))
+      .returning()
+    if (!row) throw new AppError('NOT_FOUND', 'Admin not found')
+    return { admin: personView(row), temporaryPassword }
+  }
+
+  /** The signed-in admin sets their own password (the current one checked); other sessions end, this one gets a new token. */
+  async changeOwnPassword(adminId: string, currentPassword: string, newPassword: string) {
+    const [row] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
+    if (!row || !(await verify(row.passwordHash, currentPassword).catch(() => false))) throw new AppError('BAD_REQUEST', 'Validation failed', ['currentPassword: is not your password'])
+    if (currentPassword === newPassword) throw new AppError('BAD_REQUEST', 'Validation failed', ['newPassword: must differ from the current one'])
+    await this.db
+      .update(adminUsers)
+      .set({ passwordHash: await hash(newPassword), mustChangePassword: false, sessionVersion: row.sessionVersion + 1 })
+      .where(eq(adminUsers.id, adminId))
+    return this.login(row.email, newPassword)
+  }
+
+  private async person(adminId: string) {
+    const [row] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
+    if (!row) throw new AppError('NOT_FOUND', 'Admin not found')
+    return personView(row)
+  }
 }
+
+const personView = (row: typeof adminUsers.$inferSelect) => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  isActive: row.isActive,
+  mustChangePassword: row.mustChangePassword,
+  createdAt: row.createdAt.toISOString(),
+})
+
+/** 16 random bytes as 22 URL-safe characters: shown once, changed by its owner after signing in. */
+const newTemporaryPassword = () => randomBytes(16).toString('base64url')

@@ -162,3 +162,5 @@ export {
   type ProductsCsv,
 } from './import.ts'
 export { syntheticCatalog } from './synthetic.ts'
+/** The back office's search (issue #39): products by SKU (whole or its beginning) or part of the name, in every catalog. */
+export { productHits, type ProductHit, productSearchKeys } from './repo.ts'

@@ -1,6 +1,6 @@
 // Catalog queries. Every read is scoped by catalog id; the service decides which catalog.
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
-import { containing } from '../../db/like.ts'
+import { containing, startingWith } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { type OptionalPage, wholeOrPage } from '../../lib/pagination.ts'
 import { catalogs, categories, products, searchQueries } from './schema.sql.ts'
@@ -300,4 +300,53 @@ export const catalogRepo = {
       .orderBy(desc(count()), asc(searchQueries.normalizedQuery))
       .limit(limit)
   },
+}
+
+/**
+ * The back office's search of products (issue #39), in every catalog: a SKU whole or by its
+ * beginning, or any part of the name, case-insensitive (products_sku_trgm_idx and
+ * products_name_trgm_idx serve both patterns).
+ */
+function productMatches(text: string): SQL {
+  const q = text.trim().toLowerCase()
+  return sql`(lower(${products.sku}) like ${startingWith(q)} or lower(${products.name}) like ${containing(q)})`
+}
+
+/**
+ * SQL: the back office's search keys of the products found, `(type, id, exact, created_at)`, exact
+ * for the whole SKU, for the composition that merges them with orders and customers (src/flows/admin-search.ts).
+ */
+export const productSearchKeys = (text: string): SQL =>
+  sql`select 'PRODUCT'::text as type, ${products.id} as id, (lower(${products.sku}) = ${text.trim().toLowerCase()}) as exact, ${products.createdAt} as created_at from ${products} where ${productMatches(text)}`
+
+export interface ProductHit {
+  id: string
+  catalogId: string
+  name: string
+  brand: string
+  sku: string
+  sellingPrice: bigint
+  stock: number
+  isActive: boolean
+  createdAt: Date
+}
+
+/** The products of a search's page, by id: what a hit shows. */
+export async function productHits(db: Executor, ids: string[]): Promise<Map<string, ProductHit>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .select({
+      id: products.id,
+      catalogId: products.catalogId,
+      name: products.name,
+      brand: products.brand,
+      sku: products.sku,
+      sellingPrice: products.sellingPrice,
+      stock: products.stock,
+      isActive: products.isActive,
+      createdAt: products.createdAt,
+    })
+    .from(products)
+    .where(inArray(products.id, ids))
+  return new Map(rows.map((r) => [r.id, r]))
 }

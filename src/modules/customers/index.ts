@@ -55,3 +55,6 @@ export { customerAdminRoutes } from './admin-routes.ts'
 
 /** SQL: is the customer whose id is `userId` (a column of the caller's query) blocked? For a selection, not a join. */
 export const customerIsBlocked = (userId: SQLWrapper): SQL<boolean> => sql<boolean>`(select ${users.blockedAt} is not null from ${users} where ${users.id} = ${userId})`
+
+/** The back office's search (issue #39): customers by name, e-mail or phone, and their ids as subqueries for the orders module's search. */
+export { customerHits, customerIdsMatching, customerIdsWithMobile, customerSearchKeys, type CustomerHit, phoneQuery, type PhoneQuery } from './search.ts'

@@ -20,7 +20,14 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_partner_phone_uq').on(t.partnerId, t.phone)],
+  (t) => [
+    uniqueIndex('users_partner_phone_uq').on(t.partnerId, t.phone),
+    // The back office's search (issue #39) across every partner: a phone whole or by its last digits
+    // (a prefix of the reversed phone), a name or e-mail by any part of it (trigrams).
+    index('users_phone_reversed_idx').on(sql`reverse(${t.phone}) text_pattern_ops`),
+    index('users_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+  ],
 )
 
 /**

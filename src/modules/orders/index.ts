@@ -44,6 +44,8 @@ export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export { maskAccountNumber, payoutDestinationView, refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
+/** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
+export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from './repo.ts'
 export type { ClientAction, PayoutTo, RefundMethod, ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null

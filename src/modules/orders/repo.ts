@@ -1,12 +1,12 @@
 // Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { containing } from '../../db/like.ts'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope, PartnerScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
-import { normalizeIndianMobile } from '../../lib/phone.ts'
+import { customerIdsMatching, customerIdsWithMobile, phoneQuery } from '../customers/index.ts'
 import {
   type OrderPaymentStatus,
   type OrderStatus,
@@ -40,16 +40,113 @@ export interface OrderFilter {
 function filterWhere(scope: ListScope, filter: OrderFilter): SQL | undefined {
   const conditions: SQL[] = scopeConditions(scope, orders)
   if (filter.status) conditions.push(eq(orders.status, filter.status))
-  if (filter.search) {
-    // One condition, on one index, for what the text is: a mobile (any of its written forms), an
-    // order id, or part of an order number (CM-XXXX-XXXX has letters: never a mobile). One OR of the
-    // three made the planner walk every order newest first (bench/admin-lists.ts).
-    const mobile = normalizeIndianMobile(filter.search)
-    if (mobile) conditions.push(sql`(${orders.shippingAddress} ->> 'phone') = ${mobile}`)
-    else if (filter.search.startsWith('ord_')) conditions.push(eq(orders.id, filter.search))
-    else conditions.push(ilike(orders.orderNumber, containing(filter.search)))
-  }
+  if (filter.search) conditions.push(orderSearchCondition(filter.search))
   return conditions.length ? and(...conditions) : undefined
+}
+
+/**
+ * The back office's search of orders (issue #39), for its order list and its search box: an order
+ * id (`ord_…`), part of the order number, the AWB of one of its parcels, a phone (the shipping
+ * phone, the alternate phone or the customer's account phone; any written form, or its last 4+
+ * digits), or part of the customer's name or e-mail (the customers module's subquery).
+ *
+ * The ids found are a UNION of small selects, each on one index where there is one, and the order
+ * joins on that: one OR of conditions over orders made the planner walk every order newest first
+ * (bench/admin-lists.ts). Only the selects the text can match are in it: a whole mobile is never
+ * part of an order number (CM-XXXX-XXXX), only text shaped like a phone is looked for in phones.
+ * The alternate phone and phones by their last digits have no index of orders yet: those two
+ * selects read every order (see docs/console.md, "Search").
+ */
+function orderIdsFound(text: string): SQL {
+  const q = text.trim()
+  const phone = phoneQuery(q)
+  const shippingPhone = sql`(${orders.shippingAddress} ->> 'phone')`
+  const selects: SQL[] = []
+  if (q.startsWith('ord_')) selects.push(sql`select ${orders.id} from ${orders} where ${orders.id} = ${q}`)
+  if (!phone || !('whole' in phone)) selects.push(sql`select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${containing(q)}`)
+  selects.push(sql`select ${shipments.orderId} from ${shipments} where ${parcelWithAwb(q)}`)
+  if (phone && 'whole' in phone) {
+    selects.push(sql`select ${orders.id} from ${orders} where ${shippingPhone} = ${phone.whole}`)
+    selects.push(sql`select ${orders.id} from ${orders} where ${orders.alternatePhone} = ${phone.whole}`)
+  } else if (phone) {
+    // Reversed, the last digits are a prefix: each side is one lookup of its reversed-phone index.
+    const reversedStart = `${[...phone.lastDigits].reverse().join('')}%`
+    selects.push(sql`select ${orders.id} from ${orders} where reverse(${shippingPhone}) like ${reversedStart}`)
+    selects.push(sql`select ${orders.id} from ${orders} where reverse(${orders.alternatePhone}) like ${reversedStart} and ${orders.alternatePhone} is not null`)
+  }
+  selects.push(sql`select ${orders.id} from ${orders} where ${orders.userId} in ${customerIdsMatching(q)}`)
+  return sql.join(selects, sql` union `)
+}
+
+/**
+ * A parcel (forward or a return's pickup) with this AWB, of any carrier. AWBs are unique per carrier
+ * (shipments_carrier_awb_uq): the carriers in use (a handful, read as a loose index scan of that
+ * index) each get one probe of it, instead of a scan of the whole index for the AWB alone.
+ */
+function parcelWithAwb(awb: string): SQL {
+  const carriers = sql`with recursive carrier(name) as (
+      (select min(${shipments.carrier}) from ${shipments})
+      union all
+      select (select min(${shipments.carrier}) from ${shipments} where ${shipments.carrier} > carrier.name) from carrier where carrier.name is not null
+    ) select name from carrier where name is not null`
+  return sql`${shipments.awb} = ${awb} and ${shipments.carrier} in (${carriers})`
+}
+
+/** The orders the back office's search text finds (see orderIdsFound). */
+export const orderSearchCondition = (text: string): SQL => sql`${orders.id} in (${orderIdsFound(text)})`
+
+/** An exact hit, listed first: the whole order number or id, a parcel's AWB, a whole mobile. */
+function orderExact(text: string): SQL {
+  const q = text.trim()
+  const phone = phoneQuery(q)
+  const exact = [
+    sql`${orders.orderNumber} = ${q.toUpperCase()}`,
+    sql`${orders.id} = ${q}`,
+    sql`${orders.id} in (select ${shipments.orderId} from ${shipments} where ${parcelWithAwb(q)})`,
+  ]
+  if (phone && 'whole' in phone) {
+    exact.push(sql`(${orders.shippingAddress} ->> 'phone') = ${phone.whole}`, sql`${orders.alternatePhone} = ${phone.whole}`, sql`${orders.userId} in ${customerIdsWithMobile(phone.whole)}`)
+  }
+  return sql`(${sql.join(exact, sql` or `)})`
+}
+
+/**
+ * SQL: the back office's search keys of the orders found, `(type, id, exact, created_at)`, for the
+ * composition that merges them with customers and products (src/flows/admin-search.ts).
+ */
+export const orderSearchKeys = (text: string): SQL =>
+  sql`select 'ORDER'::text as type, ${orders.id} as id, ${orderExact(text)} as exact, ${orders.createdAt} as created_at from ${orders} where ${orderSearchCondition(text)}`
+
+/** The orders of a search's page, by id: what a hit shows. */
+export async function orderHits(db: Executor, ids: string[]): Promise<Map<string, OrderHit>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      partnerId: orders.partnerId,
+      status: orders.status,
+      totalAmount: orders.totalAmount,
+      recipient: sql<string>`${orders.shippingAddress} ->> 'name'`,
+      phone: sql<string>`${orders.shippingAddress} ->> 'phone'`,
+      city: sql<string>`${orders.shippingAddress} ->> 'city'`,
+      createdAt: orders.createdAt,
+    })
+    .from(orders)
+    .where(inArray(orders.id, ids))
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+export interface OrderHit {
+  id: string
+  orderNumber: string
+  partnerId: string
+  status: OrderStatus
+  totalAmount: bigint
+  recipient: string
+  phone: string
+  city: string
+  createdAt: Date
 }
 
 /** What a partner's sync may narrow by. */

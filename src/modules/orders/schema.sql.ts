@@ -104,6 +104,11 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
     index('orders_phone_idx').on(sql`(${t.shippingAddress} ->> 'phone')`),
+    // The back office's search (issue #39): a whole alternate phone, and either phone by its last digits
+    // (reversed, a prefix lookup: '%43210' cannot use a plain index).
+    index('orders_alternate_phone_idx').on(t.alternatePhone).where(sql`alternate_phone is not null`),
+    index('orders_phone_reversed_idx').on(sql`reverse(${t.shippingAddress} ->> 'phone') text_pattern_ops`),
+    index('orders_alternate_phone_reversed_idx').on(sql`reverse(${t.alternatePhone}) text_pattern_ops`).where(sql`alternate_phone is not null`),
     index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),
     index('orders_reservation_idx').on(t.reservationExpiresAt).where(sql`status = 'PENDING_PAYMENT'`),
     check('orders_amounts_non_negative', sql`${t.totalAmount} >= 0 and ${t.amountPayable} >= 0 and ${t.walletCashUsed} >= 0 and ${t.rewardPointsUsed} >= 0`),

@@ -282,6 +282,22 @@ export const shippingAdminRoutes: FastifyPluginAsyncTypebox<{ shipping: Shipping
     },
   )
 
+  app.post(
+    '/admin/shipments/labels',
+    {
+      ...common,
+      schema: {
+        operationId: 'adminGetShipmentLabels',
+        tags,
+        security: security.admin,
+        summary: 'The labels of several parcels in one PDF, a 4x6 inch page each in the order given (after booking many at once)',
+        body: Type.Object({ shipmentIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100, description: 'Forward parcels, each once' }) }),
+        response: { 200: pdfResponse('The labels'), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => sendPdf(reply, `labels-${request.body.shipmentIds.length}.pdf`, await shipping.labelsPdf(request.body.shipmentIds)),
+  )
+
   app.get(
     '/admin/shipments/:shipmentId/label',
     {

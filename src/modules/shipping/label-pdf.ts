@@ -193,18 +193,44 @@ function itemsBlock(pdf: Pdf, items: ShippingLabel['items'], y: number, bottom: 
  * ASCII or too long for the label's width, or when the amount to collect does not match the
  * payment mode (a COD label must collect something, a prepaid one nothing: the courier acts on it).
  */
-export async function renderShippingLabelPdf(label: ShippingLabel): Promise<Buffer> {
-  if (label.paymentMode === 'COD' ? label.collectAmount <= 0n : label.collectAmount !== 0n) {
-    throw new RangeError(`renderShippingLabelPdf: ${label.paymentMode} label with ₹${formatPaiseIndian(label.collectAmount)} to collect`)
+export function renderShippingLabelPdf(label: ShippingLabel): Promise<Buffer> {
+  return renderShippingLabelsPdf([label])
+}
+
+/**
+ * Several labels in one PDF, a page each, in the order given: what the back office prints after
+ * booking many parcels at once (one print job for the thermal printer).
+ */
+export async function renderShippingLabelsPdf(labels: ShippingLabel[]): Promise<Buffer> {
+  const [first] = labels
+  if (!first) throw new RangeError('renderShippingLabelsPdf: no label')
+  for (const label of labels) {
+    if (label.paymentMode === 'COD' ? label.collectAmount <= 0n : label.collectAmount !== 0n) {
+      throw new RangeError(`renderShippingLabelPdf: ${label.paymentMode} label with ₹${formatPaiseIndian(label.collectAmount)} to collect`)
+    }
   }
+  const latest = labels.reduce((at, l) => (l.createdAt > at ? l.createdAt : at), first.createdAt)
   const pdf = new PDFDocument({
     size: LABEL_SIZE,
     // No bottom margin: every text below is bounded, so none runs onto a second page.
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
-    info: { Title: `Shipping label ${label.awb}`, Subject: `Order ${label.orderNumber}`, CreationDate: label.createdAt, ModDate: label.createdAt },
+    info:
+      labels.length === 1
+        ? { Title: `Shipping label ${first.awb}`, Subject: `Order ${first.orderNumber}`, CreationDate: first.createdAt, ModDate: first.createdAt }
+        : { Title: `Shipping labels (${labels.length})`, Subject: labels.map((l) => l.awb).join(', '), CreationDate: latest, ModDate: latest },
+    autoFirstPage: false,
   })
   const done = pdfBuffer(pdf)
   registerNotoSans(pdf)
+  for (const label of labels) {
+    pdf.addPage()
+    await drawLabel(pdf, label)
+  }
+  pdf.end()
+  return done
+}
+
+async function drawLabel(pdf: Pdf, label: ShippingLabel) {
   let y = header(pdf, label)
   rule(pdf, y, 1.5)
   y = await awbBlock(pdf, label.awb, y)
@@ -219,6 +245,4 @@ export async function renderShippingLabelPdf(label: ShippingLabel): Promise<Buff
     rule(pdf, foot, 0.75)
     returnBlock(pdf, label.returnTo, foot)
   }
-  pdf.end()
-  return done
 }

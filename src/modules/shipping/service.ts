@@ -14,7 +14,7 @@ import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts
 import { checkEwayBill } from './eway-bill.ts'
 import { deleteZoneRule, listZoneRules, putZoneRule, zoneRuleFor, type ZoneRuleInput } from './zone-rules.ts'
 import { type Dimensions, packParcel, type ParcelBox } from './packing.ts'
-import { renderShippingLabelPdf } from './label-pdf.ts'
+import { renderShippingLabelPdf, renderShippingLabelsPdf, type ShippingLabel } from './label-pdf.ts'
 import { type Manifest, renderManifestPdf } from './manifest-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
 import {
@@ -615,13 +615,34 @@ export class ShippingService {
   async labelPdf(shipmentId: string): Promise<{ shipment: ShipmentRow; pdf: Buffer }> {
     const row = await shipmentRepo.find(this.db, shipmentId)
     if (!row) throw notFound('Shipment')
+    return { shipment: row, pdf: await renderShippingLabelPdf(await this.labelOf(row)) }
+  }
+
+  /**
+   * The labels of several parcels in one PDF, a page each in the order asked (after booking many at
+   * once): 404 naming a parcel that does not exist, 409 for a return pickup, 400 for one listed twice.
+   */
+  async labelsPdf(shipmentIds: string[]): Promise<Buffer> {
+    const repeated = shipmentIds.find((id, i) => shipmentIds.indexOf(id) !== i)
+    if (repeated) throw new AppError('BAD_REQUEST', 'Validation failed', [`shipmentIds: ${repeated} is listed twice`])
+    const labels = []
+    for (const id of shipmentIds) {
+      const row = await shipmentRepo.find(this.db, id)
+      if (!row) throw new AppError('NOT_FOUND', `Shipment ${id} not found`)
+      labels.push(await this.labelOf(row))
+    }
+    return renderShippingLabelsPdf(labels)
+  }
+
+  /** What the label of a forward parcel prints (409 for a return pickup). */
+  private async labelOf(row: ShipmentRow): Promise<ShippingLabel> {
     if (row.direction === 'REVERSE') throw new AppError('CONFLICT', `Shipment ${row.awb} is a return pickup: the courier brings its label to the customer`)
     const order = (await paymentRecords.findOrder(this.db, row.orderId))!
     const items = await orderItemsOf(this.db, order.id)
     const lines = await shipmentRepo.itemsOf(this.db, [row.id])
     const catalogId = items.find((i) => i.catalogId)?.catalogId
     const collect = cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), row.id)
-    const pdf = await renderShippingLabelPdf({
+    return {
       awb: row.awb,
       carrier: row.carrier,
       courierName: row.courierName,
@@ -637,8 +658,7 @@ export class ShippingService {
         const item = items.find((i) => i.id === l.orderItemId)!
         return { sku: item.sku, name: item.name, quantity: l.quantity }
       }),
-    })
-    return { shipment: row, pdf }
+    }
   }
 
   /** What to pick for the forward parcels booked on a day in India (default: today). */

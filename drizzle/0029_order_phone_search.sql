@@ -1,0 +1,3 @@
+CREATE INDEX "orders_alternate_phone_idx" ON "orders" USING btree ("alternate_phone") WHERE alternate_phone is not null;--> statement-breakpoint
+CREATE INDEX "orders_phone_reversed_idx" ON "orders" USING btree (reverse("shipping_address" ->> 'phone') text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "orders_alternate_phone_reversed_idx" ON "orders" USING btree (reverse("alternate_phone") text_pattern_ops) WHERE alternate_phone is not null;
