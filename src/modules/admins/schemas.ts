@@ -32,6 +32,7 @@ export const PersonWithPassword = Type.Object({
   temporaryPassword: Type.String({ description: 'Shown this once: give it to the person, who sets their own after signing in' }),
 })
 export const InviteBody = Type.Object({ email: Email(), role: Type.Enum(ADMIN_ROLES) })
-export const PersonChanges = Type.Object({ role: Type.Optional(Type.Enum(ADMIN_ROLES)), isActive: Type.Optional(Type.Boolean({ description: 'false ends every session of the account' })) }, { minProperties: 1 })
+/** One or both (an empty change is a 400 naming them). */
+export const PersonChanges = Type.Object({ role: Type.Optional(Type.Enum(ADMIN_ROLES)), isActive: Type.Optional(Type.Boolean({ description: 'false ends every session of the account' })) })
 export const PersonParams = Type.Object({ adminId: Type.String({ minLength: 1, maxLength: 100 }) })
 export const OwnPasswordBody = Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Type.String({ minLength: 12, maxLength: 200 }) })

@@ -111,6 +111,7 @@ export class AdminService {
    * ADMIN rows are locked first, so two changes at once cannot both remove the last one.
    */
   async update(actorId: string, adminId: string, changes: { role?: AdminRole; isActive?: boolean }) {
+    if (changes.role === undefined && changes.isActive === undefined) throw new AppError('BAD_REQUEST', 'Validation failed', ['role or isActive: name the change'])
     await this.db.transaction(async (tx) => {
       await tx.execute(sql`select id from admin_users where role = 'ADMIN' and is_active for update`)
       const [row] = await tx.select().from(adminUsers).where(eq(adminUsers.id, adminId)).for('update')
