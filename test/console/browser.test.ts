@@ -595,6 +595,9 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const stored = (await adminApi('GET', `/products/${product.id}`)).data
     assert.deepEqual([stored.hsnCode, stored.gstRateBps, stored.dimensionsCm], ['8518', 1800, { length: 12, breadth: 8, height: 6 }])
     // The form it lands on is the product's edit form, which still saves; emptied, the size is "not given".
+    // Wait for that form to hold the saved record: filled before it loads, a field is reset by it.
+    await page.waitForURL(new RegExp(`/products/${product.id}$`))
+    await page.waitForFunction(() => (document.querySelector('input[name="dimensionsCm.height"]') as HTMLInputElement | null)?.value === '6')
     await page.locator('input[name="stock"]').fill('11')
     for (const side of ['length', 'breadth', 'height']) await page.locator(`input[name="dimensionsCm.${side}"]`).fill('')
     await page.getByRole('button', { name: 'Save' }).click()
