@@ -19,6 +19,8 @@ import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { adminAuthRoutes, adminPeopleRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
 import { AuthService, authRoutes } from './modules/auth/index.ts'
 import { adminSearchRoutes } from './flows/admin-search.ts'
+import { auditBackOfficeWrites } from './http/audit.ts'
+import { auditRoutes } from './modules/audit/index.ts'
 import { type CatalogCache, catalogAdminRoutes, catalogRoutes, CatalogAdminService, CatalogService } from './modules/catalog/index.ts'
 import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutService } from './modules/checkout/index.ts'
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
@@ -113,6 +115,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     const existing = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation]
     route.preValidation = [emptyBody, ...existing]
   })
+  auditBackOfficeWrites(app, deps.clock)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     // Answers to a bearer token or a partner secret (tokens, profiles, orders, back office) are
@@ -169,7 +172,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transformObject: finishDocument({ webhooks: eventWebhooks() }),
   })
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false })
-  await app.register(consoleRoutes, { publicBaseUrl: config.publicBaseUrl })
+  const storage = createStorage(config)
+  await app.register(consoleRoutes, { publicBaseUrl: config.publicBaseUrl, uploadOrigin: storage.uploadOrigin })
 
   const auth = new AuthService(deps)
   const admins = new AdminService(deps, auth.signer)
@@ -212,7 +216,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', new Dispatcher(deps))
-  const storage = createStorage(config)
   const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
   const orderAdmin = new OrderAdminService(deps, payments)
@@ -220,7 +223,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const shipping = new ShippingService(deps, carriers, payments)
   app.decorate('shipping', shipping)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
-  const support = new SupportService(deps, storage)
+  const support = new SupportService(deps, storage, (owner, purpose, files) => uploads.issueSlots(owner, purpose, files))
   const returns = new ReturnService(deps, storage, payments, shipping)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
@@ -247,6 +250,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
       await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
       await api.register(adminSearchRoutes, { db: deps.database.db, guards })
+      await api.register(auditRoutes, { db: deps.database.db, guards })
       await api.register(orderPartnerRoutes, { admin: orderAdmin, orders, guards })
       await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
       await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })

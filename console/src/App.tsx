@@ -2,7 +2,8 @@
 // SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates and the
 // products that cannot be taxed included); ADMIN everything (COD rules, GST registrations, catalogs'
 // sellers and GSTR-1).
-import { Admin, CustomRoutes, Resource } from 'react-admin'
+import { Admin, CustomRoutes, Resource, useLogin } from 'react-admin'
+import { AuditLogPage } from './audit.tsx'
 import { Route } from 'react-router-dom'
 import { authProvider } from './authProvider.ts'
 import { dataProvider } from './dataProvider.ts'
@@ -22,12 +23,20 @@ import { EventList, EventShow } from './events.tsx'
 import type { Role } from './api.ts'
 import { ConsoleLayout } from './layout.tsx'
 import { SearchPage } from './search.tsx'
+import { SignIn } from './sign-in.tsx'
+import { consoleTheme } from './theme.ts'
 
 const can = (role: Role | null, ...roles: Role[]) => role === 'ADMIN' || (role !== null && roles.includes(role))
 
+/** Signing in again inside the console (a session that ended): the same form, back to where the admin was. */
+function LoginPage() {
+  const login = useLogin()
+  return <SignIn submit={(email, password) => login({ username: email, password })} />
+}
+
 export function App() {
   return (
-    <Admin title="commerce-api console" dataProvider={dataProvider} authProvider={authProvider} dashboard={Dashboard} layout={ConsoleLayout} requireAuth disableTelemetry>
+    <Admin title="commerce-api console" dataProvider={dataProvider} authProvider={authProvider} dashboard={Dashboard} layout={ConsoleLayout} theme={consoleTheme} loginPage={LoginPage} requireAuth disableTelemetry>
       {(role: Role | null) => (
         <>
           {can(role, 'SUPPORT') && <Resource name="orders" list={OrderList} show={OrderShow} recordRepresentation="orderNumber" />}
@@ -48,6 +57,7 @@ export function App() {
             <CustomRoutes>
               <Route path="/fulfilment" element={<FulfilmentDay />} />
               <Route path="/search" element={<SearchPage />} />
+              <Route path="/audit-log" element={<AuditLogPage />} />
             </CustomRoutes>
           )}
           {can(role, 'CATALOG') && (

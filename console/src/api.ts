@@ -2,41 +2,13 @@
 // admin bearer token of the session. Errors carry the API's own message (every line of it).
 import { HttpError } from 'react-admin'
 
-export const API = '/api/v1'
-const SESSION = 'commerce-console.session'
-
-export type Role = 'ADMIN' | 'SUPPORT' | 'CATALOG'
-export interface Session {
-  accessToken: string
-  expiresAt: number
-  admin: { id: string; email: string; role: Role }
-}
-
-export function session(): Session | null {
-  try {
-    const stored = JSON.parse(localStorage.getItem(SESSION) ?? 'null') as Session | null
-    return stored && stored.expiresAt > Date.now() ? stored : null
-  } catch {
-    return null
-  }
-}
-export function saveSession(value: Session | null) {
-  if (value) localStorage.setItem(SESSION, JSON.stringify(value))
-  else localStorage.removeItem(SESSION)
-}
+export { API, errorMessage, type Role, saveSession, type Session, session } from './session.ts'
+import { API, errorMessage, session } from './session.ts'
 
 export interface Answer<T> {
   data: T
   message: string
   meta?: { total: number; page: number; limit: number; totalPages: number }
-}
-
-/** The API's error body as one readable message: its message, or its list of problems joined. */
-export function errorMessage(body: unknown, status: number): string {
-  const message = (body as { message?: unknown } | null)?.message
-  if (Array.isArray(message)) return message.join('\n')
-  if (typeof message === 'string') return message
-  return `The API answered ${status}`
 }
 
 export async function api<T = any>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Answer<T>> {

@@ -1,13 +1,11 @@
 // Sign-in with a back-office account (POST /admin/auth/login); the role is the permission that
 // decides which screens the console shows.
 import type { AuthProvider } from 'react-admin'
-import { api, saveSession, session, type Session } from './api.ts'
+import { saveSession, session, signIn } from './session.ts'
 
 export const authProvider: AuthProvider = {
   async login({ username, password }: { username: string; password: string }) {
-    saveSession(null)
-    const { data } = await api<{ accessToken: string; expiresIn: number; admin: Session['admin'] }>('POST', '/admin/auth/login', { email: username, password })
-    saveSession({ accessToken: data.accessToken, expiresAt: Date.now() + data.expiresIn * 1000, admin: data.admin })
+    await signIn(username, password)
   },
   async logout() {
     saveSession(null)

@@ -34,6 +34,7 @@ import {
 } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { API, api, errorMessage, session } from './api.ts'
+import { History } from './audit.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
 export const catalogFilter = (
@@ -136,8 +137,15 @@ export const ProductEdit = () => (
       <ImagesInput />
       <TextInput source="description" multiline fullWidth />
     </SimpleForm>
+    <ProductHistory />
   </Edit>
 )
+
+/** Who changed the product's price, stock or anything else, for ADMIN and SUPPORT. */
+function ProductHistory() {
+  const product = useRecordContext()
+  return <History object={product?.id === undefined ? undefined : String(product.id)} />
+}
 
 /** The categories of the catalog chosen in the form, named with their parents ("Audio › Earbuds"). */
 function CategoryInput({ source, label, emptyText, exclude }: { source: string; label: string; emptyText?: string; exclude?: string }) {
@@ -241,7 +249,12 @@ function CategoryChildren({ catalogId, parentId }: { catalogId: string; parentId
 function CategoryChildPage({ catalogId, parentId, page, last, more }: { catalogId: string; parentId: string; page: number; last: boolean; more: () => void }) {
   const { data, total, isPending } = useGetList<Category>('categories', { filter: { catalogId, parentId }, pagination: { page, perPage: CHILDREN_PAGE }, sort: { field: 'position', order: 'ASC' } })
   if (isPending || !data) return null
-  if (page === 1 && data.length === 0) return <Typography variant="caption">No subcategories</Typography>
+  if (page === 1 && data.length === 0)
+    return (
+      <li>
+        <Typography variant="caption">No subcategories</Typography>
+      </li>
+    )
   const left = (total ?? 0) - page * CHILDREN_PAGE
   return (
     <>
@@ -389,12 +402,12 @@ export function CatalogImport() {
               </MenuItem>
             ))}
           </MuiTextField>
-          <input type="file" accept=".csv,.json,text/csv,application/json" data-testid="import-file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input type="file" aria-label="CSV or JSON file to import" accept=".csv,.json,text/csv,application/json" data-testid="import-file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
           <Button variant="contained" disabled={!file || !catalogId || report.state === 'uploading'} onClick={start}>
             Import
           </Button>
         </Box>
-        {report.state !== 'idle' && <LinearProgress variant="determinate" value={report.progress} sx={{ my: 2 }} data-testid="import-progress" />}
+        {report.state !== 'idle' && <LinearProgress variant="determinate" value={report.progress} sx={{ my: 2 }} data-testid="import-progress" aria-label="Import progress" />}
         {report.state === 'done' && (
           <Alert severity="success" data-testid="import-result">
             {report.message}: {JSON.stringify(report.summary)}

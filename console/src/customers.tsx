@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { Card, CardContent, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
 import { BooleanField, Datagrid, DateField, List, Show, TextField, TextInput, useRecordContext } from 'react-admin'
 import { ActionButton } from './actions.tsx'
+import { History } from './audit.tsx'
 import { Rows } from './orders.tsx'
 import { ResponsiveTable } from './responsive.tsx'
 
@@ -65,6 +66,7 @@ function CustomerDetail() {
         <Rows title="Recent orders" rows={c.recentOrders} columns={['orderNumber', 'status', 'paymentStatus', 'totalAmount', 'createdAt']} />
         <Rows title="Returns" rows={c.recentReturns} columns={['id', 'status', 'reason', 'requestedAmount']} />
         <Rows title="Tickets" rows={c.recentTickets} columns={['topic', 'status', 'updatedAt']} />
+        <History object={String(c.id)} />
       </CardContent>
     </Card>
   )

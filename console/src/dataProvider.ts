@@ -84,6 +84,8 @@ const ROUTES: Record<string, ResourceRoutes> = {
     update: (id) => `/admin/gst/registrations/${id}`,
     create: () => '/admin/gst/registrations',
   },
+  // Read by the audit log page and the History cards (useGetList: refreshed with the page's record).
+  auditLog: { list: () => '/admin/audit-log', filters: ['object', 'objectType', 'actorId', 'action', 'from', 'to'] },
   untaxedProducts: {
     list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/tax/missing`,
     filters: [],

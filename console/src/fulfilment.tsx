@@ -291,7 +291,7 @@ export function FulfilmentDay() {
     <Card sx={{ mt: 2 }}>
       <Title title="Fulfilment" />
       <CardContent>
-        <Typography variant="h5" component="h1">
+        <Typography variant="h5" component="h2">
           Fulfilment
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ my: 2, alignItems: { sm: 'center' } }}>

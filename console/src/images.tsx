@@ -1,4 +1,4 @@
-// The customer's images (returns uploads, ticket attachments): thumbnails that open full size.
+// Images of a return or a conversation (the customer's uploads, an agent's attachments): thumbnails that open full size.
 import { Box } from '@mui/material'
 
 export function Images({ urls }: { urls: string[] | undefined }) {
@@ -7,7 +7,7 @@ export function Images({ urls }: { urls: string[] | undefined }) {
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', my: 1 }} data-testid="images">
       {urls.map((url) => (
         <a key={url} href={url} target="_blank" rel="noreferrer">
-          <img src={url} alt="Image sent by the customer" style={{ width: 96, height: 96, objectFit: 'cover', border: '1px solid #ccc' }} />
+          <img src={url} alt="Image in the conversation" style={{ width: 96, height: 96, objectFit: 'cover', border: '1px solid #ccc' }} />
         </a>
       ))}
     </Box>

@@ -3,10 +3,11 @@
 // GST documents, fulfilment (parcels booked, tracked, acted on), payments, refunds, status history
 // and events; moves along the machine. Amounts in rupees with Indian grouping, times in India's.
 import { type ReactNode, useEffect, useState } from 'react'
-import { Box, Button, Card, CardContent, Link, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField, TextInput, useListContext, useNotify, useRecordContext, usePermissions, useRefresh } from 'react-admin'
+import { Box, Button, Card, CardContent, Checkbox, Link, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material'
+import { Datagrid, FunctionField, List, SearchInput, SelectInput, Show, TextField, TextInput, useGetList, useListContext, useNotify, useRecordContext, usePermissions, useRefresh } from 'react-admin'
 import { ActionButton } from './actions.tsx'
 import { api, download, query } from './api.ts'
+import { History } from './audit.tsx'
 import { formatRupees, formatTime } from './format.ts'
 import { Fulfilment } from './fulfilment.tsx'
 import { ResponsiveTable } from './responsive.tsx'
@@ -22,8 +23,10 @@ const filters = [
 
 export const OrderList = () => (
   <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} exporter={false}>
+    <BookAndPrint />
     <ResponsiveTable primary={(r) => r.orderNumber} secondary={(r) => `${r.status} · ${formatRupees(r.totalAmount)} · ${r.paymentMode}`} link="show">
-      <Datagrid rowClick="show" bulkActionButtons={<BookAndPrint />} sort={undefined}>
+      <Datagrid rowClick="show" bulkActionButtons={false} sort={undefined}>
+        <FunctionField label={<SelectAll />} render={() => <SelectOrder />} />
         <TextField source="orderNumber" label="Order" sortable={false} />
         <TextField source="status" label="Status" sortable={false} />
         <TextField source="paymentStatus" label="Payment" sortable={false} />
@@ -34,6 +37,41 @@ export const OrderList = () => (
     </ResponsiveTable>
   </List>
 )
+
+// The selection column: the list's own checkboxes, each labelled (react-admin's row checkbox puts
+// its label on the wrapper, not the input: axe-core's "label" and "aria-prohibited-attr").
+function SelectOrder() {
+  const order = useRecordContext()
+  const { selectedIds, onToggleItem } = useListContext()
+  if (!order) return null
+  return (
+    <Checkbox
+      size="small"
+      checked={selectedIds.includes(order.id)}
+      onClick={(event) => {
+        event.stopPropagation()
+        onToggleItem(order.id)
+      }}
+      slotProps={{ input: { 'aria-label': `Select order ${order.orderNumber}` } }}
+    />
+  )
+}
+
+function SelectAll() {
+  const { data, selectedIds, onSelect, onUnselectItems } = useListContext()
+  const ids = (data ?? []).map((order) => order.id)
+  const all = ids.length > 0 && ids.every((id) => selectedIds.includes(id))
+  return (
+    <Checkbox
+      size="small"
+      checked={all}
+      indeterminate={!all && selectedIds.length > 0}
+      onClick={(event) => event.stopPropagation()}
+      onChange={() => (all ? onUnselectItems() : onSelect(ids))}
+      slotProps={{ input: { 'aria-label': 'Select all' } }}
+    />
+  )
+}
 
 /**
  * The selected orders each get a parcel (the zone's rule or the default carrier, every unit not yet
@@ -67,10 +105,17 @@ function BookAndPrint() {
       refresh()
     }
   }
+  if (selectedIds.length === 0) return null
   return (
-    <Button size="small" variant="contained" disabled={busy} onClick={run}>
-      Book parcels and print labels
-    </Button>
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'center', p: 1, bgcolor: '#e3f2fd' }}>
+      <Typography variant="body2">{selectedIds.length} selected</Typography>
+      <Button size="small" variant="contained" disabled={busy} onClick={run}>
+        Book parcels and print labels
+      </Button>
+      <Button size="small" onClick={() => onUnselectItems()}>
+        Clear
+      </Button>
+    </Stack>
   )
 }
 
@@ -232,6 +277,36 @@ function Documents({ order }: { order: Record<string, any> }) {
   )
 }
 
+/** The order's returns and tickets, each a link to its page (found by the order's number). */
+function Related({ orderNumber }: { orderNumber: string }) {
+  const returns = useGetList('returns', { filter: { q: orderNumber }, pagination: { page: 1, perPage: 20 }, sort: { field: 'createdAt', order: 'DESC' } })
+  const tickets = useGetList('tickets', { filter: { q: orderNumber }, pagination: { page: 1, perPage: 20 }, sort: { field: 'updatedAt', order: 'DESC' } })
+  const links = (title: string, rows: Record<string, any>[] | undefined, path: string, text: (row: Record<string, any>) => string, testId: string) => (
+    <Box sx={{ mb: 2 }} data-testid={testId}>
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 'bold' }}>
+        {title}
+      </Typography>
+      {!rows || rows.length === 0 ? (
+        <Typography variant="body2">none</Typography>
+      ) : (
+        <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+          {rows.map((row) => (
+            <li key={row.id}>
+              <Link href={`#/${path}/${row.id}/show`}>{text(row)}</Link>
+            </li>
+          ))}
+        </Box>
+      )}
+    </Box>
+  )
+  return (
+    <>
+      {links('Returns', returns.data, 'returns', (r) => `${r.status} · ${r.reason} · ${formatRupees(r.requestedAmount)} · ${formatTime(r.createdAt)}`, 'order-returns')}
+      {links('Tickets', tickets.data, 'tickets', (t) => `${t.topic} · ${t.status} · ${formatTime(t.updatedAt)}`, 'order-tickets')}
+    </>
+  )
+}
+
 function OrderDetail() {
   const order = useRecordContext()
   // The list's row (a summary, no lines) may show for a moment before the order itself has loaded.
@@ -241,7 +316,7 @@ function OrderDetail() {
   return (
     <Card>
       <CardContent>
-        <Typography variant="h5" component="h1">
+        <Typography variant="h5" component="h2">
           Order {order.orderNumber}: <span data-testid="order-status">{order.status}</span>
         </Typography>
         <Typography variant="body2" sx={{ mb: 2 }}>
@@ -259,7 +334,9 @@ function OrderDetail() {
         <Rows title="Payments" rows={at(order.payments, 'amount', 'createdAt')} columns={['provider', 'status', 'amount', 'createdAt']} labels={{ provider: 'Provider', status: 'Status', amount: 'Amount', createdAt: 'Time' }} />
         <Rows title="Refunds" rows={at(order.refunds, 'amount', 'createdAt')} columns={['method', 'status', 'amount', 'reason', 'createdAt']} labels={{ method: 'To', status: 'Status', amount: 'Amount', reason: 'Reason', createdAt: 'Time' }} />
         <Rows title="Status history" rows={at(order.statusHistory, 'at')} columns={['status', 'actor', 'note', 'at']} labels={{ status: 'Status', actor: 'By', note: 'Note', at: 'Time' }} testId="status-history" />
+        <Related orderNumber={String(order.orderNumber)} />
         <OrderEvents orderId={String(order.id)} />
+        <History object={String(order.id)} />
       </CardContent>
     </Card>
   )

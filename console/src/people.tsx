@@ -38,7 +38,7 @@ export function People() {
     <Card sx={{ mt: 2 }}>
       <Title title="People" />
       <CardContent>
-        <Typography variant="h5" component="h1">
+        <Typography variant="h5" component="h2">
           People
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ my: 2 }}>
@@ -101,7 +101,7 @@ export function OwnPassword() {
     <Card sx={{ mt: 2 }}>
       <Title title="My password" />
       <CardContent>
-        <Typography variant="h5" component="h1">
+        <Typography variant="h5" component="h2">
           My password
         </Typography>
         <Stack spacing={1} sx={{ my: 2, maxWidth: 420 }}>

@@ -48,7 +48,7 @@ export function SearchBox() {
     if (q.replace(/\s/g, '').length >= 2) navigate(`/search${query({ q })}`)
   }
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', bgcolor: 'rgba(255,255,255,0.15)', borderRadius: 1, px: 1, mr: 1, width: { xs: 160, sm: 320 } }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', bgcolor: 'rgba(0,0,0,0.25)', borderRadius: 1, px: 1, mr: 1, width: { xs: 160, sm: 320 } }}>
       <SearchIcon fontSize="small" sx={{ mr: 1 }} />
       <InputBase
         placeholder="Order, AWB, phone, name, SKU…"

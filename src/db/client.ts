@@ -7,11 +7,13 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { FastifyBaseLogger as Logger } from 'fastify'
 // The tables (composition-level src/schema.ts) type the client's relational queries (db.query.x).
 // Known gap (decision 0016): a platform file importing the aggregate of every module's tables.
 import * as schema from '../schema.ts'
+import { auditSetting } from './audit-scope.ts'
 
 export type Schema = typeof schema
 export type Db = PgDatabase<PgQueryResultHKT, Schema>
@@ -144,13 +146,19 @@ export async function afterCommit(tx: Executor, hook: (db: Db) => Promise<void>)
 /** True when `tx` is a transaction whose commit afterCommit waits for. */
 export const inTransaction = (tx: Executor): boolean => commitHooks.has(tx)
 
-/** `db.transaction` that runs the transaction's afterCommit hooks once it has committed. */
+/**
+ * `db.transaction` that runs the transaction's afterCommit hooks once it has committed, and inside a
+ * back-office write first tells the audit trigger who is writing.
+ */
 function withCommitHooks(db: Db): Db {
   const transaction = db.transaction.bind(db)
   db.transaction = (async (run: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
     const hooks: ((db: Db) => Promise<void>)[] = []
+    const audit = auditSetting()
     const result = await transaction(async (tx) => {
       commitHooks.set(tx, hooks)
+      // A back-office write: the audited tables' trigger records who made each change (db/audit-scope.ts).
+      if (audit) await tx.execute(sql`select set_config('commerce.audit', ${audit}, true)`)
       return run(tx)
     }, config)
     for (const hook of hooks) await hook(db)
@@ -159,9 +167,52 @@ function withCommitHooks(db: Db): Db {
   return db
 }
 
+const SET_AUDIT = "select set_config('commerce.audit', $1, true)"
+
+/**
+ * Inside a back-office write, a statement run outside a transaction runs in one of its own, which
+ * first tells the audit trigger who is writing (db/audit-scope.ts): no write of the back office
+ * escapes the audit log for having been a single statement. Elsewhere, statements run as they are.
+ */
+function auditSingleStatements(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  pool.query = (async (...args: unknown[]) => {
+    const audit = auditSetting()
+    if (!audit) return query(...args)
+    const client = await pool.connect()
+    let broken: Error | undefined
+    try {
+      await client.query('begin')
+      await client.query(SET_AUDIT, [audit])
+      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args)
+      await client.query('commit')
+      return result
+    } catch (err) {
+      await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr))
+      throw err
+    } finally {
+      client.release(broken)
+    }
+  }) as typeof pool.query
+}
+
+/** The embedded database's auditSingleStatements. */
+function auditSingleStatementsPglite(client: PGlite): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>
+  client.query = (async (...args: unknown[]) => {
+    const audit = auditSetting()
+    if (!audit) return query(...args)
+    return client.transaction(async (tx) => {
+      await tx.query(SET_AUDIT, [audit])
+      return (tx.query as (...a: unknown[]) => Promise<unknown>)(...args)
+    })
+  }) as typeof client.query
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = openPool(options.databaseUrl, options)
+    auditSingleStatements(pool)
     const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db)
     const readPool = options.readUrl ? openPool(options.readUrl, options) : null
     const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db
@@ -192,6 +243,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const dataDir = options.pgliteDir ? join(options.pgliteDir, 'pglite') : undefined
     if (dataDir && !existsSync(dataDir)) mkdirSync(dataDir, { recursive: true })
     const client = await PGlite.create({ dataDir, loadDataDir: options.pgliteTemplate, extensions: { pg_trgm } })
+    auditSingleStatementsPglite(client)
     const db = withCommitHooks(drizzlePglite(client, { schema }) as unknown as Db)
     return {
       kind: 'pglite',

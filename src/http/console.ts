@@ -17,16 +17,18 @@ export const consoleDirectory = () => projectFile('dist/console')
  * The console's own policy: its scripts and styles come from this origin only (MUI writes style
  * elements, hence 'unsafe-inline' for styles alone); images may be the storage's (S3, https) or
  * the service's public address (local uploads' URLs, which may name another host than the one the
- * browser opened, e.g. localhost and 127.0.0.1).
+ * browser opened, e.g. localhost and 127.0.0.1); an agent's reply images are PUT to the storage's
+ * upload address (`uploadOrigin`: the service's public address, or the bucket's).
  */
-export function consoleCsp(publicBaseUrl: string | null): string {
+export function consoleCsp(publicBaseUrl: string | null, uploadOrigin: string | null = null): string {
   const uploads = publicBaseUrl ? ` ${new URL(publicBaseUrl).origin}` : ''
+  const puts = uploadOrigin ? ` ${uploadOrigin}` : ''
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob: https:${uploads}`,
-    "connect-src 'self'",
+    `connect-src 'self'${puts}`,
     "font-src 'self' data:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -35,9 +37,9 @@ export function consoleCsp(publicBaseUrl: string | null): string {
   ].join('; ')
 }
 
-export async function consoleRoutes(app: FastifyInstance, options: { root?: string; publicBaseUrl?: string }) {
+export async function consoleRoutes(app: FastifyInstance, options: { root?: string; publicBaseUrl?: string; uploadOrigin?: string }) {
   const root = options.root ?? consoleDirectory()
-  const csp = consoleCsp(options.publicBaseUrl ?? null)
+  const csp = consoleCsp(options.publicBaseUrl ?? null, options.uploadOrigin ?? null)
   if (!existsSync(join(root, 'index.html'))) {
     const notBuilt = async () => {
       throw new AppError('UNAVAILABLE', 'The console is not built: run `npm run build` (it needs the dev dependencies: `npm ci`)')

@@ -15,11 +15,11 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { customerHeaders, freePort, givenCustomer, type CustomerFixture } from '../helpers/factories.ts'
+import { customerHeaders, freePort, givenCustomer, randomPhone, type CustomerFixture } from '../helpers/factories.ts'
 import { pdfPageTexts } from '../helpers/pdf.ts'
 import { ADDRESS, givenShop, placeOrder, sandboxAction, type Shop } from '../helpers/shop.ts'
 import { formatRupees as formatted } from '../../console/src/format.ts'
-import { uploadedImage } from '../helpers/uploads.ts'
+import { png, uploadedImage } from '../helpers/uploads.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -107,7 +107,7 @@ async function signIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport: { width: 
   const page = await context.newPage()
   page.setDefaultTimeout(WAIT.timeout)
   await page.goto(`${base}/admin`, { waitUntil: 'load' })
-  await page.locator('input[name="username"]').fill(`${role.toLowerCase()}@console.test`)
+  await page.locator('input[name="email"]').fill(`${role.toLowerCase()}@console.test`)
   await page.locator('input[name="password"]').fill(PASSWORD)
   await page.getByRole('button', { name: /sign in/i }).click()
   await page.getByText(`${role.toLowerCase()}@console.test (${role})`).or(page.getByRole('button', { name: /profile/i })).first().waitFor({ state: 'attached' })
@@ -117,7 +117,36 @@ async function signIn(role: 'ADMIN' | 'SUPPORT' | 'CATALOG', viewport: { width: 
 /** A list screen has loaded: its table, or its empty-list message. */
 const listShown = (page: Page) => page.locator('main table, main textarea').or(page.getByText(/^No .+ (yet|found)/)).first().waitFor()
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+/**
+ * Every screen the tests pass is photographed and checked: axe-core finds no serious or critical
+ * violation (contrast, names, headings, landmarks), and at phone width nothing scrolls sideways.
+ */
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled' })
+  await accessible(page, name)
+}
+
+const AXE_SOURCE = readFileSync(join(import.meta.dirname, '../../node_modules/axe-core/axe.min.js'), 'utf8')
+
+async function accessible(page: Page, screen: string) {
+  // Evaluated through the DevTools protocol: the console's CSP allows no inline script, rightly.
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE)
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.any[0] && n.any[0].data && n.any[0].data.contrastRatio ? ' [' + n.any[0].data.fgColor + ' on ' + n.any[0].data.bgColor + ': ' + n.any[0].data.contrastRatio + ', text: ' + JSON.stringify((document.querySelector(n.target[0]) || {}).textContent || '').slice(0, 60) + ']' : '')).join(', ')))`)) as string[]
+  assert.deepEqual(violations, [], `${screen}: axe-core found serious or critical violations`)
+  const width = page.viewportSize()?.width ?? 0
+  if (width <= PHONE.width) {
+    const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number
+    if (scrollWidth > width) {
+      // The innermost elements wider than the window: what to fix.
+      const past = await page.evaluate(`[...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().width > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().width > ${width}))
+        .slice(0, 3).map((e) => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ').slice(0, 3).join('.') : '') + ':' + Math.round(e.getBoundingClientRect().width) + ' ' + JSON.stringify((e.textContent || '').slice(0, 40)))`)
+      assert.fail(`${screen}: ${scrollWidth} px wide at ${width} px (it scrolls sideways): ${JSON.stringify(past)}`)
+    }
+  }
+}
 
 /** The list on screen has come to `n` rows (after a search went to the server and back). */
 async function rowsAre(page: Page, n: number) {
@@ -185,12 +214,12 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     // is measured on a quiet box by `npm run bench:console` (docs/benchmarks.md), not by a timed test.
     await login.goto('about:blank')
     await login.goto(`${base}/admin`, { waitUntil: 'commit' })
-    await login.locator('input[name="username"]').fill('x')
+    await login.locator('input[name="email"]').fill('x')
     const interactiveMs = Math.round(await login.evaluate(() => performance.now()))
     ctx.diagnostic(`sign-in page interactive after ${interactiveMs} ms (the page's clock, from the start of its navigation)`)
-    await login.locator('input[name="username"]').fill('')
+    await login.locator('input[name="email"]').fill('')
     await shot(login, '01-sign-in')
-    await login.locator('input[name="username"]').fill('admin@console.test')
+    await login.locator('input[name="email"]').fill('admin@console.test')
     await login.locator('input[name="password"]').fill('wrong password!')
     await login.getByRole('button', { name: /sign in/i }).click()
     await login.getByText('Invalid email or password').or(login.getByText(/invalid/i)).first().waitFor()
@@ -219,20 +248,29 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(page, '02-dashboard')
   })
 
-  test('SUPPORT finds an order by its number, moves it to PACKED, and the API says PACKED', async () => {
+  test('SUPPORT finds an order by its number, opens it from the keyboard, moves it to PACKED, and the API says PACKED; the order\'s history says who did', async () => {
     const order = await codOrder(await givenCustomer(t.app, shop.partner))
     const page = await signedIn('SUPPORT')
     await page.getByRole('menuitem', { name: 'Orders' }).click()
     await page.locator('input[name="q"]').fill(order.orderNumber)
-    await page.getByRole('cell', { name: order.orderNumber, exact: true }).click()
+    // Opened from the keyboard: the row is in the tab order, and Enter opens it.
+    const row = page.locator('main tbody tr', { hasText: order.orderNumber })
+    await row.waitFor()
+    assert.equal(await row.getAttribute('tabindex'), '0')
+    await row.focus()
+    await page.keyboard.press('Enter')
     await page.getByTestId('order-status').filter({ hasText: 'CONFIRMED' }).waitFor()
     await page.getByTestId('move-to').click()
     await page.getByRole('option', { name: 'PACKED', exact: true }).click()
     await page.getByRole('button', { name: 'Move', exact: true }).click()
     await page.getByText('Order status changed').waitFor()
     await page.getByTestId('order-status').filter({ hasText: 'PACKED' }).waitFor()
-    await shot(page, '03-order-detail')
     assert.equal((await adminApi('GET', `/orders/${order.id}`)).data.status, 'PACKED')
+    // Who moved it, on the order's page: the audit log's entry, in words.
+    const history = page.getByTestId('history')
+    await history.getByText(/support@console\.test · Update order status/).waitFor()
+    await history.getByText('status: CONFIRMED → PACKED').waitFor()
+    await shot(page, '03-order-detail')
 
     // Only the moves the machine allows from PACKED are offered (the API's nextStatuses; cancelling has its own button).
     await page.getByTestId('move-to').click()
@@ -318,6 +356,26 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(page, '27-fulfilment-day')
   })
 
+  test("SUPPORT finds an order from the app bar's search by the last digits of the customer's phone, and by its parcel's AWB (an exact hit, first)", async () => {
+    const phone = randomPhone()
+    const order = await codOrder(await givenCustomer(t.app, shop.partner, { phone }))
+    const parcel = (await adminApi('POST', `/orders/${order.id}/shipments`, { weightGrams: 500 })).data
+    const page = await signedIn('SUPPORT')
+    const box = page.getByLabel('Search orders, customers and products')
+    await box.fill(phone.slice(-5))
+    await box.press('Enter')
+    await page.getByTestId('search-hits').getByRole('link', { name: order.orderNumber }).waitFor()
+    await box.fill(parcel.awb)
+    await box.press('Enter')
+    const first = page.getByTestId('search-hits').locator('li').first()
+    await first.getByRole('link', { name: order.orderNumber }).waitFor()
+    await first.getByText('exact').waitFor()
+    await shot(page, '30-search')
+    await first.getByRole('link', { name: order.orderNumber }).click()
+    await page.getByTestId('order-status').waitFor()
+    assert.match(page.url(), new RegExp(`#/orders/${order.id}/show$`))
+  })
+
   test('SUPPORT selects 10 orders in the list, books them all and prints one PDF with their 10 labels, a page each', async () => {
     // Ten orders to one phone of their own, found in the list by it (the search matches the shipping phone).
     const customer = await givenCustomer(t.app, shop.partner)
@@ -362,7 +420,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const meera = await context.newPage()
     meera.setDefaultTimeout(WAIT.timeout)
     await meera.goto(`${base}/admin`, { waitUntil: 'load' })
-    await meera.locator('input[name="username"]').fill('meera@console.test')
+    await meera.locator('input[name="email"]').fill('meera@console.test')
     await meera.locator('input[name="password"]').fill(password)
     await meera.getByRole('button', { name: /sign in/i }).click()
     await meera.getByRole('menuitem', { name: 'Orders' }).waitFor()
@@ -380,11 +438,11 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.getByTestId('person-meera@console.test').getByRole('button', { name: 'Deactivate' }).click()
     await notified(page, 'Admin updated')
     await meera.getByRole('menuitem', { name: 'Orders' }).click()
-    await meera.locator('input[name="username"]').waitFor()
+    await meera.locator('input[name="email"]').waitFor()
     assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: 'meera@console.test', password: 'meera-chose-this-one' } })).statusCode, 401)
   })
 
-  test('SUPPORT reviews a return with its image, approves it, starts the refund, and the API shows the refund', async () => {
+  test('SUPPORT reviews a return with its image, approves it, books its pickup, records the quality check once it is back, starts the refund, and the API shows the refund', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
     assert.equal(placed.statusCode, 201, placed.body)
@@ -409,22 +467,42 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.getByTestId('images').locator('img').waitFor()
     assert.ok(await page.getByTestId('images').locator('img').evaluate((element) => { const img = element as unknown as { complete: boolean; naturalWidth: number }; return img.complete && img.naturalWidth > 0 }), 'the customer\'s image loads')
     await shot(page, '05-return-review')
-    for (const [button, status] of [['Start review', 'UNDER_REVIEW'], ['Approve', 'APPROVED'], ['Start refund', 'REFUND']] as const) {
+    for (const [button, status] of [['Start review', 'UNDER_REVIEW'], ['Approve', 'APPROVED']] as const) {
       await page.getByRole('button', { name: button, exact: true }).click()
       await page.getByTestId('return-status').filter({ hasText: status }).waitFor()
     }
+    // The pickup booked from the page, its AWB shown; the carrier brings the parcel back (the
+    // sandbox's scans), then the quality check is recorded on the page with its result.
+    await page.getByRole('button', { name: 'Book pickup', exact: true }).click()
+    await page.getByText('Pickup booked').or(page.getByText(/pickup/i)).first().waitFor()
+    const pickup = (await adminApi('GET', `/returns/${returnId}`)).data.pickup
+    assert.ok(pickup?.awb, 'the pickup has an AWB')
+    await page.getByTestId('return-pickup').getByText(pickup.awb).waitFor()
+    for (const scan of ['IN_TRANSIT', 'DELIVERED']) assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${pickup.awb}/${scan}` })).statusCode, 200)
+    await page.reload()
+    await choose(page, /^Outcome/, /^Passed/)
+    await page.getByLabel('Quality check note').fill('Sealed, charges fine')
+    await page.getByRole('button', { name: 'Record quality check', exact: true }).click()
+    await page.getByTestId('return-quality-check').getByText(/Passed · units back in stock/).waitFor()
+    assert.equal((await adminApi('GET', `/returns/${returnId}`)).data.qualityCheck.result, 'PASSED')
+    await page.getByRole('button', { name: 'Start refund', exact: true }).click()
+    await page.getByTestId('return-status').filter({ hasText: 'REFUND' }).waitFor()
     const after = (await adminApi('GET', `/returns/${returnId}`)).data
     assert.match(after.status, /^REFUND/)
     assert.equal(after.refunds.length, 1)
     assert.equal(after.refunds[0].amount, '1000.00')
     await page.getByTestId('return-refunds').getByText('₹1,000.00').waitFor()
     await shot(page, '06-return-refunded')
+    // The order's page links to its return.
+    await page.goto(`${base}/admin#/orders/${order.id}/show`)
+    await page.getByTestId('order-returns').getByRole('link').click()
+    await page.waitForURL(new RegExp(`#/returns/${returnId}/show$`))
     await page.getByRole('menuitem', { name: 'Returns' }).click()
     await listShown(page)
     await shot(page, '07-returns')
   })
 
-  test('SUPPORT replies to a ticket and sets it IN_PROGRESS; the customer sees the reply', async () => {
+  test('SUPPORT replies to a ticket with an image and sets it IN_PROGRESS; the customer sees the reply and its image', async () => {
     const customer = await givenCustomer(t.app, shop.partner)
     const image = await uploadedImage(t, customer, 'support')
     const ticket = await t.app.inject({ method: 'POST', url: '/api/v1/support/tickets', headers: customerHeaders(customer), payload: { topic: 'Broken seal', detail: 'The seal was open', imageUrls: [image] } })
@@ -436,6 +514,9 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.getByRole('cell', { name: 'Broken seal' }).first().click()
     await page.getByTestId('ticket-status').filter({ hasText: 'OPEN' }).waitFor()
     await page.getByLabel('Reply').fill('Sorry about that: a replacement is on its way.')
+    // An image attached: a signed slot for the ticket, PUT from the browser, shown before it is sent.
+    await page.locator('input[type="file"]').setInputFiles({ name: 'seal photo.png', mimeType: 'image/png', buffer: png(240) })
+    await page.getByTestId('reply-images').locator('img').waitFor()
     await page.getByRole('button', { name: 'Send reply' }).click()
     await page.getByText('Reply sent').waitFor()
     await page.getByTestId('messages').getByText('a replacement is on its way').waitFor()
@@ -445,7 +526,10 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await page.getByTestId('ticket-status').filter({ hasText: 'IN_PROGRESS' }).waitFor()
     await shot(page, '08-ticket-conversation')
     const messages = await t.app.inject({ method: 'GET', url: `/api/v1/support/tickets/${ticketId}/messages`, headers: customerHeaders(customer) })
-    assert.ok(messages.json().data.some((m: { author: string; body: string }) => m.author === 'AGENT' && m.body.includes('replacement')), messages.body)
+    const agentReply = messages.json().data.find((m: { author: string; body: string }) => m.author === 'AGENT' && m.body.includes('replacement'))
+    assert.ok(agentReply, messages.body)
+    assert.equal(agentReply.imageUrls.length, 1)
+    assert.equal((await t.app.inject({ method: 'GET', url: new URL(agentReply.imageUrls[0]).pathname })).statusCode, 200)
     await page.getByRole('menuitem', { name: 'Tickets' }).click()
     await listShown(page)
     await shot(page, '09-tickets')
@@ -454,7 +538,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
   test('CATALOG edits a product\'s price and stock, and the public API answers the new values', async () => {
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Products', exact: true }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: new RegExp(`^Shop `) }).last().click()
     await page.locator('input[name="q"]').fill('Earbuds')
     await page.getByRole('cell', { name: 'Earbuds', exact: true }).click()
@@ -467,6 +551,21 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     assert.equal(product.json().data.sellingPrice, '949.00')
     await listShown(page)
     await shot(page, '10-products')
+
+    // An ADMIN sees who changed it, on the product's page and in the audit log.
+    const admin = await signedIn('ADMIN')
+    await admin.goto(`${base}/admin#/products/${shop.ids.earbuds}`)
+    const history = admin.getByTestId('history')
+    await history.getByText(/catalog@console\.test · Update product/).first().waitFor()
+    await history.getByText('selling price: ₹1,000.00 → ₹949.00').waitFor()
+    await history.getByText(/^stock: \d+ → 77$/).waitFor()
+    await admin.getByRole('menuitem', { name: 'Audit log' }).click()
+    await admin.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor()
+    await admin.getByLabel('Kind of record').click()
+    await admin.getByRole('option', { name: 'product', exact: true }).click()
+    await admin.waitForURL(/objectType=product/)
+    await admin.getByTestId('audit-entries').getByText('selling price: ₹1,000.00 → ₹949.00').first().waitFor()
+    await shot(admin, '29-audit-log')
     await page.getByRole('menuitem', { name: 'Categories' }).click()
     await page.getByTestId('category-tree').waitFor()
     await shot(page, '11-categories')
@@ -475,7 +574,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
   test('CATALOG imports a CSV with a bad row: nothing is imported and the report names the row', async () => {
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Catalog import' }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
     const csv = ['slug,name,sku,categorySlug,sellingPrice,mrp', 'good-one,Good one,G-1,audio,10.00,12.00', 'bad-one,Bad one,B-1,audio,ten,12.00'].join('\n')
     await page.getByTestId('import-file').setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
@@ -568,7 +667,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
   test('CATALOG creates a product from the products list (catalog, category, prices, stock, packed size, HSN and GST rate), and the public API answers it', async () => {
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Products', exact: true }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
     await page.waitForURL(/catalogId/) // the list's filter is applied (after react-admin's debounce)
     await page.getByRole('link', { name: 'Create' }).click()
@@ -597,7 +696,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     // The form it lands on is the product's edit form, which still saves; emptied, the size is "not given".
     // Wait for that form to hold the saved record: filled before it loads, a field is reset by it.
     await page.waitForURL(new RegExp(`/products/${product.id}$`))
-    await page.waitForFunction(() => (document.querySelector('input[name="dimensionsCm.height"]') as HTMLInputElement | null)?.value === '6')
+    await page.waitForFunction(`document.querySelector('input[name="dimensionsCm.height"]')?.value === '6'`)
     await page.locator('input[name="stock"]').fill('11')
     for (const side of ['length', 'breadth', 'height']) await page.locator(`input[name="dimensionsCm.${side}"]`).fill('')
     await page.getByRole('button', { name: 'Save' }).click()
@@ -609,7 +708,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
   test('CATALOG creates a category under Audio and renames it from the tree; the API lists both changes', async () => {
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Categories' }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
     await page.waitForURL(/catalogId/)
     await page.getByTestId('category-tree').getByText('Audio').waitFor()
@@ -644,7 +743,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
 
     const page = await signedIn('CATALOG')
     await page.getByRole('menuitem', { name: 'Categories' }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
     await page.waitForURL(/catalogId/)
     const tree = page.getByTestId('category-tree')
@@ -936,7 +1035,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shot(page, '32-gst-rates')
 
     await page.getByRole('menuitem', { name: 'Untaxable products' }).click()
-    await page.getByLabel('Catalog').click()
+    await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
     const missing = await adminApi('GET', `/catalogs/${shop.catalogId}/tax/missing?limit=25`)
     await page.getByRole('cell', { name: 'Steel tiffin box' }).waitFor()

@@ -17,7 +17,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { closeRedis, openRedis } from '../../src/db/redis.ts'
 import type { Deps } from '../../src/deps.ts'
 import { type Clock, systemClock } from '../../src/lib/clock.ts'
-import { invariantViolations } from './invariants.ts'
+import { invariantViolations, recordBackOfficeWrites, unauditedWrites } from './invariants.ts'
 import { testLogger } from './log-capture.ts'
 
 export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
@@ -37,6 +37,8 @@ export interface TestAppOptions {
   extraRoutes?: (app: FastifyInstance) => void
   /** Skip the invariant sweep at close(): only for a test that breaks an invariant on purpose. */
   skipInvariants?: boolean
+  /** Skip the check that every back-office operation seen wrote audit entries (invariants.ts): only for a file whose writes change nothing on purpose. */
+  skipAuditCheck?: boolean
 }
 
 /** The machine's PostgreSQL, for tests that need it on both suites (pools, workers). */
@@ -147,6 +149,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   })
   const deps: Deps = { config, database, redis, clock: options.clock ?? systemClock, logger }
   const app = await buildApp(deps)
+  const audited = recordBackOfficeWrites(app)
   options.extraRoutes?.(app)
   await app.ready()
   return {
@@ -158,7 +161,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       let violations: string[] = []
       try {
         await app.close()
-        if (!options.skipInvariants) violations = await invariantViolations(database.db, { now: deps.clock.now() })
+        if (!options.skipInvariants) {
+          violations = await invariantViolations(database.db, { now: deps.clock.now() })
+          if (!options.skipAuditCheck) violations.push(...(await unauditedWrites(database.db, audited)))
+        }
       } finally {
         if (redis) await closeRedis(redis)
         await drop()

@@ -16,6 +16,7 @@
 //   I7 tenancy: every row that points at another agrees on partner and customer.
 //   I8 (no 5xx on bad input) is a property of responses, not of rows: the HTTP tests cover it.
 import { sql } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
 import { type Executor, queryRows } from '../../src/db/client.ts'
 
 interface Check {
@@ -561,4 +562,50 @@ export async function invariantViolations(db: Executor, options: InvariantOption
       const check = CHECKS[Number(row.n)]!
       return `${check.id} ${check.rule}: ${row.detail ?? '(null detail)'}`
     })
+}
+
+// Back-office writes are in the audit log (issue #39, decision 0033): the test app notes each write
+// that succeeded (an admin's 2xx answer to anything but a read), and the sweep checks that every
+// operation seen wrote entries under at least one of its requests. One request may rightly write
+// none (a save that changed nothing); an operation none of whose requests did is a path that
+// escapes the log. The operations that change no audited record are listed, each with the reason.
+const CHANGE_NO_AUDITED_RECORD = new Set([
+  'adminLogin', // a session, not a record
+  'adminGetShipmentLabels', // a PDF of labels already booked
+  'adminRefreshShipmentTracking', // asks the carrier; changes a parcel only when it has news
+  'adminQuoteShippingRates', // asks the carriers for rates; keeps nothing
+  'adminCreateTicketUploadUrls', // an upload slot; the reply that cites its image is recorded
+  'adminPingWebhook', // sends a signed ping, keeps nothing
+  'adminQueueWebhookTest', // queues an outbox event of type webhook.test
+  'adminReplayEvent', // the event's delivery history records the replay
+  'adminReplayFailedEvents',
+])
+
+export interface BackOfficeWrite {
+  requestId: string
+  action: string
+}
+
+export function recordBackOfficeWrites(app: FastifyInstance): BackOfficeWrite[] {
+  const writes: BackOfficeWrite[] = []
+  app.addHook('onResponse', async (request, reply) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method) || !request.adminIdentity || reply.statusCode >= 300) return
+    const action = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId ?? request.url
+    if (!CHANGE_NO_AUDITED_RECORD.has(action)) writes.push({ requestId: request.id, action })
+  })
+  return writes
+}
+
+export async function unauditedWrites(db: Executor, writes: BackOfficeWrite[]): Promise<string[]> {
+  if (writes.length === 0) return []
+  const found = await queryRows<{ request_id: string }>(db, sql`select distinct request_id from audit_log where request_id in ${writes.map((w) => w.requestId)}`)
+  const seen = new Set(found.map((r) => r.request_id))
+  const actions = new Map<string, { requests: number; audited: number }>()
+  for (const w of writes) {
+    const a = actions.get(w.action) ?? { requests: 0, audited: 0 }
+    a.requests++
+    if (seen.has(w.requestId)) a.audited++
+    actions.set(w.action, a)
+  }
+  return [...actions].filter(([, a]) => a.audited === 0).map(([action, a]) => `audit: ${action} answered 2xx ${a.requests} time(s) and never wrote an audit entry`)
 }

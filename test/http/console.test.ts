@@ -24,14 +24,16 @@ before(async () => {
 after(() => t.close())
 
 describe('the console at /admin', () => {
-  test('/admin and /admin/ answer the page, not cached, with the console CSP (images also from the public address) and the security headers', async () => {
+  test('/admin and /admin/ answer the page, not cached, with the console CSP (images from, and uploads to, the public address) and the security headers', async () => {
     for (const url of ['/admin', '/admin/']) {
       const res = await t.app.inject({ url })
       assert.equal(res.statusCode, 200, url)
       assert.match(String(res.headers['content-type']), /^text\/html/)
       assert.equal(res.headers['cache-control'], 'no-cache')
-      assert.equal(res.headers['content-security-policy'], consoleCsp(t.deps.config.publicBaseUrl))
+      assert.equal(res.headers['content-security-policy'], consoleCsp(t.deps.config.publicBaseUrl, 'http://localhost:3000'))
       assert.match(String(res.headers['content-security-policy']), /img-src 'self' data: blob: https: http:\/\/localhost:3000;/)
+      // An agent's reply images are PUT to the local driver's upload address, the public one.
+      assert.match(String(res.headers['content-security-policy']), /connect-src 'self' http:\/\/localhost:3000;/)
       assert.equal(res.headers['x-content-type-options'], 'nosniff')
       assert.match(res.body, /<script type="module" src="\/admin\/assets\/app-[A-Z0-9]+\.js"><\/script>/)
     }
@@ -72,4 +74,18 @@ test('the build is skipped while the console sources are unchanged', () => {
   assert.equal(again.built, false)
   assert.equal(again.reason, 'unchanged')
   assert.ok(again.jsBrotliBytes < 1024 * 1024)
+})
+
+test('the sign-in page loads only its own script (React and the form), under 150 KB brotli; the console is a chunk loaded once signed in', async () => {
+  const build = buildConsole()
+  assert.ok(build.signInBrotliBytes < 150 * 1024, `${build.signInBrotliBytes} bytes`)
+  assert.ok(build.scripts >= 2 && build.jsBrotliBytes > 2 * build.signInBrotliBytes, JSON.stringify(build))
+  const page = (await t.app.inject({ url: '/admin' })).body
+  assert.match(page, /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,/)
+  const script = /src="(\/admin\/assets\/[^"]+)"/.exec(page)![1]!
+  const entry = (await t.app.inject({ url: script })).body
+  assert.doesNotMatch(entry, /react-admin|MuiButton/, 'neither react-admin nor MUI in the first script')
+  const chunk = /from"\.\/(chunk-[A-Z0-9]+\.js)"|import\("\.\/(chunk-[A-Z0-9]+\.js)"\)/.exec(entry)
+  assert.ok(chunk, 'the entry imports the console chunk')
+  assert.equal((await t.app.inject({ url: `/admin/assets/${chunk[1] ?? chunk[2]}`, headers: { 'accept-encoding': 'br' } })).headers['content-encoding'], 'br')
 })

@@ -38,10 +38,16 @@ class KeysFrom {
     readonly objects: Record<string, Shape> = {},
   ) {}
 }
+/**
+ * A copy of a stored record's fields (the audit log's before and after): any keys, but a field whose
+ * name says it holds a secret or a hash holds '(hidden)' or null, never its value.
+ */
+class StoredValues {}
+const SECRET_FIELD = /(Hash|Secret|Encrypted|Sealed|Token)$|^password$/
 class ListOf {
   constructor(readonly item: Shape) {}
 }
-type Shape = typeof V | Nullable | KeysFrom | ListOf | { [key: string]: Shape }
+type Shape = typeof V | Nullable | KeysFrom | StoredValues | ListOf | { [key: string]: Shape }
 const nullable = (shape: Shape) => new Nullable(shape)
 const list = (item: Shape) => new ListOf(item)
 
@@ -56,6 +62,11 @@ function check(value: unknown, shape: Shape, path: string, problems: string[], s
     if (value === null) return
     seen.add(path)
     return check(value, shape.shape, path, problems, seen)
+  }
+  if (shape instanceof StoredValues) {
+    if (!isObject(value)) return void problems.push(`${path}: expected an object`)
+    for (const [key, v] of Object.entries(value)) if (SECRET_FIELD.test(key) && v !== '(hidden)' && v !== null) problems.push(`${path}.${key}: a secret's value shown`)
+    return
   }
   if (shape instanceof KeysFrom) {
     if (!isObject(value)) return void problems.push(`${path}: expected an object`)
@@ -81,7 +92,7 @@ function check(value: unknown, shape: Shape, path: string, problems: string[], s
 
 /** The nested paths of a shape that hold objects and may be null or empty: each must be seen filled once. */
 function fillable(shape: Shape, path: string, out: string[] = []): string[] {
-  if (shape === V || shape instanceof KeysFrom) return out
+  if (shape === V || shape instanceof KeysFrom || shape instanceof StoredValues) return out
   if (shape instanceof Nullable) {
     if (shape.shape !== V) out.push(path)
     return fillable(shape.shape, path, out)
@@ -311,6 +322,11 @@ const SHAPES = {
   'admin orders (list)': list(ORDER_SUMMARY),
   // The back office's search (issue #39): hits of every type, all scalars.
   'admin search (list)': list({ type: V, id: V, title: V, subtitle: V, exact: V, status: V, amount: V, partnerId: V, createdAt: V }),
+  // The audit log (issue #39): who changed what; before and after are copies of stored fields.
+  'admin audit log (list)': list({
+    id: V, at: V, actorId: V, actorEmail: V, action: V, requestId: V, objectType: V, objectId: V, relatedId: V, operation: V,
+    before: nullable(new StoredValues()), after: nullable(new StoredValues()),
+  }),
   'admin order': { ...ORDER, payments: list(PAYMENT), nextStatuses: list(V), unparcelled: list({ orderItemId: V, quantity: V }) },
   'invoice': DOCUMENTS,
   'admin invoice': DOCUMENTS,
@@ -480,6 +496,8 @@ describe('answers carry only whitelisted keys', () => {
     await call('invoice', 'GET', `/orders/${mixed.id}/invoice`, me)
     await call('admin invoice', 'GET', `/admin/orders/${mixed.id}/invoice`, admin)
     await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)
+    // The partner changed and the product made above, among the rest of the back office's writes.
+    await call('admin audit log (list)', 'GET', '/admin/audit-log?limit=100', admin)
     // A customer and their orders by the account phone; products by the beginning of their SKUs.
     await call('admin search (list)', 'GET', `/admin/search?q=${a1.phone}&limit=10`, admin)
     await call('admin search (list)', 'GET', '/admin/search?q=KS-&limit=10', admin)

@@ -25,7 +25,7 @@ import { buildFixtures, CUSTOMERS, type CustomerName, type Fixtures, type Partne
 
 let f: Fixtures
 before(async () => {
-  f = await buildFixtures()
+  f = await buildFixtures({ skipAuditCheck: true })
   useFixtures(f)
 })
 after(() => f?.t.close())

@@ -257,6 +257,7 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/customers': { auth: SUPPORT, ok: 200 },
   // The back office's one search box (issue #39): every partner's orders, customers and products.
   'GET /admin/search': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/search?q=ab' }) },
+  'GET /admin/audit-log': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/audit-log?limit=1' }) },
   'GET /admin/customers/:userId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/customers/${f.objects.A1.customer.userId}` }) },
   'POST /admin/customers/:userId/block': {
     auth: SUPPORT,
@@ -330,6 +331,11 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/support/tickets': { auth: SUPPORT, ok: 200 },
   'GET /admin/support/tickets/:ticketId': { auth: SUPPORT, ok: 200, req: () => ({ url: `/admin/support/tickets/${f.objects.A1.ticketId}` }) },
   'POST /admin/support/tickets/:ticketId/messages': { auth: SUPPORT, ok: 201, req: () => ({ url: `/admin/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Looking into it' } }) },
+  'POST /admin/support/tickets/:ticketId/uploads/signed-urls': {
+    auth: SUPPORT,
+    ok: 201,
+    req: () => ({ url: `/admin/support/tickets/${f.objects.A1.ticketId}/uploads/signed-urls`, payload: { files: [{ fileName: 'chart.png', contentType: 'image/png', sizeBytes: 100 }] } }),
+  },
   'POST /admin/support/tickets/:ticketId/status': {
     auth: SUPPORT,
     ok: 200,

@@ -160,14 +160,15 @@ function freshObjects(t: TestApp, adminToken: string, productOf: (c: CustomerFix
 }
 
 /** Every route Fastify registers (test/helpers/route-table.ts). */
-async function appWithRouteTable(): Promise<{ t: TestApp; routes: RegisteredRoute[] }> {
+async function appWithRouteTable(options: { skipAuditCheck?: boolean }): Promise<{ t: TestApp; routes: RegisteredRoute[] }> {
   // High limits: the matrix sends a few thousand requests from one address; limits have tests of their own.
-  const { built: t, routes } = await withRouteTable(() => createTestApp({ env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' } }))
+  const { built: t, routes } = await withRouteTable(() => createTestApp({ env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' }, ...options }))
   return { t, routes }
 }
 
-export async function buildFixtures(): Promise<Fixtures> {
-  const { t, routes } = await appWithRouteTable()
+/** `skipAuditCheck`: for the authorization matrix, whose writes mostly repeat what the fixtures hold (a save that changes nothing records nothing). */
+export async function buildFixtures(options: { skipAuditCheck?: boolean } = {}): Promise<Fixtures> {
+  const { t, routes } = await appWithRouteTable(options)
   const db = t.deps.database.db
 
   // Partner A: the shop helper's catalog (atta, earbuds, hot, old). Partner B: a catalog of its own.

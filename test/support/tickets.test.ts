@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/lib/clock.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
-import { requestSlots, uploadedImage } from '../helpers/uploads.ts'
+import { pathOf, png, put, requestSlots, uploadedImage } from '../helpers/uploads.ts'
 
 const clock = new ManualClock(new Date('2026-11-23T10:00:00+05:30'))
 let t: TestApp
@@ -177,5 +177,43 @@ describe('conversation and status', () => {
     const asCustomer = await t.app.inject({ method: 'GET', url: '/api/v1/admin/support/tickets', headers: customerHeaders(customer) })
     assert.equal(asCustomer.statusCode, 401)
     assert.equal((await asAgent('POST', '/support/tickets/tkt_nope/status', { status: 'IN_PROGRESS' })).statusCode, 404)
+  })
+})
+
+describe('agent replies with images', () => {
+  test("an agent uploads an image for the ticket and replies with it; the customer sees it in the conversation; another ticket's or customer's image, and a CLOSED ticket, are refused", async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const other = await givenCustomer(t.app, shop.partner)
+    const ticket = (await call(customer, 'POST', '/support/tickets', { topic: 'Which size to order', detail: 'Is the 5 kg pack the big one?' })).json().data
+    const otherTicket = (await call(other, 'POST', '/support/tickets', { topic: 'Delivery time', detail: 'When?' })).json().data
+
+    const slots = await asAgent('POST', `/support/tickets/${ticket.id}/uploads/signed-urls`, { files: [{ fileName: 'size chart.png', contentType: 'image/png', sizeBytes: 300 }] })
+    assert.equal(slots.statusCode, 201, slots.body)
+    const [slot] = slots.json().data
+    assert.equal(slot.method, 'PUT')
+    assert.equal((await put(t, slot.uploadUrl, png(300), 'image/png')).statusCode, 201)
+    const reply = await asAgent('POST', `/support/tickets/${ticket.id}/messages`, { body: 'Here is the size chart', imageUrls: [slot.publicUrl] })
+    assert.equal(reply.statusCode, 201, reply.body)
+    assert.deepEqual([reply.json().data.author, reply.json().data.imageUrls], ['AGENT', [slot.publicUrl]])
+    const seen = (await call(customer, 'GET', `/support/tickets/${ticket.id}/messages`)).json().data
+    assert.deepEqual(seen.at(-1).imageUrls, [slot.publicUrl])
+    assert.equal((await t.app.inject({ method: 'GET', url: pathOf(slot.publicUrl) })).statusCode, 200, 'the image is served')
+
+    // The image was issued for this ticket's customer: another ticket's reply cannot cite it, nor an image not yet uploaded.
+    const elsewhere = await asAgent('POST', `/support/tickets/${otherTicket.id}/messages`, { body: 'Wrong ticket', imageUrls: [slot.publicUrl] })
+    assert.equal(elsewhere.statusCode, 400)
+    assert.match(elsewhere.json().message, /imageUrls: .* is not an upload of this customer for support/)
+    const pending = (await asAgent('POST', `/support/tickets/${ticket.id}/uploads/signed-urls`, { files: [{ fileName: 'later.png', contentType: 'image/png', sizeBytes: 100 }] })).json().data[0]
+    const notUploaded = await asAgent('POST', `/support/tickets/${ticket.id}/messages`, { body: 'Not uploaded', imageUrls: [pending.publicUrl] })
+    assert.equal(notUploaded.statusCode, 400)
+    assert.match(notUploaded.json().message, /has not been uploaded/)
+    assert.equal((await asAgent('POST', `/support/tickets/${ticket.id}/messages`, { body: 'Six', imageUrls: Array(6).fill(slot.publicUrl) })).statusCode, 400)
+
+    assert.equal((await asAgent('POST', '/support/tickets/tkt_unknown/uploads/signed-urls', { files: [{ fileName: 'a.png', contentType: 'image/png', sizeBytes: 100 }] })).statusCode, 404)
+    assert.equal((await asAgent('POST', `/support/tickets/${ticket.id}/uploads/signed-urls`, { files: [{ fileName: 'a.svg', contentType: 'image/svg+xml', sizeBytes: 100 }] })).statusCode, 400)
+    assert.equal((await call(customer, 'POST', `/admin/support/tickets/${ticket.id}/uploads/signed-urls`, { files: [{ fileName: 'a.png', contentType: 'image/png', sizeBytes: 100 }] })).statusCode, 401)
+    for (const status of ['RESOLVED', 'CLOSED']) assert.equal((await asAgent('POST', `/support/tickets/${ticket.id}/status`, { status })).statusCode, 200)
+    const closed = await asAgent('POST', `/support/tickets/${ticket.id}/uploads/signed-urls`, { files: [{ fileName: 'a.png', contentType: 'image/png', sizeBytes: 100 }] })
+    assert.deepEqual([closed.statusCode, closed.json().message], [409, 'This ticket is closed'])
   })
 })

@@ -117,6 +117,10 @@ describe('object and public URLs', () => {
     assert.ok((await pathStyle.signUpload(target({ objectName: name }))).uploadUrl.startsWith(`https://minio.example.com:9000/my-bucket/${encoded}?`))
     assert.ok((await hosted.signUpload(target({ objectName: name }))).uploadUrl.startsWith(`https://my-bucket.minio.example.com:9000/${encoded}?`))
     assert.equal(createS3Storage(config({ endpoint: 'http://127.0.0.1:9000/', forcePathStyle: true })).publicUrl('a/b.png'), 'http://127.0.0.1:9000/my-bucket/a/b.png')
+    // The origin uploads go to (the console's CSP lets the browser PUT there): the upload URL's.
+    assert.equal(pathStyle.uploadOrigin, 'https://minio.example.com:9000')
+    assert.equal(hosted.uploadOrigin, 'https://my-bucket.minio.example.com:9000')
+    assert.equal(new URL((await hosted.signUpload(target({ objectName: name }))).uploadUrl).origin, hosted.uploadOrigin)
   })
 
   test('when publicBaseUrl is set, then public URLs use it; the upload URL still goes to the bucket', async () => {

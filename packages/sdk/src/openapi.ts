@@ -52,6 +52,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in the back office, newest first
+         * @description Every back-office write (a price, a stock count, an order moved, a refund approved, a customer blocked, a coupon, a zone, an account...) records each record it changed, with the fields before and after, in the transaction that made the change: a change is never kept without its entry. `object` gives a record's history: its own entries and those of the records under it (an order's lines, parcels, returns, refunds and tickets; a customer's ledger entries). ADMIN and SUPPORT.
+         */
+        get: operations["adminListAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/auth/login": {
         parameters: {
             query?: never;
@@ -1392,6 +1412,26 @@ export interface paths {
         put?: never;
         /** Move a ticket: OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED (409 otherwise) */
         post: operations["adminUpdateTicketStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Signed upload addresses for an agent's reply images (1-5 files, png/jpeg/webp/gif, up to 15 MB each)
+         * @description Issued for the ticket's customer, as support uploads: PUT each file to its uploadUrl with the signed Content-Type, then cite the publicUrls as the reply's imageUrls. A CLOSED ticket is 409.
+         */
+        post: operations["adminCreateTicketUploadUrls"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3702,6 +3742,231 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/admins/{adminId}/reset-password"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminListAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Changes made by this operation
+                 * @example adminUpdateProduct
+                 */
+                action?: string;
+                /** @description Changes made by this back-office account */
+                actorId?: string;
+                /** @description Entries at or after this time */
+                from?: string;
+                limit?: number;
+                /**
+                 * @description A record's id: its entries and those of the records under it
+                 * @example ord_01j9...
+                 */
+                object?: string;
+                objectType?: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
+                page?: number;
+                /** @description Entries before this time */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "at": "2026-11-23T04:30:00.000Z",
+                     *           "actorId": "adm_01j9...",
+                     *           "actorEmail": "string",
+                     *           "action": "adminUpdateOrderStatus",
+                     *           "requestId": "string",
+                     *           "objectType": "order",
+                     *           "objectId": "string",
+                     *           "relatedId": "string",
+                     *           "operation": "INSERT",
+                     *           "before": {
+                     *             "status": "CONFIRMED"
+                     *           },
+                     *           "after": {
+                     *             "status": "CONFIRMED"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 1,
+                     *         "totalPages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description The operation of the request that made it (its operationId)
+                             * @example adminUpdateOrderStatus
+                             */
+                            action: string;
+                            /** @description Its e-mail at the time */
+                            actorEmail: string;
+                            /**
+                             * @description The back-office account that made the change
+                             * @example adm_01j9...
+                             */
+                            actorId: string;
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: date-time */
+                            at: string;
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description The entry, in the order entries were written */
+                            id: number;
+                            /** @description Its id (a COD-blocked pincode: the pincode; pricing, COD rules: the partner; a zone rule: the zone; a GST seller: the catalog) */
+                            objectId: string;
+                            /**
+                             * @description The kind of record changed
+                             * @enum {unknown}
+                             */
+                            objectType: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
+                            /** @enum {unknown} */
+                            operation: "INSERT" | "UPDATE" | "DELETE";
+                            relatedId: string | null;
+                            /** @description The request's x-request-id: every entry of one request has the same */
+                            requestId: string;
+                        }[];
+                        message: string;
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                            totalPages: number;
+                        };
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/audit-log"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -29354,6 +29619,8 @@ export interface operations {
                  */
                 "application/json": {
                     body: string;
+                    /** @description publicUrls of support uploads issued for this ticket's customer */
+                    imageUrls?: string[];
                 };
             };
         };
@@ -29838,6 +30105,270 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/support/tickets/{ticketId}/status"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminCreateTicketUploadUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "files": [
+                 *         {
+                 *           "fileName": "string",
+                 *           "contentType": "image/png",
+                 *           "sizeBytes": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    files: {
+                        /** @enum {unknown} */
+                        contentType: "image/png" | "image/jpeg" | "image/webp" | "image/gif";
+                        fileName: string;
+                        /** @description Exact size of the file in bytes, at most 15 MB */
+                        sizeBytes: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 201,
+                     *       "message": "string",
+                     *       "data": [
+                     *         {
+                     *           "fileName": "string",
+                     *           "objectName": "string",
+                     *           "uploadUrl": "string",
+                     *           "publicUrl": "string",
+                     *           "method": "PUT",
+                     *           "headers": {
+                     *             "Content-Type": "string"
+                     *           },
+                     *           "expiresAt": "2026-11-23T04:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            expiresAt: string;
+                            fileName: string;
+                            headers: {
+                                "Content-Type": string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            method: "PUT";
+                            objectName: string;
+                            publicUrl: string;
+                            uploadUrl: string;
+                        }[];
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/support/tickets/{ticketId}/uploads/signed-urls"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -40456,6 +40987,8 @@ export interface operations {
                  */
                 "application/json": {
                     body: string;
+                    /** @description publicUrls of support uploads issued for this ticket's customer */
+                    imageUrls?: string[];
                 };
             };
         };

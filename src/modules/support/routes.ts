@@ -6,7 +6,8 @@ import { adminOf, customerOf, type Guards, partnerOf } from '../../http/guards.t
 import { backOfficeScope } from '../../lib/scope.ts'
 import { adminAgent, partnerAgent, type SupportService } from './service.ts'
 import { security } from '../../http/schemas.ts'
-import { ImageUrls, ListQuery, Message, Params, Status, Ticket } from './schemas.ts'
+import { Slot, SlotsBody } from '../uploads/index.ts'
+import { AgentReplyBody, ImageUrls, ListQuery, Message, Params, Status, Ticket } from './schemas.ts'
 
 export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService; guards: Guards }> = async (app, { support, guards }) => {
   const customer = { preValidation: guards.customerOfPartner }
@@ -116,13 +117,34 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
         security: security.admin,
         summary: 'Reply as an agent; an OPEN ticket moves to IN_PROGRESS',
         params: Params,
-        body: Type.Object({ body: Type.String({ minLength: 1, maxLength: 5000 }) }),
+        body: AgentReplyBody,
         response: { 201: Envelope(Message), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
       reply.status(201)
-      return ok(await support.agentReply(adminAgent(adminOf(request).adminId), request.params.ticketId, request.body.body), 'Reply sent', 201)
+      return ok(await support.agentReply(adminAgent(adminOf(request).adminId), request.params.ticketId, { body: request.body.body, imageUrls: request.body.imageUrls }), 'Reply sent', 201)
+    },
+  )
+  app.post(
+    '/admin/support/tickets/:ticketId/uploads/signed-urls',
+    {
+      ...agent,
+      schema: {
+        operationId: 'adminCreateTicketUploadUrls',
+        tags: adminTags,
+        security: security.admin,
+        summary: "Signed upload addresses for an agent's reply images (1-5 files, png/jpeg/webp/gif, up to 15 MB each)",
+        description:
+          "Issued for the ticket's customer, as support uploads: PUT each file to its uploadUrl with the signed Content-Type, then cite the publicUrls as the reply's imageUrls. A CLOSED ticket is 409.",
+        params: Params,
+        body: SlotsBody,
+        response: { 201: Envelope(Type.Array(Slot)), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201)
+      return ok(await support.agentUploadSlots(adminAgent(adminOf(request).adminId), request.params.ticketId, request.body.files), 'Upload URLs created', 201)
     },
   )
   app.post(
@@ -180,13 +202,13 @@ export const supportRoutes: FastifyPluginAsyncTypebox<{ support: SupportService;
         security: security.partner,
         summary: "Reply as the partner's support; an OPEN ticket moves to IN_PROGRESS",
         params: Params,
-        body: Type.Object({ body: Type.String({ minLength: 1, maxLength: 5000 }) }),
+        body: AgentReplyBody,
         response: { 201: Envelope(Message), ...errorResponses(400, 401, 404, 409) },
       },
     },
     async (request, reply) => {
       reply.status(201)
-      return ok(await support.agentReply(partnerAgent(partnerOf(request)), request.params.ticketId, request.body.body), 'Reply sent', 201)
+      return ok(await support.agentReply(partnerAgent(partnerOf(request)), request.params.ticketId, { body: request.body.body, imageUrls: request.body.imageUrls }), 'Reply sent', 201)
     },
   )
   app.post(

@@ -18,6 +18,11 @@ export const Ticket = Type.Object({
 })
 export const Message = Type.Object({ id: Type.String(), ticketId: Type.String(), author: Type.Enum(['CUSTOMER', 'AGENT']), body: Type.String(), imageUrls: Type.Array(Type.String()), createdAt: Time })
 export const ImageUrls = (max: number) => Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: max, description: 'publicUrls of support uploads of this customer' })
+/** An agent's reply: text, and images uploaded for the ticket (POST /admin/support/tickets/{id}/uploads/signed-urls). */
+export const AgentReplyBody = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: 5000 }),
+  imageUrls: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 5, description: "publicUrls of support uploads issued for this ticket's customer" })),
+})
 export const ListQuery = {
   ...PageQuery,
   status: Type.Optional(Status),

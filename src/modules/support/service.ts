@@ -24,7 +24,7 @@ import type { Db, Executor } from '../../db/client.ts'
 import { recordEvent } from '../events/index.ts'
 import { findOwnOrder, orderRefs } from '../orders/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
-import type { Storage } from '../uploads/index.ts'
+import type { SlotRequest, Storage, UploadService } from '../uploads/index.ts'
 import { type TicketFilter, type MessageRow, ticketRepo, type TicketRow } from './repo.ts'
 import type { TicketStatus, ticketMessages } from './schema.sql.ts'
 
@@ -50,6 +50,8 @@ export class SupportService {
   constructor(
     { database, clock }: Deps,
     private readonly storage: Storage,
+    /** The uploads module's slots: an agent's images are issued for the ticket's customer. */
+    private readonly uploadSlots: UploadService['issueSlots'],
   ) {
     this.db = database.db
     this.clock = clock
@@ -155,16 +157,33 @@ export class SupportService {
     return { ...(await this.view(ticket)), userId: ticket.userId, messages: (await ticketRepo.messages(this.db, ticketId)).map(messageView) }
   }
 
-  /** An agent's reply (the back office's or the partner's support); an OPEN ticket moves to IN_PROGRESS with it. */
-  async agentReply(agent: Agent, ticketId: string, body: string) {
+  /** An agent's ticket, in their scope; CLOSED refused (`closed`: the message). */
+  private async agentTicket(agent: Agent, ticketId: string, executor: Executor = this.db, lock = false) {
+    const ticket = lock ? await ticketRepo.lock(executor, ticketId) : await ticketRepo.find(executor, ticketId)
+    if (!ticket || !inScope(agent.scope, ticket)) throw notFound('Ticket')
+    if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
+    return ticket
+  }
+
+  /**
+   * Upload slots for an agent's images (issue #39): issued for the ticket's customer, as support
+   * uploads, so that the reply may cite them and the customer's app may show them like their own.
+   */
+  async agentUploadSlots(agent: Agent, ticketId: string, files: SlotRequest[]) {
+    const ticket = await this.agentTicket(agent, ticketId)
+    return this.uploadSlots({ userId: ticket.userId, partnerId: ticket.partnerId }, 'support', files)
+  }
+
+  /** An agent's reply (the back office's or the partner's support), with images uploaded for the ticket; an OPEN ticket moves to IN_PROGRESS with it. */
+  async agentReply(agent: Agent, ticketId: string, input: { body: string; imageUrls?: string[] | undefined }) {
     const now = this.clock.now()
+    const found = await this.agentTicket(agent, ticketId)
+    const imageUrls = await checkImageUrls(this.db, this.storage, { userId: found.userId, partnerId: found.partnerId }, 'support', input.imageUrls ?? [], now)
     return this.db.transaction(async (tx) => {
-      const ticket = await ticketRepo.lock(tx, ticketId)
-      if (!ticket || !inScope(agent.scope, ticket)) throw notFound('Ticket')
-      if (ticket.status === 'CLOSED') throw new AppError('CONFLICT', 'This ticket is closed')
+      const ticket = await this.agentTicket(agent, ticketId, tx, true)
       if (ticket.status === 'OPEN') await this.move(tx, ticket, 'IN_PROGRESS', agent.actor, now)
       else await ticketRepo.update(tx, ticket.id, { updatedAt: now })
-      return this.addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: body.trim(), imageUrls: [], createdAt: now })
+      return this.addMessage(tx, ticket, { id: newId('msg', now.getTime()), ticketId, author: 'AGENT', authorId: agent.id, body: input.body.trim(), imageUrls, createdAt: now })
     })
   }
 

@@ -19,6 +19,7 @@ export function createLocalStorage(options: { dir: string; secret: string; publi
 
   return {
     driver: 'local',
+    uploadOrigin: new URL(options.publicBaseUrl).origin,
     async signUpload(target) {
       const query = new URLSearchParams({
         expires: String(Math.floor(target.expiresAt.getTime() / 1000)),

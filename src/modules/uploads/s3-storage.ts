@@ -159,6 +159,7 @@ export function createS3Storage(config: S3Config, options: { now?: () => Date; t
 
   return {
     driver: 's3',
+    uploadOrigin: (({ protocol, host }) => `${protocol}//${host}`)(objectLocation(config, 'origin')),
     async signUpload(target) {
       const date = now()
       const expiresSeconds = Math.floor((target.expiresAt.getTime() - date.getTime()) / 1000)

@@ -13,6 +13,8 @@ export interface UploadTarget {
 
 export interface Storage {
   readonly driver: 'local' | 's3'
+  /** Where upload addresses point (scheme, host, port): a browser that PUTs there must be allowed to (the console's CSP). */
+  readonly uploadOrigin: string
   /** The signed address the client PUTs the bytes to, and the headers it must send. */
   signUpload(target: UploadTarget): Promise<{ uploadUrl: string; headers: { 'Content-Type': string } & Record<string, string> }>
   publicUrl(objectName: string): string
