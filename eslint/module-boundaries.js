@@ -3,13 +3,18 @@
 //   (a) an import of a file of module X (src/modules/X/...) from outside X that is not X/index.ts,
 //       except a schema.sql.ts importing another module's schema.sql.ts (foreign keys only) and
 //       the schema aggregate (src/schema.ts) importing every schema.sql.ts;
-//   (b) any import of src/modules/ from the platform (src/http, src/db, src/lib).
+//   (b) any import of src/modules/ from the platform (src/http, src/db, src/lib);
+//   (c) an import of what stands above the modules (src/flows/, the table aggregate src/schema.ts,
+//       src/app.ts) from a module or the platform: imports run one way (issue #40);
+//   (d) a module's file importing its own index.ts: the module's files import the file that
+//       defines a name; index.ts only hands names on (that import made circles inside modules).
 // Import strings cannot express this with no-restricted-imports patterns (they are matched as
 // written, `../orders/repo.ts` from a module and `./modules/orders/repo.ts` from app.ts alike).
 import { dirname, relative, resolve, sep } from 'node:path'
 
 const MODULE = /^src\/modules\/([^/]+)\/(.+)$/
 const PLATFORM = /^src\/(http|db|lib)\//
+const ABOVE = /^src\/(flows\/|schema\.ts$|app\.ts$)/
 
 function check(context, node, source) {
   if (typeof source !== 'string' || !source.startsWith('.')) return
@@ -17,14 +22,21 @@ function check(context, node, source) {
   const file = relative(root, context.filename).split(sep).join('/')
   if (!file.startsWith('src/')) return
   const target = relative(root, resolve(dirname(context.filename), source)).split(sep).join('/')
+  const from = MODULE.exec(file)
+  if ((from || PLATFORM.test(file)) && ABOVE.test(target)) {
+    context.report({ node, messageId: 'upward', data: { file: target } })
+    return
+  }
   const to = MODULE.exec(target)
   if (!to) return
   if (PLATFORM.test(file)) {
     context.report({ node, messageId: 'platform', data: { file: target } })
     return
   }
-  const from = MODULE.exec(file)
-  if (from && from[1] === to[1]) return
+  if (from && from[1] === to[1]) {
+    if (to[2] === 'index.ts' && from[2] !== 'index.ts') context.report({ node, messageId: 'ownIndex', data: { module: to[1] } })
+    return
+  }
   if (to[2] === 'index.ts') return
   if (to[2] === 'schema.sql.ts' && (file === 'src/schema.ts' || (from && from[2] === 'schema.sql.ts'))) return
   context.report({ node, messageId: 'internal', data: { module: to[1], file: target } })
@@ -38,6 +50,8 @@ const rule = {
     messages: {
       internal: "'{{file}}' is inside the {{module}} module: import src/modules/{{module}}/index.ts (export what you need there).",
       platform: "src/http, src/db and src/lib import no feature module ('{{file}}'): take what you need as a parameter, passed in by app.ts.",
+      upward: "'{{file}}' stands above the modules and the platform (flows, the table aggregate, the app): imports run one way, from it to them.",
+      ownIndex: "A file of the {{module}} module imports the module's own index.ts: import the file that defines the name (index.ts only hands names on).",
     },
   },
   create(context) {

@@ -10,13 +10,15 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { FastifyBaseLogger as Logger } from 'fastify'
-// The tables (composition-level src/schema.ts) type the client's relational queries (db.query.x).
-// Known gap (decision 0016): a platform file importing the aggregate of every module's tables.
-import * as schema from '../schema.ts'
 import { auditSetting } from './audit-scope.ts'
 
-export type Schema = typeof schema
-export type Db = PgDatabase<PgQueryResultHKT, Schema>
+/**
+ * The database as the service uses it: the query builder over any table. The platform imports no
+ * module's tables (issue #40: importing the aggregate of every module's tables tied the whole tree
+ * into one import circle); relational queries (`db.query.x`), which only tests use, come from the
+ * tables the caller hands to openDatabase (test/helpers/app.ts).
+ */
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, unknown>>
 /** A transaction or the database itself: repositories accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 export type Executor = Db | Tx
@@ -88,6 +90,8 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export const LOCK_TIMEOUT_MS = 5000
 
 export interface DatabaseOptions {
+  /** Tables for relational queries (db.query.x): tests only; the service builds its queries. */
+  schema?: Record<string, unknown>
   databaseUrl: string | null
   /** A read replica of databaseUrl for catalog reads (PostgreSQL only). */
   readUrl?: string | null
@@ -213,9 +217,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const pool = openPool(options.databaseUrl, options)
     auditSingleStatements(pool)
-    const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db)
+    const db = withCommitHooks(drizzlePg(pool, { schema: options.schema ?? {} }) as unknown as Db)
     const readPool = options.readUrl ? openPool(options.readUrl, options) : null
-    const readDb = readPool ? (drizzlePg(readPool, { schema }) as unknown as Db) : db
+    const readDb = readPool ? (drizzlePg(readPool, { schema: options.schema ?? {} }) as unknown as Db) : db
     connectionStrings.set(db, options.databaseUrl)
     if (readPool) connectionStrings.set(readDb, options.readUrl!)
     return {
@@ -244,7 +248,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (dataDir && !existsSync(dataDir)) mkdirSync(dataDir, { recursive: true })
     const client = await PGlite.create({ dataDir, loadDataDir: options.pgliteTemplate, extensions: { pg_trgm } })
     auditSingleStatementsPglite(client)
-    const db = withCommitHooks(drizzlePglite(client, { schema }) as unknown as Db)
+    const db = withCommitHooks(drizzlePglite(client, { schema: options.schema ?? {} }) as unknown as Db)
     return {
       kind: 'pglite',
       db,

@@ -17,6 +17,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { closeRedis, openRedis } from '../../src/db/redis.ts'
 import type { Deps } from '../../src/deps.ts'
 import { type Clock, systemClock } from '../../src/lib/clock.ts'
+import { schema, type TestDeps, withTables } from './schema-db.ts'
 import { invariantViolations, recordBackOfficeWrites, unauditedWrites } from './invariants.ts'
 import { testLogger } from './log-capture.ts'
 
@@ -24,7 +25,8 @@ export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
 export interface TestApp {
   app: FastifyInstance
-  deps: Deps
+  /** The app's deps; its database also answers relational queries (schema-db.ts). */
+  deps: TestDeps
   close(): Promise<void>
 }
 
@@ -109,7 +111,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   if (baseUrl) {
     const template = process.env.TEST_POSTGRES_TEMPLATE
     const fresh = await freshPostgres(baseUrl, template)
-    const database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 10 })
+    const database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 10, schema })
     if (!template) await migrateDatabase(database)
     return {
       database,
@@ -120,7 +122,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
     }
   }
   const seeded = pgliteTemplate()
-  const database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1, pgliteTemplate: seeded })
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1, pgliteTemplate: seeded, schema })
   if (!seeded) await migrateDatabase(database)
   return { database, drop: () => database.close() }
 }
@@ -154,7 +156,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await app.ready()
   return {
     app,
-    deps,
+    deps: { ...deps, database: withTables(database) },
     async close() {
       // The invariant sweep (test/helpers/invariants.ts) runs once the app has stopped (no worker
       // writes any more) and before the database is dropped; any violation fails the test file.

@@ -26,3 +26,15 @@ test("when a schema.sql.ts imports another module's schema.sql.ts (foreign keys)
   assert.deepEqual(await boundaryErrors('src/modules/auth/schema.sql.ts', "export { users } from '../customers/schema.sql.ts'\n"), [])
   assert.deepEqual(await boundaryErrors('src/modules/auth/repo.ts', "export { users } from '../customers/schema.sql.ts'\n"), ['internal'])
 })
+
+test('when a module or the platform imports what stands above them (a flow, the table aggregate, the app), then the linter reports it (issue #40)', async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/orders/fixture.ts', "export { adminSearch } from '../../flows/admin-search.ts'\n"), ['upward'])
+  assert.deepEqual(await boundaryErrors('src/db/fixture.ts', "import * as schema from '../schema.ts'\nexport { schema }\n"), ['upward'])
+  assert.deepEqual(await boundaryErrors('src/http/fixture.ts', "export { buildApp } from '../app.ts'\n"), ['upward'])
+  assert.deepEqual(await boundaryErrors('src/flows/fixture.ts', "export { orderHits } from '../modules/orders/index.ts'\n"), [], 'a flow uses modules through their index')
+})
+
+test("when a module's file imports its own index.ts, then the linter reports it; index.ts handing on its files' names is fine", async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/catalog/service.ts', "export { onStockMoved } from './index.ts'\n"), ['ownIndex'])
+  assert.deepEqual(await boundaryErrors('src/modules/catalog/index.ts', "export { onStockMoved } from './stock.ts'\n"), [])
+})

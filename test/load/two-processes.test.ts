@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { openDatabase, type Database } from '../../src/db/client.ts'
+import { openDatabase } from '../../src/db/client.ts'
+import { schema, type TestDatabase, withTables } from '../helpers/schema-db.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { createAdmin } from '../../src/modules/admins/index.ts'
 import { createApiKey } from '../../src/modules/partners/index.ts'
@@ -27,14 +28,14 @@ const QUOTA = 100
 const ADMIN = { email: 'two-processes@example.test', password: 'long-enough-password' }
 
 let fresh: { url: string; drop(): Promise<void> }
-let database: Database
+let database: TestDatabase
 let shop: Shop
 let servers: ServerProcess[] = []
 let dataDir: string
 
 before(async () => {
   fresh = await freshPostgres()
-  database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2 })
+  database = withTables(await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2, schema }))
   await migrateDatabase(database)
   // The shop helpers only use the database of the app they are given.
   shop = await givenShop({ deps: { database } } as unknown as TestApp, { hotStock: 50 })

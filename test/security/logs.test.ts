@@ -10,6 +10,7 @@ import { buildApp } from '../../src/app.ts'
 import { createLogger } from '../../src/bootstrap.ts'
 import { loadConfig } from '../../src/config.ts'
 import type { Deps } from '../../src/deps.ts'
+import { withTables } from '../helpers/schema-db.ts'
 import { systemClock } from '../../src/lib/clock.ts'
 import { createPaymentProvider } from '../../src/modules/payments/providers/index.ts'
 import { revokeApiKey } from '../../src/modules/partners/index.ts'
@@ -37,7 +38,7 @@ before(async () => {
   await app.ready()
   t = {
     app,
-    deps,
+    deps: { ...deps, database: withTables(database) },
     async close() {
       await app.close()
       await drop()

@@ -5,7 +5,7 @@
 // invalid rows are what an import refuses the file for, or leaves out (docs/catalog-import.md).
 import { parseRupees } from '../../lib/money.ts'
 import { HSN_OR_SAC_PATTERN } from '../../lib/hsn.ts'
-import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import.ts'
+import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import-rows.ts'
 
 export interface ImportProblem {
   /** What kind of problem, to count them by: `name too long`, `missing sku`, `unknown category`, … */

@@ -4,7 +4,7 @@
 import { CsvError, parse as parseCsv } from 'csv-parse/sync'
 import { stringify } from 'csv-stringify/sync'
 import { AppError } from '../../lib/errors.ts'
-import type { ProductImportRow } from './import.ts'
+import type { ProductImportRow } from './import-rows.ts'
 
 /** The columns of a products CSV, in the order the docs list them (docs/catalog-import.md). */
 export const PRODUCT_CSV_COLUMNS = [

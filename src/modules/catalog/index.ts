@@ -1,7 +1,7 @@
 // The catalog module: catalogs, categories, products and search. Other modules use only this file.
 import { readFileSync } from 'node:fs'
 import { and, eq, inArray, type SQLWrapper } from 'drizzle-orm'
-import { afterCommit, type Db, type Executor, inTransaction } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { projectFile } from '../../lib/paths.ts'
 import { type CatalogImport, importCatalog } from './import.ts'
@@ -85,56 +85,7 @@ export async function productPackages(db: Executor, productIds: string[]): Promi
   )
 }
 
-/**
- * Stock moved by orders shows in catalog answers at once, on every node: each transaction that
- * moves stock (through reserveStock or releaseStock, the only ways other modules can) tells the
- * catalog caches of its database, once it commits, which catalogs it moved. No caller has to
- * remember to (issue #20: cancelled and expired orders left public stock stale for minutes).
- */
-type StockListener = (catalogIds: string[]) => Promise<void>
-const stockListeners = new WeakMap<Db, Set<StockListener>>()
-const movedInTransaction = new WeakMap<Executor, Set<string>>()
-
-/** Calls `listener` after every committed transaction of `db` that moved stock (the catalog cache). */
-export function onStockMoved(db: Db, listener: StockListener): void {
-  let listeners = stockListeners.get(db)
-  if (!listeners) stockListeners.set(db, (listeners = new Set()))
-  listeners.add(listener)
-}
-
-async function stockMoved(tx: Executor, catalogId: string) {
-  const moved = movedInTransaction.get(tx)
-  if (moved) {
-    moved.add(catalogId)
-    return
-  }
-  // One notice per transaction, with every catalog it moved; a statement outside one has committed.
-  const catalogIds = new Set([catalogId])
-  if (inTransaction(tx)) movedInTransaction.set(tx, catalogIds)
-  await afterCommit(tx, async (db) => {
-    for (const listener of stockListeners.get(db) ?? []) await listener([...catalogIds])
-  })
-}
-
-/** Takes `quantity` from stock unless that would go below zero: the new stock, or null if short. */
-export async function reserveStock(tx: Executor, productId: string, quantity: number): Promise<number | null> {
-  const row = await catalogRepo.moveStock(tx, productId, -quantity)
-  if (!row) return null
-  await stockMoved(tx, row.catalogId)
-  return row.stock
-}
-
-/** Gives reserved units back (cancellation, expiry). */
-export async function releaseStock(tx: Executor, productId: string, quantity: number): Promise<void> {
-  const row = await catalogRepo.moveStock(tx, productId, quantity)
-  if (row) await stockMoved(tx, row.catalogId)
-}
-
-export async function currentStock(db: Executor, productId: string): Promise<number> {
-  const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
-  return row?.stock ?? 0
-}
-
+export { currentStock, onStockMoved, releaseStock, reserveStock } from './stock.ts'
 export { CatalogService } from './service.ts'
 export { catalogRoutes } from './routes.ts'
 export { CatalogAdminService, type GstRatesInForce } from './admin-service.ts'

@@ -6,11 +6,8 @@ import { newId } from '../../lib/ids.ts'
 import { customerRepo } from './repo.ts'
 import { users } from './schema.sql.ts'
 
-export type Customer = typeof users.$inferSelect
-
-export function toUser(row: Customer) {
-  return { id: row.id, partnerId: row.partnerId, phone: row.phone, name: row.name, email: row.email, role: row.role }
-}
+export { type Customer, toUser } from './views.ts'
+import type { Customer } from './views.ts'
 
 /**
  * The partner vouches for its user's phone, so the first token creates the customer. Name and email

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { stateMismatch } from '../checkout/index.ts'
-import { toUser } from './index.ts'
+import { toUser } from './views.ts'
 import { customerRepo } from './repo.ts'
 import type { addresses } from './schema.sql.ts'
 

@@ -10,7 +10,7 @@ import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from
 import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
 import { returnToOrigin } from './shipments.ts'
 import { shipmentRepo, unshippedUnits } from './shipment-repo.ts'
-import type { PaymentService } from '../payments/index.ts'
+import type { PaymentDesk } from './payment-desk.ts'
 import { documentsOfOrder } from './invoices.ts'
 import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
@@ -30,7 +30,7 @@ export class OrderAdminService {
 
   constructor(
     { database, clock }: Deps,
-    private readonly payments: PaymentService,
+    private readonly payments: PaymentDesk,
   ) {
     this.db = database.db
     this.clock = clock

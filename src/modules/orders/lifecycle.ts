@@ -18,7 +18,7 @@ import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { givenBackForCancelledUnits } from './partial-cancel.ts'
+import { givenBackForCancelledUnits } from './cancelled-units.ts'
 import { currentPayment, orderView } from './views.ts'
 import { shipmentRepo, shipmentsOfOrder } from './shipment-repo.ts'
 

@@ -37,6 +37,7 @@ import { type Actor, cancelOrder, capturedWithBalance, checkNoLiveParcel, emit, 
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { refundView } from './views.ts'
+import { cancelledPointsValue, ITEMS_CANCELLED_REFUND } from './cancelled-units.ts'
 
 /** Units of one line to cancel. */
 export interface CancelLine {
@@ -53,7 +54,6 @@ export interface CancelItemsRequest {
 export const ITEMS_CANCELLED = 'ORDER_ITEMS_CANCELLED'
 
 /** What the reason of every refund of cancelled units starts with: it tells them from a return's or a whole cancellation's. */
-export const ITEMS_CANCELLED_REFUND = 'Items cancelled: '
 
 /** Statuses in which some units may be cancelled: confirmed, not yet shipped. */
 const PARTIALLY_CANCELLABLE: OrderStatus[] = ['CONFIRMED', 'PACKED']
@@ -206,7 +206,6 @@ export function priceUnits(order: OrderRow, items: OrderItemRow[], lines: Cancel
 }
 
 /** The Reward Points discount carried by the units cancelled so far (the first units of each line). */
-const cancelledPointsValue = (items: OrderItemRow[]) => sumPaise(items.map((i) => shareOfSlice(i.rewardPointsDiscount, i.quantity, 0, i.cancelledQuantity)))
 
 interface Tenders {
   payment: PaymentRow | null
@@ -254,16 +253,3 @@ async function refundToWallet(tx: Executor, order: OrderRow, amount: bigint, rea
   await recordEvent(tx, { partnerId: order.partnerId, type: 'refund.succeeded', subjectId: order.id, data: { orderId: order.id, refundId: refund.id, amount: rupees(amount), method: 'WALLET_CREDIT', refund: refundView(refund) }, at })
 }
 
-/**
- * What cancellations of some units already gave back, which the release of the whole order must
- * not give again: Wallet Cash refunded (its WALLET_CREDIT refunds of cancelled units) and the Reward
- * Points of the units cancelled (the same cumulative count as priceUnits).
- */
-export async function givenBackForCancelledUnits(tx: Executor, order: OrderRow, items: OrderItemRow[]): Promise<{ walletCash: bigint; rewardPoints: bigint }> {
-  const refunds = await orderRepo.refundsOf(tx, order.id)
-  const walletCash = sumPaise(
-    refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.returnRequestId === null && r.reason.startsWith(ITEMS_CANCELLED_REFUND) && r.status !== 'FAILED').map((r) => r.amount),
-  )
-  const points = pointsFor(cancelledPointsValue(items), paisePerPointOf(order.rewardPointsValue, order.rewardPointsUsed))
-  return { walletCash, rewardPoints: minPaise(points, order.rewardPointsUsed) }
-}

@@ -40,7 +40,7 @@ import type { Answer, Created } from './answer-once.ts'
 import { type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
 import { answeredOrder, invoiceOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
 import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, type CustomerRef, shippingAddressFor } from './order-request.ts'
-import type { PaymentService } from '../payments/index.ts'
+import type { PaymentDesk } from './payment-desk.ts'
 import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
 import { outOfStock, SoldOutSightings } from './sold-out.ts'
@@ -70,10 +70,10 @@ interface Settlement {
 export class OrderPlacement {
   readonly #deps: Deps
   readonly #checkout: CheckoutService
-  readonly #payments: PaymentService
+  readonly #payments: PaymentDesk
   readonly #soldOut = new SoldOutSightings()
 
-  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
+  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentDesk) {
     this.#deps = deps
     this.#checkout = checkout
     this.#payments = payments

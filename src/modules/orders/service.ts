@@ -23,7 +23,7 @@ import { fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempot
 import { documentsOfOrder } from './invoices.ts'
 import { answeredOrder, cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { CreateOrderInput, CustomerRef } from './order-request.ts'
-import type { PaymentService } from '../payments/index.ts'
+import type { PaymentDesk } from './payment-desk.ts'
 import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { OrderPlacement } from './placement.ts'
 import { type ConversionQuote, conversionQuote, conversionQuoteView } from './prepaid-conversion.ts'
@@ -37,10 +37,10 @@ export type { CreateOrderInput, CustomerRef } from './order-request.ts'
 export class OrderService {
   readonly #db: Database['db']
   readonly #clock: Clock
-  readonly #payments: PaymentService
+  readonly #payments: PaymentDesk
   readonly #placement: OrderPlacement
 
-  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentService) {
+  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentDesk) {
     this.#db = deps.database.db
     this.#clock = deps.clock
     this.#payments = payments

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors.ts'
 import { checkGstin } from '../../lib/gstin.ts'
 import { type OptionalPage, pageMeta, wholeOrPage } from '../../lib/pagination.ts'
 import { findCatalog } from '../catalog/index.ts'
-import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './index.ts'
+import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './partners.ts'
 import { partnerRepo } from './repo.ts'
 import type { apiKeys, partners } from './schema.sql.ts'
 
