@@ -314,7 +314,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await book.getByLabel(/^Earbuds \(E-1\), of 1/).fill('0')
     await book.getByRole('button', { name: 'Compare rates' }).click()
     await page.getByTestId('rates').getByText(/Sandbox Surface \(sandbox\) · ₹[\d,]+\.\d\d · 6 days.*cheapest/).waitFor()
-    await shot(page, '25-order-rates')
+    await shot(page, '46-order-rates')
     await page.getByTestId('rates').getByRole('button', { name: 'Book Sandbox Surface' }).click()
     await notified(page, 'Shipment created')
     let seen = (await adminApi('GET', `/orders/${order.id}`)).data
@@ -338,7 +338,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await van.getByRole('button', { name: 'Move parcel' }).click()
     await notified(page, 'Shipment moved')
     await van.getByTestId('parcel-status').filter({ hasText: 'DELIVERED' }).waitFor()
-    await shot(page, '26-order-fulfilment')
+    await shot(page, '47-order-fulfilment')
     seen = (await adminApi('GET', `/orders/${order.id}`)).data
     const own = seen.shipments.find((p: { carrier: string }) => p.carrier === 'manual')
     assert.deepEqual([own.awb, own.status, own.events.at(-1).note], ['VAN-7', 'DELIVERED', 'Handed over at the door'])
@@ -353,7 +353,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
       await page.getByRole('button', { name: button }).click()
       assert.match((await downloaded).suggestedFilename(), file)
     }
-    await shot(page, '27-fulfilment-day')
+    await shot(page, '48-fulfilment-day')
   })
 
   test("SUPPORT finds an order from the app bar's search by the last digits of the customer's phone, and by its parcel's AWB (an exact hit, first)", async () => {
@@ -370,7 +370,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     const first = page.getByTestId('search-hits').locator('li').first()
     await first.getByRole('link', { name: order.orderNumber }).waitFor()
     await first.getByText('exact').waitFor()
-    await shot(page, '30-search')
+    await shot(page, '51-search')
     await first.getByRole('link', { name: order.orderNumber }).click()
     await page.getByTestId('order-status').waitFor()
     assert.match(page.url(), new RegExp(`#/orders/${order.id}/show$`))
@@ -412,7 +412,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await shown.waitFor()
     const password = (await shown.locator('strong').textContent())!
     assert.match(password, /^[A-Za-z0-9_-]{22}$/)
-    await shot(page, '28-people')
+    await shot(page, '49-people')
 
     // Meera signs in elsewhere, and sets her own password.
     const context = await browser.newContext({ viewport: DESKTOP })
@@ -565,7 +565,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     await admin.getByRole('option', { name: 'product', exact: true }).click()
     await admin.waitForURL(/objectType=product/)
     await admin.getByTestId('audit-entries').getByText('selling price: ₹1,000.00 → ₹949.00').first().waitFor()
-    await shot(admin, '29-audit-log')
+    await shot(admin, '50-audit-log')
     await page.getByRole('menuitem', { name: 'Categories' }).click()
     await page.getByTestId('category-tree').waitFor()
     await shot(page, '11-categories')
