@@ -12,6 +12,7 @@ import { buildIndex, type CatalogIndex, packIndex, parseTsvector, syncIndex, tri
 import { buildIndexInWorker, hitProduct, queryTokens, searchCatalog, syncedIndex } from '../../src/modules/catalog/search.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 let t: TestApp
 let demoCatalogId: string
@@ -261,7 +262,7 @@ describe('an index built in a worker thread (large catalogs on PostgreSQL)', () 
     // Each case on a database handle of its own, so it starts without an index.
     const buildWith = async (workerMinProducts: number) => {
       const url = connectionStringOf(t.deps.database.db)
-      const database = url ? await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2 }) : t.deps.database
+      const database = url ? await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2, schema }) : t.deps.database
       try {
         const index = await syncedIndex(database.db, demoCatalogId, { workerMinProducts, log })
         assert.deepEqual(await answers(index), expected)
@@ -286,7 +287,7 @@ describe('an index built in a worker thread (large catalogs on PostgreSQL)', () 
     // A database cannot close itself to connections: the switch is thrown from the server's own.
     const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') })
     await admin.connect()
-    const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 1 })
+    const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 1, schema })
     try {
       await database.db.execute(sql`select 1`)
       await admin.query(`alter database "${name}" allow_connections false`)

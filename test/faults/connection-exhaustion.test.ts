@@ -14,6 +14,7 @@ import { openDatabase } from '../../src/db/client.ts'
 import { durations, type FaultShop, type Load, percentile, prepareFaultShop, type Sample, serverEnv, startLoad } from '../helpers/fault-load.ts'
 import { invariantViolations } from '../helpers/invariants.ts'
 import { type ServerProcess, sleep, startServerProcess, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 const MAX_CONNECTIONS = 8
 const RESERVED = 3
@@ -123,7 +124,7 @@ describe('PostgreSQL out of connections', { timeout: 200_000 }, () => {
     const userIds = [...new Set(placed.map((p) => p.customer.userId))]
     const rows = await postgres.query<{ id: string }>('select id from orders where user_id = any($1)', [userIds], 'app')
     assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(placed.map((p) => p.orderId)), 'orders in the database = the orders answered 201')
-    const database = await openDatabase({ databaseUrl: postgres.url('app'), pgliteDir: null, poolSize: 1 })
+    const database = await openDatabase({ databaseUrl: postgres.url('app'), pgliteDir: null, poolSize: 1, schema })
     try {
       assert.deepEqual(await invariantViolations(database.db, { now: new Date() }), [])
     } finally {

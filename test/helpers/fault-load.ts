@@ -17,6 +17,7 @@ import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer, 
 import { ADDRESS, givenShop, type Shop } from './shop.ts'
 import { sleep } from './throwaway.ts'
 import { testLogger } from './log-capture.ts'
+import { schema, withTables } from './schema-db.ts'
 
 export interface FaultShop {
   database: Database
@@ -33,12 +34,12 @@ export async function prepareFaultShop(url: string, n: number, options: { webhoo
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-faults-'))
   // Many customers are signed in from one address: the per-address auth limit would stop at 30.
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: url, DATA_DIR: dataDir, RATE_LIMIT_AUTH_MAX: '1000000' })
-  const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 4 })
+  const database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 4, schema })
   await migrateDatabase(database)
   const deps = { config, database, redis: null, clock: systemClock, logger: testLogger(config) }
   const app = await buildApp(deps)
   await app.ready()
-  const t = { app, deps, close: async () => {} } as TestApp
+  const t: TestApp = { app, deps: { ...deps, database: withTables(database) }, close: async () => {} }
   const shop = await givenShop(t, { hotStock: 1_000_000 })
   const customers: CustomerFixture[] = []
   for (let i = 0; i < n; i++) customers.push(await givenCustomer(app, shop.partner))

@@ -15,6 +15,7 @@ import { createAdmin } from '../../src/modules/admins/index.ts'
 import { freshPostgres } from '../helpers/app.ts'
 import { freePort } from '../helpers/factories.ts'
 import { type ServerProcess, startServer } from './load-support.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
 const ADMIN = { email: 'locked-twice@example.test', password: 'long-enough-password' }
@@ -26,7 +27,7 @@ let dataDir: string
 
 before(async () => {
   fresh = await freshPostgres()
-  database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2 })
+  database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2, schema })
   await migrateDatabase(database)
   await createAdmin(database.db, { ...ADMIN, role: 'ADMIN' })
   dataDir = mkdtempSync(join(tmpdir(), 'commerce-login-lock-'))

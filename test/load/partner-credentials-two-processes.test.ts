@@ -17,6 +17,7 @@ import { createCatalog } from '../../src/modules/catalog/index.ts'
 import { freshPostgres } from '../helpers/app.ts'
 import { freePort } from '../helpers/factories.ts'
 import { type ServerProcess, startServer } from './load-support.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
 const ADMIN = { email: 'partners-twice@example.test', password: 'long-enough-password' }
@@ -30,7 +31,7 @@ let token: string
 
 before(async () => {
   fresh = await freshPostgres()
-  database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2 })
+  database = await openDatabase({ databaseUrl: fresh.url, pgliteDir: null, poolSize: 2, schema })
   await migrateDatabase(database)
   await createAdmin(database.db, { ...ADMIN, role: 'ADMIN' })
   await createCatalog(database.db, 'Main catalog')

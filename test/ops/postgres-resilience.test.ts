@@ -12,6 +12,7 @@ import { systemClock } from '../../src/lib/clock.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
 import { testLogger } from '../helpers/log-capture.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 async function appOn(databaseUrl: string, database: Database) {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '/tmp/commerce-pgres' })
@@ -26,7 +27,7 @@ describe('PostgreSQL pool', () => {
     const fresh = await freshPostgres()
     url = fresh.url
     drop = fresh.drop
-    database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 3 })
+    database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 3, schema })
     await migrateDatabase(database)
   })
   after(async () => {
@@ -86,7 +87,7 @@ describe('PostgreSQL pool', () => {
   })
 
   test('when the database is unreachable, then requests fail fast with 503 in the error body and ready says down', async () => {
-    const unreachable = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', pgliteDir: null, poolSize: 1 })
+    const unreachable = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/none', pgliteDir: null, poolSize: 1, schema })
     const app = await appOn('postgres://postgres@127.0.0.1:1/none', unreachable)
     const started = Date.now()
     const res = await app.inject({

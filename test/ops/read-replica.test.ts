@@ -17,6 +17,7 @@ import { catalogs, categories, products } from '../../src/modules/catalog/schema
 import { createPartner } from '../../src/modules/partners/index.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { testLogger } from '../helpers/log-capture.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 let primary: Awaited<ReturnType<typeof freshPostgres>>
 let replica: Awaited<ReturnType<typeof freshPostgres>>
@@ -28,12 +29,12 @@ before(async () => {
   primary = await freshPostgres(POSTGRES_URL)
   replica = await freshPostgres(POSTGRES_URL)
   for (const url of [primary.url, replica.url]) {
-    const db = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2 })
+    const db = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2, schema })
     await migrateDatabase(db)
     await db.close()
   }
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url })
-  database = await openDatabase({ databaseUrl: config.databaseUrl, readUrl: config.databaseReadUrl, pgliteDir: null, poolSize: 4 })
+  database = await openDatabase({ databaseUrl: config.databaseUrl, readUrl: config.databaseReadUrl, pgliteDir: null, poolSize: 4, schema })
   const catalog = await createCatalog(database.db, 'Replica test')
   await importCatalog(database.db, catalog.id, {
     categories: [{ slug: 'tools', name: 'Tools' }],

@@ -14,6 +14,7 @@ import { migrateDatabase } from '../../src/db/migrate.ts'
 import { createCatalog } from '../../src/modules/catalog/index.ts'
 import { gstRegistrations, gstSellers, taxDocuments } from '../../src/modules/tax/schema.sql.ts'
 import { freshPostgres } from '../helpers/app.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 const run = promisify(execFile)
 let database: Database
@@ -24,7 +25,7 @@ before(async () => {
   const fresh = await freshPostgres()
   url = fresh.url
   drop = fresh.drop
-  database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2 })
+  database = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 2, schema })
   await migrateDatabase(database)
 })
 after(async () => {

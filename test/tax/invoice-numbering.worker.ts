@@ -3,10 +3,11 @@
 // numbered. Prints the numbers it committed as JSON on its last line.
 import { openDatabase } from '../../src/db/client.ts'
 import { issueInvoices } from '../../src/modules/tax/index.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 const { DATABASE_URL, CATALOG_IDS, COUNT, NAME } = process.env
 const catalogIds = CATALOG_IDS!.split(',')
-const database = await openDatabase({ databaseUrl: DATABASE_URL!, pgliteDir: null, poolSize: 4 })
+const database = await openDatabase({ databaseUrl: DATABASE_URL!, pgliteDir: null, poolSize: 4, schema })
 const address = { name: 'Asha Rao', phone: '9876543210', line1: '12 MG Road', line2: '', landmark: '', city: 'Bengaluru', state: 'Karnataka', pincode: '560001' }
 const committed: string[] = []
 await Promise.all(

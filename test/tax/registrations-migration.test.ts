@@ -13,6 +13,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator'
 import { type Database, openDatabase, queryRows } from '../../src/db/client.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
 import { projectFile } from '../../src/lib/paths.ts'
+import { schema } from '../helpers/schema-db.ts'
 
 let database: Database
 let folder: string
@@ -40,7 +41,7 @@ async function legacyDocument(id: string, catalogId: string, serial: number, gst
 }
 
 before(async () => {
-  database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1 })
+  database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1, schema })
   folder = migrationsBeforeRegistrations()
   await migrate(drizzle(database.pglite!), { migrationsFolder: folder })
   const db = database.db
