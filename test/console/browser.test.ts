@@ -474,7 +474,7 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     // The pickup booked from the page, its AWB shown; the carrier brings the parcel back (the
     // sandbox's scans), then the quality check is recorded on the page with its result.
     await page.getByRole('button', { name: 'Book pickup', exact: true }).click()
-    await page.getByText('Pickup booked').or(page.getByText(/pickup/i)).first().waitFor()
+    await notified(page, 'Pickup booked')
     const pickup = (await adminApi('GET', `/returns/${returnId}`)).data.pickup
     assert.ok(pickup?.awb, 'the pickup has an AWB')
     await page.getByTestId('return-pickup').getByText(pickup.awb).waitFor()
