@@ -18,6 +18,7 @@ import { AppError } from './lib/errors.ts'
 import { NO_QUERY, validatorCompiler } from './http/validation.ts'
 import { adminAuthRoutes, adminPeopleRoutes, AdminService, failedLoginsPerAccount } from './modules/admins/index.ts'
 import { AuthService, authRoutes } from './modules/auth/index.ts'
+import { AddressBook, addressBookRoutes } from './flows/address-book.ts'
 import { adminSearchRoutes } from './flows/admin-search.ts'
 import { auditBackOfficeWrites } from './http/audit.ts'
 import { auditRoutes } from './modules/audit/index.ts'
@@ -225,6 +226,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage, (owner, purpose, files) => uploads.issueSlots(owner, purpose, files))
   const returns = new ReturnService(deps, storage, payments, shipping)
+  const profiles = new ProfileService(deps)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
     returns: (scope, paging) => returns.list(scope, {}, paging),
@@ -242,7 +244,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       await api.register(authRoutes, { auth, rateLimit: authLimit })
       await api.register(adminAuthRoutes, { admins, rateLimit: authLimit, failedLogins })
       await api.register(adminPeopleRoutes, { admins, guards })
-      await api.register(profileRoutes, { profiles: new ProfileService(deps), guards })
+      await api.register(profileRoutes, { profiles, guards })
+      await api.register(addressBookRoutes, { book: new AddressBook(deps.database.db, profiles), profiles, guards })
       await api.register(catalogRoutes, { catalog, guards })
       await api.register(checkoutRoutes, { checkout, guards })
       await api.register(orderRoutes, { orders, guards })

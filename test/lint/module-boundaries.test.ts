@@ -38,3 +38,10 @@ test("when a module's file imports its own index.ts, then the linter reports it;
   assert.deepEqual(await boundaryErrors('src/modules/catalog/service.ts', "export { onStockMoved } from './index.ts'\n"), ['ownIndex'])
   assert.deepEqual(await boundaryErrors('src/modules/catalog/index.ts', "export { onStockMoved } from './stock.ts'\n"), [])
 })
+
+test('when a module imports a module of its own layer or of a higher one, then the linter reports it; a lower layer is fine (issue #40)', async () => {
+  assert.deepEqual(await boundaryErrors('src/modules/customers/fixture.ts', "export { stateMismatch } from '../checkout/index.ts'\n"), ['layer'], 'checkout stands above customers')
+  assert.deepEqual(await boundaryErrors('src/modules/ledgers/fixture.ts', "export type { GstSeller } from '../tax/index.ts'\n"), ['layer'], 'a type import counts, and one layer does not import its neighbour')
+  assert.deepEqual(await boundaryErrors('src/modules/checkout/fixture.ts', "export { lockCustomer } from '../customers/index.ts'\n"), [])
+  assert.deepEqual(await boundaryErrors('src/modules/newcomer/fixture.ts', "export { lockCustomer } from '../customers/index.ts'\n"), ['layer'], 'a module not in LAYERS has no place yet')
+})

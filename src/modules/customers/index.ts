@@ -45,7 +45,8 @@ export const lockCustomer = (db: Executor, id: string) => customerRepo.lockCusto
 /** One of the customer's saved addresses, or null (also for another customer's address). */
 export const findAddress = (db: Executor, userId: string, addressId: string) => customerRepo.findAddress(db, userId, addressId)
 
-export { ProfileService } from './service.ts'
+export { addressFields, type AddressInput, ProfileService } from './service.ts'
+export { Address, AddressBody, AddressListItem, AddressParams } from './schemas.ts'
 export { profileRoutes } from './routes.ts'
 export { CustomerAdminService } from './admin.ts'
 export { customerAdminRoutes } from './admin-routes.ts'

@@ -1,11 +1,13 @@
-// /users/me: the customer's profile and address book (bearer token; x-partner-id optional).
+// /users/me: the customer's profile (bearer token; x-partner-id optional). The address book's
+// routes are the flow src/flows/address-book.ts (an address's state is checked against checkout's
+// serviceability data).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
 import type { ProfileService } from './service.ts'
 import { Email, security } from '../../http/schemas.ts'
-import { Address, AddressBody, AddressListItem, AddressParams, Profile, User } from './schemas.ts'
+import { Profile, User } from './schemas.ts'
 
 export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService; guards: Guards }> = async (
   app,
@@ -37,75 +39,5 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ profiles: ProfileService
       },
     },
     async (request) => ok(await profiles.updateProfile(customerOf(request).userId, request.body), 'Profile updated'),
-  )
-
-  app.get(
-    '/users/me/addresses',
-    {
-      ...common,
-      schema: { operationId: 'listAddresses', tags, summary: 'Saved addresses, default first', security: security.customer, response: { 200: Envelope(Type.Array(AddressListItem)), ...errorResponses(401) } },
-    },
-    async (request) => ok(await profiles.listAddresses(customerOf(request).userId), 'Addresses retrieved'),
-  )
-
-  app.post(
-    '/users/me/addresses',
-    {
-      ...common,
-      schema: {
-        operationId: 'createAddress',
-        tags,
-        summary: 'Save an address (the first one becomes the default)',
-        security: security.customer,
-        body: Type.Object({
-          label: AddressBody.label,
-          line1: AddressBody.line1,
-          line2: Type.Optional(AddressBody.line2),
-          city: AddressBody.city,
-          state: AddressBody.state,
-          pincode: AddressBody.pincode,
-          isDefault: Type.Optional(AddressBody.isDefault),
-        }),
-        response: { 201: Envelope(Address), ...errorResponses(400, 401) },
-      },
-    },
-    async (request, reply) => {
-      reply.status(201)
-      return ok(await profiles.createAddress(customerOf(request).userId, request.body), 'Address created', 201)
-    },
-  )
-
-  app.patch(
-    '/users/me/addresses/:addressId',
-    {
-      ...common,
-      schema: {
-        operationId: 'updateAddress',
-        tags,
-        summary: 'Change any subset of an address',
-        security: security.customer,
-        params: AddressParams,
-        body: Type.Partial(Type.Object(AddressBody)),
-        response: { 200: Envelope(Address), ...errorResponses(400, 401, 404) },
-      },
-    },
-    async (request) =>
-      ok(await profiles.updateAddress(customerOf(request).userId, request.params.addressId, request.body), 'Address updated'),
-  )
-
-  app.delete(
-    '/users/me/addresses/:addressId',
-    {
-      ...common,
-      schema: {
-        operationId: 'deleteAddress',
-        tags,
-        summary: 'Delete an address (a deleted default passes to the most recent remaining one)',
-        security: security.customer,
-        params: AddressParams,
-        response: { 200: Envelope(Address), ...errorResponses(401, 404) },
-      },
-    },
-    async (request) => ok(await profiles.deleteAddress(customerOf(request).userId, request.params.addressId), 'Address deleted'),
   )
 }

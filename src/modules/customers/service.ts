@@ -5,7 +5,6 @@ import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { stateMismatch } from '../checkout/index.ts'
 import { toUser } from './views.ts'
 import { customerRepo } from './repo.ts'
 import type { addresses } from './schema.sql.ts'
@@ -47,6 +46,13 @@ function requireText(fields: object, names: string[]) {
   if (empty.length) throw new AppError('BAD_REQUEST', `${empty[0]} should not be empty`)
 }
 
+/** An address's fields trimmed, the ones that must carry text checked (400 naming the first blank one). */
+export function addressFields<T extends Partial<AddressInput>>(input: T): T {
+  const fields = trimmed(input)
+  requireText(fields, ['label', 'line1', 'city', 'state'])
+  return fields
+}
+
 export class ProfileService {
   private readonly db: Db
   private readonly clock: Deps['clock']
@@ -60,12 +66,6 @@ export class ProfileService {
     const user = await customerRepo.findById(this.db, userId)
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
     return user
-  }
-
-  /** An address's state must be one its pincode may be in (400 naming both otherwise). */
-  private async requireStateOfPincode(address: { state: string; pincode: string }, executor: Executor = this.db) {
-    const mismatch = await stateMismatch(executor, address)
-    if (mismatch) throw new AppError('BAD_REQUEST', 'Validation failed', [mismatch])
   }
 
   async profile(userId: string) {
@@ -86,11 +86,13 @@ export class ProfileService {
     return (await customerRepo.listAddresses(this.db, userId)).map(toAddress)
   }
 
-  async createAddress(userId: string, input: AddressInput) {
-    const fields = trimmed(input)
-    requireText(fields, ['label', 'line1', 'city', 'state'])
-    await this.requireStateOfPincode(fields)
-    return this.db.transaction(async (tx) => {
+  /**
+   * Saves an address (its state already checked against its pincode by the address book's flow,
+   * src/flows/address-book.ts). In `executor`'s transaction when one is given.
+   */
+  async createAddress(userId: string, input: AddressInput, executor: Executor = this.db) {
+    const fields = addressFields(input)
+    return executor.transaction(async (tx) => {
       if (!(await customerRepo.lockCustomer(tx, userId))) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
       const existing = await customerRepo.countAddresses(tx, userId)
       if (existing >= MAX_ADDRESSES) {
@@ -117,17 +119,19 @@ export class ProfileService {
     })
   }
 
-  async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>) {
-    const fields = trimmed(input)
-    requireText(fields, ['label', 'line1', 'city', 'state'])
-    return this.db.transaction(async (tx) => {
-      await customerRepo.lockCustomer(tx, userId)
-      const current = await customerRepo.findAddress(tx, userId, addressId)
-      if (!current) throw new AppError('NOT_FOUND', 'Address not found')
-      // The state and pincode as they will be, checked when either changes.
-      if (fields.state !== undefined || fields.pincode !== undefined) {
-        await this.requireStateOfPincode({ state: fields.state ?? current.state, pincode: fields.pincode ?? current.pincode }, tx)
-      }
+  /** The customer's address, locked with the customer for the rest of the transaction (404 when not theirs). */
+  async addressForUpdate(tx: Executor, userId: string, addressId: string) {
+    await customerRepo.lockCustomer(tx, userId)
+    const current = await customerRepo.findAddress(tx, userId, addressId)
+    if (!current) throw new AppError('NOT_FOUND', 'Address not found')
+    return toAddress(current)
+  }
+
+  /** Changes any subset of an address (its state and pincode as they will be already checked by the address book's flow). */
+  async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>, executor: Executor = this.db) {
+    const fields = addressFields(input)
+    return executor.transaction(async (tx) => {
+      const current = await this.addressForUpdate(tx, userId, addressId)
       const { isDefault, ...rest } = fields
       const now = this.clock.now()
       let nextDefault = current.isDefault
