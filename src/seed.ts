@@ -4,10 +4,10 @@
 // Composition level (beside app.ts), not db/: it uses several modules through their indexes.
 import { randomBytes } from 'node:crypto'
 import type { Db } from './db/client.ts'
-import { upsertAdminPassword } from './modules/admins/index.ts'
+import { anyAdminExists, upsertAdminPassword } from './modules/admins/index.ts'
 import { createCoupon, findCouponId, seedDeliveryZones } from './modules/checkout/index.ts'
 import { createCatalog, findDefaultCatalog, importDemoCatalog } from './modules/catalog/index.ts'
-import { createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from './modules/partners/index.ts'
+import { anyPartnerExists, createApiKey, createPartner, findPartnerByName, rotatePartnerSecret } from './modules/partners/index.ts'
 
 export const DEMO_PARTNER_NAME = 'Demo partner'
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local'
@@ -63,4 +63,9 @@ export function describeCredentials(c: DemoCredentials): string {
 async function seedDemoCoupon(db: Db, partnerId: string) {
   if (await findCouponId(db, partnerId, 'WELCOME10')) return
   await createCoupon(db, partnerId, { code: 'WELCOME10', kind: 'PERCENT', value: 10n, maxDiscount: 20_000n, minOrderValue: 49_900n, perCustomerLimit: 1 }, new Date())
+}
+
+/** True before anything was created: no partner and no admin (the server seeds demo data into such an embedded database). */
+export async function isEmptyDatabase(db: Db): Promise<boolean> {
+  return !(await anyPartnerExists(db)) && !(await anyAdminExists(db))
 }

@@ -9,8 +9,7 @@ import { buildApp } from './app.ts'
 import { createLogger, openRuntime } from './bootstrap.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { DatabaseLockedError } from './db/client.ts'
-import { describeCredentials, seedDemoData } from './seed.ts'
-import { isEmptyDatabase } from './db/status.ts'
+import { describeCredentials, isEmptyDatabase, seedDemoData } from './seed.ts'
 
 function workersFromArgs(config: Config): number {
   const index = process.argv.indexOf('--workers')

@@ -311,7 +311,7 @@ const CHECKS: Check[] = [
   },
   {
     id: 'I4',
-    rule: 'units returned never exceed units bought; a return asks what its units cost',
+    rule: 'units returned never exceed units bought; a return asks what its units cost; each line counts the units of its live returns',
     query: `select 'order item ' || i.id || ' of order ' || i.order_id || ': ' || sum(ri.quantity) || ' of ' || i.quantity || ' units in live returns, ' ||
                    i.cancelled_quantity || ' cancelled' as detail
               from return_items ri join return_requests rr on rr.id = ri.return_request_id join order_items i on i.id = ri.order_item_id
@@ -323,6 +323,13 @@ const CHECKS: Check[] = [
                    coalesce('item ' || i.id || ' of order ' || i.order_id, 'a missing order item') as detail
               from return_items ri join return_requests rr on rr.id = ri.return_request_id left join order_items i on i.id = ri.order_item_id
              where i.id is null or i.order_id <> rr.order_id
+            union all
+            select 'order item ' || i.id || ' of order ' || i.order_id || ' counts ' || i.returned_quantity || ' units in returns; its live returns hold ' ||
+                   coalesce((select sum(ri.quantity) from return_items ri join return_requests rr on rr.id = ri.return_request_id
+                              where ri.order_item_id = i.id and rr.status <> 'REJECTED'), 0) as detail
+              from order_items i
+             where i.returned_quantity <> coalesce((select sum(ri.quantity) from return_items ri join return_requests rr on rr.id = ri.return_request_id
+                                                     where ri.order_item_id = i.id and rr.status <> 'REJECTED'), 0)
             union all
             select 'return ' || rr.id || ' requests ' || rr.requested_amount || ' but its items add up to ' || coalesce(sum(ri.requested_amount), 0) as detail
               from return_requests rr left join return_items ri on ri.return_request_id = rr.id

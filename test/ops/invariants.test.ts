@@ -286,11 +286,15 @@ describe('invariant sweep', () => {
     assertReports(cod, 'I4 a return is refunded at most its approved amount, from its own order', f.returned.returnId)
   })
 
-  test('I4: more units returned than bought, a return whose items do not add up', async () => {
+  test('I4: more units returned than bought, a return whose items do not add up, a line that miscounts its units in returns', async () => {
     const units = await violationsWhen((tx) => exec(tx, sql`update return_items set quantity = 99 where id = ${f.returned.returnItemId}`))
     assertReports(units, 'I4 units returned never exceed units bought', 'of 3 units in live returns')
     const amount = await violationsWhen((tx) => exec(tx, sql`update return_requests set requested_amount = requested_amount + 1, approved_amount = approved_amount + 1 where id = ${f.returned.returnId}`))
     assertReports(amount, 'I4 units returned never exceed units bought; a return asks what its units cost', `return ${f.returned.returnId} requests`)
+    const counted = await violationsWhen((tx) =>
+      exec(tx, sql`update order_items set returned_quantity = 0 where id = (select order_item_id from return_items where id = ${f.returned.returnItemId})`),
+    )
+    assertReports(counted, 'I4 units returned never exceed units bought; a return asks what its units cost; each line counts the units of its live returns', 'counts 0 units in returns; its live returns hold')
   })
 
   test('I5: an order without lines, without its order.created event, with totals that do not add up', async () => {

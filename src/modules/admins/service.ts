@@ -23,6 +23,12 @@ const INVALID_LOGIN = 'Invalid email or password'
 /** Verifying against this keeps the answer time the same whether or not the email exists. */
 let dummyHash: Promise<string> | null = null
 
+/** True once any back-office user exists. */
+export async function anyAdminExists(db: Executor): Promise<boolean> {
+  const [row] = await db.select({ id: adminUsers.id }).from(adminUsers).limit(1)
+  return row !== undefined
+}
+
 export async function createAdmin(db: Executor, input: { email: string; password: string; role?: AdminRole }) {
   const email = input.email.trim().toLowerCase()
   if (input.password.length < 8) throw new AppError('BAD_REQUEST', 'password must be longer than or equal to 8 characters')

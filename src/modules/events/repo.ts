@@ -1,6 +1,7 @@
 // Data access of the outbox and its delivery attempts.
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { type Executor, queryRows } from '../../db/client.ts'
+import { partnerHasWebhook } from '../partners/index.ts'
 import { type OutboxStatus, outboxEvents, webhookDeliveries } from './schema.sql.ts'
 
 export type OutboxEvent = typeof outboxEvents.$inferSelect
@@ -33,8 +34,7 @@ export const eventRepo = {
       update outbox_events set locked_until = ${lockedUntil.toISOString()}, attempts = attempts + 1
       where id in (
         select e.id from outbox_events e
-        join partners p on p.id = e.partner_id and p.webhook_url is not null
-        where e.status = 'PENDING' and e.next_attempt_at <= ${now.toISOString()}
+        where ${partnerHasWebhook(sql`e.partner_id`)} and e.status = 'PENDING' and e.next_attempt_at <= ${now.toISOString()}
           and (e.locked_until is null or e.locked_until <= ${now.toISOString()})
         order by e.created_at, e.id
         limit ${limit}

@@ -49,6 +49,8 @@ export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from 
 export type { ClientAction, PayoutTo, RefundMethod, ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
+/** The returns module counts a return's units on their lines when it is asked for, and gives them back (negative quantities) when it is rejected. */
+export const countReturnedUnits = (tx: Executor, lines: { orderItemId: string; quantity: number }[]) => orderRepo.countReturnedUnits(tx, lines)
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
 /** A customer's COD history for checkout's risk rules (injected into CheckoutService by app.ts: checkout does not read orders). */
 export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince, refusedSince)

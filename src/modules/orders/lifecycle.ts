@@ -49,15 +49,14 @@ export function orderEvent(order: Pick<OrderRow, 'id' | 'partnerId' | 'orderNumb
 
 /** The order as GET /orders/{id} answers it, read through `ex` (inside a transaction: as it is so far). */
 export async function answeredOrder(ex: Executor, order: OrderRow) {
-  const [items, history, paymentRows, refunds, returnedQuantities, shipments] = await Promise.all([
+  const [items, history, paymentRows, refunds, shipments] = await Promise.all([
     orderRepo.items(ex, order.id),
     orderRepo.history(ex, order.id),
     orderRepo.paymentsOf(ex, order.id),
     orderRepo.refundsOf(ex, order.id),
-    orderRepo.returnedQuantities(ex, order.id),
     shipmentsOfOrder(ex, order.id),
   ])
-  return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, returnedQuantities, shipments })
+  return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, shipments })
 }
 
 /** An order's event, carrying the order as the API answers it at that point of the transaction (issue #21). */
@@ -307,6 +306,9 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
       id: newId('itm', at.getTime()),
       orderId: id,
       quantity,
+      // The replacement's own units: none cancelled or in returns yet, whatever the original's were.
+      cancelledQuantity: 0,
+      returnedQuantity: 0,
       unitPrice: 0n,
       lineTotal: 0n,
       couponDiscount: 0n,

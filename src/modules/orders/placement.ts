@@ -270,6 +270,7 @@ export class OrderPlacement {
       sku: products.get(l.productId)!.sku,
       imageUrl: products.get(l.productId)!.images[0] ?? null,
       cancelledQuantity: 0,
+      returnedQuantity: 0,
       quantity: l.quantity,
       unitPrice: l.unitPrice,
       unitMrp: l.unitMrp,

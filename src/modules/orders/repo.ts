@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import { containing } from '../../db/like.ts'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
-import { type Executor, queryRows } from '../../db/client.ts'
+import type { Executor } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope, PartnerScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
@@ -263,14 +263,11 @@ export const orderRepo = {
       .orderBy(asc(changeTxid), asc(orders.id))
       .limit(limit + 1)
   },
-  /** Units of each line in returns that were not REJECTED (the returns module's tables, read here to avoid a cycle). */
-  async returnedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {
-    const rows = await queryRows<{ order_item_id: string; n: number }>(
-      db,
-      sql`select ri.order_item_id, sum(ri.quantity)::int as n from return_items ri join return_requests rr on rr.id = ri.return_request_id
-          where rr.order_id = ${orderId} and rr.status <> 'REJECTED' group by ri.order_item_id`,
-    )
-    return new Map(rows.map((r) => [r.order_item_id, r.n]))
+  /** Adds `quantity` (negative to give units back) to each line's units in returns. */
+  async countReturnedUnits(tx: Executor, lines: { orderItemId: string; quantity: number }[]) {
+    for (const line of lines) {
+      await tx.update(orderItems).set({ returnedQuantity: sql`${orderItems.returnedQuantity} + ${line.quantity}` }).where(eq(orderItems.id, line.orderItemId))
+    }
   },
   /** Units of each line in forward shipments that were not cancelled: they can no longer be cancelled (partial-cancel.ts). */
   async shippedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {

@@ -132,6 +132,12 @@ export const orderItems = pgTable(
     quantity: integer('quantity').notNull(),
     /** Units cancelled before shipping (partial cancellation); the line keeps what was ordered. */
     cancelledQuantity: integer('cancelled_quantity').notNull().default(0),
+    /**
+     * Units in returns not rejected: the returns module counts them here when a return is asked for
+     * and gives them back when it is rejected (`countReturnedUnits`), so the order's answer reads its
+     * own table (issue #40).
+     */
+    returnedQuantity: integer('returned_quantity').notNull().default(0),
     unitPrice: bigint('unit_price', { mode: 'bigint' }).notNull(),
     unitMrp: bigint('unit_mrp', { mode: 'bigint' }).notNull(),
     lineTotal: bigint('line_total', { mode: 'bigint' }).notNull(),
@@ -154,6 +160,7 @@ export const orderItems = pgTable(
     index('order_items_order_idx').on(t.orderId, t.position),
     check('order_items_quantity_range', sql`${t.quantity} between 1 and 9999`),
     check('order_items_cancelled_range', sql`${t.cancelledQuantity} between 0 and ${t.quantity}`),
+    check('order_items_returned_range', sql`${t.returnedQuantity} between 0 and ${t.quantity}`),
     check(
       'order_items_tax_adds_up',
       sql`${t.taxableValue} is null or (${t.taxableValue} >= 0 and ${t.cgst} >= 0 and ${t.sgst} >= 0 and ${t.igst} >= 0 and ${t.taxableValue} + ${t.cgst} + ${t.sgst} + ${t.igst} = ${t.lineTotal} - ${t.couponDiscount})`,

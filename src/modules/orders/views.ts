@@ -79,12 +79,11 @@ export interface OrderDetail {
   payment: PaymentRow | null
   refunds: RefundRow[]
   /** Units of each line already in returns that were not rejected (returns module); none yet: 0. */
-  returnedQuantities?: Map<string, number>
   /** Parcels of the order (decision 0024); none yet: []. */
   shipments?: ShipmentView[]
 }
 
-export function orderView({ order: o, items, history, payment, refunds, returnedQuantities, shipments }: OrderDetail) {
+export function orderView({ order: o, items, history, payment, refunds, shipments }: OrderDetail) {
   return {
     id: o.id,
     orderNumber: o.orderNumber,
@@ -109,7 +108,7 @@ export function orderView({ order: o, items, history, payment, refunds, returned
       prepaidDiscount: rupees(i.prepaidDiscount),
       paidAmount: rupees(i.paidAmount),
       cancelledQuantity: i.cancelledQuantity,
-      returnableQuantity: i.quantity - i.cancelledQuantity - (returnedQuantities?.get(i.id) ?? 0),
+      returnableQuantity: i.quantity - i.cancelledQuantity - i.returnedQuantity,
       ...itemTaxView(i),
     })),
     shippingAddress: o.shippingAddress,

@@ -289,4 +289,14 @@ export async function setPartnerWebhook(
 
 
 /** SQL: is the partner whose id is `partnerId` (a column of the caller's query) active? For a selection, not a join. */
+/** SQL: has the partner whose id is `partnerId` (a column of the caller's query) a webhook URL? For the outbox's claim. */
+export const partnerHasWebhook = (partnerId: SQLWrapper): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.webhookUrl} is not null)`
+
+/** True once any partner exists (the server seeds demo data into an empty embedded database only). */
+export async function anyPartnerExists(db: Executor): Promise<boolean> {
+  const [row] = await db.select({ id: partners.id }).from(partners).limit(1)
+  return row !== undefined
+}
+
 export const partnerIsActive = (partnerId: SQLWrapper): SQL<boolean> => sql<boolean>`(select ${partners.isActive} from ${partners} where ${partners.id} = ${partnerId})`

@@ -7,6 +7,7 @@
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { recordEvent } from '../events/index.ts'
+import { countReturnedUnits } from '../orders/index.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 import type { ReturnStatus } from './schema.sql.ts'
 import { returnView } from './views.ts'
@@ -32,6 +33,8 @@ export function checkMove(from: ReturnStatus, to: ReturnStatus) {
 export async function moveReturn(tx: Executor, row: ReturnRow, to: ReturnStatus, actor: string, note: string | null, at: Date, changes: Partial<ReturnRow> = {}) {
   checkMove(row.status, to)
   const updated = await returnRepo.update(tx, row.id, { ...changes, status: to, updatedAt: at })
+  // A rejected return's units can be asked for again: the order's lines get them back.
+  if (to === 'REJECTED') await countReturnedUnits(tx, (await returnRepo.items(tx, [row.id])).map((i) => ({ orderItemId: i.orderItemId, quantity: -i.quantity })))
   await returnRepo.addHistory(tx, { returnRequestId: row.id, fromStatus: row.status, toStatus: to, actor, note, createdAt: at })
   await recordEvent(tx, { partnerId: row.partnerId, type: 'return.status_changed', subjectId: row.id, data: { returnId: row.id, orderId: row.orderId, from: row.status, status: to, return: await returnView(tx, updated) }, at })
   return updated

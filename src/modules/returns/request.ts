@@ -17,7 +17,7 @@ import { newId } from '../../lib/ids.ts'
 import { paisePerPointOf, pointsForSlice, shareOfSlice, sumPaise } from '../../lib/money.ts'
 import { partnerPricingOf } from '../checkout/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { type OrderItemRow, type OrderRow, orderItemsOf, type PayoutAccountRow } from '../orders/index.ts'
+import { countReturnedUnits, type OrderItemRow, type OrderRow, orderItemsOf, type PayoutAccountRow } from '../orders/index.ts'
 import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
 import { type ReturnItemRow, returnRepo, type ReturnRow } from './repo.ts'
 import type { Resolution } from './schema.sql.ts'
@@ -159,6 +159,7 @@ export async function insertReturn(
     },
     items,
   )
+  await countReturnedUnits(tx, items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })))
   await returnRepo.addHistory(tx, { returnRequestId: returnId, fromStatus: null, toStatus: 'REQUESTED', actor: 'CUSTOMER', note: null, createdAt: now })
   await recordEvent(tx, {
     partnerId: customer.partnerId,
