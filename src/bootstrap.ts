@@ -1,7 +1,7 @@
 // Opens what the server and the command line both need: logger, database (migrated), Redis.
 import pino from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { REDACTED_PATHS } from './app.ts'
+import { REDACTED_PATHS } from './http/server.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/client.ts'
 import { migrateDatabase } from './db/migrate.ts'

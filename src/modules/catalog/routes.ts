@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { apiKeyOf, type Guards } from '../../http/guards.ts'
+import type { RouteApp } from '../../http/route-app.ts'
 import type { CatalogService, ProductQuery } from './service.ts'
 import { Limit, security } from '../../http/schemas.ts'
 import { Page, Product, SearchResult, TopCategory } from './schemas.ts'
@@ -51,13 +52,26 @@ function sendCached(reply: FastifyReply, answer: CachedAnswer) {
   return reply.type(JSON_TYPE).header('etag', answer.etag).send(answer.bytes as never)
 }
 
+interface CatalogRouteDeps {
+  catalog: CatalogService
+  guards: Guards
+}
+const tags = ['Catalog']
+
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService; guards: Guards }> = async (app, { catalog, guards }) => {
-  const tags = ['Catalog']
-  const common = { preValidation: guards.apiKey }
   // Partners that poll send If-None-Match and get 304 with no body while nothing changed. The tag is
   // a hash of the exact answer, so any change to what a key would see changes it; it applies to the
   // catalog routes only. Cached answers keep their tag beside their bytes (see `cached`).
   await app.register(etag, { weak: true, hashFn: etagHash })
+
+  categoryRoutes(app, { catalog, guards })
+  productRoutes(app, { catalog, guards })
+  searchRoutes(app, { catalog, guards })
+}
+
+/** GET /categories: the category tree. */
+export function categoryRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDeps): void {
+  const common = { preValidation: guards.apiKey }
 
   app.get(
     '/categories',
@@ -80,6 +94,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       return sendCached(reply, answer)
     },
   )
+}
+
+/** GET /products and /products/{slug}: product lists and one product. */
+export function productRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDeps): void {
+  const common = { preValidation: guards.apiKey }
 
   app.get(
     '/products',
@@ -144,6 +163,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
       return sendCached(reply, answer)
     },
   )
+}
+
+/** GET /search: relevance search over products and categories. */
+export function searchRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDeps): void {
+  const common = { preValidation: guards.apiKey }
 
   app.get(
     '/search',

@@ -3,16 +3,29 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
+import type { RouteApp } from '../../http/route-app.ts'
 import type { EventAdminService } from './admin-service.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
 import { Event, EventDetail, Ping, Status, Webhook } from './schemas.ts'
 
+interface EventAdminDeps {
+  admin: EventAdminService
+  guards: Guards
+}
+const tags = ['Admin: events and webhooks']
+const sec = security.admin
+const EventParams = Type.Object({ eventId: Type.String({ maxLength: 100 }) })
+
 export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  partnerWebhookAdminRoutes(app, { admin, guards })
+  partnerEventAdminRoutes(app, { admin, guards })
+  partnerServerRoutes(app, { admin, guards })
+}
+
+/** /admin/partners/{partnerId}/webhook: a partner's webhook endpoint, its secret, a ping and a test event. */
+export function partnerWebhookAdminRoutes(app: RouteApp, { admin, guards }: EventAdminDeps): void {
   const common = { preValidation: guards.admin() }
-  const tags = ['Admin: events and webhooks']
-  const sec = security.admin
   const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
-  const EventParams = Type.Object({ eventId: Type.String({ maxLength: 100 }) })
 
   app.get('/admin/partners/:partnerId/webhook', { ...common, schema: { operationId: 'adminGetWebhook', tags, security: sec, summary: "A partner's webhook endpoint", params: PartnerParams, response: { 200: Envelope(Webhook), ...errorResponses(401, 403, 404) } } }, async (request) =>
     ok(await admin.webhook(request.params.partnerId), 'Webhook retrieved'),
@@ -48,6 +61,11 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     reply.status(201)
     return ok(await admin.sendTest(request.params.partnerId), 'Test event queued', 201)
   })
+}
+
+/** /admin/events: partner events, one event, replays. */
+export function partnerEventAdminRoutes(app: RouteApp, { admin, guards }: EventAdminDeps): void {
+  const common = { preValidation: guards.admin() }
 
   app.get(
     '/admin/events',
@@ -95,8 +113,10 @@ export const eventAdminRoutes: FastifyPluginAsyncTypebox<{ admin: EventAdminServ
     },
     async (request) => ok(await admin.replayFailed(request.body?.partnerId), 'Failed events queued'),
   )
+}
 
-  // The partner's own server (x-partner-id + x-partner-secret): its webhook endpoint and its events.
+/** The partner's own server (x-partner-id + x-partner-secret): its webhook endpoint and its events. */
+export function partnerServerRoutes(app: RouteApp, { admin, guards }: EventAdminDeps): void {
   const partner = { preValidation: guards.partner }
   const partnerTags = ['Partner server: webhooks and events']
   const psec = security.partner

@@ -3,15 +3,27 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import type { Guards } from '../../http/guards.ts'
+import type { RouteApp } from '../../http/route-app.ts'
 import type { PartnerAdminService } from './admin.ts'
 import { Nullable, OptionalPageQuery, PageQuery, Time, security } from '../../http/schemas.ts'
 import { ApiKey, EcoGstin, IssuedApiKey, Name, Origins, Partner } from './schemas.ts'
 
+interface PartnerAdminDeps {
+  admin: PartnerAdminService
+  guards: Guards
+}
+const tags = ['Admin: partners']
+const sec = security.admin
+const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
+
 export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdminService; guards: Guards }> = async (app, { admin, guards }) => {
+  partnerAccountAdminRoutes(app, { admin, guards })
+  apiKeyAdminRoutes(app, { admin, guards })
+}
+
+/** /admin/partners: create, list, view, update, deactivate, rotate the secret. */
+export function partnerAccountAdminRoutes(app: RouteApp, { admin, guards }: PartnerAdminDeps): void {
   const common = { preValidation: guards.admin() }
-  const tags = ['Admin: partners']
-  const sec = security.admin
-  const PartnerParams = Type.Object({ partnerId: Type.String({ maxLength: 100 }) })
 
   app.post(
     '/admin/partners',
@@ -104,6 +116,11 @@ export const partnerAdminRoutes: FastifyPluginAsyncTypebox<{ admin: PartnerAdmin
     },
     async (request) => ok(await admin.rotateSecret(request.params.partnerId), 'Partner secret rotated'),
   )
+}
+
+/** /admin/partners/{partnerId}/api-keys: a partner's API keys (list, issue, revoke). */
+export function apiKeyAdminRoutes(app: RouteApp, { admin, guards }: PartnerAdminDeps): void {
+  const common = { preValidation: guards.admin() }
 
   app.get(
     '/admin/partners/:partnerId/api-keys',

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { security } from '../../http/schemas.ts'
+import type { RouteApp } from '../../http/route-app.ts'
 import { notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Database } from '../../db/client.ts'
@@ -26,6 +27,13 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
+  webhookRoutes(app, { payments, provider })
+  if (!sandbox) return
+  sandboxCheckoutRoutes(app, { payments, sandbox, database })
+}
+
+/** The payment and payout providers' callbacks. */
+export function webhookRoutes(app: RouteApp, { payments, provider }: { payments: PaymentService; provider: PaymentProvider }): void {
   app.post(
     '/payments/webhooks/:provider',
     {
@@ -65,8 +73,10 @@ export const paymentRoutes: FastifyPluginAsyncTypebox<{
       return ok(await payments.payouts.handleWebhook(raw, request.headers), 'Webhook received')
     },
   )
+}
 
-  if (!sandbox) return
+/** The sandbox checkout page and what its buttons call (registered only with the sandbox provider). */
+export function sandboxCheckoutRoutes(app: RouteApp, { payments, sandbox, database }: { payments: PaymentService; sandbox: SandboxProvider; database: Database }): void {
   const session = async (sessionId: string) => {
     const payment = await paymentRecords.findPaymentBySession(database.db, 'sandbox', sessionId)
     if (!payment) throw notFound('Checkout session')

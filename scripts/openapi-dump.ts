@@ -1,0 +1,12 @@
+// `node --import tsx scripts/openapi-dump.ts FILE`: writes the OpenAPI document the app serves
+// (built on a throwaway embedded database) to FILE, pretty-printed, to compare two trees' documents.
+import { writeFileSync } from 'node:fs'
+import { createTestApp } from '../test/helpers/app.ts'
+
+const t = await createTestApp()
+try {
+  const document = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json()
+  writeFileSync(process.argv[2] ?? 'openapi.json', `${JSON.stringify(document, null, 2)}\n`)
+} finally {
+  await t.close()
+}
