@@ -29,9 +29,9 @@ export const LAYERS = [
   ['customers', 'events'],
   ['ledgers', 'tax', 'auth'],
   ['checkout', 'admins'],
+  ['shipping'],
   ['orders'],
   ['payments'],
-  ['shipping'],
   ['returns', 'support'],
 ]
 const layerOf = (module) => LAYERS.findIndex((layer) => layer.includes(module))

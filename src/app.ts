@@ -24,7 +24,8 @@ import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, p
 import { ReturnService, returnRoutes } from './modules/returns/index.ts'
 import { SupportService, supportRoutes } from './modules/support/index.ts'
 import { TaxService, taxAdminRoutes } from './modules/tax/index.ts'
-import { createCarriers, ShippingService, shippingAdminRoutes, shippingRoutes } from './modules/shipping/index.ts'
+import { createCarriers, ShippingService } from './modules/shipping/index.ts'
+import { Fulfilment, shippingAdminRoutes, shippingRoutes } from './flows/fulfilment/index.ts'
 import { createStorage, createUploadNames, type Storage, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, createPayoutProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
@@ -90,7 +91,8 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
 
   const orderAdmin = new OrderAdminService(deps, payments)
   const { carriers, sandbox: sandboxCarrier } = createCarriers(config)
-  const shipping = new ShippingService(deps, carriers, payments)
+  const shipping = new ShippingService(deps, carriers)
+  const fulfilment = new Fulfilment(deps, shipping, payments)
   app.decorate('shipping', shipping)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage, (owner, purpose, files) => uploads.issueSlots(owner, purpose, files))
@@ -102,7 +104,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     tickets: (scope, paging) => support.list(scope, {}, paging),
     balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
   })
-  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, tax, support, returns, profiles, customerAdmin }
+  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin }
 }
 
 type Services = ReturnType<typeof createServices>
@@ -110,7 +112,7 @@ type Services = ReturnType<typeof createServices>
 /** The routes under /api/v1, in the order the OpenAPI document lists them. */
 async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Services) {
   const { config } = deps
-  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, tax, support, returns, profiles, customerAdmin } = services
+  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin } = services
   // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
   api.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
@@ -139,8 +141,8 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
   await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush, tax), guards })
   await api.register(taxAdminRoutes, { tax, guards })
-  await api.register(shippingRoutes, { shipping, sandbox: sandboxCarrier })
-  await api.register(shippingAdminRoutes, { shipping, guards })
+  await api.register(shippingRoutes, { shipping, fulfilment, sandbox: sandboxCarrier })
+  await api.register(shippingAdminRoutes, { shipping, fulfilment, guards })
 }
 
 declare module 'fastify' {

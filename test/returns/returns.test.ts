@@ -306,6 +306,26 @@ describe('review and refunds', () => {
     assert.deepEqual(done.refunds, [])
   })
 
+  test("REPLACEMENT of a line with cancelled units: the replacement's line has only its own units, none cancelled nor in returns, and ships whole", async () => {
+    const { customer, order: placed } = await order({ items: [{ productId: ids.sneaker, quantity: 3 }] }, { deliver: false })
+    const cancelled = await call(customer, 'POST', `/orders/${placed.id}/cancel-items`, { items: [{ orderItemId: placed.items[0].id, quantity: 1 }], reason: 'One pair is enough' })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    for (const s of ['PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']) assert.equal((await moveOrder(placed.id, s)).statusCode, 200)
+    const r = (await ret(customer, { orderId: placed.id, reason: 'r', detail: 'd', requestedResolution: 'REPLACEMENT', items: [{ orderItemId: placed.items[0].id, quantity: 1, reason: 'x' }] })).json().data
+    await moveReturn(r.id, 'UNDER_REVIEW')
+    const done = (await moveReturn(r.id, 'APPROVED')).json().data
+    const replacement = (await call(customer, 'GET', `/orders/${done.replacementOrderId}`)).json().data
+    assert.deepEqual(
+      replacement.items.map((i: { quantity: number; cancelledQuantity: number; returnableQuantity: number }) => [i.quantity, i.cancelledQuantity, i.returnableQuantity]),
+      [[1, 0, 1]],
+    )
+    const shipped = await admin('POST', `/orders/${done.replacementOrderId}/shipments`, { carrier: 'manual' })
+    assert.equal(shipped.statusCode, 201, shipped.body)
+    assert.deepEqual(shipped.json().data.items.map((i: { quantity: number }) => i.quantity), [1])
+    const original = (await call(customer, 'GET', `/orders/${placed.id}`)).json().data
+    assert.deepEqual([original.items[0].quantity, original.items[0].cancelledQuantity, original.items[0].returnableQuantity], [3, 1, 1])
+  })
+
   test('refunds of an order can never exceed what was paid: the database refuses, even when the code would not', async () => {
     const { order: o } = await order({ items: [{ productId: ids.sock, quantity: 1 }] })
     const insert = (id: string, amount: number) =>

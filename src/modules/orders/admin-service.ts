@@ -9,7 +9,7 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
 import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
 import { returnToOrigin } from './shipments.ts'
-import { shipmentRepo, unshippedUnits } from './shipment-repo.ts'
+import { shippedUnits, unshippedUnits } from '../shipping/index.ts'
 import type { PaymentDesk } from './payment-desk.ts'
 import { documentsOfOrder } from './invoices.ts'
 import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
@@ -151,7 +151,7 @@ const NEEDS_PARCELS: OrderStatus[] = ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED'
 
 /** Units of each line neither cancelled nor in a forward parcel; lines with none left out. */
 async function linesNotInParcel(db: Executor, orderId: string): Promise<{ orderItemId: string; quantity: number }[]> {
-  const [items, shipped] = await Promise.all([orderRepo.items(db, orderId), shipmentRepo.shippedUnits(db, orderId)])
+  const [items, shipped] = await Promise.all([orderRepo.items(db, orderId), shippedUnits(db, orderId)])
   return items.map((item) => ({ orderItemId: item.id, quantity: unshippedUnits(item, shipped) })).filter((line) => line.quantity > 0)
 }
 

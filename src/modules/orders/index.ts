@@ -90,10 +90,12 @@ export { orderRoutes } from './routes.ts'
 export { OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
-export { PayoutDestination, Refund, Shipment, ShipmentStatusSchema } from './schemas.ts'
+export { PayoutDestination, Refund } from './schemas.ts'
 
-/** Shipments (decision 0024): the rows and the moves, for the shipping module. */
-export { applyTrackingEvent, emitShipment, type LossResolution, recordShipment, recordUnappliedTrackingEvent, resolveLostParcel, returnToOrigin, SHIPMENT_MOVES, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
-export { cashParcelOf, manifestBetween, pickListBetween, shipmentAnswer, shipmentRepo, type ShipmentItemRow, type ShipmentRow, type ShipmentView, unshippedUnits } from './shipment-repo.ts'
+/** What a parcel's move does to its order (decision 0024), for the fulfilment and return flows. */
+export { applyTrackingEvent, emitShipment, type LossResolution, recordShipment, recordUnappliedTrackingEvent, resolveLostParcel, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
+/** Orders and lines by id, for the flows that print a day's parcels. */
+export const findOrdersByIds = (db: Executor, ids: string[]) => orderRepo.findOrders(db, ids)
+export const orderItemsByIds = (db: Executor, ids: string[]) => orderRepo.itemsByIds(db, ids)
 export { transition as moveOrder } from './lifecycle.ts'
 export type { Actor } from './lifecycle.ts'

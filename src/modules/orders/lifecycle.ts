@@ -20,7 +20,7 @@ import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './
 import type { OrderStatus } from './schema.sql.ts'
 import { givenBackForCancelledUnits } from './cancelled-units.ts'
 import { currentPayment, orderView } from './views.ts'
-import { shipmentRepo, shipmentsOfOrder } from './shipment-repo.ts'
+import { parcelsOfOrder, shipmentsOfOrder } from '../shipping/index.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -140,7 +140,7 @@ export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & 
 
 /** 409 while a parcel of the order is booked with a carrier: it would still travel (and collect cash). */
 export async function checkNoLiveParcel(tx: Executor, order: OrderRow, what: string) {
-  const live = (await shipmentRepo.ofOrder(tx, order.id)).find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
+  const live = (await parcelsOfOrder(tx, order.id)).find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
   if (live) throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be ${what} while parcel ${live.awb} is booked (${live.status}): cancel the parcel first`)
 }
 

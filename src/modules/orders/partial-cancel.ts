@@ -33,6 +33,7 @@ import { releaseStock } from '../catalog/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { creditLedger } from '../ledgers/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
+import { shippedUnits } from '../shipping/index.ts'
 import { type Actor, cancelOrder, capturedWithBalance, checkNoLiveParcel, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
@@ -111,7 +112,7 @@ async function checkCancellable(tx: Executor, order: OrderRow, items: OrderItemR
   // The cash to collect is printed on the booked parcel's label and told to the carrier: it cannot change under it.
   if (order.paymentMode === 'COD' && order.paymentStatus === 'COD_PENDING') await checkNoLiveParcel(tx, order, 'changed')
   const byId = new Map(items.map((i) => [i.id, i]))
-  const shipped = await orderRepo.shippedQuantities(tx, order.id)
+  const shipped = await shippedUnits(tx, order.id)
   for (const line of lines) {
     const item = byId.get(line.orderItemId)
     if (!item) throw new AppError('BAD_REQUEST', `Order item ${line.orderItemId} is not part of order ${order.orderNumber}`)

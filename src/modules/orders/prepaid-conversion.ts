@@ -21,7 +21,7 @@ import { partnerPricingOf } from '../checkout/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
 import { emit } from './lifecycle.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
-import { shipmentRepo } from './shipment-repo.ts'
+import { parcelsOfOrder } from '../shipping/index.ts'
 
 /** The least a conversion leaves to pay (paise): the discount stops there (Razorpay's minimum payment is ₹1). */
 const LEAST_TO_PAY = 100n
@@ -47,7 +47,7 @@ async function refusal(ex: Executor, order: OrderRow): Promise<string | null> {
   if (order.status === 'CANCELLED') return `${name} is cancelled`
   if (order.paymentMode !== 'COD') return `${name} is already prepaid`
   if (order.status !== 'CONFIRMED' && order.status !== 'PACKED') return `${name} has been shipped (${order.status}): its cash is collected on delivery`
-  const parcels = await shipmentRepo.ofOrder(ex, order.id)
+  const parcels = await parcelsOfOrder(ex, order.id)
   if (parcels.some((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')) return `${name} has been handed to the carrier: its cash is collected on delivery`
   if (order.paymentStatus !== 'COD_PENDING' || order.amountPayable - order.codFee <= 0n) return `${name} has nothing left to pay on delivery`
   return null

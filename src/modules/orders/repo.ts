@@ -18,10 +18,8 @@ import {
   paymentWebhookEvents,
   payoutAccounts,
   refunds,
-  shipmentEvents,
-  shipmentItems,
-  shipments,
 } from './schema.sql.ts'
+import { orderIdsWithParcelAwb, parcelsRefusedSince } from '../shipping/index.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 export type OrderItemRow = typeof orderItems.$inferSelect
@@ -64,7 +62,7 @@ function orderIdsFound(text: string): SQL {
   const selects: SQL[] = []
   if (q.startsWith('ord_')) selects.push(sql`select ${orders.id} from ${orders} where ${orders.id} = ${q}`)
   if (!phone || !('whole' in phone)) selects.push(sql`select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${containing(q)}`)
-  selects.push(sql`select ${shipments.orderId} from ${shipments} where ${parcelWithAwb(q)}`)
+  selects.push(orderIdsWithParcelAwb(q))
   if (phone && 'whole' in phone) {
     selects.push(sql`select ${orders.id} from ${orders} where ${shippingPhone} = ${phone.whole}`)
     selects.push(sql`select ${orders.id} from ${orders} where ${orders.alternatePhone} = ${phone.whole}`)
@@ -78,20 +76,6 @@ function orderIdsFound(text: string): SQL {
   return sql.join(selects, sql` union `)
 }
 
-/**
- * A parcel (forward or a return's pickup) with this AWB, of any carrier. AWBs are unique per carrier
- * (shipments_carrier_awb_uq): the carriers in use (a handful, read as a loose index scan of that
- * index) each get one probe of it, instead of a scan of the whole index for the AWB alone.
- */
-function parcelWithAwb(awb: string): SQL {
-  const carriers = sql`with recursive carrier(name) as (
-      (select min(${shipments.carrier}) from ${shipments})
-      union all
-      select (select min(${shipments.carrier}) from ${shipments} where ${shipments.carrier} > carrier.name) from carrier where carrier.name is not null
-    ) select name from carrier where name is not null`
-  return sql`${shipments.awb} = ${awb} and ${shipments.carrier} in (${carriers})`
-}
-
 /** The orders the back office's search text finds (see orderIdsFound). */
 export const orderSearchCondition = (text: string): SQL => sql`${orders.id} in (${orderIdsFound(text)})`
 
@@ -102,7 +86,7 @@ function orderExact(text: string): SQL {
   const exact = [
     sql`${orders.orderNumber} = ${q.toUpperCase()}`,
     sql`${orders.id} = ${q}`,
-    sql`${orders.id} in (select ${shipments.orderId} from ${shipments} where ${parcelWithAwb(q)})`,
+    sql`${orders.id} in ${orderIdsWithParcelAwb(q)}`,
   ]
   if (phone && 'whole' in phone) {
     exact.push(sql`(${orders.shippingAddress} ->> 'phone') = ${phone.whole}`, sql`${orders.alternatePhone} = ${phone.whole}`, sql`${orders.userId} in ${customerIdsWithMobile(phone.whole)}`)
@@ -215,6 +199,14 @@ export const orderRepo = {
   items(db: Executor, orderId: string) {
     return db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.position))
   },
+  async findOrders(db: Executor, ids: string[]) {
+    if (ids.length === 0) return []
+    return db.select().from(orders).where(inArray(orders.id, ids))
+  },
+  async itemsByIds(db: Executor, ids: string[]) {
+    if (ids.length === 0) return []
+    return db.select().from(orderItems).where(inArray(orderItems.id, ids))
+  },
   history(db: Executor, orderId: string) {
     return db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId)).orderBy(asc(orderStatusHistory.createdAt), asc(orderStatusHistory.id))
   },
@@ -269,16 +261,6 @@ export const orderRepo = {
       await tx.update(orderItems).set({ returnedQuantity: sql`${orderItems.returnedQuantity} + ${line.quantity}` }).where(eq(orderItems.id, line.orderItemId))
     }
   },
-  /** Units of each line in forward shipments that were not cancelled: they can no longer be cancelled (partial-cancel.ts). */
-  async shippedQuantities(db: Executor, orderId: string): Promise<Map<string, number>> {
-    const rows = await db
-      .select({ orderItemId: shipmentItems.orderItemId, n: sql<number>`sum(${shipmentItems.quantity})::int` })
-      .from(shipmentItems)
-      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`(${shipments.status} not in ('RTO_DELIVERED', 'LOST', 'DAMAGED') or ${shipments.settledAt} is null)`))
-      .groupBy(shipmentItems.orderItemId)
-    return new Map(rows.map((r) => [r.orderItemId, r.n]))
-  },
   /** `quantity` more units of the line cancelled, only while they fit in it; null when they do not. */
   async cancelUnits(tx: Executor, orderItemId: string, quantity: number) {
     const [row] = await tx
@@ -322,7 +304,7 @@ export const orderRepo = {
         hasDelivered: sql<boolean>`coalesce(bool_or(${orders.status} = 'DELIVERED'), false)`,
         rtoInWindow: rto,
         refusedInWindow: refusedSince
-          ? sql<number>`(select count(distinct s.id) from ${shipments} s join ${shipmentEvents} e on e.shipment_id = s.id and e.refused and e.occurred_at >= ${refusedSince} where s.order_id in (select o.id from ${orders} o where o.user_id = ${userId}))::int`
+          ? parcelsRefusedSince(sql`(select o.id from ${orders} o where o.user_id = ${userId})`, refusedSince)
           : sql<number>`0`,
       })
       .from(orders)

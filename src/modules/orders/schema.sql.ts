@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import type { CarrierAddress } from '../shipping/index.ts'
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 
 export type OrderStatus = 'PENDING_PAYMENT' | 'CONFIRMED' | 'PACKED' | 'SHIPPED' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'DELIVERY_FAILED' | 'RTO' | 'CANCELLED'
 export type OrderPaymentStatus = 'PENDING' | 'PAID' | 'COD_PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED'
@@ -10,16 +11,8 @@ export type RefundMethod = 'ORIGINAL_PAYMENT' | 'WALLET_CREDIT' | 'UPI_PAYOUT' |
 /** Where a payout went, as shown: the account number's last four digits only (the whole number is sealed in payout_accounts). */
 export type PayoutTo = { method: 'UPI'; vpa: string } | { method: 'BANK'; accountHolderName: string; ifsc: string; accountNumberLast4: string }
 
-export interface ShippingAddress {
-  name: string
-  phone: string
-  line1: string
-  line2: string
-  landmark: string
-  city: string
-  state: string
-  pincode: string
-}
+/** Where the order goes: the address its parcels are booked to (the shipping module's shape). */
+export type ShippingAddress = CarrierAddress
 
 /**
  * Shipping or the COD fee as taxed at the time of sale (decision 0021): at the rate and HSN code of
@@ -320,137 +313,4 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.userId, t.route, t.key] }), index('idempotency_keys_expiry_idx').on(t.expiresAt)],
-)
-
-export type ShipmentStatus = 'CREATED' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED' | 'LOST' | 'DAMAGED'
-
-/**
- * A parcel: some or all units of an order's lines (FORWARD, to the customer) or of a return
- * (REVERSE, picked up from the customer). Booked with a carrier (decision 0024); its status follows
- * the carrier's tracking events, never backwards.
- */
-export const shipments = pgTable(
-  'shipments',
-  {
-    id: text('id').primaryKey(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => orders.id),
-    partnerId: text('partner_id').notNull(),
-    direction: text('direction').$type<'FORWARD' | 'REVERSE'>().notNull(),
-    returnRequestId: text('return_request_id'),
-    carrier: text('carrier').notNull(),
-    /** The carrier's own id of the shipment (Shiprocket's shipment_id), when it has one. */
-    carrierShipmentId: text('carrier_shipment_id'),
-    awb: text('awb').notNull(),
-    courierName: text('courier_name'),
-    trackingUrl: text('tracking_url').notNull(),
-    labelUrl: text('label_url'),
-    expectedDeliveryDate: date('expected_delivery_date', { mode: 'string' }),
-    status: text('status').$type<ShipmentStatus>().notNull(),
-    weightGrams: integer('weight_grams').notNull(),
-    /** The box declared to the carrier, whole centimetres (decision 0030); parcels booked before were all 10 x 10 x 10. */
-    lengthCm: integer('length_cm').notNull().default(10),
-    breadthCm: integer('breadth_cm').notNull().default(10),
-    heightCm: integer('height_cm').notNull().default(10),
-    /** The e-way bill the parcel travels under (a consignment over the threshold, decision 0030). */
-    ewayBillNo: text('eway_bill_no'),
-    /** When the carrier accepted the request to collect the parcel; null: not yet asked, or asking failed (retried). */
-    pickupRequestedAt: timestamp('pickup_requested_at', { withTimezone: true }),
-    /** When the carrier says it will come, and its reference of the pickup, as it answered. */
-    pickupScheduledAt: timestamp('pickup_scheduled_at', { withTimezone: true }),
-    pickupReference: text('pickup_reference'),
-    /** When the latest applied tracking event happened: an older event arriving later changes nothing. */
-    lastEventAt: timestamp('last_event_at', { withTimezone: true }),
-    /**
-     * Set once, when the parcel's units are settled: returned to origin (stock back, refund), or lost or
-     * damaged and resolved by the back office (resolution). The guard against settling twice.
-     */
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-    /** A LOST or DAMAGED parcel's resolution (decision 0030): its units sent again (stock taken again) or refunded. */
-    resolution: text('resolution').$type<'RESHIP' | 'REFUND'>(),
-    resolutionNote: text('resolution_note'),
-    /** ADMIN:<id> who resolved it. */
-    resolvedBy: text('resolved_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [
-    index('shipments_order_idx').on(t.orderId, t.createdAt),
-    index('shipments_return_idx').on(t.returnRequestId).where(sql`return_request_id is not null`),
-    index('shipments_created_idx').on(t.createdAt),
-    uniqueIndex('shipments_carrier_awb_uq').on(t.carrier, t.awb),
-    check('shipments_weight_range', sql`${t.weightGrams} between 1 and 1000000`),
-    check('shipments_resolution', sql`${t.resolution} is null or (${t.resolution} in ('RESHIP', 'REFUND') and ${t.status} in ('LOST', 'DAMAGED') and ${t.settledAt} is not null and ${t.resolvedBy} is not null)`),
-    check('shipments_dimensions_range', sql`${t.lengthCm} between 1 and 1000 and ${t.breadthCm} between 1 and 1000 and ${t.heightCm} between 1 and 1000`),
-    // The sweep that asks carriers again for pickups they did not accept.
-    index('shipments_pickup_due_idx').on(t.createdAt).where(sql`status = 'CREATED' and pickup_requested_at is null`),
-  ],
-)
-
-export const shipmentItems = pgTable(
-  'shipment_items',
-  {
-    shipmentId: text('shipment_id')
-      .notNull()
-      .references(() => shipments.id),
-    orderItemId: text('order_item_id')
-      .notNull()
-      .references(() => orderItems.id),
-    quantity: integer('quantity').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.shipmentId, t.orderItemId] }), index('shipment_items_item_idx').on(t.orderItemId), check('shipment_items_quantity_positive', sql`${t.quantity} > 0`)],
-)
-
-/**
- * Every tracking event a carrier sent, applied or not (older than the shipment's latest, or a move
- * the shipment does not make). (carrier, event_id) is unique: a callback delivered again is recognised.
- */
-export const shipmentEvents = pgTable(
-  'shipment_events',
-  {
-    id: text('id').primaryKey(),
-    shipmentId: text('shipment_id')
-      .notNull()
-      .references(() => shipments.id),
-    carrier: text('carrier').notNull(),
-    eventId: text('event_id').notNull(),
-    status: text('status').$type<ShipmentStatus>().notNull(),
-    location: text('location'),
-    note: text('note'),
-    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
-    applied: boolean('applied').notNull(),
-    /** A failed delivery attempt the recipient refused (the carrier's reason says so): the COD risk rules count these apart from RTOs. */
-    refused: boolean('refused').notNull().default(false),
-  },
-  (t) => [
-    uniqueIndex('shipment_events_carrier_event_uq').on(t.carrier, t.eventId),
-    index('shipment_events_shipment_idx').on(t.shipmentId, t.occurredAt),
-    index('shipment_events_refused_idx').on(t.shipmentId, t.occurredAt).where(sql`refused`),
-  ],
-)
-
-/**
- * What the back office or the partner's server asked the carrier to do with a parcel whose delivery
- * failed (a non-delivery report, NDR): deliver again (on a date, to a corrected address line or
- * phone) or return it to origin. Kept once forwarded; the parcel moves with the carrier's scans.
- */
-export const shipmentNdrActions = pgTable(
-  'shipment_ndr_actions',
-  {
-    id: text('id').primaryKey(),
-    shipmentId: text('shipment_id')
-      .notNull()
-      .references(() => shipments.id),
-    action: text('action').$type<'REATTEMPT' | 'RTO'>().notNull(),
-    deferredDate: date('deferred_date', { mode: 'string' }),
-    addressLine: text('address_line'),
-    phone: text('phone'),
-    note: text('note'),
-    /** ADMIN:<id> or PARTNER:<id>. */
-    requestedBy: text('requested_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [index('shipment_ndr_actions_shipment_idx').on(t.shipmentId, t.createdAt), check('shipment_ndr_actions_action', sql`${t.action} in ('REATTEMPT', 'RTO')`)],
 )

@@ -1,6 +1,7 @@
 // Response and body schemas of the orders module (also the OpenAPI document).
 import { Type } from 'typebox'
 import { IndianMobile, Money, Nullable, Pincode, TaxBlockFields, Time } from '../../http/schemas.ts'
+import { Shipment } from '../shipping/index.ts'
 
 export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERY_FAILED', 'RTO', 'CANCELLED'])
 export const PaymentStatusSchema = Type.Enum(['CREATED', 'PENDING', 'USER_DROPPED', 'SUCCEEDED', 'FAILED', 'EXPIRED'])
@@ -48,44 +49,6 @@ export const Refund = Type.Object({
   failureReason: Nullable(Type.String({ description: 'Why the refund FAILED' })),
   createdAt: Time,
 })
-export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'])
-export const Shipment = Type.Object(
-  {
-    id: Type.String(),
-    direction: Type.Enum(['FORWARD', 'REVERSE'], { description: 'FORWARD: to the customer. REVERSE: a return picked up from the customer' }),
-    returnId: Nullable(Type.String()),
-    carrier: Type.String({ description: 'sandbox, shiprocket or delhivery' }),
-    courierName: Nullable(Type.String()),
-    awb: Type.String({ description: "The carrier's air waybill number" }),
-    trackingUrl: Type.String(),
-    expectedDeliveryDate: Nullable(Type.String({ format: 'date' })),
-    status: ShipmentStatusSchema,
-    resolution: Nullable(
-      Type.Object(
-        {
-          action: Type.Enum(['RESHIP', 'REFUND'], { description: 'RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)' }),
-          at: Time,
-        },
-        { description: 'How the back office resolved a LOST or DAMAGED parcel; null until it did (and for any other parcel)' },
-      ),
-    ),
-    weightGrams: Type.Integer(),
-    items: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer() })),
-    events: Type.Array(
-      Type.Object({
-        status: ShipmentStatusSchema,
-        location: Nullable(Type.String()),
-        note: Nullable(Type.String()),
-        at: Time,
-        applied: Type.Boolean({ description: 'False for an event older than the one the shipment is at, or a move it does not make' }),
-        refused: Type.Boolean({ description: "A failed delivery attempt the recipient refused (the carrier's reason says so)" }),
-      }),
-    ),
-    createdAt: Time,
-    updatedAt: Time,
-  },
-  { description: 'A parcel with some or all units of the order (decision 0024)' },
-)
 export const Address = Type.Object({
   name: Type.String(),
   phone: Type.String(),

@@ -19,25 +19,24 @@ import { currentStock, reserveStock } from '../catalog/index.ts'
 import { type Actor, cancelLostOrder, deliverOrder, NEXT_STATUSES, orderEvent, reverseSale, transition } from './lifecycle.ts'
 import { settleCancelledUnits } from './partial-cancel.ts'
 import { orderRepo, type OrderRow, type RefundRow } from './repo.ts'
-import type { OrderStatus, ShipmentStatus } from './schema.sql.ts'
-import { isResolvedLoss, shipmentAnswer, shipmentRepo, type ShipmentRow, unshippedUnits } from './shipment-repo.ts'
+import type { OrderStatus } from './schema.sql.ts'
+import {
+  findParcel,
+  insertParcel,
+  isResolvedLoss,
+  lockParcel,
+  parcelItems,
+  parcelsOfOrder,
+  recordParcelEvent,
+  SHIPMENT_MOVES,
+  shipmentAnswer,
+  type ShipmentRow,
+  type ShipmentStatus,
+  shippedUnits,
+  unshippedUnits,
+  updateParcel,
+} from '../shipping/index.ts'
 import { recordEvent } from '../events/index.ts'
-
-export const SHIPMENT_MOVES: Record<ShipmentStatus, ShipmentStatus[]> = {
-  // RTO_DELIVERED from anywhere before an end: a carrier may report the parcel back without its RTO_INITIATED scan.
-  // LOST and DAMAGED from anywhere on the way, there or back: the carrier's last word on the parcel.
-  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'],
-  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
-  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
-  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
-  RTO_INITIATED: ['RTO_DELIVERED', 'LOST', 'DAMAGED'],
-  DELIVERED: [],
-  RTO_DELIVERED: [],
-  CANCELLED: [],
-  // Resolved by the back office (reshipped or refunded), once; a later scan is recorded, not applied.
-  LOST: [],
-  DAMAGED: [],
-}
 
 /**
  * Orders a parcel may be booked for: the first one packs a CONFIRMED order; the rest of a split
@@ -95,7 +94,7 @@ export async function recordShipment(
     createdAt: at,
     updatedAt: at,
   }
-  await shipmentRepo.insert(tx, row, parcel.lines.map((l) => ({ shipmentId: row.id, orderItemId: l.orderItemId, quantity: l.quantity })))
+  await insertParcel(tx, row, parcel.lines.map((l) => ({ shipmentId: row.id, orderItemId: l.orderItemId, quantity: l.quantity })))
   await emitShipment(tx, order, row, 'shipment.created', at)
   return row
 }
@@ -117,17 +116,17 @@ export interface TrackingUpdate {
  * commit (a prepaid parcel returned to origin) and whether anything changed.
  */
 export async function applyTrackingEvent(tx: Executor, shipmentId: string, update: TrackingUpdate, at: Date): Promise<{ applied: boolean; duplicate: boolean; refunds: RefundRow[] }> {
-  const found = await shipmentRepo.find(tx, shipmentId)
+  const found = await findParcel(tx, shipmentId)
   if (!found) return { applied: false, duplicate: false, refunds: [] }
   // The order first, then the shipment: the lock order of every path that changes an order.
   const order = (await orderRepo.lockOrder(tx, found.orderId))!
-  const shipment = (await shipmentRepo.lock(tx, shipmentId))!
+  const shipment = (await lockParcel(tx, shipmentId))!
   const inOrder = shipment.lastEventAt === null || update.occurredAt.getTime() > shipment.lastEventAt.getTime()
   const applies = inOrder && SHIPMENT_MOVES[shipment.status].includes(update.status)
   const recorded = await insertTrackingEvent(tx, shipment, update, applies, at)
   if (!recorded) return { applied: false, duplicate: true, refunds: [] }
   if (!applies) return { applied: false, duplicate: false, refunds: [] }
-  const moved = await shipmentRepo.update(tx, shipmentId, {
+  const moved = await updateParcel(tx, shipmentId, {
     status: update.status,
     lastEventAt: update.occurredAt,
     ...(update.expectedDeliveryDate ? { expectedDeliveryDate: update.expectedDeliveryDate } : {}),
@@ -144,14 +143,14 @@ export async function applyTrackingEvent(tx: Executor, shipmentId: string, updat
  * moved it past where the scan leads). The carrier's well-signed callback is kept, never refused.
  */
 export async function recordUnappliedTrackingEvent(tx: Executor, shipmentId: string, update: TrackingUpdate, at: Date): Promise<{ applied: false; duplicate: boolean; refunds: RefundRow[] }> {
-  const shipment = (await shipmentRepo.find(tx, shipmentId))!
+  const shipment = (await findParcel(tx, shipmentId))!
   const recorded = await insertTrackingEvent(tx, shipment, update, false, at)
   return { applied: false, duplicate: recorded === null, refunds: [] }
 }
 
 /** A carrier event kept once (its carrier and id are unique); null when it was kept before. */
 function insertTrackingEvent(tx: Executor, shipment: { id: string; carrier: string }, update: TrackingUpdate, applied: boolean, at: Date) {
-  return shipmentRepo.insertEvent(tx, {
+  return recordParcelEvent(tx, {
     id: newId('sev', at.getTime()),
     shipmentId: shipment.id,
     carrier: shipment.carrier,
@@ -193,11 +192,11 @@ async function walkTo(tx: Executor, order: OrderRow, to: OrderStatus, actor: Act
 async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
   const refunds: RefundRow[] = []
   // A lost parcel resolved holds no units any more; one not resolved yet keeps the order from ending.
-  const all = (await shipmentRepo.ofOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED' && !isResolvedLoss(s))
+  const all = (await parcelsOfOrder(tx, order.id)).filter((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED' && !isResolvedLoss(s))
   const ended = all.every((s) => s.status === 'DELIVERED' || s.status === 'RTO_DELIVERED')
   const allBack = all.every((s) => s.status === 'RTO_DELIVERED')
   const everyUnitShippedNow = async () => {
-    const shipped = await shipmentRepo.shippedUnits(tx, order.id)
+    const shipped = await shippedUnits(tx, order.id)
     return (await orderRepo.items(tx, order.id)).every((i) => unshippedUnits(i, shipped) <= 0)
   }
   if (moved.status === 'RTO_DELIVERED' && !(allBack && (await everyUnitShippedNow()))) {
@@ -216,7 +215,7 @@ async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow
       current = await walkTo(tx, current, 'SHIPPED', actor, at)
       refunds.push(...(await returnToOrigin(tx, current, actor, at)))
     }
-    await shipmentRepo.update(tx, moved.id, { settledAt: at })
+    await updateParcel(tx, moved.id, { settledAt: at })
     return refunds
   }
   const lead: Partial<Record<ShipmentStatus, OrderStatus>> = {
@@ -250,9 +249,9 @@ export async function returnToOrigin(tx: Executor, order: OrderRow, actor: Actor
  */
 async function settleReturnedParcel(tx: Executor, order: OrderRow, parcel: ShipmentRow, actor: Actor, at: Date): Promise<RefundRow[]> {
   if (parcel.settledAt) return []
-  const lines = (await shipmentRepo.itemsOf(tx, [parcel.id])).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity }))
+  const lines = (await parcelItems(tx, [parcel.id])).map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity }))
   const refunds = await settleCancelledUnits(tx, order, lines, actor, `Parcel ${parcel.awb} returned to origin`, at, { allowShipped: true })
-  await shipmentRepo.update(tx, parcel.id, { settledAt: at })
+  await updateParcel(tx, parcel.id, { settledAt: at })
   return refunds
 }
 
@@ -278,10 +277,10 @@ export async function resolveLostParcel(
   actor: Actor,
   at: Date,
 ): Promise<{ shipment: ShipmentRow; refunds: RefundRow[] } | null> {
-  const found = await shipmentRepo.find(tx, shipmentId)
+  const found = await findParcel(tx, shipmentId)
   if (!found) return null
   const order = (await orderRepo.lockOrder(tx, found.orderId))!
-  const parcel = (await shipmentRepo.lock(tx, shipmentId))!
+  const parcel = (await lockParcel(tx, shipmentId))!
   if (parcel.direction !== 'FORWARD') throw new AppError('CONFLICT', `Shipment ${parcel.awb} is a return pickup: its loss is settled with its return, not here`)
   if (parcel.status !== 'LOST' && parcel.status !== 'DAMAGED') {
     throw new AppError('CONFLICT', `Shipment ${parcel.awb} is ${parcel.status}: only a parcel its carrier declared LOST or DAMAGED is resolved`)
@@ -289,10 +288,10 @@ export async function resolveLostParcel(
   if (parcel.resolution !== null) {
     throw new AppError('CONFLICT', `Shipment ${parcel.awb} was already resolved (${parcel.resolution} at ${parcel.settledAt!.toISOString()})`)
   }
-  const lines = await shipmentRepo.itemsOf(tx, [parcel.id])
+  const lines = await parcelItems(tx, [parcel.id])
   const items = await orderRepo.items(tx, order.id)
   if (action === 'RESHIP') await takeStockAgain(tx, items, lines)
-  const resolved = await shipmentRepo.update(tx, parcel.id, { settledAt: at, resolution: action, resolutionNote: actor.note ?? null, resolvedBy: actor.name, updatedAt: at })
+  const resolved = await updateParcel(tx, parcel.id, { settledAt: at, resolution: action, resolutionNote: actor.note ?? null, resolvedBy: actor.name, updatedAt: at })
   await emitShipment(tx, order, resolved, 'shipment.updated', at, { from: parcel.status, resolution: { action, note: actor.note ?? null, by: actor.name } })
   if (action === 'RESHIP') return { shipment: resolved, refunds: [] }
 

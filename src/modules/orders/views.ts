@@ -2,7 +2,7 @@
 import { formatPaise as rupees } from '../../lib/money.ts'
 import type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
 import type { ClientAction, PayoutTo } from './schema.sql.ts'
-import type { ShipmentView } from './shipment-repo.ts'
+import type { ShipmentView } from '../shipping/index.ts'
 
 export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }
 

@@ -11,7 +11,7 @@
 // not configured) or on other modules at the time of the call (stock for a replacement order, a
 // carrier's answer) are not listed here: they stay 400/409/503 of the call itself.
 import { AppError } from '../../lib/errors.ts'
-import type { ShipmentRow } from '../orders/index.ts'
+import type { ShipmentRow } from '../shipping/index.ts'
 import { RETURN_MOVES } from './machine.ts'
 import type { ReturnRow } from './repo.ts'
 import type { ReturnStatus } from './schema.sql.ts'

@@ -4,14 +4,15 @@
 // locked and restocked_at is the guard); one that fails does not. Refunds keep their own rules.
 import type { Executor } from '../../db/client.ts'
 import { releaseStock } from '../catalog/index.ts'
-import { orderItemsOf, type OrderRow, shipmentRepo, type ShipmentRow } from '../orders/index.ts'
+import { orderItemsOf, type OrderRow } from '../orders/index.ts'
+import { parcelsOfReturn, type ShipmentRow } from '../shipping/index.ts'
 import { pickupRefusal, qualityCheckRefusal, refuse, unitsComeBackRefusal } from './allowed.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
 /** The return's reverse parcel that was not cancelled, if there is one. */
 export async function activePickup(ex: Executor, returnId: string): Promise<ShipmentRow | null> {
   // A pickup cancelled, or one the carrier brought back to the customer (RTO), is no longer the one.
-  return (await shipmentRepo.ofReturn(ex, returnId)).find((s) => s.direction === 'REVERSE' && s.status !== 'CANCELLED' && s.status !== 'RTO_DELIVERED') ?? null
+  return (await parcelsOfReturn(ex, returnId)).find((s) => s.direction === 'REVERSE' && s.status !== 'CANCELLED' && s.status !== 'RTO_DELIVERED') ?? null
 }
 
 /** 409 unless a pickup may be booked now (allowed.ts pickupRefusal: the same rule the answers list). */

@@ -2,7 +2,8 @@
 // answers and make the OpenAPI document.
 import { Type } from 'typebox'
 import { Money, Nullable, PageQuery, Time } from '../../http/schemas.ts'
-import { PayoutDestination, Refund, Shipment } from '../orders/index.ts'
+import { PayoutDestination, Refund } from '../orders/index.ts'
+import { Shipment } from '../shipping/index.ts'
 
 export const Status = Type.Enum(['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REJECTED', 'REFUND_PENDING', 'REFUNDED', 'REFUND_FAILED', 'RESOLVED'])
 export const Resolution = Type.Enum(['ORIGINAL_PAYMENT_REFUND', 'WALLET_CREDIT', 'REPLACEMENT', 'KEEP_ITEM_WALLET_CREDIT'])

@@ -1,9 +1,46 @@
 // Request and response schemas of the shipping module (also the OpenAPI document).
 import { Type } from 'typebox'
-import { ShipmentStatusSchema } from '../orders/index.ts'
 import { Money, Nullable, Time } from '../../http/schemas.ts'
 import { EWAY_BILL_NO_PATTERN } from './eway-bill.ts'
 
+export const ShipmentStatusSchema = Type.Enum(['CREATED', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'])
+export const Shipment = Type.Object(
+  {
+    id: Type.String(),
+    direction: Type.Enum(['FORWARD', 'REVERSE'], { description: 'FORWARD: to the customer. REVERSE: a return picked up from the customer' }),
+    returnId: Nullable(Type.String()),
+    carrier: Type.String({ description: 'sandbox, shiprocket or delhivery' }),
+    courierName: Nullable(Type.String()),
+    awb: Type.String({ description: "The carrier's air waybill number" }),
+    trackingUrl: Type.String(),
+    expectedDeliveryDate: Nullable(Type.String({ format: 'date' })),
+    status: ShipmentStatusSchema,
+    resolution: Nullable(
+      Type.Object(
+        {
+          action: Type.Enum(['RESHIP', 'REFUND'], { description: 'RESHIP: the units go again in a new parcel; REFUND: the units were refunded (cancelled on their lines)' }),
+          at: Time,
+        },
+        { description: 'How the back office resolved a LOST or DAMAGED parcel; null until it did (and for any other parcel)' },
+      ),
+    ),
+    weightGrams: Type.Integer(),
+    items: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer() })),
+    events: Type.Array(
+      Type.Object({
+        status: ShipmentStatusSchema,
+        location: Nullable(Type.String()),
+        note: Nullable(Type.String()),
+        at: Time,
+        applied: Type.Boolean({ description: 'False for an event older than the one the shipment is at, or a move it does not make' }),
+        refused: Type.Boolean({ description: "A failed delivery attempt the recipient refused (the carrier's reason says so)" }),
+      }),
+    ),
+    createdAt: Time,
+    updatedAt: Time,
+  },
+  { description: 'A parcel with some or all units of the order (decision 0024)' },
+)
 export const CarrierParams = Type.Object({ carrier: Type.String({ maxLength: 40 }) })
 export const TrackingReceipt = Type.Object({
   received: Type.Integer({ description: 'Tracking events in the callback' }),

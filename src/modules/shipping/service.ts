@@ -6,42 +6,16 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Db } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
-import { newId } from '../../lib/ids.ts'
 import { formatPaise, sumPaise } from '../../lib/money.ts'
 import { productPackages } from '../catalog/index.ts'
-import { findCustomer } from '../customers/index.ts'
-import { indiaDay, sellerReturnAddressOf, taxDocumentsOf } from '../tax/index.ts'
+import { indiaDay, taxDocumentsOf } from '../tax/index.ts'
 import { checkEwayBill } from './eway-bill.ts'
 import { deleteZoneRule, listZoneRules, putZoneRule, zoneRuleFor, type ZoneRuleInput } from './zone-rules.ts'
 import { type Dimensions, packParcel, type ParcelBox } from './packing.ts'
 import { renderShippingLabelPdf, renderShippingLabelsPdf, type ShippingLabel } from './label-pdf.ts'
 import { type Manifest, renderManifestPdf } from './manifest-pdf.ts'
 import { type PickList, renderPickListPdf } from './pick-list-pdf.ts'
-import {
-  applyTrackingEvent,
-  cashParcelOf,
-  SHIPMENT_MOVES,
-  recordUnappliedTrackingEvent,
-  resolveLostParcel,
-  type LossResolution,
-  emitShipment,
-  recordShipment,
-  lockOrder,
-  moveOrder,
-  orderItemsOf,
-  type OrderItemRow,
-  type OrderRow,
-  paymentRecords,
-  type RefundRow,
-  manifestBetween,
-  pickListBetween,
-  shipmentAnswer,
-  SHIPPABLE,
-  shipmentRepo,
-  type ShipmentRow,
-  unshippedUnits,
-} from '../orders/index.ts'
-import type { PaymentService } from '../payments/index.ts'
+import { SHIPMENT_MOVES, shipmentAnswer, shipmentRepo, type ShipmentRow } from './repo.ts'
 import { createManualCarrier, MANUAL_CARRIER } from './carriers/manual.ts'
 import {
   type BookedShipment,
@@ -115,6 +89,12 @@ function byDays(a: CarrierRate, b: CarrierRate): number {
   return Number(b.recommended) - Number(a.recommended)
 }
 
+/** Units of an order's line going in a parcel: what packing and the declaration read of the line. */
+interface PackedLine {
+  item: { productId: string; quantity: number; lineTotal: bigint; couponDiscount: bigint }
+  quantity: number
+}
+
 /** What a parcel is declared as, and the papers it travels with (decision 0030). */
 export interface Declaration {
   box: ParcelBox
@@ -122,21 +102,6 @@ export interface Declaration {
   consignmentValue: bigint
   ewayBillNo: string | null
   invoiceNumber: string | null
-}
-
-interface Line {
-  item: OrderItemRow
-  quantity: number
-}
-
-/**
- * What the courier collects at the door for a parcel (null: one about to be booked): a COD order's
- * cash due, all of it with its first parcel that was not cancelled (decision 0024).
- */
-function cashToCollect(order: OrderRow, parcels: ShipmentRow[], parcelId: string | null): bigint {
-  if (order.paymentMode !== 'COD' || order.paymentStatus !== 'COD_PENDING') return 0n
-  const first = cashParcelOf(parcels)
-  return (first ? first.id === parcelId : parcelId === null) ? order.amountPayable : 0n
 }
 
 /**
@@ -166,7 +131,6 @@ export class ShippingService {
   constructor(
     { database, clock, logger, config }: Deps,
     readonly carriers: Map<string, Carrier>,
-    private readonly payments: PaymentService,
   ) {
     this.db = database.db
     this.clock = clock
@@ -186,108 +150,12 @@ export class ShippingService {
     return carrier
   }
 
-  /** The lines a shipment would carry, checked against the order as it is now (409/400 with the reason). */
-  private linesFor(order: OrderRow, items: OrderItemRow[], shipped: Map<string, number>, wanted: ShipmentRequest['items'], parcels: ShipmentRow[]): Line[] {
-    if (!SHIPPABLE.includes(order.status)) {
-      throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be shipped while it is ${order.status}: shipments are created for CONFIRMED or PACKED orders`)
-    }
-    // Cash is collected at one door (decision 0024): an unpaid COD order travels in one parcel.
-    const live = cashParcelOf(parcels)
-    if (live && order.paymentMode === 'COD' && order.paymentStatus === 'COD_PENDING') {
-      throw new AppError('CONFLICT', `Order ${order.orderNumber} is cash on delivery and already travels in parcel ${live.awb}: its cash is collected at one door, so it ships in one parcel (cancel that parcel to book another)`)
-    }
-    if (!wanted) {
-      const lines = items.map((item) => ({ item, quantity: unshippedUnits(item, shipped) })).filter((l) => l.quantity > 0)
-      if (lines.length === 0) throw new AppError('CONFLICT', `Every unit of order ${order.orderNumber} is already in a shipment`)
-      return lines
-    }
-    const seen = new Set<string>()
-    return wanted.map(({ orderItemId, quantity }) => {
-      if (seen.has(orderItemId)) throw new AppError('BAD_REQUEST', 'Validation failed', [`items: order item ${orderItemId} is listed twice`])
-      seen.add(orderItemId)
-      const item = items.find((i) => i.id === orderItemId)
-      if (!item) throw new AppError('BAD_REQUEST', 'Validation failed', [`items: ${orderItemId} is not a line of order ${order.orderNumber}`])
-      const left = unshippedUnits(item, shipped)
-      if (quantity > left) throw new AppError('CONFLICT', `Only ${left} unit(s) of ${item.sku} in order ${order.orderNumber} remain unshipped; ${quantity} asked`)
-      return { item, quantity }
-    })
-  }
-
-  /** Books a parcel for the order's lines with a carrier; the first one packs a CONFIRMED order. */
-  async create(adminId: string, orderId: string, request: ShipmentRequest) {
-    this.carrier(request.carrier) // an unknown carrier is a 400 before anything else
-    checkManualFields(request)
-    const order = await paymentRecords.findOrder(this.db, orderId)
-    if (!order) throw notFound('Order')
-    const parcels = await shipmentRepo.ofOrder(this.db, order.id)
-    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
-    const collectAmount = cashToCollect(order, parcels, null)
-    const declared = await this.declare(order.id, lines, request)
-    const declaredValue = sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
-    const { carrier, courierId } = await this.chooseCourier(await this.withZoneRule(request, order.shippingAddress.pincode), {
-      direction: 'FORWARD',
-      customerPincode: order.shippingAddress.pincode,
-      weightGrams: declared.box.weightGrams,
-      dimensionsCm: declared.box.dimensionsCm,
-      collectAmount,
-      declaredValue,
-    })
-    const customer = await findCustomer(this.db, order.userId)
-    const shipmentId = newId('shp', this.clock.now().getTime())
-    const booked = await this.book(carrier, {
-      shipmentId,
-      orderNumber: order.orderNumber,
-      orderDate: order.createdAt,
-      bookedAt: this.clock.now(),
-      direction: 'FORWARD',
-      customer: { ...order.shippingAddress, email: customer?.email || null },
-      items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode, gstRateBps: l.item.gstRateBps })),
-      collectAmount,
-      declaredValue,
-      weightGrams: declared.box.weightGrams,
-      dimensionsCm: declared.box.dimensionsCm,
-      invoiceNumber: declared.invoiceNumber,
-      ewayBillNo: declared.ewayBillNo,
-      courierId,
-      trackingNumber: request.trackingNumber ?? null,
-      trackingUrl: request.trackingUrl ?? null,
-    })
-    let row: ShipmentRow
-    try {
-      row = await this.db.transaction(async (tx) => {
-        const now = this.clock.now()
-        const locked = (await lockOrder(tx, order.id))!
-        const items = await orderItemsOf(tx, order.id)
-        const parcelsNow = await shipmentRepo.ofOrder(tx, order.id)
-        const checked = this.linesFor(locked, items, await shipmentRepo.shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })), parcelsNow)
-        // The cash the carrier was told to collect must still be right (a conversion to prepaid or a
-        // cancellation may have committed while it booked).
-        if (cashToCollect(locked, parcelsNow, null) !== collectAmount) {
-          throw new AppError('CONFLICT', `Order ${order.orderNumber} changed while the parcel was booked (its cash to collect); book it again`)
-        }
-        const packed = locked.status === 'CONFIRMED' ? await moveOrder(tx, locked, 'PACKED', { name: `ADMIN:${adminId}`, note: `Shipment ${booked.awb} created` }, now) : locked
-        return recordShipment(
-          tx,
-          packed,
-          { id: shipmentId, direction: 'FORWARD', returnRequestId: null, carrier: carrier.name, booked, declared, lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })) },
-          now,
-        )
-      })
-    } catch (err) {
-      // The order changed while the carrier booked (another shipment, a cancellation): undo the booking.
-      await this.unbook(carrier, booked)
-      throw err
-    }
-    await this.requestPickup(carrier, row)
-    return row
-  }
-
   /**
    * A booking that names no carrier, courier or rule goes by the rule of the zone serving the pincode,
    * when it has one (decision 0030); otherwise as asked. 409 when the zone's carrier is no longer one
    * of this service's.
    */
-  private async withZoneRule(request: ShipmentRequest, pincode: string): Promise<ShipmentRequest> {
+  async withZoneRule(request: ShipmentRequest, pincode: string): Promise<ShipmentRequest> {
     if (request.carrier !== undefined || request.courierId !== undefined || request.courierRule !== undefined) return request
     const rule = await zoneRuleFor(this.db, pincode)
     if (!rule) return request
@@ -344,49 +212,8 @@ export class ShippingService {
     return { rates: rates.sort(byCharge), unavailable: unavailable.sort() }
   }
 
-  /**
-   * What booking these lines would cost, with each courier of the named carrier or of every
-   * carrier: the back office's look before it books (nothing is booked or held).
-   */
-  async quote(orderId: string, request: Omit<ShipmentRequest, 'ewayBillNo' | 'courierId' | 'courierRule'>) {
-    if (request.carrier !== undefined) this.carrier(request.carrier)
-    const order = await paymentRecords.findOrder(this.db, orderId)
-    if (!order) throw notFound('Order')
-    const parcels = await shipmentRepo.ofOrder(this.db, order.id)
-    const lines = this.linesFor(order, await orderItemsOf(this.db, order.id), await shipmentRepo.shippedUnits(this.db, order.id), request.items, parcels)
-    const box = await this.box(lines, request)
-    const { rates, unavailable } = await this.ratesOf(request.carrier, {
-      direction: 'FORWARD',
-      customerPincode: order.shippingAddress.pincode,
-      weightGrams: box.weightGrams,
-      dimensionsCm: box.dimensionsCm,
-      collectAmount: cashToCollect(order, parcels, null),
-      declaredValue: sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity))),
-    })
-    if (rates.length === 0 && unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
-    const cheapest = [...rates].sort(byCharge)[0]
-    const fastest = [...rates].sort(byDays)[0]
-    const zoneRule = await zoneRuleFor(this.db, order.shippingAddress.pincode)
-    return {
-      zoneRule: zoneRule && { zoneId: zoneRule.zoneId, zoneName: zoneRule.zoneName, carrier: zoneRule.carrier, courierRule: zoneRule.courierRule },
-      weightGrams: box.weightGrams,
-      dimensionsCm: box.dimensionsCm,
-      rates: rates.map((r) => ({
-        carrier: r.carrier,
-        courierId: r.courierId,
-        courierName: r.courierName,
-        charge: formatPaise(r.charge),
-        estimatedDays: r.estimatedDays,
-        recommended: r.recommended,
-        cheapest: r === cheapest,
-        fastest: r === fastest,
-      })),
-      unavailableCarriers: unavailable,
-    }
-  }
-
   /** The box of these lines: weighed and measured, or by the packing rule from the products. */
-  private async box(lines: { item: OrderItemRow; quantity: number }[], given: { weightGrams?: number; dimensionsCm?: Dimensions }): Promise<ParcelBox> {
+  async box(lines: PackedLine[], given: { weightGrams?: number; dimensionsCm?: Dimensions }): Promise<ParcelBox> {
     const packages = await productPackages(this.db, [...new Set(lines.map((l) => l.item.productId))])
     // A product deleted since the sale weighs what products weigh by default, size unknown.
     return packParcel(
@@ -400,7 +227,7 @@ export class ShippingService {
    * (packing.ts), the goods' value with tax, checked against the e-way bill rule, and the GST
    * document they travel with.
    */
-  async declare(orderId: string, lines: { item: OrderItemRow; quantity: number }[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }): Promise<Declaration> {
+  async declare(orderId: string, lines: PackedLine[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }): Promise<Declaration> {
     const box = await this.box(lines, given)
     const consignmentValue = sumPaise(lines.map((l) => ((l.item.lineTotal - l.item.couponDiscount) * BigInt(l.quantity)) / BigInt(l.item.quantity)))
     const ewayBillNo = given.ewayBillNo ?? null
@@ -433,13 +260,11 @@ export class ShippingService {
 
   /**
    * A non-delivery action (NDR) for a forward parcel whose delivery failed: deliver again (on a
-   * day, to a corrected address line or phone) or return it to origin. Forwarded to the carrier
-   * first (503, nothing kept, when it cannot take it); then kept with a shipment.updated event. The
-   * parcel moves with the carrier's next scans. `partnerId`: the partner's server, whose parcels only it may act on (404).
+   * day, to a corrected address line or phone) or return it to origin, checked and forwarded to the
+   * carrier (409 when it cannot take such an action, 503 when it cannot answer). The caller keeps
+   * it; the parcel moves with the carrier's next scans.
    */
-  async ndrAction(requestedBy: string, shipmentId: string, input: NdrInput, partnerId: string | null = null) {
-    const row = await shipmentRepo.find(this.db, shipmentId)
-    if (!row || (partnerId !== null && row.partnerId !== partnerId)) throw notFound('Shipment')
+  async forwardNdr(row: ShipmentRow, input: NdrInput): Promise<NdrRequest> {
     const request = this.checkNdr(row, input)
     const carrier = this.carrierOf(row)
     try {
@@ -447,17 +272,10 @@ export class ShippingService {
     } catch (err) {
       if (err instanceof CarrierUnsupportedError) throw new AppError('CONFLICT', err.message)
       if (!(err instanceof CarrierError)) throw err
-      this.logger.warn({ err: err.message, shipmentId }, 'carrier could not take a non-delivery action')
+      this.logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not take a non-delivery action')
       throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not take the ${request.action === 'REATTEMPT' ? 're-attempt' : 'return'} of shipment ${row.awb}; try again`)
     }
-    await this.db.transaction(async (tx) => {
-      const now = this.clock.now()
-      const order = (await lockOrder(tx, row.orderId))!
-      const locked = (await shipmentRepo.lock(tx, shipmentId))!
-      await shipmentRepo.insertNdrAction(tx, { id: newId('ndr', now.getTime()), shipmentId, ...request, requestedBy, createdAt: now })
-      await emitShipment(tx, order, locked, 'shipment.updated', now, { from: locked.status, ndrAction: { ...request, requestedBy } })
-    })
-    return this.adminView(shipmentId)
+    return request
   }
 
   /** The action checked against the parcel (409 unless its delivery failed) and the calendar (a re-attempt within 7 days). */
@@ -490,15 +308,6 @@ export class ShippingService {
 
   deleteZoneRule(zoneId: string) {
     return deleteZoneRule(this.db, zoneId)
-  }
-
-  /** The back office resolves a LOST or DAMAGED parcel (orders' resolveLostParcel), once; refunds are sent after commit. */
-  async resolveLoss(adminId: string, shipmentId: string, input: { action: LossResolution; note?: string }) {
-    const actor = { name: `ADMIN:${adminId}`, note: input.note?.trim() || null }
-    const result = await this.db.transaction((tx) => resolveLostParcel(tx, shipmentId, input.action, actor, this.clock.now()))
-    if (!result) throw notFound('Shipment')
-    await this.payments.sendRefunds(result.refunds)
-    return this.adminView(shipmentId)
   }
 
   /** The back office's retry: asks again for a parcel whose pickup was not accepted (409 once it was, or once it moved on). */
@@ -536,26 +345,92 @@ export class ShippingService {
     return carrier
   }
 
-  /**
-   * The back office moves a parcel of the merchant's own delivery (carrier manual) as a carrier's
-   * scan would, and the order follows (decision 0030 and 0024's tracking rules). 409 for a carrier's
-   * parcel (its scans move it) and for a move the parcel does not make.
-   */
-  async moveManual(adminId: string, shipmentId: string, input: { status: TrackingStatus; note?: string }) {
-    const row = await shipmentRepo.find(this.db, shipmentId)
-    if (!row) throw notFound('Shipment')
+  /** 400 for an unknown carrier, or a field the carrier (or the merchant's own delivery) does not take. */
+  checkRequest(request: ShipmentRequest) {
+    this.carrier(request.carrier)
+    checkManualFields(request)
+  }
+
+  /** A move of a parcel of the merchant's own delivery, checked: 409 for a carrier's parcel (its scans move it) and for a move the parcel does not make. */
+  checkManualMove(row: ShipmentRow, status: TrackingStatus) {
     if (row.carrier !== MANUAL_CARRIER) {
       throw new AppError('CONFLICT', `Shipment ${row.awb} travels with ${row.carrier}: its scans move it (POST /admin/shipments/${row.id}/refresh asks for them)`)
     }
-    if (!SHIPMENT_MOVES[row.status].includes(input.status)) throw new AppError('CONFLICT', `Shipment ${row.awb} cannot move from ${row.status} to ${input.status}`)
-    const now = this.clock.now()
-    // Strictly after the last move applied, so that two moves in the same millisecond both apply.
-    const occurredAt = row.lastEventAt && row.lastEventAt >= now ? new Date(row.lastEventAt.getTime() + 1) : now
-    const update = { eventId: newId('sev', now.getTime()), status: input.status, occurredAt, location: null, note: input.note?.trim() || `Moved by ADMIN:${adminId}`, expectedDeliveryDate: null, refused: false }
-    const result = await this.db.transaction((tx) => applyTrackingEvent(tx, row.id, update, now))
-    if (!result.applied) throw new AppError('CONFLICT', `Shipment ${row.awb} moved meanwhile; look at it again`)
-    await this.payments.sendRefunds(result.refunds)
-    return this.adminView(shipmentId)
+    if (!SHIPMENT_MOVES[row.status].includes(status)) throw new AppError('CONFLICT', `Shipment ${row.awb} cannot move from ${row.status} to ${status}`)
+  }
+
+  /**
+   * What each courier of the named carrier, or of every carrier, would charge for a parcel, the
+   * cheapest and the fastest marked: the back office's look before it books (503 when no carrier
+   * could answer).
+   */
+  async offers(carrierName: string | undefined, parcel: Parameters<Carrier['rates']>[0]) {
+    const { rates, unavailable } = await this.ratesOf(carrierName, parcel)
+    if (rates.length === 0 && unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
+    const cheapest = [...rates].sort(byCharge)[0]
+    const fastest = [...rates].sort(byDays)[0]
+    return {
+      rates: rates.map((r) => ({
+        carrier: r.carrier,
+        courierId: r.courierId,
+        courierName: r.courierName,
+        charge: formatPaise(r.charge),
+        estimatedDays: r.estimatedDays,
+        recommended: r.recommended,
+        cheapest: r === cheapest,
+        fastest: r === fastest,
+      })),
+      unavailableCarriers: unavailable,
+    }
+  }
+
+  /** The rule of the zone serving the pincode, if it has one. */
+  zoneRuleOf(pincode: string) {
+    return zoneRuleFor(this.db, pincode)
+  }
+
+  /** Cancels a parcel at its carrier, while it waits for its courier (409 once it moved on, 503 when the carrier cannot answer). */
+  async cancelAtCarrier(row: ShipmentRow) {
+    if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${row.status}`)
+    const carrier = this.carrierOf(row)
+    try {
+      await carrier.cancel({ awb: row.awb, carrierShipmentId: row.carrierShipmentId })
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not cancel shipment ${row.awb}; try again`)
+    }
+  }
+
+  /** A carrier's tracking callback, verified and read: 404 for an unknown carrier, 401 for a bad signature, 400 for a body it cannot read. */
+  parseCallback(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders): { carrier: Carrier; events: TrackingEvent[] } {
+    const carrier = this.carriers.get(WEBHOOK_ALIASES[carrierName] ?? carrierName)
+    if (!carrier) throw notFound('Carrier')
+    try {
+      return { carrier, events: carrier.parseWebhook(rawBody, headers) }
+    } catch (err) {
+      if (err instanceof CarrierSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
+      if (err instanceof CarrierPayloadError) throw new AppError('BAD_REQUEST', `Unreadable tracking event: ${err.message}`)
+      throw err
+    }
+  }
+
+  /** The carrier's events of a parcel, asked for (503 when it cannot answer). */
+  async track(row: ShipmentRow): Promise<TrackingEvent[]> {
+    const carrier = this.carrierOf(row)
+    try {
+      return await carrier.track(row.awb)
+    } catch (err) {
+      if (!(err instanceof CarrierError)) throw err
+      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not be asked about shipment ${row.awb}; try again`)
+    }
+  }
+
+  labelPdf(label: ShippingLabel) {
+    return renderShippingLabelPdf(label)
+  }
+
+  labelsPdf(labels: ShippingLabel[]) {
+    return renderShippingLabelsPdf(labels)
   }
 
   /** The carrier by name (400 naming the ones there are); none: the default. */
@@ -608,167 +483,11 @@ export class ShippingService {
     return shipmentAnswer(this.db, row)
   }
 
-  /**
-   * The parcel's label as a PDF: ours, with the AWB as a Code 128 barcode (decision 0024). A
-   * carrier's own label, when it gave one, is also in labelUrl of the back-office answer.
-   */
-  async labelPdf(shipmentId: string): Promise<{ shipment: ShipmentRow; pdf: Buffer }> {
-    const row = await shipmentRepo.find(this.db, shipmentId)
-    if (!row) throw notFound('Shipment')
-    return { shipment: row, pdf: await renderShippingLabelPdf(await this.labelOf(row)) }
-  }
-
-  /**
-   * The labels of several parcels in one PDF, a page each in the order asked (after booking many at
-   * once): 404 naming a parcel that does not exist, 409 for a return pickup, 400 for one listed twice.
-   */
-  async labelsPdf(shipmentIds: string[]): Promise<Buffer> {
-    const repeated = shipmentIds.find((id, i) => shipmentIds.indexOf(id) !== i)
-    if (repeated) throw new AppError('BAD_REQUEST', 'Validation failed', [`shipmentIds: ${repeated} is listed twice`])
-    const labels = []
-    for (const id of shipmentIds) {
-      const row = await shipmentRepo.find(this.db, id)
-      if (!row) throw new AppError('NOT_FOUND', `Shipment ${id} not found`)
-      labels.push(await this.labelOf(row))
-    }
-    return renderShippingLabelsPdf(labels)
-  }
-
-  /** What the label of a forward parcel prints (409 for a return pickup). */
-  private async labelOf(row: ShipmentRow): Promise<ShippingLabel> {
-    if (row.direction === 'REVERSE') throw new AppError('CONFLICT', `Shipment ${row.awb} is a return pickup: the courier brings its label to the customer`)
-    const order = (await paymentRecords.findOrder(this.db, row.orderId))!
-    const items = await orderItemsOf(this.db, order.id)
-    const lines = await shipmentRepo.itemsOf(this.db, [row.id])
-    const catalogId = items.find((i) => i.catalogId)?.catalogId
-    const collect = cashToCollect(order, await shipmentRepo.ofOrder(this.db, order.id), row.id)
-    return {
-      awb: row.awb,
-      carrier: row.carrier,
-      courierName: row.courierName,
-      orderNumber: order.orderNumber,
-      shipmentId: row.id,
-      createdAt: row.createdAt,
-      paymentMode: collect > 0n ? 'COD' : 'PREPAID',
-      collectAmount: collect,
-      weightGrams: row.weightGrams,
-      deliverTo: order.shippingAddress,
-      returnTo: catalogId ? await sellerReturnAddressOf(this.db, catalogId) : null,
-      items: lines.map((l) => {
-        const item = items.find((i) => i.id === l.orderItemId)!
-        return { sku: item.sku, name: item.name, quantity: l.quantity }
-      }),
-    }
-  }
-
-  /** What to pick for the forward parcels booked on a day in India (default: today). */
-  async pickList(day: string | undefined): Promise<PickList> {
-    const now = this.clock.now()
-    const date = day ?? indiaDay(now)
-    const from = new Date(`${date}T00:00:00+05:30`)
-    const to = new Date(from.getTime() + 86_400_000)
-    const { shipments, lines } = await pickListBetween(this.db, from, to)
-    return { date, generatedAt: now, shipments, lines }
-  }
-
-  /** A carrier's manifest: its forward parcels booked on a day in India (default: today). */
-  async manifest(carrierName: string, day: string | undefined): Promise<Manifest> {
-    const carrier = this.carrier(carrierName)
-    const now = this.clock.now()
-    const date = day ?? indiaDay(now)
-    const from = new Date(`${date}T00:00:00+05:30`)
-    const parcels = await manifestBetween(this.db, carrier.name, from, new Date(from.getTime() + 86_400_000))
-    return { carrier: carrier.name, date, generatedAt: now, parcels }
-  }
-
   manifestPdf(manifest: Manifest) {
     return renderManifestPdf(manifest)
   }
 
   pickListPdf(list: PickList) {
     return renderPickListPdf(list)
-  }
-
-  /** Cancels a parcel the carrier has not picked up yet; its units can be shipped again. */
-  async cancel(adminId: string, shipmentId: string) {
-    const row = await shipmentRepo.find(this.db, shipmentId)
-    if (!row) throw notFound('Shipment')
-    if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${row.status}`)
-    const carrier = this.carrierOf(row)
-    try {
-      await carrier.cancel({ awb: row.awb, carrierShipmentId: row.carrierShipmentId })
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err
-      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not cancel shipment ${row.awb}; try again`)
-    }
-    return this.db.transaction(async (tx) => {
-      const now = this.clock.now()
-      const order = (await lockOrder(tx, row.orderId))!
-      const locked = (await shipmentRepo.lock(tx, shipmentId))!
-      if (locked.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${locked.status}`)
-      const cancelled = await shipmentRepo.update(tx, shipmentId, { status: 'CANCELLED', updatedAt: now })
-      await emitShipment(tx, order, cancelled, 'shipment.updated', now, { from: locked.status, cancelledBy: `ADMIN:${adminId}` })
-      return shipmentAnswer(tx, cancelled)
-    })
-  }
-
-  /** A carrier's tracking callback: verified, each event applied once, refunds of parcels back at origin sent. */
-  async handleWebhook(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders) {
-    const carrier = this.carriers.get(WEBHOOK_ALIASES[carrierName] ?? carrierName)
-    if (!carrier) throw notFound('Carrier')
-    let events: TrackingEvent[]
-    try {
-      events = carrier.parseWebhook(rawBody, headers)
-    } catch (err) {
-      if (err instanceof CarrierSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
-      if (err instanceof CarrierPayloadError) throw new AppError('BAD_REQUEST', `Unreadable tracking event: ${err.message}`)
-      throw err
-    }
-    return this.applyEvents(carrier, events)
-  }
-
-  /** Asks the carrier for a parcel's events (a callback late or lost) and applies what is new. */
-  async refresh(shipmentId: string) {
-    const row = await shipmentRepo.find(this.db, shipmentId)
-    if (!row) throw notFound('Shipment')
-    const carrier = this.carrierOf(row)
-    let events: TrackingEvent[]
-    try {
-      events = await carrier.track(row.awb)
-    } catch (err) {
-      if (!(err instanceof CarrierError)) throw err
-      throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not be asked about shipment ${row.awb}; try again`)
-    }
-    await this.applyEvents(carrier, events)
-    return this.view(shipmentId)
-  }
-
-  private async applyEvents(carrier: Carrier, events: TrackingEvent[]) {
-    let applied = 0
-    let duplicates = 0
-    let unknown = 0
-    const refunds: RefundRow[] = []
-    for (const event of events) {
-      const shipment = await shipmentRepo.findByAwb(this.db, carrier.name, event.awb)
-      if (!shipment) {
-        unknown++
-        continue
-      }
-      const update = { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate, refused: event.refused }
-      let result
-      try {
-        result = await this.db.transaction((tx) => applyTrackingEvent(tx, shipment.id, update, this.clock.now()))
-      } catch (err) {
-        // A well-signed scan that the order's state refuses (the back office moved it on by hand) is
-        // recorded, not applied: the carrier gets its 200 and the scan is not lost.
-        if (!(err instanceof AppError) || (err.code !== 'CONFLICT' && err.code !== 'BUSINESS_RULE')) throw err
-        result = await this.db.transaction((tx) => recordUnappliedTrackingEvent(tx, shipment.id, update, this.clock.now()))
-      }
-      if (result.applied) applied++
-      if (result.duplicate) duplicates++
-      refunds.push(...result.refunds)
-    }
-    await this.payments.sendRefunds(refunds)
-    return { received: events.length, applied, duplicates, unknown }
   }
 }

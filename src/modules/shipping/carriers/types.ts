@@ -2,7 +2,6 @@
 // through this interface, and tracking callbacks come back through parseWebhook, signature checked,
 // translated into our shipment statuses.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { ShippingAddress } from '../../orders/index.ts'
 
 /**
  * A carrier's tracking status in our words; the shipment moves only forward through these. LOST: the
@@ -12,7 +11,16 @@ import type { ShippingAddress } from '../../orders/index.ts'
 export type TrackingStatus = 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERY_FAILED' | 'DELIVERED' | 'RTO_INITIATED' | 'RTO_DELIVERED' | 'CANCELLED' | 'LOST' | 'DAMAGED'
 
 /** The address a parcel goes to or is picked up from: the order's shipping address. */
-export type CarrierAddress = ShippingAddress
+export interface CarrierAddress {
+  name: string
+  phone: string
+  line1: string
+  line2: string
+  landmark: string
+  city: string
+  state: string
+  pincode: string
+}
 
 export interface BookingRequest {
   /** Our shipment id: the carrier's order reference, unique per booking. */

@@ -1,14 +1,30 @@
 // Data access and views of shipments (decision 0024): the rows of a parcel, its lines and its
 // tracking events, and the shape the API answers them in.
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import type { OrderItemRow } from './repo.ts'
-import { orderItems, orders, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
+import { type ShipmentStatus, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
 
 export type ShipmentRow = typeof shipments.$inferSelect
 export type ShipmentItemRow = typeof shipmentItems.$inferSelect
 export type ShipmentEventRow = typeof shipmentEvents.$inferSelect
 export type ShipmentNdrActionRow = typeof shipmentNdrActions.$inferSelect
+
+/** The moves a parcel makes (decision 0024); a scan that asks another is kept, not applied. */
+export const SHIPMENT_MOVES: Record<ShipmentStatus, ShipmentStatus[]> = {
+  // RTO_DELIVERED from anywhere before an end: a carrier may report the parcel back without its RTO_INITIATED scan.
+  // LOST and DAMAGED from anywhere on the way, there or back: the carrier's last word on the parcel.
+  CREATED: ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'],
+  IN_TRANSIT: ['OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  OUT_FOR_DELIVERY: ['DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  DELIVERY_FAILED: ['OUT_FOR_DELIVERY', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  RTO_INITIATED: ['RTO_DELIVERED', 'LOST', 'DAMAGED'],
+  DELIVERED: [],
+  RTO_DELIVERED: [],
+  CANCELLED: [],
+  // Resolved by the back office (reshipped or refunded), once; a later scan is recorded, not applied.
+  LOST: [],
+  DAMAGED: [],
+}
 
 /**
  * A parcel whose units are not settled elsewhere: a returned parcel's units are cancelled on their
@@ -56,6 +72,27 @@ export const shipmentRepo = {
       .orderBy(asc(shipments.createdAt))
       .limit(limit)
   },
+  /** The parcels of several orders, each order's in booking order. */
+  async ofOrders(db: Executor, orderIds: string[]) {
+    if (orderIds.length === 0) return []
+    return db.select().from(shipments).where(inArray(shipments.orderId, orderIds)).orderBy(asc(shipments.createdAt), asc(shipments.id))
+  },
+  /** Forward parcels booked in [from, to) and not cancelled, of one carrier when named, in booking order. */
+  bookedBetween(db: Executor, from: Date, to: Date, carrier: string | null) {
+    return db
+      .select()
+      .from(shipments)
+      .where(
+        and(
+          carrier === null ? undefined : eq(shipments.carrier, carrier),
+          eq(shipments.direction, 'FORWARD'),
+          ne(shipments.status, 'CANCELLED'),
+          sql`${shipments.createdAt} >= ${from}`,
+          sql`${shipments.createdAt} < ${to}`,
+        ),
+      )
+      .orderBy(asc(shipments.createdAt), asc(shipments.id))
+  },
   ofReturn(db: Executor, returnRequestId: string) {
     return db.select().from(shipments).where(eq(shipments.returnRequestId, returnRequestId)).orderBy(asc(shipments.createdAt), asc(shipments.id))
   },
@@ -94,7 +131,7 @@ export const shipmentRepo = {
 }
 
 /** Units of a line not yet cancelled and not in a forward shipment. */
-export const unshippedUnits = (item: OrderItemRow, shipped: Map<string, number>) => item.quantity - item.cancelledQuantity - (shipped.get(item.id) ?? 0)
+export const unshippedUnits = (item: { id: string; quantity: number; cancelledQuantity: number }, shipped: Map<string, number>) => item.quantity - item.cancelledQuantity - (shipped.get(item.id) ?? 0)
 
 /** A shipment as the API answers it (the customer's order, the back office, events). */
 export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: ShipmentEventRow[]) {
@@ -134,55 +171,17 @@ export async function shipmentAnswer(db: Executor, row: ShipmentRow): Promise<Sh
   return shipmentView(row, items, events)
 }
 
-
-/**
- * A carrier's manifest: its forward parcels booked in [from, to) and not cancelled, in booking
- * order, with their units and the cash the courier collects for each (a COD order still unpaid: all
- * of it with its first parcel that was not cancelled, as the label says).
- */
-export async function manifestBetween(db: Executor, carrier: string, from: Date, to: Date) {
-  const rows = await db
-    .select({
-      awb: shipments.awb,
-      orderNumber: orders.orderNumber,
-      courierName: shipments.courierName,
-      weightGrams: shipments.weightGrams,
-      ewayBillNo: shipments.ewayBillNo,
-      units: sql<number>`(select coalesce(sum(i.quantity), 0) from ${shipmentItems} i where i.shipment_id = ${shipments.id})::int`,
-      collect: sql<string>`(case when ${orders.paymentMode} = 'COD' and ${orders.paymentStatus} = 'COD_PENDING' and ${shipments.id} = (
-          select f.id from ${shipments} f where f.order_id = ${orders.id} and f.direction = 'FORWARD' and f.status <> 'CANCELLED'
-            and not (f.status in ('LOST', 'DAMAGED') and f.settled_at is not null) order by f.created_at, f.id limit 1
-        ) then ${orders.amountPayable} else 0 end)::text`,
-    })
-    .from(shipments)
-    .innerJoin(orders, eq(orders.id, shipments.orderId))
-    .where(and(eq(shipments.carrier, carrier), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`${shipments.createdAt} >= ${from}`, sql`${shipments.createdAt} < ${to}`))
-    .orderBy(asc(shipments.createdAt), asc(shipments.id))
-  return rows.map((r) => ({ ...r, units: Number(r.units), collect: BigInt(r.collect) }))
+/** SQL for another module's query: the ids of orders with a parcel whose AWB is `awb`, on any carrier (one index probe per carrier). */
+export function orderIdsWithParcelAwb(awb: string): SQL {
+  // The carriers in use, read by skipping through the (carrier, awb) index: one probe each.
+  const carriers = sql`with recursive carrier(name) as (
+      (select min(${shipments.carrier}) from ${shipments})
+      union all
+      select (select min(${shipments.carrier}) from ${shipments} where ${shipments.carrier} > carrier.name) from carrier where carrier.name is not null
+    ) select name from carrier where name is not null`
+  return sql`(select ${shipments.orderId} from ${shipments} where ${shipments.awb} = ${awb} and ${shipments.carrier} in (${carriers}))`
 }
 
-/**
- * What to pick for the forward parcels booked in [from, to) and not cancelled: units per SKU, with
- * the order numbers they go to, and the number of parcels.
- */
-export async function pickListBetween(db: Executor, from: Date, to: Date) {
-  const booked = and(eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), sql`${shipments.createdAt} >= ${from}`, sql`${shipments.createdAt} < ${to}`)
-  const [lines, [counted]] = await Promise.all([
-    db
-      .select({
-        sku: orderItems.sku,
-        name: sql<string>`min(${orderItems.name})`,
-        quantity: sql<number>`sum(${shipmentItems.quantity})::int`,
-        orders: sql<string[]>`array_agg(distinct ${orders.orderNumber} order by ${orders.orderNumber})`,
-      })
-      .from(shipmentItems)
-      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
-      .innerJoin(orderItems, eq(orderItems.id, shipmentItems.orderItemId))
-      .innerJoin(orders, eq(orders.id, shipments.orderId))
-      .where(booked)
-      .groupBy(orderItems.sku)
-      .orderBy(asc(orderItems.sku)),
-    db.select({ n: sql<number>`count(*)::int` }).from(shipments).where(booked),
-  ])
-  return { shipments: Number(counted?.n ?? 0), lines: lines.map((l) => ({ ...l, quantity: Number(l.quantity) })) }
-}
+/** SQL for another module's query: how many parcels of the orders `orderIds` (a subquery) had a delivery refused at the door since `since`. */
+export const parcelsRefusedSince = (orderIds: SQL, since: Date): SQL<number> =>
+  sql<number>`(select count(distinct s.id) from ${shipments} s join ${shipmentEvents} e on e.shipment_id = s.id and e.refused and e.occurred_at >= ${since} where s.order_id in ${orderIds})::int`

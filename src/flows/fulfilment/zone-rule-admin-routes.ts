@@ -6,7 +6,7 @@ import { adminOf } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
 import { fulfilmentCommon, type ShippingAdminDeps, tags } from './admin-route-shared.ts'
-import { ZoneRule, ZoneRuleBody, ZoneRuleParams } from './schemas.ts'
+import { ZoneRule, ZoneRuleBody, ZoneRuleParams } from '../../modules/shipping/index.ts'
 
 export function zoneRuleAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAdminDeps): void {
   const common = fulfilmentCommon(guards)

@@ -6,9 +6,9 @@ import { adminOf } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
 import { AdminShipment, fulfilmentCommon, type ShippingAdminDeps, tags } from './admin-route-shared.ts'
-import { CreateShipmentBody, ShipmentParams, ShippingRates, ShippingRatesBody } from './schemas.ts'
+import { CreateShipmentBody, ShipmentParams, ShippingRates, ShippingRatesBody } from '../../modules/shipping/index.ts'
 
-export function shipmentAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAdminDeps): void {
+export function shipmentAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }: ShippingAdminDeps): void {
   const common = fulfilmentCommon(guards)
 
   app.post(
@@ -26,7 +26,7 @@ export function shipmentAdminRoutes(app: RouteApp, { shipping, guards }: Shippin
       },
     },
     async (request, reply) => {
-      const created = await shipping.create(adminOf(request).adminId, request.params.orderId, request.body)
+      const created = await fulfilment.book(adminOf(request).adminId, request.params.orderId, request.body)
       return reply.code(201).send(ok(await shipping.adminView(created.id), 'Shipment created', 201))
     },
   )
@@ -45,7 +45,7 @@ export function shipmentAdminRoutes(app: RouteApp, { shipping, guards }: Shippin
         response: { 200: Envelope(ShippingRates), ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
-    async (request) => ok(await shipping.quote(request.params.orderId, request.body), 'Shipping rates retrieved'),
+    async (request) => ok(await fulfilment.quote(request.params.orderId, request.body), 'Shipping rates retrieved'),
   )
 
   app.get(
@@ -68,7 +68,7 @@ export function shipmentAdminRoutes(app: RouteApp, { shipping, guards }: Shippin
       },
     },
     async (request) => {
-      await shipping.cancel(adminOf(request).adminId, request.params.shipmentId)
+      await fulfilment.cancel(adminOf(request).adminId, request.params.shipmentId)
       return ok(await shipping.adminView(request.params.shipmentId), 'Shipment cancelled')
     },
   )

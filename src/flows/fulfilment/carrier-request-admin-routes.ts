@@ -5,11 +5,11 @@ import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { adminOf, partnerOf } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
-import { Shipment } from '../orders/index.ts'
+import { Shipment } from '../../modules/shipping/index.ts'
 import { AdminShipment, fulfilmentCommon, NdrActions, type ShippingAdminDeps, tags } from './admin-route-shared.ts'
-import { NdrBody, ShipmentParams } from './schemas.ts'
+import { NdrBody, ShipmentParams } from '../../modules/shipping/index.ts'
 
-export function carrierRequestAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAdminDeps): void {
+export function carrierRequestAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }: ShippingAdminDeps): void {
   const common = fulfilmentCommon(guards)
 
   const ndrSchema = {
@@ -31,7 +31,7 @@ export function carrierRequestAdminRoutes(app: RouteApp, { shipping, guards }: S
         response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409, 503) },
       },
     },
-    async (request) => ok(await shipping.ndrAction(`ADMIN:${adminOf(request).adminId}`, request.params.shipmentId, request.body), 'Non-delivery action sent'),
+    async (request) => ok(await fulfilment.ndrAction(`ADMIN:${adminOf(request).adminId}`, request.params.shipmentId, request.body), 'Non-delivery action sent'),
   )
   const PartnerShipment = Type.Object({ ...Shipment.properties, orderId: Type.String(), ndrActions: NdrActions })
   app.post(
@@ -49,7 +49,7 @@ export function carrierRequestAdminRoutes(app: RouteApp, { shipping, guards }: S
     },
     async (request) => {
       const { partnerId } = partnerOf(request)
-      return ok(await shipping.ndrAction(`PARTNER:${partnerId}`, request.params.shipmentId, request.body, partnerId), 'Non-delivery action sent')
+      return ok(await fulfilment.ndrAction(`PARTNER:${partnerId}`, request.params.shipmentId, request.body, partnerId), 'Non-delivery action sent')
     },
   )
 

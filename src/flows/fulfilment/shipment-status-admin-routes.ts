@@ -5,9 +5,9 @@ import { adminOf } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
 import { AdminShipment, fulfilmentCommon, type ShippingAdminDeps, tags } from './admin-route-shared.ts'
-import { ManualMoveBody, ResolveLossBody, ShipmentParams } from './schemas.ts'
+import { ManualMoveBody, ResolveLossBody, ShipmentParams } from '../../modules/shipping/index.ts'
 
-export function shipmentStatusAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAdminDeps): void {
+export function shipmentStatusAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }: ShippingAdminDeps): void {
   const common = fulfilmentCommon(guards)
 
   app.post(
@@ -25,7 +25,7 @@ export function shipmentStatusAdminRoutes(app: RouteApp, { shipping, guards }: S
         response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => ok(await shipping.moveManual(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment moved'),
+    async (request) => ok(await fulfilment.moveManual(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment moved'),
   )
 
   app.post(
@@ -44,7 +44,7 @@ export function shipmentStatusAdminRoutes(app: RouteApp, { shipping, guards }: S
         response: { 200: Envelope(AdminShipment), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => ok(await shipping.resolveLoss(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment resolved'),
+    async (request) => ok(await fulfilment.resolveLoss(adminOf(request).adminId, request.params.shipmentId, request.body), 'Shipment resolved'),
   )
 
   app.post(
@@ -61,7 +61,7 @@ export function shipmentStatusAdminRoutes(app: RouteApp, { shipping, guards }: S
       },
     },
     async (request) => {
-      await shipping.refresh(request.params.shipmentId)
+      await fulfilment.refresh(request.params.shipmentId)
       return ok(await shipping.adminView(request.params.shipmentId), 'Tracking refreshed')
     },
   )

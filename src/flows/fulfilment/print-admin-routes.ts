@@ -6,14 +6,14 @@ import { errorResponses, ok } from '../../http/envelope.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
 import { fulfilmentCommon, type ShippingAdminDeps, tags } from './admin-route-shared.ts'
-import { Manifest, ManifestQuery, PickList, PickListQuery, ShipmentParams } from './schemas.ts'
-import { manifestView } from './service.ts'
+import { ManifestSchema, ManifestQuery, PickListSchema, PickListQuery, ShipmentParams } from '../../modules/shipping/index.ts'
+import { manifestView } from '../../modules/shipping/index.ts'
 
 /** A PDF answer, shown in the browser (inline) under a useful file name. */
 const sendPdf = (reply: FastifyReply, filename: string, pdf: Buffer) => reply.type('application/pdf').header('content-disposition', `inline; filename="${filename}"`).send(pdf)
 const pdfResponse = (description: string) => ({ description, content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } })
 
-export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAdminDeps): void {
+export function printAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }: ShippingAdminDeps): void {
   const common = fulfilmentCommon(guards)
 
   app.post(
@@ -29,7 +29,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
         response: { 200: pdfResponse('The labels'), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request, reply) => sendPdf(reply, `labels-${request.body.shipmentIds.length}.pdf`, await shipping.labelsPdf(request.body.shipmentIds)),
+    async (request, reply) => sendPdf(reply, `labels-${request.body.shipmentIds.length}.pdf`, await fulfilment.labelsPdf(request.body.shipmentIds)),
   )
 
   app.get(
@@ -46,7 +46,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
       },
     },
     async (request, reply) => {
-      const { shipment, pdf } = await shipping.labelPdf(request.params.shipmentId)
+      const { shipment, pdf } = await fulfilment.labelPdf(request.params.shipmentId)
       return sendPdf(reply, `label-${shipment.awb}.pdf`, pdf)
     },
   )
@@ -66,7 +66,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
           200: {
             description: 'The manifest',
             content: {
-              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: Manifest }) },
+              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: ManifestSchema }) },
               'application/pdf': { schema: Type.String({ format: 'binary' }) },
             },
           },
@@ -75,7 +75,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
       },
     },
     async (request, reply) => {
-      const manifest = await shipping.manifest(request.query.carrier, request.query.date)
+      const manifest = await fulfilment.manifest(request.query.carrier, request.query.date)
       if (request.query.format === 'pdf') return sendPdf(reply, `manifest-${manifest.carrier}-${manifest.date}.pdf`, await shipping.manifestPdf(manifest))
       return ok(manifestView(manifest), 'Manifest retrieved')
     },
@@ -96,7 +96,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
           200: {
             description: 'The pick list',
             content: {
-              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: PickList }) },
+              'application/json': { schema: Type.Object({ statusCode: Type.Integer(), message: Type.String(), data: PickListSchema }) },
               'application/pdf': { schema: Type.String({ format: 'binary' }) },
             },
           },
@@ -105,7 +105,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, guards }: ShippingAd
       },
     },
     async (request, reply) => {
-      const list = await shipping.pickList(request.query.date)
+      const list = await fulfilment.pickList(request.query.date)
       if (request.query.format !== 'pdf') return ok({ date: list.date, shipments: list.shipments, lines: list.lines }, 'Pick list retrieved')
       return sendPdf(reply, `pick-list-${list.date}.pdf`, await shipping.pickListPdf(list))
     },

@@ -3,11 +3,13 @@
 import { Type } from 'typebox'
 import type { Guards } from '../../http/guards.ts'
 import { Nullable, Time } from '../../http/schemas.ts'
-import { Shipment } from '../orders/index.ts'
-import type { ShippingService } from './service.ts'
+import { Shipment } from '../../modules/shipping/index.ts'
+import type { ShippingService } from '../../modules/shipping/index.ts'
+import type { Fulfilment } from './desk.ts'
 
 export interface ShippingAdminDeps {
   shipping: ShippingService
+  fulfilment: Fulfilment
   guards: Guards
 }
 

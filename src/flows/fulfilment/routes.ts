@@ -4,15 +4,15 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { security } from '../../http/schemas.ts'
 import { notFound } from '../../lib/errors.ts'
-import { orderStatusOf } from '../orders/index.ts'
-import type { SandboxCarrier } from './carriers/sandbox.ts'
-import { TRACKING_STATUSES } from './carriers/sandbox.ts'
-import { AwbParams, CarrierParams, SandboxTrackingParams, SandboxTrackingResult, TrackingReceipt } from './schemas.ts'
-import type { ShippingService } from './service.ts'
+import { orderStatusOf } from '../../modules/orders/index.ts'
+import { type SandboxCarrier, TRACKING_STATUSES } from '../../modules/shipping/index.ts'
+import { AwbParams, CarrierParams, SandboxTrackingParams, SandboxTrackingResult, TrackingReceipt } from '../../modules/shipping/index.ts'
+import type { ShippingService } from '../../modules/shipping/index.ts'
+import type { Fulfilment } from './desk.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-export const shippingRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingService; sandbox: SandboxCarrier | null }> = async (app, { shipping, sandbox }) => {
+export const shippingRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingService; fulfilment: Fulfilment; sandbox: SandboxCarrier | null }> = async (app, { shipping, fulfilment, sandbox }) => {
   await app.register(async (scope) => {
     const raw = scope.withTypeProvider<TypeBoxTypeProvider>()
     // Signatures are over the exact bytes the carrier sent: keep the raw body in this scope.
@@ -32,7 +32,7 @@ export const shippingRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingServi
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from('')
-        return ok(await shipping.handleWebhook(request.params.carrier, body, request.headers), 'Tracking received')
+        return ok(await fulfilment.carrierCallback(request.params.carrier, body, request.headers), 'Tracking received')
       },
     )
   })
@@ -100,7 +100,7 @@ for (const button of document.querySelectorAll('button[data-status]')) {
     async (request) => {
       const shipment = await parcel(request.params.awb)
       const signed = sandbox.signedEvent(sandbox.eventFor(shipment.awb, request.params.status))
-      const receipt = await shipping.handleWebhook('sandbox', signed.rawBody, signed.headers)
+      const receipt = await fulfilment.carrierCallback('sandbox', signed.rawBody, signed.headers)
       const after = await parcel(request.params.awb)
       return ok(
         { shipmentId: after.id, orderId: after.orderId, shipmentStatus: after.status, orderStatus: (await orderStatusOf(shipping.db, after.orderId)) ?? 'UNKNOWN', applied: receipt.applied > 0 },
