@@ -12,6 +12,7 @@ import { auditBackOfficeWrites } from './audit.ts'
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handler.ts'
 import { HELMET_OPTIONS } from './security-headers.ts'
 import { validatorCompiler } from './validation.ts'
+import { lazySerializerFactory, lazyValidatorCompiler } from './lazy-compilers.ts'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 // Request ids: a random prefix per process and a counter; unique across nodes, and far cheaper
@@ -56,13 +57,15 @@ export async function createServer(deps: Deps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false } },
+    // Each route's serializers compile on its first answer, its validators on its first request (lazy-compilers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(deps.logger),
     // Fastify's own 503 while closing has neither the error body nor the security headers: the
     // onRequest hook below answers it instead.
     return503OnClosing: false,
   })
-  app.setValidatorCompiler(validatorCompiler)
+  app.setValidatorCompiler(lazyValidatorCompiler(validatorCompiler))
   // Only JSON bodies: a text/plain body would otherwise reach the validators as a string.
   app.removeContentTypeParser('text/plain')
   // A POST with no body bytes is bodiless whatever its content type: SDKs send `content-type:

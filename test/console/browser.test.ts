@@ -131,6 +131,9 @@ const AXE_SOURCE = readFileSync(join(import.meta.dirname, '../../node_modules/ax
 async function accessible(page: Page, screen: string) {
   // Evaluated through the DevTools protocol: the console's CSP allows no inline script, rightly.
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE)
+  // Colours are checked at rest: a button enabled a moment ago (its data just arrived) is still
+  // fading from the disabled colours, and axe would measure the colours half-way.
+  await page.evaluate('Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))')
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.any[0] && n.any[0].data && n.any[0].data.contrastRatio ? ' [' + n.any[0].data.fgColor + ' on ' + n.any[0].data.bgColor + ': ' + n.any[0].data.contrastRatio + ', text: ' + JSON.stringify((document.querySelector(n.target[0]) || {}).textContent || '').slice(0, 60) + ']' : '')).join(', ')))`)) as string[]
@@ -604,6 +607,8 @@ describe('back-office console in Chromium', { timeout: 180_000, skip }, () => {
     for (const [menu, name] of [['Customers', '13-customers'], ['Coupons', '14-coupons'], ['Serviceability zones', '15-zones'], ['Partners', '16-partners'], ['Webhook events', '17-webhook-events'], ['Pricing rules', '18-pricing-rules']] as const) {
       await admin.getByRole('menuitem', { name: menu }).click()
       await listShown(admin)
+      // The pricing screen is a form: shown once its partner's settings arrived (Save enabled).
+      if (menu === 'Pricing rules') await admin.locator('main button:not([disabled])', { hasText: 'Save' }).waitFor()
       await shot(admin, name)
     }
     // A partner's page: a new API key is shown once, and the API lists it.
