@@ -70,6 +70,21 @@ async function drainAll(p: PartnerFixture, cursor: string | null, count: number,
   }
 }
 
+/**
+ * A filtered page once it holds `count` orders: a filter sees the same horizon as a cursor (the
+ * orders of transactions that have all ended, drainAll above), which another test file's open
+ * transaction on the same PostgreSQL holds back for a moment.
+ */
+async function pageOnceDelivered(p: PartnerFixture, query: string, count: number): Promise<Page> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const got = await page(p, query)
+    if (got.data.length >= count) return got
+    assert.ok(Date.now() < deadline, `${count} orders matched ${query} within 15 s (${got.data.length} did)`)
+    await delay(20)
+  }
+}
+
 describe('partner order sync', () => {
   test('pages by cursor; a later poll with the last cursor returns only what was written since, changed orders again', async () => {
     const p = await givenPartner(t.deps, 'Sync', shop.catalogId)
@@ -117,12 +132,14 @@ describe('partner order sync', () => {
     const mine = await order()
     const someoneElse = await givenCustomer(t.app, shop.partner)
     await order(someoneElse)
-    const byNumber = await page(shop.partner, `orderNumber=${mine.orderNumber}`)
+    const byNumber = await pageOnceDelivered(shop.partner, `orderNumber=${mine.orderNumber}`, 1)
     assert.deepEqual(byNumber.data.map((o) => o.id), [mine.id])
-    const byCustomer = await page(shop.partner, `customerId=${someoneElse.userId}`)
+    const byCustomer = await pageOnceDelivered(shop.partner, `customerId=${someoneElse.userId}`, 1)
     assert.ok(byCustomer.data.length === 1 && byCustomer.data[0]!.userId === someoneElse.userId)
-    const codPending = await page(shop.partner, `paymentStatus=COD_PENDING&status=CONFIRMED&limit=200`)
-    assert.ok(codPending.data.some((o) => o.id === mine.id))
+    const codPending = await pageOnceDelivered(shop.partner, `paymentStatus=COD_PENDING&status=CONFIRMED&orderNumber=${mine.orderNumber}`, 1)
+    assert.deepEqual(codPending.data.map((o) => [o.id, o.status]), [[mine.id, 'CONFIRMED']])
+    const notCodPending = await page(shop.partner, `paymentStatus=PAID&orderNumber=${mine.orderNumber}`)
+    assert.deepEqual(notCodPending.data, [], 'a COD order waiting for its cash is not PAID')
     const future = await page(shop.partner, `createdFrom=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)
     assert.deepEqual(future.data, [])
     assert.equal((await asPartner(shop.partner, '/partner/orders?cursor=bm90IGEgY3Vyc29y')).statusCode, 400)
