@@ -5,13 +5,13 @@
 // Fontsource's subsets split ₹ (latin-ext) from the Latin letters (latin).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import * as fontkit from 'fontkit'
+import type * as Fontkit from 'fontkit'
 
 const FONT_FILES = {
   regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
   bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
 }
-type ParsedFont = fontkit.Font
+type ParsedFont = Fontkit.Font
 let fontData: { regular: ParsedFont; bold: ParsedFont } | null = null
 
 /**
@@ -32,7 +32,7 @@ function withCodePoints(font: ParsedFont): ParsedFont {
  * The two fonts, read and parsed once per process and shared by every PDF (pdfkit takes a fontkit
  * font): parsing Noto Sans's tables per document cost ~150 ms of a 3-line invoice's ~170 ms.
  */
-function notoSans(): { regular: ParsedFont; bold: ParsedFont } {
+function notoSans(fontkit: typeof Fontkit): { regular: ParsedFont; bold: ParsedFont } {
   if (!fontData) {
     const require = createRequire(import.meta.url)
     const parse = (file: string) => {
@@ -45,9 +45,17 @@ function notoSans(): { regular: ParsedFont; bold: ParsedFont } {
   return fontData
 }
 
-/** Registers Noto Sans on a pdfkit document as the fonts named 'regular' and 'bold'. */
-export function registerNotoSans(pdf: PDFKit.PDFDocument): void {
-  const { regular, bold } = notoSans()
+/**
+ * A new pdfkit document with Noto Sans registered as the fonts named 'regular' and 'bold'. pdfkit
+ * and fontkit load with the first PDF a process prints: imported with this module they cost every
+ * process about 0.5 s at start (the server, each command-line command, each test file), most of
+ * which never print one.
+ */
+export async function notoSansPdf(options: PDFKit.PDFDocumentOptions): Promise<PDFKit.PDFDocument> {
+  const [{ default: PDFDocument }, fontkit] = await Promise.all([import('pdfkit'), import('fontkit')])
+  const pdf = new PDFDocument(options)
+  const { regular, bold } = notoSans(fontkit)
   pdf.registerFont('regular', regular as never)
   pdf.registerFont('bold', bold as never)
+  return pdf
 }

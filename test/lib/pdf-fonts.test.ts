@@ -3,15 +3,13 @@
 // so the first document below is the first to use the fonts.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import PDFDocument from 'pdfkit'
 import { pdfBuffer } from '../../src/lib/pdf-buffer.ts'
-import { registerNotoSans } from '../../src/lib/pdf-fonts.ts'
+import { notoSansPdf } from '../../src/lib/pdf-fonts.ts'
 import { pdfText } from '../helpers/pdf.ts'
 
 async function pdfOf(font: 'regular' | 'bold', text: string): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: 'A6' })
+  const pdf = await notoSansPdf({ size: 'A6' })
   const done = pdfBuffer(pdf)
-  registerNotoSans(pdf)
   pdf.font(font).fontSize(10).text(text, 20, 20)
   pdf.end()
   return done

@@ -18,7 +18,7 @@ async function tableOwners(): Promise<Map<string, string>> {
   for (const module of MODULES) {
     const path = join(SRC, 'modules', module, 'schema.sql.ts')
     if (!statSync(path, { throwIfNoEntry: false })) continue
-    for (const value of Object.values(await import(path))) {
+    for (const value of Object.values(await import(`../../src/modules/${module}/schema.sql.ts`))) {
       if (is(value, PgTable)) owners.set(getTableName(value), module)
     }
   }
@@ -78,8 +78,8 @@ test('when a module, the platform or a flow names a table it does not own in SQL
 
 test("no module's index.ts hands out a table object", async () => {
   for (const module of MODULES) {
-    const path = join(SRC, 'modules', module, 'index.ts')
-    const tables = Object.entries(await import(path)).filter(([, value]) => is(value, PgTable)).map(([name]) => name)
+    // A literal pattern, which the test runner's bundler follows (scripts/test.ts).
+    const tables = Object.entries(await import(`../../src/modules/${module}/index.ts`)).filter(([, value]) => is(value, PgTable)).map(([name]) => name)
     assert.deepEqual(tables, [], `modules/${module}/index.ts`)
   }
 })

@@ -2,7 +2,6 @@
 // 203 dpi thermal printer, the resolution of nearly every 4x6 label printer, and each bar is a whole
 // number of dots wide: a bar scaled to 2.6 dots prints as 2 or 3 at random and scanners misread the
 // narrow/wide ratios. Rows are identical, so the image is a few pixels high and stretched upright.
-import bwipjs from 'bwip-js'
 
 /** One dot of a 203 dpi printer, in PDF points. */
 export const PRINTER_DOT = 72 / 203
@@ -27,6 +26,8 @@ const pngWidth = (png: Buffer) => png.readUInt32BE(16)
  */
 export async function code128(text: string, maxWidth: number, maxDots: number): Promise<Barcode> {
   if (!/^[\x20-\x7e]+$/.test(text)) throw new RangeError(`Code 128: not printable ASCII: ${JSON.stringify(text)}`)
+  // bwip-js loads with the first barcode (about 0.1 s of every process's start otherwise).
+  const { default: bwipjs } = await import('bwip-js')
   const options = { bcid: 'code128', text, height: 2, scaleY: 1, backgroundcolor: 'FFFFFF' }
   const modules = pngWidth(await bwipjs.toBuffer({ ...options, scaleX: 1 }))
   const dots = Math.min(maxDots, Math.floor(maxWidth / PRINTER_DOT / (modules + 2 * QUIET_ZONE_MODULES)))

@@ -6,10 +6,9 @@
 // print no grey) and bounded in height so the label is always one page: long addresses end in "…",
 // long item lists in "+N more". Pure: the same label gives the same bytes (the PDF's dates are the
 // label's createdAt).
-import PDFDocument from 'pdfkit'
 import { formatPaiseIndian } from '../../lib/money.ts'
 import { pdfBuffer } from '../../lib/pdf-buffer.ts'
-import { registerNotoSans } from '../../lib/pdf-fonts.ts'
+import { notoSansPdf } from '../../lib/pdf-fonts.ts'
 import { code128 } from './code128.ts'
 import { istDay } from './print-dates.ts'
 
@@ -210,7 +209,7 @@ export async function renderShippingLabelsPdf(labels: ShippingLabel[]): Promise<
     }
   }
   const latest = labels.reduce((at, l) => (l.createdAt > at ? l.createdAt : at), first.createdAt)
-  const pdf = new PDFDocument({
+  const pdf = await notoSansPdf({
     size: LABEL_SIZE,
     // No bottom margin: every text below is bounded, so none runs onto a second page.
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
@@ -221,7 +220,6 @@ export async function renderShippingLabelsPdf(labels: ShippingLabel[]): Promise<
     autoFirstPage: false,
   })
   const done = pdfBuffer(pdf)
-  registerNotoSans(pdf)
   for (const label of labels) {
     pdf.addPage()
     await drawLabel(pdf, label)

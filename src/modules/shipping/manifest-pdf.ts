@@ -76,7 +76,7 @@ function totals(pdf: Pdf, manifest: Manifest, y: number): number {
 /** The manifest as an A4 PDF. Rejects with a RangeError when the date is not YYYY-MM-DD. */
 export async function renderManifestPdf(manifest: Manifest): Promise<Buffer> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(manifest.date)) throw new RangeError(`renderManifestPdf: not a YYYY-MM-DD date: ${manifest.date}`)
-  const { pdf, cols, limit, newPage, finish } = tableSheet({ title: `Manifest ${manifest.carrier} ${manifest.date}`, generatedAt: manifest.generatedAt, columns, pageHeader: (sheet) => pageHeader(sheet, manifest) })
+  const { pdf, cols, limit, newPage, finish } = await tableSheet({ title: `Manifest ${manifest.carrier} ${manifest.date}`, generatedAt: manifest.generatedAt, columns, pageHeader: (sheet) => pageHeader(sheet, manifest) })
   let y = newPage()
   manifest.parcels.forEach((parcel, i) => {
     const row = parcelRow(parcel, i + 1)

@@ -1,10 +1,9 @@
 // The table the warehouse's A4 sheets are drawn with (the pick list, the carrier's manifest): a
 // shaded header row, rows that grow with their text, a box to tick in a column that asks for one,
 // and "Page i of n" on every page once the count is known.
-import PDFDocument from 'pdfkit'
 import { formatPaiseIndian } from '../../lib/money.ts'
 import { pdfBuffer } from '../../lib/pdf-buffer.ts'
-import { registerNotoSans } from '../../lib/pdf-fonts.ts'
+import { notoSansPdf } from '../../lib/pdf-fonts.ts'
 
 type Pdf = PDFKit.PDFDocument
 
@@ -79,8 +78,8 @@ export function pageNumbers(pdf: Pdf): void {
  * and `finish()` numbers the pages and answers the PDF. Pure: the same input gives the same bytes
  * (the PDF's dates are `generatedAt`).
  */
-export function tableSheet(options: { title: string; generatedAt: Date; columns: (width: number) => Column[]; pageHeader: (pdf: Pdf) => void }) {
-  const pdf = new PDFDocument({
+export async function tableSheet(options: { title: string; generatedAt: Date; columns: (width: number) => Column[]; pageHeader: (pdf: Pdf) => void }) {
+  const pdf = await notoSansPdf({
     size: 'A4',
     // No bottom margin for pdfkit: the layouts break pages themselves, before `limit`.
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
@@ -88,7 +87,6 @@ export function tableSheet(options: { title: string; generatedAt: Date; columns:
     info: { Title: options.title, CreationDate: options.generatedAt, ModDate: options.generatedAt },
   })
   const done = pdfBuffer(pdf)
-  registerNotoSans(pdf)
   const cols = options.columns(pdf.page.width - 2 * MARGIN)
   const header: Row = { cells: cols.map((c) => c.title), bold: true }
   let started = false

@@ -83,7 +83,7 @@ function totals(pdf: Pdf, list: PickList, y: number): number {
 /** The pick list as an A4 PDF. Rejects with a RangeError when the date is not YYYY-MM-DD. */
 export async function renderPickListPdf(list: PickList): Promise<Buffer> {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(list.date)) throw new RangeError(`renderPickListPdf: not a YYYY-MM-DD date: ${list.date}`)
-  const { pdf, cols, limit, newPage, finish } = tableSheet({ title: `Pick list ${list.date}`, generatedAt: list.generatedAt, columns, pageHeader: (sheet) => pageHeader(sheet, list) })
+  const { pdf, cols, limit, newPage, finish } = await tableSheet({ title: `Pick list ${list.date}`, generatedAt: list.generatedAt, columns, pageHeader: (sheet) => pageHeader(sheet, list) })
   let y = newPage()
   const top = y
   const room = limit - top

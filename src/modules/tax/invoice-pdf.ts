@@ -2,10 +2,9 @@
 // JSON, laid out like an Indian tax invoice on A4, in Noto Sans (lib/pdf-fonts.ts: embedded, so ₹
 // needs no font on the reader's machine). The output is deterministic for the same documents: the
 // PDF's dates are the documents' issuedAt.
-import PDFDocument from 'pdfkit'
 import { formatPaiseIndian, parseRupees } from '../../lib/money.ts'
 import { pdfBuffer } from '../../lib/pdf-buffer.ts'
-import { registerNotoSans } from '../../lib/pdf-fonts.ts'
+import { notoSansPdf } from '../../lib/pdf-fonts.ts'
 import type { DocumentLine, TaxDocument } from './document.ts'
 
 type Pdf = PDFKit.PDFDocument
@@ -187,7 +186,7 @@ function footers(pdf: Pdf, doc: TaxDocument, first: number, count: number): void
 export async function renderTaxDocumentsPdf(docs: TaxDocument[]): Promise<Buffer> {
   if (docs.length === 0) throw new RangeError('renderTaxDocumentsPdf: no documents')
   const created = new Date(Math.max(...docs.map((d) => Date.parse(d.issuedAt))))
-  const pdf = new PDFDocument({
+  const pdf = await notoSansPdf({
     size: 'A4',
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: BOTTOM },
     bufferPages: true,
@@ -195,7 +194,6 @@ export async function renderTaxDocumentsPdf(docs: TaxDocument[]): Promise<Buffer
     info: { Title: docs.map((d) => `${titleOf(d)} ${d.number}`).join(', '), Author: docs[0]!.seller.name, CreationDate: created, ModDate: created },
   })
   const done = pdfBuffer(pdf)
-  registerNotoSans(pdf)
   const ranges: Array<[TaxDocument, number, number]> = []
   for (const doc of docs) {
     const first = pdf.bufferedPageRange().count
