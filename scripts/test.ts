@@ -22,7 +22,7 @@ import { spec } from 'node:test/reporters'
 import { finished } from 'node:stream/promises'
 import { openDatabase } from '../src/db/client.ts'
 import { migrateDatabase } from '../src/db/migrate.ts'
-import { migratedPostgresTemplate, TEST_AUTH_SECRET } from '../test/helpers/app.ts'
+import { createTestApp, migratedPostgresTemplate, TEST_AUTH_SECRET } from '../test/helpers/app.ts'
 import { scanLogDirectory } from '../test/helpers/secret-scan.ts'
 
 function testFiles(dir: string): string[] {
@@ -91,6 +91,18 @@ if (!process.env.TEST_DATABASE_URL) {
 } else {
   postgresTemplate = await migratedPostgresTemplate(process.env.TEST_DATABASE_URL)
   process.env.TEST_POSTGRES_TEMPLATE = postgresTemplate.name
+}
+// The OpenAPI document of the default configuration, which every test app checks its answers
+// against when its file ends (test/helpers/answer-conformance.ts), built here once.
+const openapiFile = join(tmpdir(), `commerce-openapi-${process.pid}.json`)
+{
+  const documented = await createTestApp()
+  try {
+    writeFileSync(openapiFile, JSON.stringify((documented.app as unknown as { swagger(): unknown }).swagger()))
+  } finally {
+    await documented.close()
+  }
+  process.env.TEST_OPENAPI_FILE = openapiFile
 }
 const templateMs = Date.now() - templateStart
 
@@ -206,6 +218,7 @@ const reporter = stream.compose(new spec())
 reporter.pipe(process.stdout, { end: false })
 await finished(reporter)
 rmSync(bundleDir, { recursive: true, force: true })
+rmSync(openapiFile, { force: true })
 if (templateFile) rmSync(templateFile, { force: true })
 await postgresTemplate?.drop()
 

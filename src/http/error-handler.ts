@@ -57,13 +57,27 @@ function errorBodyAt(path: string, statusCode: number, message: string | string[
 
 const pgCode = (error: unknown) => databaseErrorOf(error).code
 
-function classify(error: FastifyError | AppError | Error): [number, string | string[]] | null {
+/**
+ * What a route takes: JSON, or the content types its schema's `documentedBody` lists (an upload's
+ * image, a catalog's CSV), as the OpenAPI document says (openapi.ts).
+ */
+function acceptedTypes(request: FastifyRequest | undefined): string {
+  const documented = (request?.routeOptions.schema as { documentedBody?: Record<string, unknown> } | undefined)?.documentedBody
+  return documented ? Object.keys(documented).join(', ') : 'application/json'
+}
+
+function classify(error: FastifyError | AppError | Error, request?: FastifyRequest): [number, string | string[]] | null {
   if (error instanceof AppError) return [STATUS_OF[error.code], error.details?.length ? error.details : error.message]
   const fe = error as FastifyError
-  if (fe.validation) return [400, validationMessages(fe.validation as never, fe.validationContext ?? 'body')]
+  if (fe.validation) {
+    const part = fe.validationContext ?? 'body'
+    const messages = validationMessages(fe.validation as never, part)
+    // A request header answers one sentence, as the guards word theirs ("x-partner-id header is required").
+    return [400, part === 'headers' ? messages[0]! : messages]
+  }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return [415, 'Unsupported content type: send application/json']
+      return [415, `Unsupported content type: send ${acceptedTypes(request)}`]
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, 'Request body is too large']
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -83,7 +97,7 @@ function classify(error: FastifyError | AppError | Error): [number, string | str
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = classify(error)
+    const known = classify(error, request)
     if (!known) {
       request.log.error({ err: error }, 'unhandled error')
       return reply.status(500).send(errorBody(request, 500, 'Internal server error'))

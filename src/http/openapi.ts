@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import type { FastifySchema } from 'fastify'
+import { CONDITIONAL_GET } from './conditional-get.ts'
 import { ErrorBody } from './envelope.ts'
 
 /** The document's name for a route's trailing wildcard (`/uploads/*`): `{*}` is no valid path parameter. */
@@ -37,9 +38,9 @@ function credentialOf(security: Security | undefined): Credential {
  * - 400: its params, query, headers or body fail their schema, the JSON is malformed, or (customer
  *   and partner routes) the x-partner-id header is missing;
  * - 401: a route with a credential, when it is missing or wrong; 403: a back-office route, for a role
- *   it does not allow;
+ *   it does not allow, and a customer's route, for a customer the merchant blocked;
  * - 404: a route with path parameters, when the thing named does not exist (or is not the caller's);
- * - 413 and 415: a route with a body, too large or not JSON;
+ * - 413 and 415: a route with a body, too large or not of a type it takes;
  * - 429: every route but the load balancer's probes (`config.rateLimit: false`);
  * - 500 (an unexpected failure) and 503 (the database unreachable or busy, or the server shutting
  *   down; with Retry-After): every route.
@@ -51,7 +52,7 @@ export function guardErrorStatuses(schema: FastifySchema, credential: Credential
   const statuses = new Set<number>([500, 503])
   if (hasInput || credential === 'customer' || credential === 'partner') statuses.add(400)
   if (credential !== 'public') statuses.add(401)
-  if (credential === 'admin') statuses.add(403)
+  if (credential === 'admin' || credential === 'customer') statuses.add(403)
   if (schema.params) statuses.add(404)
   if (schema.body) for (const status of [413, 415]) statuses.add(status)
   if (rateLimited) statuses.add(429)
@@ -70,13 +71,23 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url }
   const wildcard = url.endsWith('*')
   const documented: FastifySchema = wildcard ? { ...schema, params: wildcardParams } : { ...schema }
+  // A body that no JSON schema validates (the bytes of an upload, a CSV), declared by the route as
+  // `documentedBody` (content type -> schema) for the document only.
+  const documentedBody = (schema as { documentedBody?: Record<string, unknown> }).documentedBody
+  if (documentedBody && !documented.body) documented.body = { content: Object.fromEntries(Object.entries(documentedBody).map(([type, body]) => [type, { schema: body }])) }
   const declared = (schema.response ?? {}) as Record<string, unknown>
   const rateLimited = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit !== false
   const added = guardErrorStatuses(documented, credentialOf((schema as { security?: Security }).security), rateLimited).filter((s) => !(String(s) in declared))
   // A route that declares no answer at all (an HTML page, a stored file) keeps the 200 that
   // @fastify/swagger writes for it, now that its error statuses are listed.
-  const success = Object.keys(declared).some((status) => /^[23]/.test(status)) ? {} : { 200: { type: 'null', description: 'Success: the page or file itself, not JSON' } }
-  documented.response = { ...success, ...declared, ...Object.fromEntries(added.map((s) => [s, ErrorBody])) }
+  // Its content types are the route's `documentedAnswer` (an HTML page, an image), its body a string.
+  const answerTypes = (schema as { documentedAnswer?: string[] }).documentedAnswer
+  const page = answerTypes ? { content: Object.fromEntries(answerTypes.map((type) => [type, { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }) } }])) } : { type: 'null' }
+  const success = Object.keys(declared).some((status) => /^[23]/.test(status)) ? {} : { 200: { ...page, description: 'Success: the page or file itself, not JSON' } }
+  // A conditional GET (conditional-get.ts) answers 304 with no body while the If-None-Match tag matches.
+  const notModified = route.config && (route.config as Record<string, unknown>)[CONDITIONAL_GET] ? { 304: { type: 'null', description: 'Not Modified: the If-None-Match tag is still current; no body' } } : {}
+  documented.response = { ...success, ...notModified, ...declared, ...Object.fromEntries(added.map((s) => [s, ErrorBody])) }
+
   return { url: wildcard ? `${url.slice(0, -1)}:${WILDCARD_PARAM}` : url, schema: documented }
 }
 
@@ -87,9 +98,48 @@ interface MediaType {
 }
 interface Operation {
   security?: Security
-  parameters?: { in: string; required?: boolean; schema?: Json }[]
+  parameters?: { in: string; name?: string; required?: boolean; schema?: Json; description?: string }[]
   requestBody?: { content?: Record<string, MediaType> }
-  responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>
+  responses?: Record<string, { description?: string; content?: Record<string, MediaType>; headers?: Record<string, unknown> }>
+}
+
+/**
+ * The response headers the server sends, in `components.headers`, and which answers carry them:
+ * - the rate limit's three (@fastify/rate-limit, rate-limit.ts) on every answer of a rate-limited
+ *   operation (one that lists 429), and Retry-After on its 429;
+ * - Retry-After on every 503 (error-handler.ts);
+ * - ETag on the 200 of a conditional GET (one that lists 304), with If-None-Match as a parameter;
+ * - idempotent-replayed on the success of an operation keyed by x-idempotency-key (a replay).
+ */
+const HEADERS: Record<string, { description: string; schema: Json }> = {
+  RateLimitLimit: { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+  RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  RateLimitReset: { description: 'Seconds until the window starts again', schema: { type: 'integer' } },
+  RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  ETag: { description: 'A weak tag of this exact answer: send it as If-None-Match to get 304 while nothing changed', schema: { type: 'string' } },
+  IdempotentReplayed: { description: '"true" when this is the stored answer to an earlier request with the same x-idempotency-key (a retry)', schema: { type: 'string', enum: ['true'] } },
+}
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` })
+const RATE_LIMIT_HEADERS = { 'x-ratelimit-limit': headerRef('RateLimitLimit'), 'x-ratelimit-remaining': headerRef('RateLimitRemaining'), 'x-ratelimit-reset': headerRef('RateLimitReset') }
+
+function documentHeaders(operation: Operation): void {
+  const responses = operation.responses ?? {}
+  const limited = '429' in responses
+  const conditional = '304' in responses
+  const keyed = (operation.parameters ?? []).some((p) => p.in === 'header' && p.name === 'x-idempotency-key')
+  if (conditional) {
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      { in: 'header', name: 'if-none-match', required: false, schema: { type: 'string' }, description: 'The ETag of an earlier answer: 304 with no body while it is still current' },
+    ]
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const headers: Record<string, unknown> = { ...(limited ? RATE_LIMIT_HEADERS : {}) }
+    if (status === '429' || status === '503') headers['retry-after'] = headerRef('RetryAfter')
+    if (conditional && (status === '200' || status === '304')) headers.etag = headerRef('ETag')
+    if (keyed && /^2/.test(status)) headers['idempotent-replayed'] = headerRef('IdempotentReplayed')
+    if (Object.keys(headers).length > 0) response.headers = { ...response.headers, ...headers }
+  }
 }
 
 /** An example message per status, as the error handler words it (the guards', Ajv's, PostgreSQL's). */
@@ -97,15 +147,19 @@ const ERROR_MESSAGES: Record<string, (credential: Credential, hasBody: boolean) 
   400: (c, hasBody) =>
     hasBody ? ['property unknownField should not exist'] : c === 'customer' || c === 'partner' ? 'x-partner-id header is required' : 'Invalid identifier or value',
   401: (c) => (c === 'apiKey' ? 'Missing x-api-key header' : c === 'partner' ? 'Missing x-partner-secret header' : 'Missing bearer token'),
-  403: () => 'Your role does not allow this action',
+  403: (c) => (c === 'admin' ? 'Your role does not allow this action' : CUSTOMER_BLOCKED),
   404: () => 'Not found',
   409: () => 'Concurrent update, please retry',
   413: () => 'Request body is too large',
-  415: () => 'Unsupported content type: send application/json',
   429: () => 'Too many requests, retry in 1 minute',
   500: () => 'Internal server error',
   503: () => 'Service temporarily unavailable, please retry',
 }
+
+/** The customer guard's and the token routes' answer to a customer the merchant blocked (auth module). */
+const CUSTOMER_BLOCKED = 'This customer is blocked: contact the merchant'
+/** A customer's operations, and the routes that issue a customer's tokens, refuse a blocked customer with 403. */
+const refusesBlockedCustomer = (credential: Credential, path: string) => credential === 'customer' || path.startsWith('/api/v1/auth/')
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
   400: 'The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which)',
@@ -114,7 +168,7 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   404: 'Not found, or not the caller’s',
   409: 'Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide',
   413: 'The request body is too large',
-  415: 'The body is not JSON',
+  415: 'The body is not of a content type the operation takes (the message names them)',
   422: 'The request cannot be processed',
   429: 'Rate limited: wait for Retry-After seconds',
   500: 'An unexpected failure',
@@ -138,8 +192,9 @@ export const finishDocument =
   (documentObject) => {
     if (!('openapiObject' in documentObject)) return documentObject.swaggerObject
     const document = structuredClone(documentObject.openapiObject) as Json & { paths?: Record<string, Record<string, Operation>>; components?: Json }
-    const components = (document.components ??= {}) as { schemas?: Json }
+    const components = (document.components ??= {}) as { schemas?: Json; headers?: Json }
     components.schemas = { ...components.schemas, [ERROR_BODY_COMPONENT]: JSON.parse(JSON.stringify(ErrorBody)) }
+    components.headers = structuredClone(HEADERS)
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       for (const operation of Object.values(item)) {
         if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue
@@ -157,6 +212,7 @@ export const finishDocument =
 
 function documentOperation(operation: Operation, path: string): void {
   const credential = credentialOf(operation.security)
+  documentHeaders(operation)
   // What the caller may leave out: Fastify's Ajv fills a field or parameter that has a `default`
   // (useDefaults) before the required check, so a generated client must not demand it.
   for (const parameter of operation.parameters ?? []) {
@@ -166,6 +222,15 @@ function documentOperation(operation: Operation, path: string): void {
     if (media.schema) defaultsNotRequired(media.schema)
     if (media.schema && media.example === undefined) media.example = exampleOf(media.schema)
   }
+  for (const response of Object.values(operation.responses ?? {})) {
+    // A route that `produces` a PDF or a CSV as well as JSON: @fastify/swagger lists every type, with
+    // the JSON schema, under every status. Errors are always the JSON error body; a PDF or CSV is bytes.
+    for (const [type, media] of Object.entries(response.content ?? {})) {
+      if (type.includes('json')) continue
+      if (isErrorBody(media.schema)) delete response.content![type]
+      else if (media.schema?.type !== 'string') response.content![type] = { schema: { type: 'string', ...(type.startsWith('text/') ? {} : { format: 'binary' }) } }
+    }
+  }
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     for (const [type, media] of Object.entries(response.content ?? {})) {
       if (isErrorBody(media.schema)) {
@@ -174,13 +239,20 @@ function documentOperation(operation: Operation, path: string): void {
           schema: { $ref: `#/components/schemas/${ERROR_BODY_COMPONENT}` },
           example: {
             statusCode,
-            message: (ERROR_MESSAGES[status] ?? (() => STATUS_CODES[statusCode] ?? 'Error'))(credential, operation.requestBody !== undefined),
+            message:
+              status === '403' && refusesBlockedCustomer(credential, path)
+                ? CUSTOMER_BLOCKED
+                : status === '415'
+                ? `Unsupported content type: send ${Object.keys(operation.requestBody?.content ?? { 'application/json': 1 }).join(', ')}`
+                : (ERROR_MESSAGES[status] ?? (() => STATUS_CODES[statusCode] ?? 'Error'))(credential, operation.requestBody !== undefined),
             error: STATUS_CODES[statusCode] ?? 'Error',
             timestamp: EXAMPLE_TIME,
             path,
           },
         }
-        if (!response.description || response.description === 'Default Response') response.description = ERROR_DESCRIPTIONS[status] ?? STATUS_CODES[statusCode] ?? 'Error'
+        if (!response.description || response.description === 'Default Response') {
+          response.description = (status === '403' && refusesBlockedCustomer(credential, path) ? 'The merchant blocked this customer' : ERROR_DESCRIPTIONS[status]) ?? STATUS_CODES[statusCode] ?? 'Error'
+        }
       } else if (media.schema && media.example === undefined && type.includes('json')) {
         media.example = exampleOf(media.schema)
         // The envelope repeats the status: {statusCode: 201, message, data}.

@@ -171,7 +171,8 @@ export function validationMessages(errors: ErrorObject[], part: string): string[
     const insideUnion = unionPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(`${p}/`))
     if (insideUnion) continue
     const subject = propertyPath(error.instancePath) || part
-    const message = describe(error, subject)
+    const missingHeader = part === 'headers' && error.keyword === 'required'
+    const message = missingHeader ? `${String((error.params as { missingProperty?: unknown }).missingProperty)} header is required` : describe(error, subject)
     if (message) messages.add(message)
   }
   return [...messages]

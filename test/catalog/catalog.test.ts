@@ -316,4 +316,29 @@ describe('conditional requests', () => {
     assert.equal(stale.statusCode, 200)
     assert.equal(stale.headers.etag, tag)
   })
+
+  test('If-None-Match matches weakly, within a list of tags, and as *', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'x-api-key': shop.apiKey } })
+    const tag = first.headers.etag as string
+    const strong = tag.replace(/^W\//, '')
+    for (const ifNoneMatch of [strong, `W/"other", ${tag}`, `"a" , ${strong}`, '*']) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'x-api-key': shop.apiKey, 'if-none-match': ifNoneMatch } })
+      assert.equal(res.statusCode, 304, ifNoneMatch)
+      assert.equal(res.body, '')
+    }
+  })
+
+  test('an error answer carries no ETag, and If-None-Match never turns it into a 304', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/products/no-such-product', headers: { 'x-api-key': shop.apiKey } })
+    assert.equal(missing.statusCode, 404)
+    assert.equal(missing.headers.etag, undefined)
+    for (const ifNoneMatch of ['*', 'W/"anything"']) {
+      const again = await t.app.inject({ method: 'GET', url: '/api/v1/products/no-such-product', headers: { 'x-api-key': shop.apiKey, 'if-none-match': ifNoneMatch } })
+      assert.equal(again.statusCode, 404, ifNoneMatch)
+      assert.equal(again.json().statusCode, 404)
+    }
+    const unauthenticated = await t.app.inject({ method: 'GET', url: '/api/v1/categories', headers: { 'if-none-match': '*' } })
+    assert.equal(unauthenticated.statusCode, 401)
+    assert.equal(unauthenticated.headers.etag, undefined)
+  })
 })

@@ -18,6 +18,7 @@ import { closeRedis, openRedis } from '../../src/db/redis.ts'
 import type { Deps } from '../../src/deps.ts'
 import { type Clock, systemClock } from '../../src/lib/clock.ts'
 import { schema, type TestDeps, withTables } from './schema-db.ts'
+import { recordAnswers, undeclaredAnswers } from './answer-conformance.ts'
 import { invariantViolations, recordBackOfficeWrites, unauditedWrites } from './invariants.ts'
 import { testLogger } from './log-capture.ts'
 
@@ -152,19 +153,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const deps: Deps = { config, database, redis, clock: options.clock ?? systemClock, logger }
   const app = await buildApp(deps)
   const audited = recordBackOfficeWrites(app)
+  const answers = recordAnswers(app)
   options.extraRoutes?.(app)
   await app.ready()
   return {
     app,
     deps: { ...deps, database: withTables(database) },
     async close() {
+      // Every answer the app gave must be one its OpenAPI document declares (answer-conformance.ts).
       // The invariant sweep (test/helpers/invariants.ts) runs once the app has stopped (no worker
       // writes any more) and before the database is dropped; any violation fails the test file.
-      let violations: string[] = []
+      const violations: string[] = []
       try {
         await app.close()
+        violations.push(...undeclaredAnswers(app, answers))
         if (!options.skipInvariants) {
-          violations = await invariantViolations(database.db, { now: deps.clock.now() })
+          violations.push(...(await invariantViolations(database.db, { now: deps.clock.now() })))
           if (!options.skipAuditCheck) violations.push(...(await unauditedWrites(database.db, audited)))
         }
       } finally {

@@ -17,6 +17,7 @@ import addFormats from 'ajv-formats'
 import { ERROR_BODY_COMPONENT, WILDCARD_PARAM } from '../../src/http/openapi.ts'
 import { EVENT_TYPES } from '../../src/modules/events/index.ts'
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER } from '../../src/modules/events/signing.ts'
+import { undeclaredAnswers } from '../helpers/answer-conformance.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type RegisteredRoute, withRouteTable } from '../helpers/route-table.ts'
 
@@ -34,14 +35,14 @@ interface Operation {
   security?: Record<string, string[]>[]
   parameters?: { name: string; in: string; required?: boolean }[]
   requestBody?: { content?: Record<string, MediaType> }
-  responses?: Record<string, { description?: string; content?: Record<string, MediaType> }>
+  responses?: Record<string, { description?: string; content?: Record<string, MediaType>; headers?: Record<string, { $ref?: string }> }>
 }
 interface Document {
   openapi: string
   servers?: { url: string }[]
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>
   webhooks?: Record<string, { post?: Operation }>
-  components: { schemas: Record<string, unknown> }
+  components: { schemas: Record<string, unknown>; headers?: Record<string, unknown> }
 }
 interface Documented extends Operation {
   method: string
@@ -276,7 +277,8 @@ describe('error answers', () => {
       const schemes = new Set((op.security ?? []).flatMap((r) => Object.keys(r)))
       const expected = [500, 503]
       if (schemes.size > 0) expected.push(401)
-      if (schemes.has('bearer') && !schemes.has('partnerId')) expected.push(403)
+      // A back-office role that may not, or a customer the merchant blocked.
+      if (schemes.has('bearer')) expected.push(403)
       if (schemes.has('partnerId')) expected.push(400)
       if ((op.parameters ?? []).some((p) => p.in === 'path')) expected.push(400, 404)
       if (op.requestBody) expected.push(400, 413, 415)
@@ -300,6 +302,85 @@ describe('error answers', () => {
     assert.equal(res.statusCode, 400)
     const documented = doc.paths[`${PREFIX}/admin/auth/login`]!.post!.responses!['400']!.content!['application/json']!.example as { message: string[] }
     assert.deepEqual(res.json().message, documented.message)
+  })
+})
+
+describe('what the document declares beyond JSON bodies (issue #42)', () => {
+  const byId = (id: string) => operations.find((op) => op.operationId === id)!
+  const contentTypes = (op: Documented, status: string) => Object.keys(op.responses?.[status]?.content ?? {})
+
+  test('x-idempotency-key is a required header of exactly the keyed operations, whose successes may say idempotent-replayed', () => {
+    const keyed = operations.filter((op) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'x-idempotency-key'))
+    assert.deepEqual(keyed.map((op) => op.operationId).sort(), ['convertOrderToPrepaid', 'createOrder', 'initiatePayment', 'partnerConvertOrderToPrepaid'])
+    for (const op of keyed) {
+      assert.equal(op.parameters!.find((p) => p.name === 'x-idempotency-key')!.required, true, label(op))
+      const success = Object.keys(op.responses ?? {}).find((status) => status.startsWith('2'))!
+      assert.deepEqual(op.responses![success]!.headers!['idempotent-replayed'], { $ref: '#/components/headers/IdempotentReplayed' }, label(op))
+    }
+  })
+
+  test('the catalog reads that answer 304 declare it, the ETag on their 200 and If-None-Match; no other operation does', () => {
+    const conditional = operations.filter((op) => '304' in (op.responses ?? {}))
+    assert.deepEqual(conditional.map((op) => op.operationId).sort(), ['getProduct', 'listCategories', 'listProducts', 'searchProducts'])
+    for (const op of conditional) {
+      assert.ok(op.responses!['200']!.headers!.etag, label(op))
+      assert.deepEqual(contentTypes(op, '304'), [], `${label(op)}: 304 has no body`)
+      assert.ok((op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'if-none-match'), label(op))
+    }
+  })
+
+  test('every 429 and 503 declares Retry-After, and every answer of a rate-limited operation the rate-limit headers', () => {
+    for (const name of ['RetryAfter', 'RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset']) assert.ok(doc.components.headers?.[name], name)
+    for (const op of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (status === '429' || status === '503') assert.ok(response.headers?.['retry-after'], `${label(op)} ${status}`)
+        if ('429' in op.responses!) assert.ok(response.headers?.['x-ratelimit-remaining'], `${label(op)} ${status}`)
+      }
+    }
+  })
+
+  test('bodies that are not JSON have their content types: an upload is image bytes, a catalog import JSON or CSV', () => {
+    assert.deepEqual(Object.keys(byId('uploadFile').requestBody!.content!), ['image/png', 'image/jpeg', 'image/webp', 'image/gif'])
+    assert.deepEqual(byId('uploadFile').requestBody!.content!['image/png']!.schema, { type: 'string', format: 'binary', description: 'The file bytes, with the Content-Type and length that were signed' })
+    assert.deepEqual(Object.keys(byId('adminImportCatalog').requestBody!.content!), ['application/json', 'text/csv'])
+    assert.match(String(byId('uploadFile').responses!['415']!.content!['application/json']!.example && (byId('uploadFile').responses!['415']!.content!['application/json']!.example as { message: string }).message), /send image\/png, image\/jpeg/)
+  })
+
+  test('pages and files declare their content types; their errors, and those of PDF and CSV downloads, are JSON', () => {
+    assert.deepEqual(contentTypes(byId('getSandboxCheckoutPage'), '200'), ['text/html'])
+    assert.deepEqual(contentTypes(byId('getUploadedFile'), '200'), ['image/png', 'image/jpeg', 'image/webp', 'image/gif'])
+    assert.deepEqual(contentTypes(byId('getOrderInvoice'), '200'), ['application/json', 'application/pdf'])
+    assert.deepEqual(byId('getOrderInvoice').responses!['200']!.content!['application/pdf']!.schema, { type: 'string', format: 'binary' })
+    for (const op of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (/^[45]/.test(status)) assert.deepEqual(Object.keys(response.content ?? {}), ['application/json'], `${label(op)} ${status}`)
+      }
+    }
+  })
+
+  test('the check every test file runs: an answer whose status, content type or API header the document does not declare is reported', () => {
+    const seen = new Set([
+      'GET /api/v1/categories|200|application/json|etag,x-ratelimit-limit',
+      'GET /api/v1/categories|304||etag',
+      'GET /api/v1/categories|418|application/json|',
+      'GET /api/v1/categories|200|text/html|',
+      'GET /api/v1/orders|200|application/json|etag',
+      'GET /api/v1/not-an-operation|500|text/plain|',
+    ])
+    assert.deepEqual(undeclaredAnswers(t.app, { seen }), [
+      'OpenAPI document: GET /api/v1/categories answered 418, which it does not declare',
+      'OpenAPI document: GET /api/v1/categories answered 200 as text/html; it declares application/json',
+      'OpenAPI document: GET /api/v1/orders answered 200 with the header etag, which it does not declare',
+    ])
+  })
+
+  test('a customer operation declares 403 with the message a blocked customer gets', () => {
+    for (const id of ['getProfile', 'createCustomerToken', 'refreshCustomerToken']) {
+      const refused = byId(id).responses!['403']!
+      assert.equal((refused.content!['application/json']!.example as { message: string }).message, 'This customer is blocked: contact the merchant', id)
+      assert.equal(refused.description, 'The merchant blocked this customer', id)
+    }
+    assert.equal((byId('adminListOrders').responses!['403']!.content!['application/json']!.example as { message: string }).message, 'Your role does not allow this action')
   })
 })
 

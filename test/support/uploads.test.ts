@@ -139,6 +139,14 @@ describe('PUT to the signed address (local driver)', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: pathOf(s.publicUrl) })).statusCode, 404, 'nothing was stored')
   })
 
+  test('a Content-Type that is no media type (sent twice): 415 naming the image types an upload takes, nothing kept', async () => {
+    const s = await slot(300)
+    const doubled = await put(t, s.uploadUrl, png(300), 'image/png, image/png')
+    assert.equal(doubled.statusCode, 415, doubled.body)
+    assert.equal(doubled.json().message, 'Unsupported content type: send image/png, image/jpeg, image/webp, image/gif')
+    assert.equal((await t.app.inject({ method: 'GET', url: pathOf(s.publicUrl) })).statusCode, 404, 'nothing was stored')
+  })
+
   test('2 MB on a slot declared 1 MB: 413 and nothing kept; fewer bytes than declared: 400', async () => {
     const s = await slot(MB)
     const before = storedFiles().length

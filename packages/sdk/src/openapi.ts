@@ -2927,7 +2927,20 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description A weak tag of this exact answer: send it as If-None-Match to get 304 while nothing changed */
+        ETag: string;
+        /** @description "true" when this is the stored answer to an earlier request with the same x-idempotency-key (a retry) */
+        IdempotentReplayed: "true";
+        /** @description Requests allowed in the current window */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window starts again */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2944,6 +2957,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2983,6 +2999,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3001,6 +3020,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,6 +3041,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3037,6 +3062,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,6 +3084,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3073,6 +3105,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,6 +3153,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,6 +3200,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3181,6 +3223,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3199,6 +3244,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3217,6 +3265,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3235,6 +3286,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3250,9 +3304,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3271,6 +3328,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,6 +3350,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3307,6 +3371,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3416,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +3456,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +3479,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3423,6 +3500,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3521,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3459,6 +3542,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,6 +3563,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3492,9 +3581,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3513,6 +3605,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3627,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3549,6 +3648,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3580,6 +3683,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,6 +3730,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +3751,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +3772,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3793,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3696,6 +3814,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3714,6 +3836,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3732,6 +3857,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3781,6 +3910,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3867,6 +3999,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3885,6 +4020,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +4041,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3921,6 +4062,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3939,6 +4084,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3957,6 +4105,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,6 +4152,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,6 +4198,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4221,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +4242,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4096,9 +4260,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +4284,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4135,6 +4306,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +4327,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4182,6 +4360,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4213,6 +4394,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4231,6 +4415,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4436,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +4457,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4285,6 +4479,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4303,6 +4500,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,6 +4544,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4372,6 +4576,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4392,6 +4599,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +4620,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4428,6 +4641,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,9 +4659,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,6 +4683,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +4705,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4726,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4540,6 +4770,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4602,6 +4835,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4620,6 +4856,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4638,6 +4877,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,6 +4898,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4674,6 +4919,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +4941,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4710,6 +4962,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4760,6 +5016,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4808,6 +5067,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,6 +5090,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +5111,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +5132,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +5153,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +5174,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,9 +5192,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,6 +5216,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,6 +5238,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5259,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +5305,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5072,6 +5366,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5092,6 +5389,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,6 +5410,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +5431,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5146,6 +5452,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5161,9 +5470,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5182,6 +5494,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +5516,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5218,6 +5537,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5244,11 +5567,56 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    categories?: {
+                        gstRateBps?: number | null;
+                        hsnCode?: string | null;
+                        image?: string | null;
+                        isActive?: boolean;
+                        name: string;
+                        parentSlug?: string | null;
+                        position?: number;
+                        slug: string;
+                    }[];
+                    products?: {
+                        brand?: string;
+                        categorySlug: string;
+                        description?: string;
+                        dimensionsCm?: {
+                            breadth: number;
+                            height: number;
+                            length: number;
+                        } | null;
+                        gstRateBps?: number | null;
+                        hsnCode?: string | null;
+                        images?: string[];
+                        isActive?: boolean;
+                        mrp: string | number;
+                        name: string;
+                        sellingPrice: string | number;
+                        sku: string;
+                        slug: string;
+                        stock?: number;
+                        weightGrams?: number;
+                    }[];
+                };
+                /**
+                 * @example slug,name,sku,categorySlug,sellingPrice,mrp,stock,hsnCode,gstRateBps
+                 *     sona-masoori-5kg,Sona Masoori Rice 5 kg,RICE-SM-5,staples,499.00,560.00,40,1006,500
+                 */
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5287,13 +5655,18 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/import"
@@ -5305,6 +5678,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5323,6 +5699,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,6 +5720,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,6 +5741,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5374,16 +5759,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "statusCode": 415,
-                     *       "message": "Unsupported content type: send application/json",
+                     *       "message": "Unsupported content type: send application/json, text/csv",
                      *       "error": "Unsupported Media Type",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/catalogs/{catalogId}/import"
@@ -5395,6 +5783,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5413,6 +5805,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5431,6 +5826,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5467,6 +5866,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +5955,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5571,6 +5976,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5589,6 +5997,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,6 +6018,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5625,6 +6039,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5643,6 +6061,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5661,6 +6082,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5729,6 +6154,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5801,6 +6229,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5821,6 +6252,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5839,6 +6273,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,6 +6294,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6315,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5893,6 +6336,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5908,9 +6354,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5929,6 +6378,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +6400,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5965,6 +6421,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5999,6 +6459,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,6 +6517,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,6 +6538,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +6559,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6108,6 +6580,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6126,6 +6601,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6144,6 +6623,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6162,6 +6644,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6193,6 +6679,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6251,6 +6740,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,6 +6761,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6287,6 +6782,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6305,6 +6803,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6323,6 +6824,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +6846,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +6867,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +6936,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6482,6 +6997,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6502,6 +7020,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6520,6 +7041,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +7062,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +7083,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6571,9 +7101,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6592,6 +7125,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +7147,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6628,6 +7168,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6666,6 +7210,9 @@ export interface operations {
             /** @description The report */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7165,6 +7712,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,21 +7728,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7206,21 +7749,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7234,21 +7770,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
-                     *       "error": "Forbidden",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7262,21 +7791,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "message": "Not found",
-                     *       "error": "Not Found",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7290,21 +7813,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,21 +7834,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7346,16 +7856,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/catalogs/{catalogId}/tax/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -7377,6 +7877,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7442,6 +7945,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +7966,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7478,6 +7987,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,6 +8008,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,6 +8029,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7532,6 +8051,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7550,6 +8072,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7581,6 +8107,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7629,6 +8158,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,6 +8179,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7665,6 +8200,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7683,6 +8221,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7701,6 +8242,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7719,6 +8264,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +8285,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +8334,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7830,6 +8385,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7850,6 +8408,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7868,6 +8429,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7886,6 +8450,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7904,6 +8471,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7922,6 +8492,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7937,9 +8510,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7958,6 +8534,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,6 +8556,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +8577,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8033,6 +8620,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8091,6 +8681,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8111,6 +8704,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +8725,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8147,6 +8746,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,6 +8767,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,9 +8785,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8201,6 +8809,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8219,6 +8831,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8237,6 +8852,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8274,6 +8893,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8336,6 +8958,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8354,6 +8979,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8372,6 +9000,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8390,6 +9021,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8408,6 +9043,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +9064,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8457,6 +9099,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8608,6 +9253,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8626,6 +9274,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,6 +9295,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +9316,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8680,6 +9337,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8698,6 +9359,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8716,6 +9380,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8758,6 +9426,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8806,6 +9477,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8826,6 +9500,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8844,6 +9521,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8862,6 +9542,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +9563,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8895,9 +9581,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +9605,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +9627,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8952,6 +9648,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9000,6 +9700,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +9729,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9046,6 +9752,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9064,6 +9773,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9082,6 +9794,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9100,6 +9815,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9118,6 +9836,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9133,9 +9854,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9154,6 +9878,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +9900,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9190,6 +9921,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9221,6 +9956,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,6 +10007,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9287,6 +10028,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9305,6 +10049,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9323,6 +10070,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9341,6 +10091,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9359,6 +10113,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9377,6 +10134,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9413,6 +10174,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9528,6 +10292,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9546,6 +10313,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9564,6 +10334,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9582,6 +10355,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9600,6 +10377,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9618,6 +10398,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9706,6 +10490,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9807,6 +10594,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9827,6 +10617,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9845,6 +10638,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9863,6 +10659,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9878,9 +10677,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +10701,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9917,6 +10723,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9935,6 +10744,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9998,6 +10811,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10099,6 +10915,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10119,6 +10938,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10137,6 +10959,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10155,6 +10980,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10173,6 +11001,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10188,9 +11019,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10209,6 +11043,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10227,6 +11065,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10245,6 +11086,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10281,6 +11126,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10343,6 +11191,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10361,6 +11212,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10379,6 +11233,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,6 +11254,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,6 +11276,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10433,6 +11297,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,6 +11332,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10531,6 +11402,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10549,6 +11423,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10567,6 +11444,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10585,6 +11465,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10603,6 +11486,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10621,6 +11508,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10639,6 +11529,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10670,6 +11564,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10737,6 +11634,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10755,6 +11655,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10773,6 +11676,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10791,6 +11697,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10809,6 +11718,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10827,6 +11740,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10845,6 +11761,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10881,6 +11801,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10905,6 +11828,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10925,6 +11851,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10943,6 +11872,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10961,6 +11893,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10976,9 +11911,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10997,6 +11935,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11015,6 +11957,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11033,6 +11978,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,6 +12017,9 @@ export interface operations {
             /** @description The manifest */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11137,6 +12089,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11150,21 +12105,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11178,21 +12126,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11206,21 +12147,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
-                     *       "error": "Forbidden",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11234,21 +12169,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11262,21 +12190,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11290,16 +12212,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/manifest"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11320,6 +12232,9 @@ export interface operations {
             /** @description The pick list */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11365,6 +12280,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11378,21 +12296,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11406,21 +12317,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11434,21 +12338,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
-                     *       "error": "Forbidden",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11462,21 +12360,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11490,21 +12381,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11518,16 +12403,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/fulfilment/pick-list"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -11544,6 +12419,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11582,6 +12460,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11600,6 +12481,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11618,6 +12502,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11636,6 +12523,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +12545,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11672,6 +12566,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11716,6 +12614,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11752,6 +12653,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11772,6 +12676,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11790,6 +12697,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11808,6 +12718,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11826,6 +12739,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,9 +12757,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11862,6 +12781,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11880,6 +12803,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11898,6 +12824,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,6 +12859,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11965,6 +12898,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11983,6 +12919,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12001,6 +12940,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12019,6 +12961,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12037,6 +12982,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12055,6 +13004,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12073,6 +13025,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12112,6 +13068,9 @@ export interface operations {
             /** @description The return */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12783,6 +13742,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12796,21 +13758,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12824,21 +13779,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12852,21 +13800,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
-                     *       "error": "Forbidden",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12880,21 +13822,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12908,21 +13843,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12936,16 +13865,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/gst/gstr1"
-                     *     }
-                     */
-                    "text/csv": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -12967,6 +13886,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13054,6 +13976,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13072,6 +13997,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13090,6 +14018,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13108,6 +14039,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13126,6 +14061,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13144,6 +14082,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13218,6 +14160,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13291,6 +14236,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13311,6 +14259,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13329,6 +14280,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13347,6 +14301,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13365,6 +14322,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13380,9 +14340,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13401,6 +14364,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13419,6 +14386,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13437,6 +14407,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13468,6 +14442,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13541,6 +14518,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13559,6 +14539,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13577,6 +14560,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13595,6 +14581,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13613,6 +14602,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13631,6 +14624,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13649,6 +14645,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13712,6 +14712,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13785,6 +14788,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13805,6 +14811,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13823,6 +14832,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13841,6 +14853,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13859,6 +14874,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13874,9 +14892,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13895,6 +14916,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13913,6 +14938,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13931,6 +14959,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13973,6 +15005,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14016,6 +15051,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14036,6 +15074,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14054,6 +15095,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14072,6 +15116,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14087,9 +15134,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14108,6 +15158,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14126,6 +15180,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14144,6 +15201,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14180,6 +15241,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14248,6 +15312,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14266,6 +15333,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14284,6 +15354,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14302,6 +15375,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14320,6 +15397,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14338,6 +15418,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14369,6 +15453,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14924,6 +16011,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14942,6 +16032,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14960,6 +16053,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14978,6 +16074,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14996,6 +16095,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15014,6 +16117,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15032,6 +16138,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15085,6 +16195,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15640,6 +16753,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15660,6 +16776,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15678,6 +16797,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15696,6 +16818,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15714,6 +16839,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15732,6 +16860,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15747,9 +16878,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15768,6 +16902,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15786,6 +16924,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15804,6 +16945,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15838,6 +16983,9 @@ export interface operations {
             /** @description The documents */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16563,6 +17711,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16576,21 +17727,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16604,21 +17748,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16632,21 +17769,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
-                     *       "error": "Forbidden",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16660,21 +17790,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "message": "Not found",
-                     *       "error": "Not Found",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16688,21 +17812,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16716,21 +17833,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16744,16 +17855,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/admin/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -16813,6 +17914,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16967,6 +18071,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16987,6 +18094,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17005,6 +18115,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17023,6 +18136,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17041,6 +18157,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17059,6 +18178,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17074,9 +18196,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17095,6 +18220,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17113,6 +18242,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17131,6 +18263,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17183,6 +18319,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17265,6 +18404,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17285,6 +18427,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17303,6 +18448,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17321,6 +18469,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17339,6 +18490,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17357,6 +18511,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17372,9 +18529,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17393,6 +18553,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17411,6 +18575,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17429,6 +18596,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17473,6 +18644,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18028,6 +19202,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18048,6 +19225,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18066,6 +19246,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18084,6 +19267,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18102,6 +19288,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18120,6 +19309,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18135,9 +19327,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18156,6 +19351,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18174,6 +19373,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18192,6 +19394,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18223,6 +19429,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18270,6 +19479,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18288,6 +19500,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18306,6 +19521,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18324,6 +19542,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18342,6 +19564,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18360,6 +19585,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18394,6 +19623,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18455,6 +19687,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18473,6 +19708,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18491,6 +19729,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18509,6 +19750,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18527,6 +19772,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18545,6 +19793,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18589,6 +19841,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18666,6 +19921,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18686,6 +19944,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18704,6 +19965,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18722,6 +19986,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18740,6 +20007,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18758,6 +20028,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18773,9 +20046,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18794,6 +20070,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18812,6 +20092,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18830,6 +20113,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18861,6 +20148,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18930,6 +20220,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18948,6 +20241,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18966,6 +20262,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18984,6 +20283,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19002,6 +20304,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19020,6 +20326,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19038,6 +20347,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19080,6 +20393,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19127,6 +20443,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19147,6 +20466,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19165,6 +20487,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19183,6 +20508,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19201,6 +20529,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19219,6 +20550,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19234,9 +20568,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19255,6 +20592,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19273,6 +20614,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19291,6 +20635,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19327,6 +20675,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19379,6 +20730,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19397,6 +20751,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19415,6 +20772,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19433,6 +20793,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19451,6 +20814,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19469,6 +20836,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19487,6 +20857,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19526,6 +20900,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19567,6 +20944,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19587,6 +20967,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19605,6 +20988,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19623,6 +21009,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19641,6 +21030,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19656,9 +21048,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19677,6 +21072,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19695,6 +21094,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19713,6 +21115,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19745,6 +21151,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19783,6 +21192,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19801,6 +21213,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19819,6 +21234,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19837,6 +21255,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19855,6 +21276,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19873,6 +21297,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19891,6 +21319,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19909,6 +21340,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19947,6 +21382,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19990,6 +21428,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20008,6 +21449,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20026,6 +21470,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20044,6 +21491,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20062,6 +21512,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20080,6 +21534,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20098,6 +21555,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20146,6 +21607,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20175,6 +21639,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20195,6 +21662,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20213,6 +21683,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20231,6 +21704,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20249,6 +21725,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20267,6 +21746,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20282,9 +21764,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20303,6 +21788,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20321,6 +21810,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20339,6 +21831,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20375,6 +21871,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20404,6 +21903,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20422,6 +21924,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20440,6 +21945,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20458,6 +21966,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20476,6 +21987,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20494,6 +22009,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20512,6 +22030,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20543,6 +22065,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20579,6 +22104,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20597,6 +22125,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20615,6 +22146,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20633,6 +22167,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20651,6 +22188,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20669,6 +22210,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20687,6 +22231,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20731,6 +22279,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20767,6 +22318,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20787,6 +22341,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20805,6 +22362,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20823,6 +22383,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20841,6 +22404,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20856,9 +22422,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20877,6 +22446,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20895,6 +22468,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20913,6 +22489,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20951,6 +22531,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21023,6 +22606,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21041,6 +22627,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21059,6 +22648,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21077,6 +22669,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21095,6 +22690,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21113,6 +22712,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21131,6 +22733,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21185,6 +22791,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21243,6 +22852,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21263,6 +22875,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21281,6 +22896,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21299,6 +22917,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21317,6 +22938,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21335,6 +22959,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21350,9 +22977,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21371,6 +23001,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21389,6 +23023,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21407,6 +23044,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21438,6 +23079,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21485,6 +23129,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21503,6 +23150,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21521,6 +23171,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21539,6 +23192,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21557,6 +23213,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21575,6 +23235,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21593,6 +23256,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21624,6 +23291,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21658,6 +23328,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21676,6 +23349,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21694,6 +23370,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21712,6 +23391,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21730,6 +23412,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21748,6 +23434,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21766,6 +23455,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21818,6 +23511,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21852,6 +23548,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21872,6 +23571,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21890,6 +23592,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21908,6 +23613,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21926,6 +23634,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21941,9 +23652,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21962,6 +23676,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21980,6 +23698,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21998,6 +23719,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22029,6 +23754,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22057,6 +23785,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22075,6 +23806,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22093,6 +23827,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22111,6 +23848,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22129,6 +23869,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22147,6 +23891,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22165,6 +23912,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22196,6 +23947,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22227,6 +23981,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22245,6 +24002,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22263,6 +24023,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22281,6 +24044,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22299,6 +24065,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22317,6 +24087,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22335,6 +24108,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22377,6 +24154,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22408,6 +24188,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22428,6 +24211,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22446,6 +24232,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22464,6 +24253,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22482,6 +24274,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22497,9 +24292,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22518,6 +24316,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22536,6 +24338,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22554,6 +24359,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22585,6 +24394,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22616,6 +24428,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22634,6 +24449,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22652,6 +24470,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22670,6 +24491,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22688,6 +24512,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22706,6 +24534,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22724,6 +24555,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22755,6 +24590,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22788,6 +24626,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22806,6 +24647,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22824,6 +24668,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22842,6 +24689,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22860,6 +24710,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22878,6 +24731,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22896,6 +24753,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22914,6 +24774,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22945,6 +24809,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22976,6 +24843,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22994,6 +24864,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23012,6 +24885,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23030,6 +24906,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23048,6 +24927,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23066,6 +24949,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23084,6 +24970,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23115,6 +25005,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23163,6 +25056,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23181,6 +25077,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23199,6 +25098,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23217,6 +25119,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23235,6 +25140,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23253,6 +25161,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23271,6 +25183,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23289,6 +25204,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23320,6 +25239,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23392,6 +25314,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23410,6 +25335,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23428,6 +25356,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23446,6 +25377,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23464,6 +25398,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23482,6 +25420,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23500,6 +25441,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23558,6 +25503,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23630,6 +25578,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23650,6 +25601,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23668,6 +25622,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23686,6 +25643,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23704,6 +25664,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23722,6 +25685,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23737,9 +25703,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23758,6 +25727,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23776,6 +25749,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23794,6 +25770,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23837,6 +25817,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23909,6 +25892,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23929,6 +25915,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23947,6 +25936,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23965,6 +25957,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23983,6 +25978,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24001,6 +25999,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24016,9 +26017,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24037,6 +26041,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24055,6 +26063,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24073,6 +26084,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24110,6 +26125,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24195,6 +26213,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24213,6 +26234,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24231,6 +26255,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24249,6 +26276,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24267,6 +26298,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24285,6 +26319,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24316,6 +26354,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24613,6 +26654,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24631,6 +26675,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24649,6 +26696,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24667,6 +26717,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24685,6 +26738,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24703,6 +26760,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24721,6 +26781,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24784,6 +26848,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25081,6 +27148,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25101,6 +27171,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25119,6 +27192,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25137,6 +27213,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25155,6 +27234,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25173,6 +27255,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25188,9 +27273,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25209,6 +27297,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25227,6 +27319,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25245,6 +27340,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25289,6 +27388,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25586,6 +27688,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25606,6 +27711,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25624,6 +27732,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25642,6 +27753,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25660,6 +27774,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25678,6 +27795,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25693,9 +27813,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25714,6 +27837,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25732,6 +27859,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25750,6 +27880,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25795,6 +27929,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26092,6 +28229,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26112,6 +28252,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26130,6 +28273,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26148,6 +28294,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26166,6 +28315,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26184,6 +28336,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26199,9 +28354,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26220,6 +28378,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26238,6 +28400,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26256,6 +28421,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26290,6 +28459,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26360,6 +28532,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26378,6 +28553,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26396,6 +28574,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26414,6 +28595,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26432,6 +28617,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26450,6 +28638,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26481,6 +28673,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26635,6 +28830,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26653,6 +28851,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26671,6 +28872,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26689,6 +28893,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26707,6 +28914,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26725,6 +28936,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26743,6 +28957,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26774,6 +28992,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26928,6 +29149,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26946,6 +29170,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26964,6 +29191,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -26982,6 +29212,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27000,6 +29233,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27018,6 +29254,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27036,6 +29276,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27054,6 +29297,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27085,6 +29332,9 @@ export interface operations {
             /** @description The label */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27094,6 +29344,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27112,6 +29365,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27130,6 +29386,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27148,6 +29407,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27166,6 +29428,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27184,6 +29449,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27202,6 +29471,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27220,6 +29492,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27277,6 +29553,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27431,6 +29710,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27451,6 +29733,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27469,6 +29754,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27487,6 +29775,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27505,6 +29796,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27523,6 +29817,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27538,9 +29835,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27559,6 +29859,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27577,6 +29881,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27595,6 +29902,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27626,6 +29937,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27780,6 +30094,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27798,6 +30115,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27816,6 +30136,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27834,6 +30157,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27852,6 +30178,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27870,6 +30199,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27888,6 +30221,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27906,6 +30242,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27937,6 +30277,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28091,6 +30434,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28109,6 +30455,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28127,6 +30476,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28145,6 +30497,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28163,6 +30518,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28181,6 +30539,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28199,6 +30561,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28217,6 +30582,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28265,6 +30634,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28419,6 +30791,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28439,6 +30814,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28457,6 +30835,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28475,6 +30856,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28493,6 +30877,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28511,6 +30898,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28526,9 +30916,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28547,6 +30940,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28565,6 +30962,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28583,6 +30983,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28631,6 +31035,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28785,6 +31192,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28805,6 +31215,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28823,6 +31236,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28841,6 +31257,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28859,6 +31278,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28877,6 +31299,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28892,9 +31317,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28913,6 +31341,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28931,6 +31363,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28949,6 +31384,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -28992,6 +31431,9 @@ export interface operations {
             /** @description The labels */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29001,6 +31443,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29021,6 +31466,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29039,6 +31487,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29057,6 +31508,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29075,6 +31529,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29093,6 +31550,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29108,9 +31568,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29129,6 +31592,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29147,6 +31614,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29165,6 +31635,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29201,6 +31675,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29273,6 +31750,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29291,6 +31771,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29309,6 +31792,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29327,6 +31813,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29345,6 +31835,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29363,6 +31856,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29394,6 +31891,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29476,6 +31976,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29494,6 +31997,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29512,6 +32018,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29530,6 +32039,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29548,6 +32060,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29566,6 +32082,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29584,6 +32103,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29628,6 +32151,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29666,6 +32192,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29686,6 +32215,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29704,6 +32236,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29722,6 +32257,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29740,6 +32278,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29758,6 +32299,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29773,9 +32317,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29794,6 +32341,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29812,6 +32363,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29830,6 +32384,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29873,6 +32431,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29931,6 +32492,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29951,6 +32515,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29969,6 +32536,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29987,6 +32557,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30005,6 +32578,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30023,6 +32599,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30038,9 +32617,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30059,6 +32641,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30077,6 +32663,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30095,6 +32684,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30149,6 +32742,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30195,6 +32791,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30215,6 +32814,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30233,6 +32835,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30251,6 +32856,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30269,6 +32877,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30287,6 +32898,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30302,9 +32916,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30323,6 +32940,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30341,6 +32962,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30359,6 +32983,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30391,6 +33019,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30429,6 +33060,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30447,6 +33081,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30465,6 +33102,9 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30483,6 +33123,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30501,6 +33145,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30519,6 +33166,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30566,6 +33217,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30614,6 +33268,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30634,6 +33291,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30649,9 +33309,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/auth/customer-token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30667,9 +33351,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30688,6 +33375,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30706,6 +33397,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30724,6 +33418,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30764,6 +33462,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30788,6 +33489,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30808,6 +33512,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30823,9 +33530,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30844,6 +33554,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30862,6 +33576,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30880,6 +33597,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30920,6 +33641,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30968,6 +33692,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30988,6 +33715,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31003,9 +33733,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/auth/refresh"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31021,9 +33775,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31042,6 +33799,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31060,6 +33821,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31078,6 +33842,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31098,7 +33866,10 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -31107,6 +33878,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31150,9 +33925,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: the If-None-Match tag is still current; no body */
+            304: {
+                headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31171,6 +33960,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31189,6 +33981,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31207,6 +34003,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31225,6 +34024,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31261,6 +34064,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31307,6 +34113,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31325,6 +34134,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31340,9 +34152,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/checkout/cod-eligibility"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31361,6 +34198,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31379,6 +34219,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31417,6 +34261,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31461,6 +34308,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31479,6 +34329,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31494,9 +34347,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/checkout/delivery-quote"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31515,6 +34393,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31533,6 +34414,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31587,6 +34472,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31668,6 +34556,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31688,6 +34579,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31703,9 +34597,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/checkout/serviceability"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31721,9 +34639,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31742,6 +34663,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31760,6 +34685,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31778,6 +34706,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31807,6 +34739,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31840,6 +34775,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31858,6 +34796,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31876,6 +34818,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31894,6 +34839,10 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32001,6 +34950,7 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32097,6 +35047,7 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32143,6 +35094,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32211,6 +35165,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32229,6 +35186,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32244,9 +35204,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32265,6 +35250,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32283,6 +35271,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32304,7 +35296,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 printable characters; required. Kept 24 hours. */
+                /** @description Required by the server; the SDK sends a new one per call (and the same one on its retries) when left out. */
                 "x-idempotency-key"?: string;
             };
             path?: never;
@@ -32387,6 +35379,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32900,6 +35896,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32920,6 +35919,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32935,9 +35937,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32956,6 +35982,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32974,6 +36003,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32989,9 +36021,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33010,6 +36045,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33028,6 +36067,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33046,6 +36088,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33077,6 +36123,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33578,6 +36627,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33596,6 +36648,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33611,9 +36666,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33632,6 +36711,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33650,6 +36733,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33668,6 +36754,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33706,6 +36796,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34207,6 +37300,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34227,6 +37323,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34242,9 +37341,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/cancel"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34263,6 +37386,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34281,6 +37407,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34296,9 +37425,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34317,6 +37449,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34335,6 +37471,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34353,6 +37492,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34406,6 +37549,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34907,6 +38053,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34927,6 +38076,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34942,9 +38094,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/cancel-items"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34963,6 +38139,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34981,6 +38160,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -34996,9 +38178,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35017,6 +38202,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35035,6 +38224,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35053,6 +38245,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35084,6 +38280,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35138,6 +38337,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35156,6 +38358,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35171,9 +38376,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/convert-to-prepaid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35192,6 +38421,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35210,6 +38443,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35228,6 +38464,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35249,7 +38489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 printable characters; required. Kept 24 hours. */
+                /** @description Required by the server; the SDK sends a new one per call (and the same one on its retries) when left out. */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -35262,6 +38502,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35331,6 +38575,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35349,6 +38596,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35364,9 +38614,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/convert-to-prepaid"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35385,6 +38659,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35403,6 +38680,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35421,6 +38702,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35439,6 +38723,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35473,6 +38761,9 @@ export interface operations {
             /** @description The documents */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36198,6 +39489,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36211,21 +39505,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "x-partner-id header is required",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36239,21 +39526,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
                     /**
                      * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing bearer token",
-                     *       "error": "Unauthorized",
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/orders/{orderId}/invoice"
                      *     }
                      */
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36267,21 +39568,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "message": "Not found",
-                     *       "error": "Not Found",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36295,21 +39590,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36323,21 +39611,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36351,16 +39633,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -36369,7 +39641,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 printable characters; required. Kept 24 hours. */
+                /** @description Required by the server; the SDK sends a new one per call (and the same one on its retries) when left out. */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -36382,6 +39654,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36445,6 +39721,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36463,6 +39742,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36478,9 +39760,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/payments"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36499,6 +39805,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36517,6 +39826,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36535,6 +39848,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36553,6 +39869,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36585,6 +39905,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36632,6 +39955,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36650,6 +39976,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36665,9 +39994,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/orders/{orderId}/payments/{paymentId}/abandon"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36686,6 +40039,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36704,6 +40060,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36722,6 +40082,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36740,6 +40103,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36776,6 +40143,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36838,6 +40208,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36856,6 +40229,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36874,6 +40250,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36892,6 +40272,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36910,6 +40293,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36941,6 +40328,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37092,6 +40482,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37110,6 +40503,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37128,6 +40524,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37146,6 +40545,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37164,6 +40567,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37182,6 +40588,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37217,6 +40627,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37279,6 +40692,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37297,6 +40713,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37315,6 +40734,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37333,6 +40756,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37351,6 +40777,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37382,6 +40812,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37449,6 +40882,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37467,6 +40903,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37485,6 +40924,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37503,6 +40945,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37521,6 +40967,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37539,6 +40988,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37570,6 +41023,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37637,6 +41093,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37655,6 +41114,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37673,6 +41135,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37691,6 +41156,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37709,6 +41178,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37727,6 +41199,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37771,6 +41247,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37840,6 +41319,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37858,6 +41340,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37876,6 +41361,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37894,6 +41383,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37912,6 +41404,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37943,6 +41439,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38475,6 +41974,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38493,6 +41995,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38511,6 +42016,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38529,6 +42037,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38547,6 +42059,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38565,6 +42080,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38586,7 +42105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 printable characters; required. Kept 24 hours. */
+                /** @description Required by the server; the SDK sends a new one per call (and the same one on its retries) when left out. */
                 "x-idempotency-key"?: string;
             };
             path: {
@@ -38599,6 +42118,10 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "idempotent-replayed": components["headers"]["IdempotentReplayed"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38668,6 +42191,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38686,6 +42212,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38704,6 +42233,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38722,6 +42254,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38740,6 +42275,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38758,6 +42297,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38776,6 +42318,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38810,6 +42356,9 @@ export interface operations {
             /** @description The documents */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39535,6 +43084,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39548,21 +43100,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "message": "x-partner-id header is required",
-                     *       "error": "Bad Request",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39576,21 +43121,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "message": "Missing x-partner-secret header",
-                     *       "error": "Unauthorized",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39604,21 +43142,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "message": "Not found",
-                     *       "error": "Not Found",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39632,21 +43164,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "message": "Too many requests, retry in 1 minute",
-                     *       "error": "Too Many Requests",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39660,21 +43185,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "message": "Internal server error",
-                     *       "error": "Internal Server Error",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39688,16 +43207,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "message": "Service temporarily unavailable, please retry",
-                     *       "error": "Service Unavailable",
-                     *       "timestamp": "2026-11-23T04:30:00.000Z",
-                     *       "path": "/api/v1/partner/orders/{orderId}/invoice"
-                     *     }
-                     */
-                    "application/pdf": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -39723,6 +43232,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39777,6 +43289,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39795,6 +43310,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39813,6 +43331,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39831,6 +43353,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39849,6 +43374,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39880,6 +43409,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40149,6 +43681,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40167,6 +43702,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40185,6 +43723,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40203,6 +43744,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40221,6 +43766,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40239,6 +43787,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40296,6 +43848,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40422,6 +43977,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40442,6 +44000,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40460,6 +44021,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40478,6 +44042,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40496,6 +44063,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40511,9 +44081,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40532,6 +44105,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40550,6 +44127,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40568,6 +44148,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40605,6 +44189,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40677,6 +44264,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40695,6 +44285,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40713,6 +44306,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40731,6 +44328,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40749,6 +44349,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40780,6 +44384,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40862,6 +44469,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40880,6 +44490,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40898,6 +44511,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40916,6 +44532,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40934,6 +44554,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40952,6 +44575,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40996,6 +44623,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41034,6 +44664,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41054,6 +44687,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41072,6 +44708,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41090,6 +44729,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41108,6 +44750,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41123,9 +44768,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41144,6 +44792,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41162,6 +44814,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41180,6 +44835,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41223,6 +44882,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41281,6 +44943,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41301,6 +44966,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41319,6 +44987,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41337,6 +45008,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41355,6 +45029,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41370,9 +45047,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41391,6 +45071,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41409,6 +45093,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41427,6 +45114,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41456,6 +45147,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41487,6 +45181,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41505,6 +45202,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41523,6 +45223,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41541,6 +45245,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41559,6 +45266,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41599,6 +45310,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41630,6 +45344,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41650,6 +45367,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41668,6 +45388,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41683,9 +45406,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41704,6 +45430,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41722,6 +45452,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41740,6 +45473,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41769,6 +45506,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41802,6 +45542,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41820,6 +45563,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41838,6 +45584,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41856,6 +45605,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41874,6 +45627,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41892,6 +45648,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41923,6 +45683,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41949,6 +45712,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41967,6 +45733,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41985,6 +45754,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42003,6 +45775,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42021,6 +45797,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42039,6 +45818,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42070,6 +45853,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42096,6 +45882,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42114,6 +45903,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42132,6 +45924,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42150,6 +45945,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42168,6 +45967,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42186,6 +45988,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42217,7 +46023,10 @@ export interface operations {
                 sortBy?: "createdAt" | "updatedAt" | "name" | "brand" | "sku";
                 sortOrder?: "asc" | "desc";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -42226,6 +46035,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42291,9 +46104,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: the If-None-Match tag is still current; no body */
+            304: {
+                headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42312,6 +46139,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42330,6 +46160,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42348,6 +46182,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42366,6 +46203,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42386,7 +46227,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 slug: string;
             };
@@ -42397,6 +46241,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42448,9 +46296,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: the If-None-Match tag is still current; no body */
+            304: {
+                headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42469,6 +46331,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42487,6 +46352,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42505,6 +46373,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42523,6 +46395,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42541,6 +46416,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42577,6 +46456,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42631,6 +46513,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42649,6 +46534,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42664,9 +46552,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42685,6 +46598,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42703,6 +46619,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42780,6 +46700,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43020,6 +46943,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43040,6 +46966,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43055,9 +46984,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43076,6 +47029,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43091,9 +47047,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43112,6 +47071,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43130,6 +47093,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43148,6 +47114,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43179,6 +47149,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43419,6 +47392,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43437,6 +47413,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43452,9 +47431,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43473,6 +47476,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43491,6 +47498,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43509,6 +47519,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43568,6 +47582,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43808,6 +47825,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43828,6 +47848,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43843,9 +47866,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/refund-to"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43864,6 +47911,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43882,6 +47932,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43897,9 +47950,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43918,6 +47974,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43936,6 +47996,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43954,6 +48017,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43998,6 +48065,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44238,6 +48308,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44258,6 +48331,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44273,9 +48349,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/{returnRequestId}/respond"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44294,6 +48394,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44312,6 +48415,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44327,9 +48433,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44348,6 +48457,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44366,6 +48479,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44384,6 +48500,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44436,6 +48556,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44482,6 +48605,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44502,6 +48628,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44517,9 +48646,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/returns/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44535,9 +48688,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44556,6 +48712,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44574,6 +48734,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44592,6 +48755,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44623,13 +48790,21 @@ export interface operations {
             /** @description Success: the page or file itself, not JSON */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44648,6 +48823,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44666,6 +48844,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44684,6 +48866,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44702,6 +48887,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44734,6 +48923,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44766,6 +48958,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44784,6 +48979,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44802,6 +49000,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44820,6 +49022,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44838,6 +49043,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44869,13 +49078,21 @@ export interface operations {
             /** @description Success: the page or file itself, not JSON */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44894,6 +49111,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44912,6 +49132,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44930,6 +49154,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44948,6 +49175,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44980,6 +49211,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45013,6 +49247,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45031,6 +49268,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45049,6 +49289,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45067,6 +49311,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45085,6 +49332,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45112,7 +49363,10 @@ export interface operations {
                 source?: string;
                 type?: "products" | "categories" | "all";
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 with no body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -45121,6 +49375,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45189,9 +49447,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not Modified: the If-None-Match tag is still current; no body */
+            304: {
+                headers: {
+                    etag: components["headers"]["ETag"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45210,6 +49482,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45228,6 +49503,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45246,6 +49525,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45264,6 +49546,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45295,6 +49581,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45329,6 +49618,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45347,6 +49639,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45365,6 +49660,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45383,6 +49681,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45401,6 +49703,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45419,6 +49724,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45454,6 +49763,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45526,6 +49838,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45544,6 +49859,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45559,9 +49877,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/tickets"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45580,6 +49923,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45598,6 +49944,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45643,6 +49993,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45701,6 +50054,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45721,6 +50077,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45736,9 +50095,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/tickets"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45757,6 +50140,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45772,9 +50158,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45793,6 +50182,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45811,6 +50204,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45829,6 +50225,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45860,6 +50260,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45918,6 +50321,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45936,6 +50342,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45951,9 +50360,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/tickets/{ticketId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45972,6 +50405,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45990,6 +50427,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46008,6 +50448,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46039,6 +50483,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46079,6 +50526,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46097,6 +50547,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46112,9 +50565,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/tickets/{ticketId}/messages"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46133,6 +50610,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46151,6 +50632,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46169,6 +50653,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46213,6 +50701,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46251,6 +50742,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46271,6 +50765,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46286,9 +50783,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/tickets/{ticketId}/messages"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46307,6 +50828,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46325,6 +50849,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46340,9 +50867,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46361,6 +50891,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46379,6 +50913,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46397,6 +50934,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46449,6 +50990,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46495,6 +51039,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46515,6 +51062,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46530,9 +51080,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/support/uploads/signed-urls"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46548,9 +51122,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46569,6 +51146,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46587,6 +51168,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46605,6 +51189,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46637,13 +51225,24 @@ export interface operations {
             /** @description Success: the page or file itself, not JSON */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
             };
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46662,6 +51261,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46680,6 +51282,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46698,6 +51304,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46716,6 +51325,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46748,11 +51361,25 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /** @example string */
+                "image/gif": string;
+                /** @example string */
+                "image/jpeg": string;
+                /** @example string */
+                "image/png": string;
+                /** @example string */
+                "image/webp": string;
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46781,13 +51408,18 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "statusCode": 400,
-                     *       "message": "Invalid identifier or value",
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
                      *       "error": "Bad Request",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/uploads/{path}"
@@ -46799,13 +51431,16 @@ export interface operations {
             /** @description The back-office role does not allow this */
             403: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "statusCode": 403,
-                     *       "message": "Your role does not allow this action",
+                     *       "message": "This customer is blocked: contact the merchant",
                      *       "error": "Forbidden",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/uploads/{path}"
@@ -46817,6 +51452,9 @@ export interface operations {
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46835,6 +51473,9 @@ export interface operations {
             /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
             409: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46853,6 +51494,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46868,9 +51512,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is not of a content type the operation takes (the message names them) */
+            415: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send image/png, image/jpeg, image/webp, image/gif",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/uploads/{path}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46889,6 +51558,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46907,6 +51579,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46936,6 +51612,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46994,6 +51673,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47012,6 +51694,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47027,9 +51712,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47048,6 +51758,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47066,6 +51779,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47104,6 +51821,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47140,6 +51860,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47160,6 +51883,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47175,9 +51901,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47193,9 +51943,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47214,6 +51967,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47232,6 +51989,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47250,6 +52010,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47279,6 +52043,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47321,6 +52088,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47339,6 +52109,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47354,9 +52127,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me/addresses"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47375,6 +52173,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47393,6 +52194,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47449,6 +52254,9 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47487,6 +52295,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47507,6 +52318,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47522,9 +52336,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me/addresses"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47540,9 +52378,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47561,6 +52402,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47579,6 +52424,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47597,6 +52445,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47628,6 +52480,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47666,6 +52521,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47684,6 +52542,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47699,9 +52560,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me/addresses/{addressId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47720,6 +52605,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47738,6 +52627,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47756,6 +52648,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47810,6 +52706,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47848,6 +52747,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47868,6 +52770,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47883,9 +52788,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/users/me/addresses/{addressId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not found, or not the caller’s */
             404: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47904,6 +52833,9 @@ export interface operations {
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47919,9 +52851,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47940,6 +52875,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47958,6 +52897,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47976,6 +52918,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48008,6 +52954,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48075,6 +53024,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48093,6 +53045,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48108,9 +53063,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/wallet"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48129,6 +53109,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48147,6 +53130,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48210,6 +53197,9 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48441,6 +53431,9 @@ export interface operations {
             /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
             400: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48461,6 +53454,9 @@ export interface operations {
             /** @description The credential is missing, wrong or expired */
             401: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48476,9 +53472,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The merchant blocked this customer */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This customer is blocked: contact the merchant",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/wallet/quote"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48494,9 +53514,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description The body is not of a content type the operation takes (the message names them) */
             415: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48515,6 +53538,10 @@ export interface operations {
             /** @description Rate limited: wait for Retry-After seconds */
             429: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48533,6 +53560,9 @@ export interface operations {
             /** @description An unexpected failure */
             500: {
                 headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48551,6 +53581,10 @@ export interface operations {
             /** @description The service is briefly unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

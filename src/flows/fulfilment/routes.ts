@@ -49,6 +49,7 @@ export const shippingRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingServi
     {
       schema: {
         operationId: 'getSandboxTrackingPage',
+        documentedAnswer: ['text/html'],
         tags: ['Shipping'],
         security: security.public,
         summary: "The sandbox carrier's tracking page: the parcel's status and events, with a button per tracking status",

@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
           name: Type.Optional(Type.String({ maxLength: 100 })),
           email: Type.Optional(Email()),
         }),
-        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 429) },
+        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; rateLimi
         summary: 'Rotate a refresh token for a new token pair',
         security: security.public,
         body: RefreshBody,
-        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 429) },
+        response: { 200: Envelope(TokenPair), ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => ok(await auth.refresh(request.body.refreshToken), 'Token refreshed'),

@@ -5,7 +5,7 @@ import type { RouteApp } from '../../http/route-app.ts'
 import { AppError } from '../../lib/errors.ts'
 import { type CatalogAdminDeps, catalogAdminCommon, sec, tags } from './admin-route-shared.ts'
 import { type CatalogImport, type ProductRowLabel, readProductsCsv, unknownImportFields } from './import.ts'
-import { CatalogParams, ImportReport } from './schemas.ts'
+import { CatalogImportBodies, CatalogParams, ImportReport } from './schemas.ts'
 
 export function importAdminRoutes(app: RouteApp, { admin, guards }: CatalogAdminDeps): void {
   const common = catalogAdminCommon(guards)
@@ -25,6 +25,7 @@ export function importAdminRoutes(app: RouteApp, { admin, guards }: CatalogAdmin
           'On any bad row nothing is imported and the error message lists the problems, each naming its row (JSON `products[3]`, CSV `line 4`: `name must be at most 200 characters, got 301`): the first 1,000, then, if there are more, one line with how many more and the count of each kind of problem. ' +
           'A missing or empty brand is stored as "". Unknown fields, of the body or of a row, are refused like on every write.',
         params: CatalogParams,
+        documentedBody: CatalogImportBodies,
         response: { 200: Envelope(ImportReport), ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },

@@ -1,10 +1,10 @@
 // Catalog endpoints for partners' apps (x-api-key): each answers from the key's catalog only.
 import { createHash } from 'node:crypto'
-import etag from '@fastify/etag'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
+import { conditionalGets } from '../../http/conditional-get.ts'
 import { apiKeyOf, type Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import type { CatalogService, ProductQuery } from './service.ts'
@@ -62,7 +62,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService;
   // Partners that poll send If-None-Match and get 304 with no body while nothing changed. The tag is
   // a hash of the exact answer, so any change to what a key would see changes it; it applies to the
   // catalog routes only. Cached answers keep their tag beside their bytes (see `cached`).
-  await app.register(etag, { weak: true, hashFn: etagHash })
+  conditionalGets(app, etagHash)
 
   categoryRoutes(app, { catalog, guards })
   productRoutes(app, { catalog, guards })

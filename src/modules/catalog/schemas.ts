@@ -130,3 +130,56 @@ export const ImportReport = Type.Object({
 })
 export const QueryStat = Type.Object({ query: Type.String(), searches: Type.Integer(), averageResults: Type.Number(), lastSearchedAt: Time })
 export const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
+
+/**
+ * The bodies of a catalog import, for the OpenAPI document only (`documentedBody`): the route reads
+ * JSON or CSV itself and checks every row (import-check.ts), naming each problem by its row, so no
+ * schema validates them on the way in.
+ */
+const Text = (maxLength: number) => Type.String({ maxLength })
+export const CatalogImportBodies = {
+  'application/json': Type.Object(
+    {
+      categories: Type.Optional(
+        Type.Array(
+          Type.Object({
+            slug: Text(200),
+            name: Text(200),
+            parentSlug: Type.Optional(Nullable(Text(200))),
+            image: Type.Optional(Nullable(Text(2000))),
+            position: Type.Optional(Type.Integer()),
+            isActive: Type.Optional(Type.Boolean()),
+            hsnCode: Type.Optional(NullableHsnCode),
+            gstRateBps: Type.Optional(NullableGstRateBps),
+          }),
+        ),
+      ),
+      products: Type.Optional(
+        Type.Array(
+          Type.Object({
+            slug: Text(200),
+            name: Text(200),
+            brand: Type.Optional(Text(200)),
+            sku: Text(100),
+            categorySlug: Text(200),
+            sellingPrice: MoneyInput(),
+            mrp: MoneyInput(),
+            stock: Type.Optional(Type.Integer({ minimum: 0 })),
+            images: Type.Optional(Type.Array(Text(2000))),
+            description: Type.Optional(Type.String()),
+            weightGrams: Type.Optional(Type.Integer({ minimum: 0 })),
+            dimensionsCm: Type.Optional(Nullable(Type.Object({ length: Type.Integer({ minimum: 1 }), breadth: Type.Integer({ minimum: 1 }), height: Type.Integer({ minimum: 1 }) }))),
+            isActive: Type.Optional(Type.Boolean()),
+            hsnCode: Type.Optional(NullableHsnCode),
+            gstRateBps: Type.Optional(NullableGstRateBps),
+          }),
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  'text/csv': Type.String({
+    description: 'A header line naming the columns (any order), then a product a line',
+    examples: ['slug,name,sku,categorySlug,sellingPrice,mrp,stock,hsnCode,gstRateBps\nsona-masoori-5kg,Sona Masoori Rice 5 kg,RICE-SM-5,staples,499.00,560.00,40,1006,500'],
+  }),
+}

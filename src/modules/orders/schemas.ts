@@ -178,7 +178,7 @@ export const CreateOrderBody = Type.Object({
   ],
 })
 export const IdempotencyHeaders = Type.Object({
-  'x-idempotency-key': Type.Optional(Type.String({ description: '1-255 printable characters; required. Kept 24 hours.' })),
+  'x-idempotency-key': Type.String({ description: '1-255 printable characters, the same for every retry of one request. Kept 24 hours.' }),
 })
 export const OrderParams = Type.Object({ orderId: Type.String({ maxLength: 100 }) })
 export const SyncedOrder = Type.Object({ ...OrderSummary.properties, userId: Type.String(), updatedAt: Time })

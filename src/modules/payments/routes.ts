@@ -89,6 +89,7 @@ export function sandboxCheckoutRoutes(app: RouteApp, { payments, sandbox, databa
     {
       schema: {
         operationId: 'getSandboxCheckoutPage',
+        documentedAnswer: ['text/html'],
         tags: ['Payments'],
         security: security.public,
         summary: 'The sandbox checkout page: Pay, Fail or Close a payment as a customer would',

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 import type { Readable } from 'node:stream'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import type { UploadService } from './service.ts'
+import { CONTENT_TYPES, type UploadService } from './service.ts'
 import { security } from '../../http/schemas.ts'
 import { Slot, SlotsBody } from './schemas.ts'
 
@@ -52,6 +52,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
           tags: ['Evidence uploads'],
           summary: 'The signed upload address (local storage driver): PUT the file bytes with the signed Content-Type',
           security: security.public,
+          documentedBody: Object.fromEntries(CONTENT_TYPES.map((type) => [type, Type.String({ format: 'binary', description: 'The file bytes, with the Content-Type and length that were signed' })])),
           querystring: Type.Object({ expires: Type.Optional(Type.String()), size: Type.Optional(Type.String()), type: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
           response: { 201: Envelope(Type.Object({ objectName: Type.String(), size: Type.Integer(), contentType: Type.String() })), ...errorResponses(400, 403, 404, 409, 413) },
         },
@@ -79,6 +80,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadService; g
         tags: ['Evidence uploads'],
         summary: 'An uploaded file (its publicUrl, local storage driver)',
         security: security.public,
+        documentedAnswer: [...CONTENT_TYPES],
         description: 'Public. Limited per client address to UPLOAD_READ_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS (600 a minute by default), then 429 with retry-after.',
       },
     },
