@@ -56,6 +56,7 @@ export function describeCredentials(c: DemoCredentials): string {
     `       -H 'x-partner-id: ${c.partner.id}' -H 'x-partner-secret: ${c.partner.secret}' \\`,
     `       -d '{"phone":"9876543210","name":"Asha Rao"}'`,
     `  Reference: ${c.baseUrl}/docs`,
+    `  Back office: ${c.baseUrl}/admin (the admin login above)`,
   ].join('\n')
 }
 

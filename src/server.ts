@@ -2,7 +2,7 @@
 // demo data, listens, and shuts down gracefully (in-flight requests finish) on SIGINT/SIGTERM.
 // With PostgreSQL, WORKERS=N (or --workers N) forks N processes sharing the port (node:cluster).
 import cluster from 'node:cluster'
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.ts'
@@ -27,6 +27,7 @@ async function startPrimary(config: Config, workers: number) {
   await runtime.close()
   logger.info({ workers }, 'starting workers')
   for (let i = 0; i < workers; i++) cluster.fork()
+  process.stdout.write(`${startHints(config)}\n`)
   let stopping = false
   cluster.on('exit', (worker, code) => {
     if (stopping) return
@@ -73,6 +74,20 @@ function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, interval
   }
 }
 
+/**
+ * Where to go, printed by every start, once (the first start also prints the demo credentials
+ * above it): the API, its reference, the back office, and the credentials file when
+ * there is one.
+ */
+function startHints(config: Config): string {
+  const credentials = join(config.dataDir, 'credentials.json')
+  return [
+    `commerce-api: ${config.publicBaseUrl}/api/v1 (reference ${config.publicBaseUrl}/docs, back office ${config.publicBaseUrl}/admin)`,
+    ...(existsSync(credentials) ? [`Demo credentials: ${credentials}`] : []),
+    'Stop it with Ctrl-C (or SIGTERM to this process): it finishes what it serves, then closes the database.',
+  ].join('\n')
+}
+
 async function startServer(config: Config) {
   const logger = createLogger(config)
   const runtime = await openRuntime(config, logger)
@@ -101,6 +116,7 @@ async function startServer(config: Config) {
     await runtime.close()
   })
   await app.listen({ port: config.port, host: config.host })
+  if (cluster.isPrimary) process.stdout.write(`${startHints(config)}\n`)
 }
 
 async function main() {

@@ -32,6 +32,8 @@ function credentialOf(security: Security | undefined): Credential {
   return 'admin'
 }
 
+const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE']
+
 /**
  * The error statuses a route can answer whatever its service does, from what every request passes
  * through before its handler (error-handler.ts maps each to the error body):
@@ -40,21 +42,23 @@ function credentialOf(security: Security | undefined): Credential {
  * - 401: a route with a credential, when it is missing or wrong; 403: a back-office route, for a role
  *   it does not allow, and a customer's route, for a customer the merchant blocked;
  * - 404: a route with path parameters, when the thing named does not exist (or is not the caller's);
- * - 413 and 415: a route with a body, too large or not of a type it takes;
+ * - 413 and 415: a route with a body, or of a method that may carry one, too large or not of a type it takes;
  * - 429: every route but the load balancer's probes (`config.rateLimit: false`);
  * - 500 (an unexpected failure) and 503 (the database unreachable or busy, or the server shutting
  *   down; with Retry-After): every route.
  * The statuses that come from a service's own rules (409, a BUSINESS_RULE 400) stay declared by the
  * route itself, next to its schema.
  */
-export function guardErrorStatuses(schema: FastifySchema, credential: Credential, rateLimited: boolean): number[] {
+export function guardErrorStatuses(schema: FastifySchema, credential: Credential, rateLimited: boolean, methods: string[] = []): number[] {
   const hasInput = Boolean(schema.body || schema.querystring || schema.params || schema.headers)
   const statuses = new Set<number>([500, 503])
   if (hasInput || credential === 'customer' || credential === 'partner') statuses.add(400)
   if (credential !== 'public') statuses.add(401)
   if (credential === 'admin' || credential === 'customer') statuses.add(403)
   if (schema.params) statuses.add(404)
-  if (schema.body) for (const status of [413, 415]) statuses.add(status)
+  // Fastify reads a body sent with any method that may carry one, before the route's own rules:
+  // a bodiless POST or DELETE still answers 413 or 415 to a body that is too large or not JSON.
+  if (schema.body || methods.some((m) => BODY_METHODS.includes(m))) for (const status of [413, 415]) statuses.add(status)
   if (rateLimited) statuses.add(429)
   return [...statuses]
 }
@@ -77,7 +81,8 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (documentedBody && !documented.body) documented.body = { content: Object.fromEntries(Object.entries(documentedBody).map(([type, body]) => [type, { schema: body }])) }
   const declared = (schema.response ?? {}) as Record<string, unknown>
   const rateLimited = (route.config as { rateLimit?: unknown } | undefined)?.rateLimit !== false
-  const added = guardErrorStatuses(documented, credentialOf((schema as { security?: Security }).security), rateLimited).filter((s) => !(String(s) in declared))
+  const methods = [route.method].flat().map(String)
+  const added = guardErrorStatuses(documented, credentialOf((schema as { security?: Security }).security), rateLimited, methods).filter((s) => !(String(s) in declared))
   // A route that declares no answer at all (an HTML page, a stored file) keeps the 200 that
   // @fastify/swagger writes for it, now that its error statuses are listed.
   // Its content types are the route's `documentedAnswer` (an HTML page, an image), its body a string.

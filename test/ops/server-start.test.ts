@@ -49,6 +49,9 @@ test('npm start on an empty DATA_DIR serves the API with the demo data, and stop
     assert.match(server.output(), new RegExp(credentials.partner.id))
     assert.match(server.output(), new RegExp(credentials.apiKey))
     assert.match(server.output(), new RegExp(credentials.admin.email))
+    // Where to go, and where the credentials are, on every start.
+    assert.match(server.output(), new RegExp(`back office http://localhost:${port}/admin`))
+    assert.match(server.output(), new RegExp(`Demo credentials: ${join(dataDir, 'credentials.json')}`))
 
     const base = `http://127.0.0.1:${port}/api/v1`
     const token = await fetch(`${base}/auth/customer-token`, {
