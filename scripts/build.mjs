@@ -17,9 +17,10 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { buildConsole } from './build-console.mjs'
+import { packagesExternalExceptBundled } from './esbuild-packages.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
-const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', write: false, logLevel: 'warning' }
+const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', plugins: [packagesExternalExceptBundled], sourcemap: 'linked', write: false, logLevel: 'warning' }
 
 function writeAtomically(files) {
   for (const file of files) {

@@ -17,6 +17,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, type Plugin } from 'esbuild'
+import { packagesExternalExceptBundled } from './esbuild-packages.mjs'
 import { run } from 'node:test'
 import { spec } from 'node:test/reporters'
 import { finished } from 'node:stream/promises'
@@ -156,10 +157,9 @@ async function bundleTestFiles(entryPoints: string[]): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',
-    plugins: [ownImportMeta],
+    plugins: [packagesExternalExceptBundled, ownImportMeta],
   })
   return outdir
 }

@@ -1,11 +1,9 @@
 // Opens what the server and the command line both need: logger, database (migrated), Redis.
 import pino from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
-import { REDACTED_PATHS } from './http/server.ts'
 import type { Config } from './config.ts'
 import { type Database, openDatabase } from './db/client.ts'
 import { migrateDatabase } from './db/migrate.ts'
-import { closeRedis, openRedis } from './db/redis.ts'
 import type { Deps } from './deps.ts'
 import { systemClock } from './lib/clock.ts'
 
@@ -53,6 +51,26 @@ function requestForLog(req: LoggedRequest): object {
   }
 }
 
+/** Log fields that carry a credential or a bank account: censored wherever they appear. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers["x-partner-secret"]',
+  'req.headers.cookie',
+  '*.password',
+  '*.secret',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.apiKey',
+  // A customer's bank account (refunds of COD orders): never logged whole, wherever it appears.
+  'accountNumber',
+  'account_number',
+  '*.accountNumber',
+  '*.account_number',
+  '*.*.accountNumber',
+  '*.*.account_number',
+]
+
 /** The service's logger: pino with credentials redacted. `destination` defaults to stdout (tests capture it). */
 export function createLogger(config: Config, destination?: pino.DestinationStream): FastifyBaseLogger {
   const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { req: requestForLog } }
@@ -73,7 +91,9 @@ export async function openRuntime(config: Config, logger = createLogger(config))
     await database.close()
     throw err
   }
-  const redis = config.redisUrl ? openRedis(config.redisUrl, logger) : null
+  // ioredis loads only when there is a Redis: the embedded database's commands start without it.
+  const redisModule = config.redisUrl ? await import('./db/redis.ts') : null
+  const redis = redisModule ? redisModule.openRedis(config.redisUrl!, logger) : null
   return {
     config,
     database,
@@ -81,7 +101,7 @@ export async function openRuntime(config: Config, logger = createLogger(config))
     clock: systemClock,
     logger,
     async close() {
-      if (redis) await closeRedis(redis)
+      if (redis) await redisModule!.closeRedis(redis)
       await database.close()
     },
   }

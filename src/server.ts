@@ -88,6 +88,9 @@ function startHints(config: Config): string {
   ].join('\n')
 }
 
+/** A second signal within this long of the first is the same stop request, sent twice. */
+const SAME_SIGNAL_MS = 1000
+
 async function startServer(config: Config) {
   const logger = createLogger(config)
   const runtime = await openRuntime(config, logger)
@@ -99,9 +102,12 @@ async function startServer(config: Config) {
   const app = await buildApp(runtime)
   const jobs = startBackgroundJobs(app, config.jobIntervalMs)
   const dispatcher = app.dispatcher.start()
-  closeWithGrace({ delay: 10_000, logger }, async ({ err, signal }) => {
+  // Signals are ours, not close-with-grace's (it exits at once on a second one): Ctrl-C on `npm
+  // start` reaches the server twice, from the terminal (the whole process group) and forwarded by
+  // npm, and a kill of npm's process group does the same. The copy that comes within a second
+  // is the same request; exiting on it would leave the embedded database unclosed and locked.
+  const closer = closeWithGrace({ delay: 10_000, logger, skip: ['SIGINT', 'SIGTERM'] }, async ({ err }) => {
     if (err) logger.error({ err }, 'shutting down after an error')
-    else logger.info({ signal }, 'shutting down')
     await jobs.stop()
     await dispatcher.stop()
     // close() waits for every connection; a keep-alive connection whose request finishes during
@@ -115,6 +121,19 @@ async function startServer(config: Config) {
     }
     await runtime.close()
   })
+  let firstSignalAt = 0
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (firstSignalAt === 0) {
+      firstSignalAt = Date.now()
+      logger.info({ signal }, 'shutting down')
+      void closer.close()
+    } else if (Date.now() - firstSignalAt > SAME_SIGNAL_MS) {
+      logger.error({ signal }, 'second signal while shutting down: exiting now')
+      process.exit(1)
+    }
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
   await app.listen({ port: config.port, host: config.host })
   if (cluster.isPrimary) process.stdout.write(`${startHints(config)}\n`)
 }

@@ -16,6 +16,39 @@ export interface CliContext {
    * database of `env` and closes it at the end, as the `commerce` process does.
    */
   runtime?: Deps
+  /**
+   * The database of `env` being opened for this command (runCommandLine starts it as soon as the
+   * command line is parsed): the command's modules load meanwhile. withRuntime takes it over.
+   */
+  opening?: Opening
+}
+
+/** A runtime being opened, once: whoever takes it closes it. */
+export interface Opening {
+  take(): Promise<Deps & { close(): Promise<void> }>
+  /** Closes it if no command took it (the command failed before it needed the database). */
+  closeUntaken(): Promise<void>
+}
+
+/**
+ * Starts opening the database of `config` now. PGlite's start (~0.5 s, partly waiting on its
+ * WebAssembly compiling) and the command's own imports then overlap.
+ */
+export function openEarly(config: Config): Opening {
+  const runtime = import('../bootstrap.ts').then(({ openRuntime }) => openRuntime(config))
+  runtime.catch(() => {}) // the error is the command's, when it takes the runtime
+  let taken = false
+  return {
+    take() {
+      taken = true
+      return runtime
+    },
+    async closeUntaken() {
+      if (taken) return
+      taken = true
+      await runtime.then((r) => r.close(), () => {})
+    },
+  }
 }
 
 export interface Command {
@@ -46,8 +79,7 @@ export class UsageError extends Error {
 /** Opens the database (migrating it) for the length of one command, unless the context holds one open. */
 export async function withRuntime<T>(config: Config, context: CliContext, work: (deps: Deps) => Promise<T>): Promise<T> {
   if (context.runtime) return work(context.runtime)
-  const { openRuntime } = await import('../bootstrap.ts')
-  const runtime = await openRuntime(config)
+  const runtime = await (context.opening ?? openEarly(config)).take()
   try {
     return await work(runtime)
   } finally {

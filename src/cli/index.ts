@@ -12,7 +12,7 @@ import { AppError } from '../lib/errors.ts'
 import { adminCreate } from './admin.ts'
 import { apikeyCreate, apikeyList, apikeyRevoke } from './apikey.ts'
 import { benchData, catalogImport } from './catalog.ts'
-import { type CliContext, type Command, UsageError } from './command.ts'
+import { type CliContext, type Command, openEarly, UsageError } from './command.ts'
 import { migrate } from './migrate.ts'
 import { partnerCreate, partnerDeactivate, partnerList, partnerReturnOrigins, partnerRotateSecret } from './partner.ts'
 import { seed } from './seed.ts'
@@ -121,9 +121,15 @@ async function runCommandLine(argv: string[], context: CliContext): Promise<numb
   const wrong = command.usage?.(values, positionals)
   if (wrong) throw new UsageError(wrong, help())
   const config = loadConfig({ ...context.env, LOG_LEVEL: context.env.LOG_LEVEL ?? 'warn' })
-  const result = await command.run(config, values, positionals, context)
-  context.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`)
-  return result.exitCode ?? 0
+  // Every command reads or writes the database: it starts opening now, while the command loads.
+  const opening = context.runtime ? undefined : openEarly(config)
+  try {
+    const result = await command.run(config, values, positionals, { ...context, opening })
+    context.stdout.write(values.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`)
+    return result.exitCode ?? 0
+  } finally {
+    await opening?.closeUntaken()
+  }
 }
 
 /** What an error prints and exits with: expected failures are one message; a bug shows its stack. */

@@ -5,10 +5,9 @@ import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
+import type pg from 'pg'
 import type { FastifyBaseLogger as Logger } from 'fastify'
 import { auditSetting } from './audit-scope.ts'
 
@@ -103,8 +102,8 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob
 }
 
-function openPool(connectionString: string, options: DatabaseOptions): pg.Pool {
-  const pool = new pg.Pool({
+function openPool(Pool: typeof pg.Pool, connectionString: string, options: DatabaseOptions): pg.Pool {
+  const pool = new Pool({
     connectionString,
     max: options.poolSize,
     connectionTimeoutMillis: 3000,
@@ -215,10 +214,12 @@ function auditSingleStatementsPglite(client: PGlite): void {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = openPool(options.databaseUrl, options)
+    // Loaded only for PostgreSQL: the embedded database's commands start without them.
+    const [{ Pool }, { drizzle: drizzlePg }] = await Promise.all([import('pg').then((m) => m.default), import('drizzle-orm/node-postgres')])
+    const pool = openPool(Pool, options.databaseUrl, options)
     auditSingleStatements(pool)
     const db = withCommitHooks(drizzlePg(pool, { schema: options.schema ?? {} }) as unknown as Db)
-    const readPool = options.readUrl ? openPool(options.readUrl, options) : null
+    const readPool = options.readUrl ? openPool(Pool, options.readUrl, options) : null
     const readDb = readPool ? (drizzlePg(readPool, { schema: options.schema ?? {} }) as unknown as Db) : db
     connectionStrings.set(db, options.databaseUrl)
     if (readPool) connectionStrings.set(readDb, options.readUrl!)

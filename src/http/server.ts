@@ -20,25 +20,6 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 const REQUEST_ID_PREFIX = `req_${randomBytes(4).toString('hex')}`
 let requestCounter = 0
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers["x-partner-secret"]',
-  'req.headers.cookie',
-  '*.password',
-  '*.secret',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.apiKey',
-  // A customer's bank account (refunds of COD orders): never logged whole, wherever it appears.
-  'accountNumber',
-  'account_number',
-  '*.accountNumber',
-  '*.account_number',
-  '*.*.accountNumber',
-  '*.*.account_number',
-]
-
 export async function createServer(deps: Deps): Promise<FastifyInstance> {
   const { config } = deps
   const app = Fastify({

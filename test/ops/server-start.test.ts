@@ -71,12 +71,26 @@ test('npm start on an empty DATA_DIR serves the API with the demo data, and stop
     const second = start(await freePort())
     assert.equal(await second.exited, 1)
     assert.match(second.output(), /in use by process/)
-  } finally {
+    // Stopping as a newcomer does: a signal to npm's own process reaches the server. With it, the
+    // copy of the signal a terminal's Ctrl-C (or a kill of the process group) sends the server
+    // itself: a stop asked twice still closes the database.
+    const serverPid = Number(readFileSync(join(dataDir, 'pglite.lock'), 'utf8'))
+    assert.notEqual(serverPid, server.child.pid)
+    process.kill(server.child.pid!, 'SIGTERM')
+    while (!server.output().includes('shutting down')) await new Promise((r) => setTimeout(r, 10))
+    try {
+      process.kill(serverPid, 'SIGTERM')
+    } catch {
+      // closed already
+    }
+  } catch (err) {
     process.kill(-server.child.pid!, 'SIGTERM')
+    throw err
   }
   await server.exited
-  // npm itself may die of the signal; the server under it closes the database and its lock.
   const deadline = Date.now() + 15_000
   while (existsSync(join(dataDir, 'pglite.lock')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
   assert.equal(existsSync(join(dataDir, 'pglite.lock')), false, 'graceful shutdown released the embedded database')
+  assert.equal(server.output().match(/shutting down/g)?.length, 1, server.output())
+  assert.doesNotMatch(server.output(), /exiting now/)
 })
