@@ -43,7 +43,7 @@ before(async () => {
 })
 after(() => t?.close())
 
-const as = (p: PartnerFixture, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+const as = (p: PartnerFixture, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `${API}${url}`, headers: { 'x-partner-id': p.partnerId, 'x-partner-secret': p.secret }, ...(payload ? { payload } : {}) })
 
 describe('returns and tickets of the partner', () => {
@@ -111,6 +111,26 @@ describe('webhook endpoint and events of the partner', () => {
     assert.equal((await as(other, 'GET', `/partner/events/${event.id}`)).statusCode, 404)
     assert.equal((await as(other, 'POST', `/partner/events/${event.id}/replay`)).statusCode, 404)
     assert.ok((await as(other, 'GET', '/partner/events?limit=100')).json().data.every((e: { partnerId: string }) => e.partnerId === other.partnerId))
+  })
+
+  test('rotates its own signing secret (shown once, the previous one honoured for the overlap) and removes its endpoint', async () => {
+    assert.equal((await as(shop.partner, 'PUT', '/partner/webhook', { url: 'https://hooks.example.com/rotating' })).statusCode, 200)
+    const rotated = await as(shop.partner, 'POST', '/partner/webhook/rotate-secret')
+    assert.equal(rotated.statusCode, 200, rotated.body)
+    const { secret, previousSecretExpiresAt, url } = rotated.json().data
+    assert.match(secret, /^whsec_/)
+    assert.equal(url, 'https://hooks.example.com/rotating')
+    assert.ok(Date.parse(previousSecretExpiresAt) > Date.now())
+    assert.equal((await as(shop.partner, 'GET', '/partner/webhook')).json().data.secret, undefined)
+    assert.notEqual((await as(other, 'GET', '/partner/webhook')).json().data.url, 'https://hooks.example.com/rotating')
+
+    const removed = await as(shop.partner, 'DELETE', '/partner/webhook')
+    assert.equal(removed.statusCode, 200)
+    assert.deepEqual({ url: removed.json().data.url, hasSecret: removed.json().data.hasSecret }, { url: null, hasSecret: true })
+    assert.equal((await as(shop.partner, 'GET', '/partner/webhook')).json().data.url, null)
+    assert.equal((await as(shop.partner, 'POST', '/partner/webhook/ping')).statusCode, 409)
+    // Setting a URL again keeps the secret it has: none is shown.
+    assert.equal((await as(shop.partner, 'PUT', '/partner/webhook', { url: 'https://hooks.example.com/again' })).json().data.secret, undefined)
   })
 })
 

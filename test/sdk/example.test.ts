@@ -28,9 +28,18 @@ after(async () => {
   await t?.close()
 })
 
-test('the partner checkout example runs end to end and verifies the payment event it receives', async () => {
+test('the partner checkout example runs end to end, verifies the payment event it receives, runs again and leaves the webhook as it found it', async () => {
   const lines: string[] = []
-  const result = await partnerCheckout({ baseUrl, apiKey: shop.partner.apiKey, partnerId: shop.partner.partnerId, partnerSecret: shop.partner.secret, phone: randomPhone(), log: (line) => lines.push(line) })
+  const run = () => partnerCheckout({ baseUrl, apiKey: shop.partner.apiKey, partnerId: shop.partner.partnerId, partnerSecret: shop.partner.secret, phone: randomPhone(), log: (line) => lines.push(line) })
+  const partnerHeaders = { 'x-partner-id': shop.partner.partnerId, 'x-partner-secret': shop.partner.secret }
+  const webhookUrl = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/partner/webhook', headers: partnerHeaders })).json().data.url
+  const result = await run()
+  // It leaves the partner's webhook as it found it (none), and runs again (the secret rotated).
+  assert.equal(await webhookUrl(), null)
+  await t.app.inject({ method: 'PUT', url: '/api/v1/partner/webhook', headers: partnerHeaders, payload: { url: 'https://hooks.example.com/partner' } })
+  const again = await run()
+  assert.equal(again.paymentStatus, 'PAID')
+  assert.equal(await webhookUrl(), 'https://hooks.example.com/partner')
   assert.equal(result.status, 'CONFIRMED')
   assert.equal(result.paymentStatus, 'PAID')
   assert.equal(result.event.type, 'payment.succeeded')

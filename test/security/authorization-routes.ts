@@ -245,6 +245,8 @@ export const MATRIX: Record<string, Route> = {
   'POST /partner/support/tickets/:ticketId/messages': { auth: 'partnerSecret', ok: 201, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/messages`, payload: { body: 'Matrix' } }) },
   'POST /partner/support/tickets/:ticketId/status': { auth: 'partnerSecret', ok: 200, req: () => ({ url: `/partner/support/tickets/${f.objects.A1.ticketId}/status`, payload: { status: 'IN_PROGRESS' } }) },
   'GET /partner/webhook': { auth: 'partnerSecret', ok: 200 },
+  'DELETE /partner/webhook': { auth: 'partnerSecret', ok: 200 },
+  'POST /partner/webhook/rotate-secret': { auth: 'partnerSecret', ok: 200 },
   'POST /partner/webhook/ping': { auth: 'partnerSecret', ok: 200 },
   'PUT /partner/webhook': { auth: 'partnerSecret', ok: 200, req: () => ({ payload: { url: 'https://hooks.example.com/a' } }) },
   'GET /partner/events': { auth: 'partnerSecret', ok: 200 },

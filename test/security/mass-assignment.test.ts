@@ -73,6 +73,8 @@ const NO_BODY_SCHEMA: Record<string, string> = {
   'POST /admin/customers/:userId/unblock': 'no body',
   'POST /partner/events/:eventId/replay': 'no body',
   'POST /partner/webhook/ping': 'no body',
+  'DELETE /partner/webhook': 'no body',
+  'POST /partner/webhook/rotate-secret': 'no body',
   'POST /admin/partners/:partnerId/webhook/ping': 'no body',
   'POST /shipping/webhooks/:carrier': "the carrier's own tracking callback, kept as raw bytes: its signature is over them (parsed and checked by the carrier, an unreadable event is 400)",
   'POST /sandbox/shipments/:awb/:status': 'no body: the sandbox tracking page buttons',

@@ -3,11 +3,15 @@
 // prepaid order, pays it on the sandbox checkout, then receives the signed payment.succeeded event
 // and verifies it.
 //
-// Against a running server (`npm run dev`; the demo partner's credentials are in
-// data/credentials.json, the partner's webhook is pointed at this script's receiver):
-//   COMMERCE_BASE_URL=http://localhost:3000 COMMERCE_API_KEY=… COMMERCE_PARTNER_ID=… \
-//   COMMERCE_PARTNER_SECRET=… node --import tsx packages/sdk/examples/partner-checkout.ts
+// Against a running server (`npm start`), with the demo partner's credentials it wrote to
+// data/credentials.json (or COMMERCE_CREDENTIALS=<file>; COMMERCE_BASE_URL, COMMERCE_API_KEY,
+// COMMERCE_PARTNER_ID and COMMERCE_PARTNER_SECRET override it):
+//   node --import tsx packages/sdk/examples/partner-checkout.ts
+// It can run any number of times: it points the partner's webhook at its own receiver for the
+// length of the run, then puts back the URL it found (or removes it); when the webhook has a
+// secret already, it rotates it (the previous one keeps working for the overlap).
 // test/sdk/example.test.ts runs it against the app in-process.
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createCommerceClient, verifyWebhook, type WebhookEvent } from '../src/index.ts'
 
@@ -18,8 +22,6 @@ export interface PartnerCheckoutConfig {
   partnerSecret: string
   /** The customer's verified mobile. */
   phone: string
-  /** The webhook secret, when the partner's endpoint already has one (setting a URL the first time answers it). */
-  webhookSecret?: string
   log?: (line: string) => void
 }
 
@@ -83,11 +85,15 @@ export async function partnerCheckout(config: PartnerCheckoutConfig): Promise<Pa
   const log = config.log ?? console.log
   const commerce = createCommerceClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, partnerId: config.partnerId, partnerSecret: config.partnerSecret })
   const receiver = await webhookReceiver()
+  let restoreWebhook: (() => Promise<unknown>) | undefined
   try {
-    // The partner's server points its webhook at the receiver; the first time, the answer carries the signing secret.
+    // The partner's server points its webhook at the receiver. The first time, the answer carries
+    // the signing secret; after that, a partner that no longer has it rotates it.
+    const { data: before } = await commerce.GET('/api/v1/partner/webhook')
+    const previousUrl = before!.data.url
+    restoreWebhook = () => (previousUrl ? commerce.PUT('/api/v1/partner/webhook', { body: { url: previousUrl } }) : commerce.DELETE('/api/v1/partner/webhook'))
     const { data: webhook } = await commerce.PUT('/api/v1/partner/webhook', { body: { url: receiver.url } })
-    const webhookSecret = webhook!.data.secret ?? config.webhookSecret
-    if (!webhookSecret) throw new Error('The webhook already had a secret: pass it as webhookSecret (COMMERCE_WEBHOOK_SECRET)')
+    const webhookSecret = webhook!.data.secret ?? (await commerce.POST('/api/v1/partner/webhook/rotate-secret')).data!.data.secret!
 
     // 1. Partner token exchange: the customer's phone is verified by the partner's app.
     const customer = await commerce.exchangeCustomerToken({ phone: config.phone, name: 'Asha Rao' })
@@ -135,22 +141,33 @@ export async function partnerCheckout(config: PartnerCheckoutConfig): Promise<Pa
     log(`order ${paid!.data.orderNumber}: ${paid!.data.status}, ${paid!.data.paymentStatus}`)
     return { orderId: order.id, orderNumber: order.orderNumber, status: paid!.data.status, paymentStatus: paid!.data.paymentStatus, event }
   } finally {
+    await restoreWebhook?.()
     await receiver.close()
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const env = (name: string) => {
-    const value = process.env[name]
-    if (!value) throw new Error(`Set ${name}`)
-    return value
+/** The demo credentials `npm start` writes, overridden by the environment's. */
+function credentials(env: NodeJS.ProcessEnv) {
+  const file = env.COMMERCE_CREDENTIALS ?? 'data/credentials.json'
+  let saved: { baseUrl?: string; apiKey?: string; partner?: { id?: string; secret?: string } } = {}
+  try {
+    saved = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
   }
-  await partnerCheckout({
-    baseUrl: process.env.COMMERCE_BASE_URL ?? 'http://localhost:3000',
-    apiKey: env('COMMERCE_API_KEY'),
-    partnerId: env('COMMERCE_PARTNER_ID'),
-    partnerSecret: env('COMMERCE_PARTNER_SECRET'),
-    phone: process.env.COMMERCE_CUSTOMER_PHONE ?? '9876543210',
-    ...(process.env.COMMERCE_WEBHOOK_SECRET ? { webhookSecret: process.env.COMMERCE_WEBHOOK_SECRET } : {}),
-  })
+  const pick = (name: string, value: string | undefined) => {
+    const found = env[name] ?? value
+    if (!found) throw new Error(`No ${name}: start the server once (npm start writes ${file}), or set ${name}`)
+    return found
+  }
+  return {
+    baseUrl: env.COMMERCE_BASE_URL ?? saved.baseUrl ?? 'http://localhost:3000',
+    apiKey: pick('COMMERCE_API_KEY', saved.apiKey),
+    partnerId: pick('COMMERCE_PARTNER_ID', saved.partner?.id),
+    partnerSecret: pick('COMMERCE_PARTNER_SECRET', saved.partner?.secret),
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await partnerCheckout({ ...credentials(process.env), phone: process.env.COMMERCE_CUSTOMER_PHONE ?? '9876543210' })
 }

@@ -138,6 +138,23 @@ export function partnerServerRoutes(app: RouteApp, { admin, guards }: EventAdmin
     },
     async (request) => ok(await admin.setWebhook(partnerOf(request).partnerId, request.body.url), 'Webhook saved'),
   )
+  app.delete('/partner/webhook', { ...partner, schema: { operationId: 'partnerDeleteWebhook', tags: partnerTags, security: psec, summary: 'Stop sending events (they are kept, and sent once a URL is set again); the secret stays', response: { 200: Envelope(Webhook), ...errorResponses(401) } } }, async (request) =>
+    ok(await admin.removeWebhook(partnerOf(request).partnerId), 'Webhook removed'),
+  )
+  app.post(
+    '/partner/webhook/rotate-secret',
+    {
+      ...partner,
+      schema: {
+        operationId: 'partnerRotateWebhookSecret',
+        tags: partnerTags,
+        security: psec,
+        summary: 'A new signing secret, used from the next delivery and shown once; deliveries are also signed with the previous one until previousSecretExpiresAt',
+        response: { 200: Envelope(Webhook), ...errorResponses(401) },
+      },
+    },
+    async (request) => ok(await admin.rotateSecret(partnerOf(request).partnerId), 'Webhook secret rotated'),
+  )
   app.post(
     '/partner/webhook/ping',
     { ...partner, schema: { operationId: 'partnerPingWebhook', tags: partnerTags, security: psec, summary: 'Send a signed ping event to the webhook URL now; answers the receiver\'s status and latency', response: { 200: Envelope(Ping), ...errorResponses(401, 409) } } },
