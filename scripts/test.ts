@@ -80,7 +80,8 @@ const files = allRun ? [...chosen].sort((x, y) => rank(x) - rank(y) || x.localeC
 
 let templateFile: string | null = null
 let postgresTemplate: { name: string; drop(): Promise<void> } | null = null
-const templateStart = Date.now()
+const runStart = Date.now()
+const templateStart = runStart
 if (!process.env.TEST_DATABASE_URL) {
   const database = await openDatabase({ databaseUrl: null, pgliteDir: null, poolSize: 1 })
   await migrateDatabase(database)
@@ -245,5 +246,8 @@ const slowest = byTime.slice(0, 10)
 if (slowest.length) console.log(`\nSlowest files (time in their tests):\n  ${slowest.map(([f, ms]) => `${(ms / 1000).toFixed(1).padStart(6)} s  ${f}`).join('\n  ')}`)
 if (skipped.length) console.log(`\nSkipped (${skipped.length}):\n  ${skipped.join('\n  ')}`)
 if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`)
+// The run's own time: what it took on this machine today (the README quotes no figure to go stale).
+const runSeconds = Math.round((Date.now() - runStart) / 1000)
+console.log(`\n${files.length} files in ${Math.floor(runSeconds / 60)} min ${runSeconds % 60} s on ${availableParallelism()} cores`)
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exitCode = failed > 0 || (passed === 0 && skipped.length === 0) ? 1 : 0

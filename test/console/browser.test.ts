@@ -23,7 +23,8 @@ import { png, uploadedImage } from '../helpers/uploads.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-const WAIT = { timeout: 15_000 }
+// Deadlines for a failure, not waits (each step waits for its element): generous for a loaded machine.
+const WAIT = { timeout: 30_000 }
 const INSTALL = 'sudo apt-get install -y chromium'
 const chromiumMissing = !existsSync(CHROMIUM)
 const skip = chromiumMissing && process.env.REQUIRE_CHROMIUM !== '1' ? `needs Chromium at ${CHROMIUM}: ${INSTALL}` : false
@@ -1044,6 +1045,9 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
     await page.getByRole('menuitem', { name: 'Untaxable products' }).click()
     await page.getByLabel('Catalog', { exact: true }).click()
     await page.getByRole('option', { name: /^Shop / }).last().click()
+    // The list takes the catalog through react-admin's debounced filter, which navigates to the list
+    // when it fires: open a row only once the address has it (else the product's form is left).
+    await page.waitForURL((url) => decodeURIComponent(url.href).includes(shop.catalogId), WAIT)
     const missing = await adminApi('GET', `/catalogs/${shop.catalogId}/tax/missing?limit=25`)
     await page.getByRole('cell', { name: 'Steel tiffin box' }).waitFor()
     assert.ok(missing.data.products.some((p: { id: string; problems: string[] }) => p.id === created.id && p.problems.includes('HSN_CODE_MISSING')))

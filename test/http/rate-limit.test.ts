@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenPartner } from '../helpers/factories.ts'
+import { REDIS_URL, unlessMachineHas } from '../helpers/machine-services.ts'
 
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379'
 const refresh = (t: TestApp, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: 'rt_none' }, remoteAddress: ip })
 
@@ -84,7 +84,7 @@ describe('rate limits with the in-process store', () => {
   })
 })
 
-describe('rate limits with the Redis store', () => {
+describe('rate limits with the Redis store', { skip: await unlessMachineHas('redis') }, () => {
   const prefix = `rl-test-${randomBytes(4).toString('hex')}:`
   let first: TestApp
   let second: TestApp

@@ -17,7 +17,10 @@ import { catalogs, categories, products } from '../../src/modules/catalog/schema
 import { createPartner } from '../../src/modules/partners/index.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
 import { testLogger } from '../helpers/log-capture.ts'
+import { unlessMachineHas } from '../helpers/machine-services.ts'
 import { schema } from '../helpers/schema-db.ts'
+
+const skip = await unlessMachineHas('postgres')
 
 let primary: Awaited<ReturnType<typeof freshPostgres>>
 let replica: Awaited<ReturnType<typeof freshPostgres>>
@@ -26,6 +29,7 @@ let app: Awaited<ReturnType<typeof buildApp>>
 let apiKey: string
 
 before(async () => {
+  if (skip) return
   primary = await freshPostgres(POSTGRES_URL)
   replica = await freshPostgres(POSTGRES_URL)
   for (const url of [primary.url, replica.url]) {
@@ -58,7 +62,7 @@ after(async () => {
   await replica?.drop()
 })
 
-describe('DATABASE_READ_URL', () => {
+describe('DATABASE_READ_URL', { skip }, () => {
   const get = async (url: string) => (await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'x-api-key': apiKey } })).json()
 
   test('product pages, lists, categories and search answer from the replica', async () => {
