@@ -73,7 +73,7 @@ function classify(error: FastifyError | AppError | Error, request?: FastifyReque
     const part = fe.validationContext ?? 'body'
     const messages = validationMessages(fe.validation as never, part)
     // A request header answers one sentence, as the guards word theirs ("x-partner-id header is required").
-    return [400, part === 'headers' ? messages[0]! : messages]
+    return [400, part === 'headers' ? (messages[0] ?? 'A request header is invalid') : messages]
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
