@@ -290,6 +290,12 @@ export class PaymentService {
             })
           }
         } catch (err) {
+          // The provider said paid but the confirmation could not be written (out of connections):
+          // not cancelled; the next run asks again, or the provider's webhook confirms it first.
+          if (isDatabaseUnavailable(err)) {
+            unchecked.add(order.id)
+            continue
+          }
           if (!(err instanceof ProviderError)) throw err
           providerDown = true
           this.failedChecks.set(order.id, Date.now())
@@ -305,7 +311,7 @@ export class PaymentService {
     if (this.failedChecks.size > 10_000) this.failedChecks.clear()
     let cancelled = 0
     const refunds: RefundRow[] = []
-    await this.db.transaction(async (tx) => {
+    const cancelling = this.db.transaction(async (tx) => {
       // Only the orders asked about above: one that ran out since, or that the first read did not
       // reach, waits for the next run instead of being cancelled unasked.
       const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
@@ -315,6 +321,14 @@ export class PaymentService {
         cancelled++
       }
     })
+    try {
+      await cancelling
+    } catch (err) {
+      // Out of connections: nothing was cancelled (one transaction); the next run does it.
+      if (!isDatabaseUnavailable(err)) throw err
+      this.logger.warn({ err: (err as Error).message }, 'the database is busy: expired reservations are cancelled at the next run')
+      return 0
+    }
     await this.sendRefunds(refunds)
     return cancelled
   }
