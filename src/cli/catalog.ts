@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
@@ -78,9 +78,20 @@ function onCatalog<T>(config: Config, context: CliContext, given: string | undef
   return withRuntime(config, context, async (deps) => work(deps.database.db, await catalogOrDefault(deps.database.db, given)))
 }
 
+/** A file's size in bytes, 0 if it cannot be read (the command then reports the file itself). */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}
+
 export const catalogImport: Command = {
   summary: 'Import categories and products from a JSON or CSV file (--dry-run: check it only)',
   positional: { name: 'FILE', description: 'A .json file {categories, products} or a .csv of products' },
+  // Measured: 5,000 rows (0.3 MB) take as long either way, 30,000 rows (1.6 MB) 12 s optimised, 15 s not.
+  long: (_values, [file]) => file !== undefined && fileSize(file) > 1_000_000,
   options: {
     catalog: { type: 'string', description: 'Catalog ID (default: the main catalog)' },
     'dry-run': { type: 'boolean', description: 'Check every row and print the problems by kind; write nothing. Exit 1 if there are problems' },
@@ -158,6 +169,7 @@ export const catalogImport: Command = {
 
 export const benchData: Command = {
   summary: 'Create a synthetic catalog of N products (for benchmarks) and a partner whose key reads it',
+  long: true,
   options: { products: { type: 'string', required: true, description: 'Number of products, e.g. 100000' } },
   async run(config, values, _positionals, context) {
     const count = Number(values.products)

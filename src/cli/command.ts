@@ -56,6 +56,12 @@ export interface Command {
   options: Record<string, { type: 'string' | 'boolean'; description?: string; required?: boolean }>
   /** One positional argument, when the command takes one (e.g. FILE). */
   positional?: { name: string; description: string }
+  /**
+   * The command keeps the database busy for long (minutes on a large catalog): the `commerce` process
+   * then lets V8 optimise PGlite's WebAssembly, which every other command skips (decision 0040).
+   * A function decides from the command line (e.g. the size of the file it reads).
+   */
+  long?: true | ((values: Record<string, string | boolean | undefined>, positionals: string[]) => boolean)
   /** Lines the command's help ends with (e.g. the columns of a file it reads). */
   notes?: string[]
   /** A combination of options that cannot run, as a usage error's message (exit 2); undefined if it can. */

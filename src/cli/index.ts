@@ -76,6 +76,34 @@ function findCommand(argv: string[]): { name: string; command: Command } | { unk
   return { unknown: isGroup && argv[1] && !argv[1].startsWith('-') ? two : one }
 }
 
+/** Whether the command line names a command that keeps the database busy for long (`Command.long`). */
+export function runsLong(argv: string[]): boolean {
+  const found = findCommand(argv)
+  if (!('command' in found) || !found.command.long) return false
+  const { long } = found.command
+  if (long === true) return true
+  try {
+    const { values, positionals } = parseCommandLine(argv, found.name, found.command)
+    return long(values, positionals)
+  } catch {
+    return false // a usage error: the command will not run
+  }
+}
+
+function parseCommandLine(argv: string[], name: string, command: Command) {
+  const parsed = parseArgs({
+    args: argv.slice(name.split(' ').length),
+    options: {
+      ...Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.type }])),
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: command.positional !== undefined,
+  })
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals }
+}
+
 async function runCommandLine(argv: string[], context: CliContext): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
     context.stdout.write(`${usage()}\n`)
@@ -94,18 +122,7 @@ async function runCommandLine(argv: string[], context: CliContext): Promise<numb
   let values: Record<string, string | boolean | undefined>
   let positionals: string[]
   try {
-    const parsed = parseArgs({
-      args: argv.slice(name.split(' ').length),
-      options: {
-        ...Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.type }])),
-        json: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: command.positional !== undefined,
-    })
-    values = parsed.values as typeof values
-    positionals = parsed.positionals
+    ;({ values, positionals } = parseCommandLine(argv, name, command))
   } catch (err) {
     throw new UsageError((err as Error).message, help())
   }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { promisify } from 'node:util'
-import { main } from '../../src/cli/index.ts'
+import { main, runsLong } from '../../src/cli/index.ts'
 import { ADMIN_ROLES_HELP } from '../../src/cli/admin.ts'
 import { ADMIN_ROLES } from '../../src/modules/admins/index.ts'
 import { createTestApp, freshPostgres, type TestApp } from '../helpers/app.ts'
@@ -391,4 +391,24 @@ test('commerce --help loads no database driver, ORM, logger or Fastify: the comm
   assert.ok(bootstrap, 'a chunk of its own for opening the database')
   const whenRun = packagesLoadedBy(join(chunks, bootstrap))
   for (const p of ['pino', 'drizzle-orm']) assert.ok(whenRun.has(p), `${p} in ${[...whenRun].join(', ')}`)
+})
+
+test('only long commands keep the optimising WebAssembly compiler: bench-data and a catalog import of a file over 1 MB (decision 0040)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cli-long-'))
+  try {
+    const small = join(dir, 'small.csv')
+    const large = join(dir, 'large.csv')
+    writeFileSync(small, 'slug,name\n')
+    writeFileSync(large, `slug,name\n${'a,b\n'.repeat(300_000)}`) // 1.2 MB
+    assert.equal(runsLong(['partner', 'list']), false)
+    assert.equal(runsLong(['seed']), false)
+    assert.equal(runsLong(['bench-data', '--products', '10']), true)
+    assert.equal(runsLong(['catalog', 'import', small]), false)
+    assert.equal(runsLong(['catalog', 'import', large, '--dry-run']), true)
+    assert.equal(runsLong(['catalog', 'import', join(dir, 'missing.csv')]), false)
+    assert.equal(runsLong(['catalog', 'import', large, '--no-such-option']), false) // a usage error runs nothing
+    assert.equal(runsLong(['no-such-command']), false)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
