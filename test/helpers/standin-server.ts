@@ -26,8 +26,8 @@ export interface StandInServer {
   readonly requests: StandInRequest[]
   /** When set and it answers (not null), it replaces the API's own answer; 'hang' never answers. */
   override: ((request: StandInRequest) => StandInReply | 'hang' | null) | null
-  /** Called with every request as it arrives. */
-  onRequest: ((request: StandInRequest) => void) | null
+  /** Called with every request as it arrives; the answer waits for a promise it returns. */
+  onRequest: ((request: StandInRequest) => void | Promise<void>) | null
   /** Requests that match, e.g. sent('POST', '/v1/payouts'): a string is the path with or without its query, a RegExp is matched against the path with its query. */
   sent(method: string, path: string | RegExp): StandInRequest[]
   listen(): Promise<string>
@@ -52,10 +52,14 @@ export function createStandInServer(api: (request: StandInRequest) => StandInRep
           const raw = Buffer.concat(chunks).toString('utf8')
           const request: StandInRequest = { method: req.method!, path: req.url!, headers: req.headers, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : null, at: Date.now() }
           standIn.requests.push(request)
-          standIn.onRequest?.(request)
-          const reply = standIn.override?.(request) ?? api(request)
-          if (reply === 'hang') return void hanging.push(res)
-          res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
+          const answer = () => {
+            const reply = standIn.override?.(request) ?? api(request)
+            if (reply === 'hang') return void hanging.push(res)
+            res.writeHead(reply.status, { 'content-type': 'application/json' }).end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body))
+          }
+          const waiting = standIn.onRequest?.(request)
+          if (waiting) void waiting.then(answer, (err: unknown) => res.writeHead(500).end(String(err)))
+          else answer()
         })
       })
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))

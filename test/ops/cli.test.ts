@@ -134,6 +134,15 @@ test('without an open database, a command opens and migrates the one of DATABASE
   assert.equal(second.stdout, 'Database is up to date.\n')
 })
 
+test('a command that fails before it uses the database closes the one it started opening: the next command opens it', async () => {
+  const failed = await commerce(['catalog', 'import', join(dataDir, 'no-such-file.csv'), '--json'], { opensDatabase: true })
+  assert.equal(failed.code, 1)
+  assert.match(jsonError(failed).message, /no-such-file\.csv/)
+  if (!databaseUrl) assert.equal(existsSync(join(dataDir, 'pglite.lock')), false, 'the embedded database is unlocked')
+  const next = await commerce(['migrate'], { opensDatabase: true })
+  assert.equal(next.code, 0, next.stderr)
+})
+
 test('an embedded database in use by another process is exit 1, DATABASE_LOCKED under --json', { skip: Boolean(process.env.TEST_DATABASE_URL) && 'PostgreSQL has no lock file' }, async () => {
   const lockedDir = mkdtempSync(join(tmpdir(), 'commerce-cli-locked-'))
   try {

@@ -213,4 +213,42 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(await statusOf(unlucky, stuckOrder.id), 'CANCELLED')
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
   })
+  test('the database out of connections during a run: the paid order is not cancelled and the run cancels nothing; the next run confirms and cancels them', { skip: !process.env.TEST_DATABASE_URL && 'the embedded database has no pool to run out of' }, async () => {
+    await sweepLeftovers()
+    const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const paidOrder = await prepaidOrder(payer)
+    const leftOrder = await prepaidOrder(leaver)
+    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
+    paymentsByOrder.set(paidRzp, [{ id: 'pay_AppBusy01', entity: 'payment', order_id: paidRzp, amount: paiseOf(paidOrder.amountPayable), currency: 'INR', status: 'captured' }])
+    const statusOf = async (customer: typeof payer, orderId: string) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), orderId)).status
+
+    // While Razorpay is asked about the first order, every free connection of the app's pool is
+    // taken (by another burst of requests, in production): each write after it waits the pool's
+    // 3 s and fails with "timeout exceeded when trying to connect".
+    const pool = t.deps.database.pool!
+    const held: { release(): void }[] = []
+    standIn.onRequest = async (r) => {
+      if (r.method !== 'GET' || held.length > 0) return
+      const free = pool.options.max - (pool.totalCount - pool.idleCount)
+      for (let i = 0; i < free; i++) held.push(await pool.connect())
+    }
+    clock.advance(RESERVATION_MS + 60_000)
+    try {
+      assert.equal(await t.app.payments.sweepExpiredReservations(), 0, 'the run ends, cancelling nothing')
+    } finally {
+      standIn.onRequest = null
+      for (const client of held.splice(0)) client.release()
+    }
+    assert.ok(sent('GET', /payments$/).length >= 1)
+    assert.equal(await statusOf(payer, paidOrder.id), 'PENDING_PAYMENT', 'paid at Razorpay: never cancelled for want of a connection')
+    assert.equal(await statusOf(leaver, leftOrder.id), 'PENDING_PAYMENT')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 2, 'their stock stays held')
+
+    assert.equal(await t.app.payments.sweepExpiredReservations(), 1)
+    assert.equal(await statusOf(payer, paidOrder.id), 'CONFIRMED')
+    assert.equal(await statusOf(leaver, leftOrder.id), 'CANCELLED')
+    assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
+    assert.equal(sent('POST', /refund$/).length, 0)
+  })
 })
