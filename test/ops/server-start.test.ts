@@ -4,6 +4,8 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { freePort } from '../helpers/factories.ts'
@@ -14,7 +16,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'commerce-start-'))
 after(() => rmSync(dataDir, { recursive: true, force: true }))
 
 function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), ...serverLogEnv('warn') }
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), ...serverLogEnv('info') } // info: the test reads 'shutting down'
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'AUTH_SECRET', 'NODE_ENV', 'NODE_OPTIONS', 'TEST_PGLITE_TEMPLATE']) delete env[name]
   const child = spawn('npm', ['start', '--silent'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   captureProcessLogs(child)
@@ -76,13 +78,22 @@ test('npm start on an empty DATA_DIR serves the API with the demo data, and stop
     // itself: a stop asked twice still closes the database.
     const serverPid = Number(readFileSync(join(dataDir, 'pglite.lock'), 'utf8'))
     assert.notEqual(serverPid, server.child.pid)
+    // A request still arriving (its headers unfinished) holds the graceful close open, so the copy
+    // surely reaches a server that is still closing, on a fast machine too.
+    const inFlight = connect(port, '127.0.0.1')
+    await once(inFlight, 'connect')
+    inFlight.write('GET /api/v1/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n')
+    let answer = ''
+    inFlight.on('data', (chunk) => (answer += chunk))
     process.kill(server.child.pid!, 'SIGTERM')
-    while (!server.output().includes('shutting down')) await new Promise((r) => setTimeout(r, 10))
-    try {
-      process.kill(serverPid, 'SIGTERM')
-    } catch {
-      // closed already
-    }
+    while (!server.output().includes('"msg":"shutting down"')) await new Promise((r) => setTimeout(r, 10))
+    process.kill(serverPid, 'SIGTERM')
+    await new Promise((r) => setTimeout(r, 300))
+    assert.doesNotThrow(() => process.kill(serverPid, 0), 'the copy of the signal did not end the server mid-close')
+    inFlight.end('Connection: close\r\n\r\n')
+    await once(inFlight, 'close')
+    // Answered, not dropped: a request that arrives once the close began is told to retry.
+    assert.match(answer, /^HTTP\/1\.1 503 /, answer)
   } catch (err) {
     process.kill(-server.child.pid!, 'SIGTERM')
     throw err
@@ -91,6 +102,6 @@ test('npm start on an empty DATA_DIR serves the API with the demo data, and stop
   const deadline = Date.now() + 15_000
   while (existsSync(join(dataDir, 'pglite.lock')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
   assert.equal(existsSync(join(dataDir, 'pglite.lock')), false, 'graceful shutdown released the embedded database')
-  assert.equal(server.output().match(/shutting down/g)?.length, 1, server.output())
+  assert.equal(server.output().match(/"msg":"shutting down"/g)?.length, 1, server.output())
   assert.doesNotMatch(server.output(), /exiting now/)
 })
