@@ -360,7 +360,7 @@ describe('what the document declares beyond JSON bodies (issue #42)', () => {
     }
   })
 
-  test('the check every test file runs: an answer whose status, content type or API header the document does not declare is reported', () => {
+  test('the check every test file runs: an answer whose status, content type or API header the document does not declare, or an operation it does not list, is reported', () => {
     const seen = new Set([
       'GET /api/v1/categories|200|application/json|etag,x-ratelimit-limit',
       'GET /api/v1/categories|304||etag',
@@ -373,6 +373,7 @@ describe('what the document declares beyond JSON bodies (issue #42)', () => {
       'OpenAPI document: GET /api/v1/categories answered 418, which it does not declare',
       'OpenAPI document: GET /api/v1/categories answered 200 as text/html; it declares application/json',
       'OpenAPI document: GET /api/v1/orders answered 200 with the header etag, which it does not declare',
+      'OpenAPI document: GET /api/v1/not-an-operation answered 500, and the document does not list the operation',
     ])
   })
 
