@@ -176,40 +176,50 @@ interface ShipmentStatus {
   StatusCode?: unknown
 }
 
-export function createDelhiveryCarrier(options: DelhiveryOptions): Carrier {
-  const fetchImpl = options.fetch ?? fetch
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const apiBase = (options.apiBase ?? DELHIVERY_DEFAULT_API_BASE).replace(/\/+$/, '')
-  const webhookTokens = [options.webhookToken, options.previousWebhookToken].filter((t): t is string => typeof t === 'string' && t !== '')
-  if (webhookTokens.length === 0) throw new Error('Delhivery needs a webhook token')
-  if (options.apiToken === '') throw new Error('Delhivery needs an API token')
+/** Delhivery's REST API: token-authenticated calls bounded by a timeout, our credentials never quoted. */
+class DelhiveryApi {
+  readonly #fetch: typeof fetch
+  readonly #timeoutMs: number
+  readonly #apiBase: string
+  readonly #apiToken: string
+  readonly #secrets: string[]
+
+  constructor(options: DelhiveryOptions, webhookTokens: string[]) {
+    this.#fetch = options.fetch ?? fetch
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.#apiBase = (options.apiBase ?? DELHIVERY_DEFAULT_API_BASE).replace(/\/+$/, '')
+    this.#apiToken = options.apiToken
+    this.#secrets = [options.apiToken, ...webhookTokens]
+  }
 
   /** Whatever Delhivery or the network said, without our credentials in it. */
-  const redact = (text: string) => [options.apiToken, ...webhookTokens].reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text)
+  redact(text: string): string {
+    return this.#secrets.reduce((out, secret) => out.replaceAll(secret, '[redacted]'), text)
+  }
 
   /**
    * One HTTP exchange, bounded by the timeout: the answer's status and body as JSON (null when it is
    * not JSON). A network failure or a timeout is a CarrierError.
    */
-  async function send(method: 'GET' | 'POST', path: string, body?: { json: object } | { form: URLSearchParams }): Promise<{ status: number; text: string; json: unknown }> {
+  async send(method: 'GET' | 'POST', path: string, body?: { json: object } | { form: URLSearchParams }): Promise<{ status: number; text: string; json: unknown }> {
     let response: Response
     let text: string
     try {
-      response = await fetchImpl(`${apiBase}${path}`, {
+      response = await this.#fetch(`${this.#apiBase}${path}`, {
         method,
         headers: {
           accept: 'application/json',
-          authorization: `Token ${options.apiToken}`,
+          authorization: `Token ${this.#apiToken}`,
           ...(body ? { 'content-type': 'json' in body ? 'application/json' : 'application/x-www-form-urlencoded' } : {}),
         },
         ...(body ? { body: 'json' in body ? JSON.stringify(body.json) : body.form.toString() } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(this.#timeoutMs),
       })
       text = await response.text()
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError'
-      const detail = timedOut ? `timed out after ${timeoutMs} ms` : `could not be reached (${errorText(error)})`
-      throw new CarrierError(redact(`Delhivery ${method} ${pathOnly(path)} ${detail}`))
+      const detail = timedOut ? `timed out after ${this.#timeoutMs} ms` : `could not be reached (${errorText(error)})`
+      throw new CarrierError(this.redact(`Delhivery ${method} ${pathOnly(path)} ${detail}`))
     }
     let json: unknown = null
     try {
@@ -221,18 +231,126 @@ export function createDelhiveryCarrier(options: DelhiveryOptions): Carrier {
   }
 
   /** The answer's JSON, or a CarrierError for an error status or a body that is not JSON. */
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: { json: object } | { form: URLSearchParams }): Promise<T> {
-    const answer = await send(method, path, body)
+  async call<T>(method: 'GET' | 'POST', path: string, body?: { json: object } | { form: URLSearchParams }): Promise<T> {
+    const answer = await this.send(method, path, body)
     const what = `Delhivery ${method} ${pathOnly(path)}`
-    if (answer.status < 200 || answer.status > 299) throw new CarrierError(redact(`${what} answered ${answer.status}: ${describeError(answer.text)}`))
+    if (answer.status < 200 || answer.status > 299) throw new CarrierError(this.redact(`${what} answered ${answer.status}: ${describeError(answer.text)}`))
     if (answer.json === null) throw new CarrierError(`${what} answered ${answer.status} with a body that is not JSON`)
     return answer.json as T
   }
+}
+
+/** Delhivery as a carrier (its B2C API): bookings, rates per mode, pickups, NDR, cancellations, callbacks and tracking. */
+class DelhiveryCarrier implements Carrier {
+  readonly name = 'delhivery'
+  readonly #options: DelhiveryOptions
+  readonly #webhookTokens: string[]
+  readonly #api: DelhiveryApi
+
+  constructor(options: DelhiveryOptions) {
+    this.#options = options
+    this.#webhookTokens = [options.webhookToken, options.previousWebhookToken].filter((t): t is string => typeof t === 'string' && t !== '')
+    if (this.#webhookTokens.length === 0) throw new Error('Delhivery needs a webhook token')
+    if (options.apiToken === '') throw new Error('Delhivery needs an API token')
+    this.#api = new DelhiveryApi(options, this.#webhookTokens)
+  }
+
+  async book(request: BookingRequest): Promise<BookedShipment> {
+    const mode = modeOf(request.courierId)
+    const form = new URLSearchParams({ format: 'json', data: JSON.stringify({ shipments: [shipment(request, mode)], pickup_location: { name: this.#options.pickupLocation } }) })
+    const answer = await this.#api.call<CreateAnswer>('POST', PATHS.create, { form })
+    const created = answer?.packages?.[0]
+    const awb = typeof created?.waybill === 'string' ? created.waybill.trim() : ''
+    if (answer?.success !== true || created?.status !== 'Success' || awb === '') {
+      const remarks = Array.isArray(created?.remarks) ? created.remarks.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : []
+      throw new CarrierError(this.#api.redact(`Delhivery POST ${PATHS.create} created no shipment: ${cut([...remarks, answer?.rmk ?? ''].filter((r) => r !== '').join('; ') || 'no waybill in the answer')}`))
+    }
+    // A reverse pickup's label is the courier's business: the customer has nothing to print.
+    const labelUrl = request.direction === 'FORWARD' ? await this.#label(awb) : null
+    return { awb, carrierShipmentId: null, courierName: DELHIVERY_MODES[mode].courierName, trackingUrl: delhiveryTrackingUrl(awb), labelUrl, expectedDeliveryDate: null }
+  }
+
+  /** One rate per mode for a pincode Delhivery serves (none for one it does not); Delhivery recommends nothing, so the cheaper is recommended. */
+  async rates(request: RateRequest): Promise<CourierRate[]> {
+    if (!(await this.#serviceable(request))) return []
+    const modes = Object.keys(DELHIVERY_MODES) as ModeId[]
+    const charges = await Promise.all(modes.map((mode) => this.#charge(mode, request)))
+    const offered = modes.flatMap((mode, i) => {
+      const amount = charges[i]
+      return amount === null || amount === undefined ? [] : [{ mode, charge: amount }]
+    })
+    const cheapest = offered.reduce<(typeof offered)[number] | null>((best, o) => (best === null || o.charge < best.charge ? o : best), null)
+    return offered.map((o) => ({ courierId: o.mode, courierName: DELHIVERY_MODES[o.mode].courierName, charge: o.charge, estimatedDays: null, recommended: o === cheapest }))
+  }
+
+  /**
+   * Delhivery's asynchronous NDR API: a corrected address or phone (EDIT_DETAILS), then a deferred
+   * date (DEFER_DLV) or a re-attempt (RE-ATTEMPT), in one request; accepted is done (its request_id
+   * would say later whether Delhivery applied it). Its API has no return-to-origin action.
+   */
+  async ndrAction(shipment: { awb: string }, request: NdrRequest): Promise<void> {
+    if (request.action === 'RTO') {
+      throw new CarrierUnsupportedError(`Delhivery's API takes no return-to-origin request: ask for the return of ${shipment.awb} in the Delhivery One panel (NDR)`)
+    }
+    const answer = await this.#api.call<{ request_id?: unknown; error?: unknown }>('POST', PATHS.ndr, { json: { data: ndrActions(shipment.awb, request) } })
+    if (typeof answer?.request_id !== 'string' || answer.request_id === '') throw new CarrierError(this.#api.redact(`Delhivery POST ${PATHS.ndr} took no action for ${shipment.awb}: ${describeError(JSON.stringify(answer))}`))
+  }
+
+  /**
+   * A forward parcel: a pickup request for the warehouse (Delhivery's pickups are per warehouse and
+   * slot, not per parcel); one that already exists for the slot counts as accepted. A reverse
+   * pickup is scheduled by Delhivery when it is manifested (its status goes Open, then Scheduled).
+   */
+  async requestPickup(shipment: { direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested> {
+    if (shipment.direction === 'REVERSE') return { scheduledAt: null, reference: null }
+    const slot = pickupSlot(at)
+    const answer = await this.#api.send('POST', PATHS.pickup, { json: { pickup_time: slot.time, pickup_date: slot.date, pickup_location: this.#options.pickupLocation, expected_package_count: 1 } })
+    const body = (isRecord(answer.json) ? answer.json : {}) as PickupAnswer
+    const reference = body.pickup_id !== undefined && String(body.pickup_id).trim() !== '' ? String(body.pickup_id).trim() : null
+    // Asked twice for the same warehouse and day (a retry, another parcel, another node): the request stands.
+    const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message ?? '')
+    if (body.pr_exist === true || /already exists/i.test(message)) return { scheduledAt: null, reference }
+    if (answer.status < 200 || answer.status > 299 || reference === null) {
+      throw new CarrierError(this.#api.redact(`Delhivery POST ${PATHS.pickup} scheduled no pickup (${answer.status}): ${describeError(answer.text)}`))
+    }
+    return { scheduledAt: parseDelhiveryTime(`${body.pickup_date ?? slot.date}T${body.pickup_time ?? slot.time}`), reference }
+  }
+
+  async cancel(shipment: { awb: string }): Promise<void> {
+    const answer = await this.#api.call<{ status?: unknown; remark?: unknown; error?: unknown }>('POST', PATHS.edit, { json: { waybill: shipment.awb, cancellation: 'true' } })
+    if (answer?.status !== true) throw new CarrierError(this.#api.redact(`Delhivery POST ${PATHS.edit} did not cancel ${shipment.awb}: ${describeError(JSON.stringify(answer))}`))
+  }
+
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): TrackingEvent[] {
+    const presented = headerValue(headers, DELHIVERY_WEBHOOK_TOKEN_HEADER)
+    if (presented === undefined) throw new CarrierSignatureError(`Missing ${DELHIVERY_WEBHOOK_TOKEN_HEADER} token`)
+    // Every configured token is compared, so the time taken says nothing about which one matched.
+    const matches = this.#webhookTokens.map((token) => safeEqual(`Bearer ${token}`, presented))
+    if (!matches.includes(true)) throw new CarrierSignatureError(`The ${DELHIVERY_WEBHOOK_TOKEN_HEADER} token does not match`)
+    let body: unknown
+    try {
+      body = JSON.parse(rawBody.toString('utf8'))
+    } catch {
+      throw new CarrierPayloadError('Delhivery webhook body is not JSON')
+    }
+    return webhookEvents(body)
+  }
+
+  async track(awb: string): Promise<TrackingEvent[]> {
+    const path = `${PATHS.track}?${new URLSearchParams({ waybill: awb })}`
+    const answer = await this.#api.call<{ ShipmentData?: unknown; Error?: unknown }>('GET', path)
+    // A waybill Delhivery has no data for yet has no events.
+    if (typeof answer?.Error === 'string' && /no such waybill/i.test(answer.Error)) return []
+    const first: unknown = Array.isArray(answer?.ShipmentData) ? answer.ShipmentData[0] : undefined
+    const shipment = isRecord(first) ? first.Shipment : undefined
+    if (!isRecord(shipment)) throw new CarrierError(`Delhivery GET ${PATHS.track} answered without ShipmentData`)
+    return trackedEvents(awb, shipment)
+  }
 
   /** The label (Delhivery's packing slip PDF), or null when it has none now: the AWB is booked, and we render a label of our own. */
-  async function label(awb: string): Promise<string | null> {
+  async #label(awb: string): Promise<string | null> {
     try {
-      const answer = await call<{ packages?: { pdf_download_link?: unknown }[] }>('GET', `${PATHS.label}?${new URLSearchParams({ wbns: awb, pdf: 'true' })}`)
+      const answer = await this.#api.call<{ packages?: { pdf_download_link?: unknown }[] }>('GET', `${PATHS.label}?${new URLSearchParams({ wbns: awb, pdf: 'true' })}`)
       const link = answer?.packages?.[0]?.pdf_download_link
       return typeof link === 'string' && link !== '' ? link : null
     } catch (error) {
@@ -242,8 +360,8 @@ export function createDelhiveryCarrier(options: DelhiveryOptions): Carrier {
   }
 
   /** Whether Delhivery serves the customer's pincode for this parcel (delivery, COD, or a pickup for a return). */
-  async function serviceable(request: RateRequest): Promise<boolean> {
-    const answer = await call<{ delivery_codes?: { postal_code?: Record<string, unknown> }[] }>('GET', `${PATHS.pincodes}?${new URLSearchParams({ filter_codes: request.customerPincode })}`)
+  async #serviceable(request: RateRequest): Promise<boolean> {
+    const answer = await this.#api.call<{ delivery_codes?: { postal_code?: Record<string, unknown> }[] }>('GET', `${PATHS.pincodes}?${new URLSearchParams({ filter_codes: request.customerPincode })}`)
     const postal = answer?.delivery_codes?.[0]?.postal_code
     if (!isRecord(postal)) return false
     // "Embargo": the pincode is temporarily not served.
@@ -253,177 +371,93 @@ export function createDelhiveryCarrier(options: DelhiveryOptions): Carrier {
   }
 
   /** One mode's charge for the parcel, in paise; null when Delhivery gives no amount. */
-  async function charge(mode: ModeId, request: RateRequest): Promise<bigint | null> {
+  async #charge(mode: ModeId, request: RateRequest): Promise<bigint | null> {
     const reverse = request.direction === 'REVERSE'
     const cod = !reverse && request.collectAmount > 0n
     const query = new URLSearchParams({
       md: mode,
       ss: reverse ? 'DTO' : 'Delivered',
-      o_pin: reverse ? request.customerPincode : options.pickupPincode,
-      d_pin: reverse ? options.pickupPincode : request.customerPincode,
+      o_pin: reverse ? request.customerPincode : this.#options.pickupPincode,
+      d_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
       cgm: String(chargeableGrams(request)),
       pt: cod ? 'COD' : 'Pre-paid',
       ...(cod ? { cod: String(rupees(request.collectAmount)) } : {}),
     })
-    const answer = await call<unknown>('GET', `${PATHS.charges}?${query}`)
+    const answer = await this.#api.call<unknown>('GET', `${PATHS.charges}?${query}`)
     const first = Array.isArray(answer) ? (answer[0] as unknown) : null
     return isRecord(first) ? rupeesToPaise(first.total_amount) : null
   }
+}
 
-  /** Events from a push or a scan; [] when the status has none of ours. */
-  function event(awb: string, fields: { type: string; status: string; code: string | null; at: Date; location: string | null; instructions: string | null; expectedDeliveryDate: string | null }): TrackingEvent[] {
-    const status = delhiveryStatus(fields.type, fields.status, fields.code)
-    if (status === null) return []
-    const note = fields.instructions ?? fields.status
-    return [
-      {
-        eventId: delhiveryEventId(awb, fields.type, fields.status, fields.code, fields.at),
-        awb,
-        status,
-        occurredAt: fields.at,
-        location: fields.location,
-        note,
-        expectedDeliveryDate: fields.expectedDeliveryDate,
-        refused: status === 'DELIVERY_FAILED' && isRefusal(fields.instructions),
-      },
-    ]
+export function createDelhiveryCarrier(options: DelhiveryOptions): Carrier {
+  return new DelhiveryCarrier(options)
+}
+
+/** Events from a push or a scan; [] when the status has none of ours. */
+function trackingEvent(awb: string, fields: { type: string; status: string; code: string | null; at: Date; location: string | null; instructions: string | null; expectedDeliveryDate: string | null }): TrackingEvent[] {
+  const status = delhiveryStatus(fields.type, fields.status, fields.code)
+  if (status === null) return []
+  const note = fields.instructions ?? fields.status
+  return [
+    {
+      eventId: delhiveryEventId(awb, fields.type, fields.status, fields.code, fields.at),
+      awb,
+      status,
+      occurredAt: fields.at,
+      location: fields.location,
+      note,
+      expectedDeliveryDate: fields.expectedDeliveryDate,
+      refused: status === 'DELIVERY_FAILED' && isRefusal(fields.instructions),
+    },
+  ]
+}
+
+/** A verified push's event: [] for a status the parcel does not take; CarrierPayloadError when it cannot be read. */
+function webhookEvents(body: unknown): TrackingEvent[] {
+  const shipment = isRecord(body) ? body.Shipment : undefined
+  if (!isRecord(shipment)) throw new CarrierPayloadError('Delhivery webhook has no Shipment')
+  const awb = textOrNull(shipment.AWB)
+  if (awb === null) throw new CarrierPayloadError('Delhivery webhook has no AWB')
+  const current = (isRecord(shipment.Status) ? shipment.Status : {}) as ShipmentStatus
+  const type = textOrNull(current.StatusType)
+  const status = textOrNull(current.Status)
+  if (type === null || status === null) throw new CarrierPayloadError(`Delhivery webhook for AWB ${awb} has no Status and StatusType`)
+  const at = parseDelhiveryTime(current.StatusDateTime)
+  if (at === null) throw new CarrierPayloadError(`Delhivery webhook for AWB ${awb} has no readable StatusDateTime`)
+  return trackingEvent(awb, {
+    type,
+    status,
+    code: textOrNull(shipment.NSLCode) ?? textOrNull(current.StatusCode),
+    at,
+    location: textOrNull(current.StatusLocation),
+    instructions: textOrNull(current.Instructions),
+    expectedDeliveryDate: istDate(shipment.ExpectedDeliveryDate),
+  })
+}
+
+/** The events of a tracking answer's scans, oldest first, with the current status when no scan carried it. */
+function trackedEvents(awb: string, shipment: Record<string, unknown>): TrackingEvent[] {
+  const expectedDeliveryDate = istDate(shipment.ExpectedDeliveryDate)
+  const events = new Map<string, TrackingEvent>()
+  const add = (found: TrackingEvent[]) => found.forEach((e) => events.has(e.eventId) || events.set(e.eventId, e))
+  for (const scan of Array.isArray(shipment.Scans) ? shipment.Scans : []) {
+    const detail = (isRecord(scan) && isRecord(scan.ScanDetail) ? scan.ScanDetail : {}) as ScanDetail
+    const type = textOrNull(detail.ScanType)
+    const status = textOrNull(detail.Scan)
+    const at = parseDelhiveryTime(detail.StatusDateTime) ?? parseDelhiveryTime(detail.ScanDateTime)
+    if (type === null || status === null || at === null) continue
+    add(trackingEvent(awb, { type, status, code: textOrNull(detail.StatusCode), at, location: textOrNull(detail.ScannedLocation), instructions: textOrNull(detail.Instructions), expectedDeliveryDate }))
   }
-
-  return {
-    name: 'delhivery',
-
-    async book(request): Promise<BookedShipment> {
-      const mode = modeOf(request.courierId)
-      const form = new URLSearchParams({ format: 'json', data: JSON.stringify({ shipments: [shipment(request, mode)], pickup_location: { name: options.pickupLocation } }) })
-      const answer = await call<CreateAnswer>('POST', PATHS.create, { form })
-      const created = answer?.packages?.[0]
-      const awb = typeof created?.waybill === 'string' ? created.waybill.trim() : ''
-      if (answer?.success !== true || created?.status !== 'Success' || awb === '') {
-        const remarks = Array.isArray(created?.remarks) ? created.remarks.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : []
-        throw new CarrierError(redact(`Delhivery POST ${PATHS.create} created no shipment: ${cut([...remarks, answer?.rmk ?? ''].filter((r) => r !== '').join('; ') || 'no waybill in the answer')}`))
-      }
-      // A reverse pickup's label is the courier's business: the customer has nothing to print.
-      const labelUrl = request.direction === 'FORWARD' ? await label(awb) : null
-      return { awb, carrierShipmentId: null, courierName: DELHIVERY_MODES[mode].courierName, trackingUrl: delhiveryTrackingUrl(awb), labelUrl, expectedDeliveryDate: null }
-    },
-
-    /** One rate per mode for a pincode Delhivery serves (none for one it does not); Delhivery recommends nothing, so the cheaper is recommended. */
-    async rates(request): Promise<CourierRate[]> {
-      if (!(await serviceable(request))) return []
-      const modes = Object.keys(DELHIVERY_MODES) as ModeId[]
-      const charges = await Promise.all(modes.map((mode) => charge(mode, request)))
-      const offered = modes.flatMap((mode, i) => {
-        const amount = charges[i]
-        return amount === null || amount === undefined ? [] : [{ mode, charge: amount }]
-      })
-      const cheapest = offered.reduce<(typeof offered)[number] | null>((best, o) => (best === null || o.charge < best.charge ? o : best), null)
-      return offered.map((o) => ({ courierId: o.mode, courierName: DELHIVERY_MODES[o.mode].courierName, charge: o.charge, estimatedDays: null, recommended: o === cheapest }))
-    },
-
-    /**
-     * Delhivery's asynchronous NDR API: a corrected address or phone (EDIT_DETAILS), then a deferred
-     * date (DEFER_DLV) or a re-attempt (RE-ATTEMPT), in one request; accepted is done (its request_id
-     * would say later whether Delhivery applied it). Its API has no return-to-origin action.
-     */
-    async ndrAction(shipment, request) {
-      if (request.action === 'RTO') {
-        throw new CarrierUnsupportedError(`Delhivery's API takes no return-to-origin request: ask for the return of ${shipment.awb} in the Delhivery One panel (NDR)`)
-      }
-      const answer = await call<{ request_id?: unknown; error?: unknown }>('POST', PATHS.ndr, { json: { data: ndrActions(shipment.awb, request) } })
-      if (typeof answer?.request_id !== 'string' || answer.request_id === '') throw new CarrierError(redact(`Delhivery POST ${PATHS.ndr} took no action for ${shipment.awb}: ${describeError(JSON.stringify(answer))}`))
-    },
-
-    /**
-     * A forward parcel: a pickup request for the warehouse (Delhivery's pickups are per warehouse and
-     * slot, not per parcel); one that already exists for the slot counts as accepted. A reverse
-     * pickup is scheduled by Delhivery when it is manifested (its status goes Open, then Scheduled).
-     */
-    async requestPickup(shipment, at): Promise<PickupRequested> {
-      if (shipment.direction === 'REVERSE') return { scheduledAt: null, reference: null }
-      const slot = pickupSlot(at)
-      const answer = await send('POST', PATHS.pickup, { json: { pickup_time: slot.time, pickup_date: slot.date, pickup_location: options.pickupLocation, expected_package_count: 1 } })
-      const body = (isRecord(answer.json) ? answer.json : {}) as PickupAnswer
-      const reference = body.pickup_id !== undefined && String(body.pickup_id).trim() !== '' ? String(body.pickup_id).trim() : null
-      // Asked twice for the same warehouse and day (a retry, another parcel, another node): the request stands.
-      const message = typeof body.error === 'string' ? body.error : (body.error?.message ?? body.message ?? '')
-      if (body.pr_exist === true || /already exists/i.test(message)) return { scheduledAt: null, reference }
-      if (answer.status < 200 || answer.status > 299 || reference === null) {
-        throw new CarrierError(redact(`Delhivery POST ${PATHS.pickup} scheduled no pickup (${answer.status}): ${describeError(answer.text)}`))
-      }
-      return { scheduledAt: parseDelhiveryTime(`${body.pickup_date ?? slot.date}T${body.pickup_time ?? slot.time}`), reference }
-    },
-
-    async cancel(shipment) {
-      const answer = await call<{ status?: unknown; remark?: unknown; error?: unknown }>('POST', PATHS.edit, { json: { waybill: shipment.awb, cancellation: 'true' } })
-      if (answer?.status !== true) throw new CarrierError(redact(`Delhivery POST ${PATHS.edit} did not cancel ${shipment.awb}: ${describeError(JSON.stringify(answer))}`))
-    },
-
-    parseWebhook(rawBody, headers): TrackingEvent[] {
-      const presented = headerValue(headers, DELHIVERY_WEBHOOK_TOKEN_HEADER)
-      if (presented === undefined) throw new CarrierSignatureError(`Missing ${DELHIVERY_WEBHOOK_TOKEN_HEADER} token`)
-      // Every configured token is compared, so the time taken says nothing about which one matched.
-      const matches = webhookTokens.map((token) => safeEqual(`Bearer ${token}`, presented))
-      if (!matches.includes(true)) throw new CarrierSignatureError(`The ${DELHIVERY_WEBHOOK_TOKEN_HEADER} token does not match`)
-
-      let body: unknown
-      try {
-        body = JSON.parse(rawBody.toString('utf8'))
-      } catch {
-        throw new CarrierPayloadError('Delhivery webhook body is not JSON')
-      }
-      const shipment = isRecord(body) ? body.Shipment : undefined
-      if (!isRecord(shipment)) throw new CarrierPayloadError('Delhivery webhook has no Shipment')
-      const awb = textOrNull(shipment.AWB)
-      if (awb === null) throw new CarrierPayloadError('Delhivery webhook has no AWB')
-      const current = (isRecord(shipment.Status) ? shipment.Status : {}) as ShipmentStatus
-      const type = textOrNull(current.StatusType)
-      const status = textOrNull(current.Status)
-      if (type === null || status === null) throw new CarrierPayloadError(`Delhivery webhook for AWB ${awb} has no Status and StatusType`)
-      const at = parseDelhiveryTime(current.StatusDateTime)
-      if (at === null) throw new CarrierPayloadError(`Delhivery webhook for AWB ${awb} has no readable StatusDateTime`)
-      return event(awb, {
-        type,
-        status,
-        code: textOrNull(shipment.NSLCode) ?? textOrNull(current.StatusCode),
-        at,
-        location: textOrNull(current.StatusLocation),
-        instructions: textOrNull(current.Instructions),
-        expectedDeliveryDate: istDate(shipment.ExpectedDeliveryDate),
-      })
-    },
-
-    async track(awb): Promise<TrackingEvent[]> {
-      const path = `${PATHS.track}?${new URLSearchParams({ waybill: awb })}`
-      const answer = await call<{ ShipmentData?: unknown; Error?: unknown }>('GET', path)
-      // A waybill Delhivery has no data for yet has no events.
-      if (typeof answer?.Error === 'string' && /no such waybill/i.test(answer.Error)) return []
-      const first: unknown = Array.isArray(answer?.ShipmentData) ? answer.ShipmentData[0] : undefined
-      const shipment = isRecord(first) ? first.Shipment : undefined
-      if (!isRecord(shipment)) throw new CarrierError(`Delhivery GET ${PATHS.track} answered without ShipmentData`)
-      const expectedDeliveryDate = istDate(shipment.ExpectedDeliveryDate)
-
-      const events = new Map<string, TrackingEvent>()
-      const add = (found: TrackingEvent[]) => found.forEach((e) => events.has(e.eventId) || events.set(e.eventId, e))
-      for (const scan of Array.isArray(shipment.Scans) ? shipment.Scans : []) {
-        const detail = (isRecord(scan) && isRecord(scan.ScanDetail) ? scan.ScanDetail : {}) as ScanDetail
-        const type = textOrNull(detail.ScanType)
-        const status = textOrNull(detail.Scan)
-        const at = parseDelhiveryTime(detail.StatusDateTime) ?? parseDelhiveryTime(detail.ScanDateTime)
-        if (type === null || status === null || at === null) continue
-        add(event(awb, { type, status, code: textOrNull(detail.StatusCode), at, location: textOrNull(detail.ScannedLocation), instructions: textOrNull(detail.Instructions), expectedDeliveryDate }))
-      }
-      // The shipment's current status, when no scan carried it.
-      const current = (isRecord(shipment.Status) ? shipment.Status : {}) as ShipmentStatus
-      const type = textOrNull(current.StatusType)
-      const status = textOrNull(current.Status)
-      const at = parseDelhiveryTime(current.StatusDateTime)
-      if (type !== null && status !== null && at !== null) {
-        const currentEvents = event(awb, { type, status, code: textOrNull(current.StatusCode), at, location: textOrNull(current.StatusLocation), instructions: textOrNull(current.Instructions), expectedDeliveryDate })
-        if (!currentEvents.some((c) => [...events.values()].some((e) => e.status === c.status))) add(currentEvents)
-      }
-      return [...events.values()].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())
-    },
+  // The shipment's current status, when no scan carried it.
+  const current = (isRecord(shipment.Status) ? shipment.Status : {}) as ShipmentStatus
+  const type = textOrNull(current.StatusType)
+  const status = textOrNull(current.Status)
+  const at = parseDelhiveryTime(current.StatusDateTime)
+  if (type !== null && status !== null && at !== null) {
+    const currentEvents = trackingEvent(awb, { type, status, code: textOrNull(current.StatusCode), at, location: textOrNull(current.StatusLocation), instructions: textOrNull(current.Instructions), expectedDeliveryDate })
+    if (!currentEvents.some((c) => [...events.values()].some((e) => e.status === c.status))) add(currentEvents)
   }
+  return [...events.values()].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())
 }
 
 /** The public tracking page of an AWB. */

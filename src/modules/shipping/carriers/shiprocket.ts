@@ -20,7 +20,9 @@ import {
   type CarrierAddress,
   CarrierError,
   type CourierRate,
+  type NdrRequest,
   type PickupRequested,
+  type RateRequest,
   CarrierPayloadError,
   CarrierSignatureError,
   isRefusal,
@@ -212,28 +214,55 @@ interface WebhookBody {
   is_return?: unknown
 }
 
-export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
-  const fetchImpl = options.fetch ?? fetch
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const apiBase = (options.apiBase ?? SHIPROCKET_DEFAULT_API_BASE).replace(/\/+$/, '')
-  const clock = options.clock ?? systemClock
-  const webhookTokens = [options.webhookToken, options.previousWebhookToken].filter((t): t is string => typeof t === 'string' && t !== '')
-  if (webhookTokens.length === 0) throw new Error('Shiprocket needs a webhook token')
-
+/**
+ * Shiprocket's REST API: one login shared by concurrent calls, kept 9 days and renewed once on a
+ * 401; every answer read as JSON or refused as a CarrierError, with our credentials never quoted.
+ */
+class ShiprocketApi {
+  readonly #fetch: typeof fetch
+  readonly #timeoutMs: number
+  readonly #apiBase: string
+  readonly #clock: Clock
+  readonly #email: string
+  readonly #password: string
+  readonly #otherSecrets: string[]
   /** Every bearer token this process was given, so that none is ever quoted back. */
-  const issuedTokens = new Set<string>()
-  let session: { token: string; obtainedAt: number } | null = null
-  let loggingIn: Promise<string> | null = null
-  let warehouse: Promise<PickupLocation> | null = null
+  readonly #issuedTokens = new Set<string>()
+  #session: { token: string; obtainedAt: number } | null = null
+  #loggingIn: Promise<string> | null = null
+
+  constructor(options: ShiprocketOptions, otherSecrets: string[]) {
+    this.#fetch = options.fetch ?? fetch
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.#apiBase = (options.apiBase ?? SHIPROCKET_DEFAULT_API_BASE).replace(/\/+$/, '')
+    this.#clock = options.clock ?? systemClock
+    this.#email = options.email
+    this.#password = options.password
+    this.#otherSecrets = otherSecrets
+  }
 
   /** Whatever Shiprocket or the network said, without our credentials in it. */
-  const redact = (text: string) =>
-    [options.password, ...issuedTokens, ...webhookTokens].reduce((out, secret) => (secret ? out.replaceAll(secret, '[redacted]') : out), text)
+  redact(text: string): string {
+    return [this.#password, ...this.#issuedTokens, ...this.#otherSecrets].reduce((out, secret) => (secret ? out.replaceAll(secret, '[redacted]') : out), text)
+  }
+
+  /** An authenticated call; a 401 (token revoked or expired early) logs in again once and retries once. */
+  async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+    let token = await this.#currentToken()
+    let answer = await this.#send(method, path, body, token)
+    if (answer.status === 401) {
+      // Another call may have renewed it meanwhile: then its token is used, with no second login.
+      if (this.#session?.token === token) this.#session = null
+      token = await this.#currentToken()
+      answer = await this.#send(method, path, body, token)
+    }
+    return this.#read<T>(method, path, answer)
+  }
 
   /** One HTTP exchange, bounded by the timeout; a network failure or a timeout is a CarrierError. */
-  async function send(method: 'GET' | 'POST', path: string, body: object | undefined, token: string | null): Promise<{ status: number; text: string }> {
+  async #send(method: 'GET' | 'POST', path: string, body: object | undefined, token: string | null): Promise<{ status: number; text: string }> {
     try {
-      const response = await fetchImpl(`${apiBase}${path}`, {
+      const response = await this.#fetch(`${this.#apiBase}${path}`, {
         method,
         headers: {
           accept: 'application/json',
@@ -241,20 +270,20 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(this.#timeoutMs),
       })
       return { status: response.status, text: await response.text() }
     } catch (error) {
       const timedOut = error instanceof Error && error.name === 'TimeoutError'
-      const detail = timedOut ? `timed out after ${timeoutMs} ms` : `could not be reached (${errorText(error)})`
-      throw new CarrierError(redact(`Shiprocket ${method} ${path} ${detail}`))
+      const detail = timedOut ? `timed out after ${this.#timeoutMs} ms` : `could not be reached (${errorText(error)})`
+      throw new CarrierError(this.redact(`Shiprocket ${method} ${path} ${detail}`))
     }
   }
 
   /** The answer as JSON, or a CarrierError for an error status, a body that is not JSON, or an error body under a 2xx. */
-  function read<T>(method: string, path: string, answer: { status: number; text: string }): T {
+  #read<T>(method: string, path: string, answer: { status: number; text: string }): T {
     const what = `Shiprocket ${method} ${path}`
-    if (answer.status < 200 || answer.status > 299) throw new CarrierError(redact(`${what} answered ${answer.status}: ${describeError(answer.text)}`))
+    if (answer.status < 200 || answer.status > 299) throw new CarrierError(this.redact(`${what} answered ${answer.status}: ${describeError(answer.text)}`))
     let parsed: unknown
     try {
       parsed = JSON.parse(answer.text)
@@ -263,62 +292,163 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
     }
     // Some of Shiprocket's refusals come as 200 with the error's status inside.
     const inner = isRecord(parsed) ? parsed.status_code : undefined
-    if (typeof inner === 'number' && inner >= 400) throw new CarrierError(redact(`${what} answered ${answer.status} with status_code ${inner}: ${describeError(answer.text)}`))
+    if (typeof inner === 'number' && inner >= 400) throw new CarrierError(this.redact(`${what} answered ${answer.status} with status_code ${inner}: ${describeError(answer.text)}`))
     return parsed as T
   }
 
-  async function login(): Promise<string> {
-    const answer = await send('POST', PATHS.login, { email: options.email, password: options.password }, null)
-    const body = read<{ token?: unknown }>('POST', PATHS.login, answer)
+  async #login(): Promise<string> {
+    const answer = await this.#send('POST', PATHS.login, { email: this.#email, password: this.#password }, null)
+    const body = this.#read<{ token?: unknown }>('POST', PATHS.login, answer)
     if (typeof body?.token !== 'string' || body.token === '') throw new CarrierError(`Shiprocket POST ${PATHS.login} answered without a token`)
-    issuedTokens.add(body.token)
+    this.#issuedTokens.add(body.token)
     return body.token
   }
 
   /** The cached token while it is younger than 9 days; otherwise one login, shared by concurrent callers. */
-  function currentToken(): Promise<string> {
-    if (session && clock.now().getTime() - session.obtainedAt < SHIPROCKET_TOKEN_REFRESH_AFTER_MS) return Promise.resolve(session.token)
-    loggingIn ??= login()
+  #currentToken(): Promise<string> {
+    const session = this.#session
+    if (session && this.#clock.now().getTime() - session.obtainedAt < SHIPROCKET_TOKEN_REFRESH_AFTER_MS) return Promise.resolve(session.token)
+    this.#loggingIn ??= this.#login()
       .then((token) => {
-        session = { token, obtainedAt: clock.now().getTime() }
+        this.#session = { token, obtainedAt: this.#clock.now().getTime() }
         return token
       })
       .finally(() => {
-        loggingIn = null
+        this.#loggingIn = null
       })
-    return loggingIn
+    return this.#loggingIn
+  }
+}
+
+/** Shiprocket as a carrier: bookings, rates, pickups, NDR actions, cancellations, callbacks and tracking. */
+class ShiprocketCarrier implements Carrier {
+  readonly name = 'shiprocket'
+  readonly #options: ShiprocketOptions
+  readonly #webhookTokens: string[]
+  readonly #api: ShiprocketApi
+  #warehouse: Promise<PickupLocation> | null = null
+
+  constructor(options: ShiprocketOptions) {
+    this.#options = options
+    this.#webhookTokens = [options.webhookToken, options.previousWebhookToken].filter((t): t is string => typeof t === 'string' && t !== '')
+    if (this.#webhookTokens.length === 0) throw new Error('Shiprocket needs a webhook token')
+    this.#api = new ShiprocketApi(options, this.#webhookTokens)
   }
 
-  /** An authenticated call; a 401 (token revoked or expired early) logs in again once and retries once. */
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
-    let token = await currentToken()
-    let answer = await send(method, path, body, token)
-    if (answer.status === 401) {
-      // Another call may have renewed it meanwhile: then its token is used, with no second login.
-      if (session?.token === token) session = null
-      token = await currentToken()
-      answer = await send(method, path, body, token)
+  async book(request: BookingRequest): Promise<BookedShipment> {
+    // Shiprocket requires an e-mail on both ends: a customer without one is billed under the
+    // merchant's, the pickup location's in the panel (decision 0030).
+    const merchant = request.direction === 'REVERSE' || request.customer.email === null ? await this.#warehouseAddress() : null
+    const path = request.direction === 'FORWARD' ? PATHS.createForward : PATHS.createReturn
+    const created = await this.#api.call<CreatedOrder>('POST', path, request.direction === 'FORWARD' ? forwardOrder(request, this.#options, merchant) : returnOrder(request, this.#options, merchant!))
+    if ((typeof created?.shipment_id !== 'number' && typeof created?.shipment_id !== 'string') || String(created.shipment_id) === '') {
+      throw new CarrierError(`Shiprocket POST ${path} answered without a shipment_id`)
     }
-    return read<T>(method, path, answer)
+    const shipmentId = String(created.shipment_id)
+    const { awb, courierName, etd } = await this.#assignAwb(shipmentId, request.direction, request.courierId)
+    // A reverse pickup's label is the courier's business: the customer has nothing to print.
+    const labelUrl = request.direction === 'FORWARD' ? await this.#label(shipmentId) : null
+    return { awb, carrierShipmentId: shipmentId, courierName, trackingUrl: shiprocketTrackingUrl(awb), labelUrl, expectedDeliveryDate: etd }
+  }
+
+  async rates(request: RateRequest): Promise<CourierRate[]> {
+    const warehousePincode = String((await this.#warehouseAddress()).pin_code ?? '')
+    const reverse = request.direction === 'REVERSE'
+    const query = new URLSearchParams({
+      pickup_postcode: reverse ? request.customerPincode : warehousePincode,
+      delivery_postcode: reverse ? warehousePincode : request.customerPincode,
+      cod: request.collectAmount > 0n ? '1' : '0',
+      weight: String(kilograms(request.weightGrams)),
+      length: String(request.dimensionsCm.length),
+      breadth: String(request.dimensionsCm.breadth),
+      height: String(request.dimensionsCm.height),
+      declared_value: String(rupees(request.declaredValue)),
+      ...(reverse ? { is_return: '1' } : {}),
+    })
+    let answer: ServiceabilityAnswer
+    try {
+      answer = await this.#api.call<ServiceabilityAnswer>('GET', `${PATHS.serviceability}?${query}`)
+    } catch (error) {
+      // No courier for the pincodes is Shiprocket's 404, not an outage.
+      if (error instanceof CarrierError && / answered 404\b/.test(error.message)) return []
+      throw error
+    }
+    return courierRates(answer)
+  }
+
+  /** Shiprocket's NDR action: re-attempt (with a date, address or phone) or return to origin. */
+  async ndrAction(shipment: { awb: string }, request: NdrRequest): Promise<void> {
+    await this.#api.call<unknown>('POST', PATHS.ndrAction(shipment.awb), {
+      action: request.action === 'REATTEMPT' ? 're-attempt' : 'return',
+      comments: request.note ?? (request.action === 'REATTEMPT' ? 'Please deliver again' : 'Return to origin'),
+      ...(request.deferredDate ? { deferred_date: request.deferredDate } : {}),
+      ...(request.addressLine ? { address1: request.addressLine } : {}),
+      ...(request.phone ? { phone: request.phone } : {}),
+    })
+  }
+
+  async requestPickup(shipment: { awb: string; carrierShipmentId: string | null }): Promise<PickupRequested> {
+    if (shipment.carrierShipmentId === null) throw new CarrierError(`Shipment ${shipment.awb} has no Shiprocket shipment_id to ask a pickup for`)
+    let answer: PickupAnswer
+    try {
+      answer = await this.#api.call<PickupAnswer>('POST', PATHS.pickup, { shipment_id: [Number(shipment.carrierShipmentId)] })
+    } catch (error) {
+      // Asked twice (a retry after a lost answer, or another node): the pickup stands.
+      if (error instanceof CarrierError && /already in pickup queue/i.test(error.message)) return { scheduledAt: null, reference: null }
+      throw error
+    }
+    if (answer?.pickup_status !== 1) throw new CarrierError(this.#api.redact(`Shiprocket POST ${PATHS.pickup} scheduled no pickup: ${cut(String(answer?.message ?? 'pickup_status is not 1'))}`))
+    const token = answer.response?.pickup_token_number
+    return {
+      scheduledAt: parseShiprocketTime(answer.response?.pickup_scheduled_date),
+      reference: (typeof token === 'string' && token.trim() !== '') || typeof token === 'number' ? String(token).trim() : null,
+    }
+  }
+
+  async cancel(shipment: { awb: string }): Promise<void> {
+    await this.#api.call<unknown>('POST', PATHS.cancel, { awbs: [shipment.awb] })
+  }
+
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): TrackingEvent[] {
+    const presented = headerValue(headers, SHIPROCKET_WEBHOOK_TOKEN_HEADER)
+    if (presented === undefined) throw new CarrierSignatureError(`Missing ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token`)
+    // Every configured token is compared, so the time taken says nothing about which one matched.
+    const matches = this.#webhookTokens.map((token) => safeEqual(token, presented))
+    if (!matches.includes(true)) throw new CarrierSignatureError(`The ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token does not match`)
+    let body: WebhookBody
+    try {
+      body = JSON.parse(rawBody.toString('utf8')) as WebhookBody
+    } catch {
+      throw new CarrierPayloadError('Shiprocket webhook body is not JSON')
+    }
+    return webhookEvents(body)
+  }
+
+  async track(awb: string): Promise<TrackingEvent[]> {
+    const path = `${PATHS.track}${encodeURIComponent(awb)}`
+    const data = (await this.#api.call<TrackAnswer>('GET', path))?.tracking_data
+    if (!isRecord(data)) throw new CarrierError(`Shiprocket GET ${path} answered without tracking_data`)
+    return trackedEvents(awb, data)
   }
 
   /** The pickup location's address (the warehouse a reverse pickup goes to), read once from the panel's settings. */
-  function warehouseAddress(): Promise<PickupLocation> {
-    warehouse ??= call<{ data?: { shipping_address?: PickupLocation[] } }>('GET', PATHS.pickupLocations).then((answer) => {
-      const found = (answer?.data?.shipping_address ?? []).find((l) => l.pickup_location === options.pickupLocation)
-      if (!found) throw new CarrierError(`Shiprocket has no pickup location named "${options.pickupLocation}" (SHIPROCKET_PICKUP_LOCATION)`)
+  #warehouseAddress(): Promise<PickupLocation> {
+    const name = this.#options.pickupLocation
+    this.#warehouse ??= this.#api.call<{ data?: { shipping_address?: PickupLocation[] } }>('GET', PATHS.pickupLocations).then((answer) => {
+      const found = (answer?.data?.shipping_address ?? []).find((l) => l.pickup_location === name)
+      if (!found) throw new CarrierError(`Shiprocket has no pickup location named "${name}" (SHIPROCKET_PICKUP_LOCATION)`)
       return found
     })
     // A failed read is asked again by the next booking.
-    const pending = warehouse
+    const pending = this.#warehouse
     pending.catch(() => {
-      if (warehouse === pending) warehouse = null
+      if (this.#warehouse === pending) this.#warehouse = null
     })
     return pending
   }
 
-  async function assignAwb(shipmentId: string, direction: BookingRequest['direction'], courierId: string | null) {
-    const answer = await call<AwbAnswer>('POST', PATHS.assignAwb, {
+  async #assignAwb(shipmentId: string, direction: BookingRequest['direction'], courierId: string | null) {
+    const answer = await this.#api.call<AwbAnswer>('POST', PATHS.assignAwb, {
       shipment_id: shipmentId,
       ...(courierId !== null ? { courier_id: Number(courierId) } : {}),
       ...(direction === 'REVERSE' ? { is_return: 1 } : {}),
@@ -327,182 +457,96 @@ export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
     const awb = data?.awb_code
     if (answer?.awb_assign_status !== 1 || (typeof awb !== 'string' && typeof awb !== 'number') || String(awb) === '') {
       const reason = data?.awb_assign_error ?? answer?.message ?? 'no AWB in the answer'
-      throw new CarrierError(redact(`Shiprocket POST ${PATHS.assignAwb} assigned no AWB: ${cut(String(reason))}`))
+      throw new CarrierError(this.#api.redact(`Shiprocket POST ${PATHS.assignAwb} assigned no AWB: ${cut(String(reason))}`))
     }
     return { awb: String(awb), courierName: typeof data?.courier_name === 'string' && data.courier_name !== '' ? data.courier_name : null, etd: istDate(data?.etd) }
   }
 
   /** The label, or null when Shiprocket cannot make one now: the AWB is booked, and we render a label of our own. */
-  async function label(shipmentId: string): Promise<string | null> {
+  async #label(shipmentId: string): Promise<string | null> {
     try {
-      const answer = await call<{ label_created?: number; label_url?: unknown }>('POST', PATHS.label, { shipment_id: [shipmentId] })
+      const answer = await this.#api.call<{ label_created?: number; label_url?: unknown }>('POST', PATHS.label, { shipment_id: [shipmentId] })
       return answer?.label_created === 1 && typeof answer.label_url === 'string' && answer.label_url !== '' ? answer.label_url : null
     } catch (error) {
       if (error instanceof CarrierError) return null
       throw error
     }
   }
+}
 
-  return {
-    name: 'shiprocket',
+export function createShiprocketCarrier(options: ShiprocketOptions): Carrier {
+  return new ShiprocketCarrier(options)
+}
 
-    async book(request): Promise<BookedShipment> {
-      // Shiprocket requires an e-mail on both ends: a customer without one is billed under the
-      // merchant's, the pickup location's in the panel (decision 0030).
-      const merchant = request.direction === 'REVERSE' || request.customer.email === null ? await warehouseAddress() : null
-      const created =
-        request.direction === 'FORWARD'
-          ? await call<CreatedOrder>('POST', PATHS.createForward, forwardOrder(request, options, merchant))
-          : await call<CreatedOrder>('POST', PATHS.createReturn, returnOrder(request, options, merchant!))
-      const path = request.direction === 'FORWARD' ? PATHS.createForward : PATHS.createReturn
-      if ((typeof created?.shipment_id !== 'number' && typeof created?.shipment_id !== 'string') || String(created.shipment_id) === '') {
-        throw new CarrierError(`Shiprocket POST ${path} answered without a shipment_id`)
-      }
-      const shipmentId = String(created.shipment_id)
-      const { awb, courierName, etd } = await assignAwb(shipmentId, request.direction, request.courierId)
-      // A reverse pickup's label is the courier's business: the customer has nothing to print.
-      const labelUrl = request.direction === 'FORWARD' ? await label(shipmentId) : null
-      return { awb, carrierShipmentId: shipmentId, courierName, trackingUrl: shiprocketTrackingUrl(awb), labelUrl, expectedDeliveryDate: etd }
+/** The couriers of a serviceability answer that can take the parcel, with their charges. */
+function courierRates(answer: ServiceabilityAnswer): CourierRate[] {
+  const recommended = answer?.data?.recommended_courier_company_id
+  return (answer?.data?.available_courier_companies ?? []).flatMap((c): CourierRate[] => {
+    const id = c.courier_company_id
+    const charge = rupeesToPaise(c.rate)
+    if ((typeof id !== 'number' && typeof id !== 'string') || String(id) === '' || charge === null || c.blocked === 1) return []
+    return [{ courierId: String(id), courierName: textOrNull(c.courier_name) ?? `Courier ${id}`, charge, estimatedDays: daysOf(c.estimated_delivery_days), recommended: recommended !== undefined && recommended !== null && String(recommended) === String(id) }]
+  })
+}
+
+/** A verified callback's event: [] for a status the parcel does not take; CarrierPayloadError when it cannot be read. */
+function webhookEvents(body: WebhookBody): TrackingEvent[] {
+  if (!isRecord(body)) throw new CarrierPayloadError('Shiprocket webhook body is not an object')
+  const awb = awbOf(body.awb)
+  if (awb === null) throw new CarrierPayloadError('Shiprocket webhook has no awb')
+  // shipment_status_id is the list above; current_status_id is another numbering (Shiprocket's own
+  // sample sends IN TRANSIT as current_status_id 20, shipment_status_id 18), so it is not read.
+  // A return (is_return 1) moves through the same statuses: DELIVERED is then back at the warehouse.
+  const statusId = statusIdOf(body.shipment_status_id) ?? statusIdByLabel(body.shipment_status)
+  if (statusId === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no shipment status`)
+  const status = SHIPROCKET_STATUSES[statusId]?.status ?? null
+  if (status === null) return []
+  const occurredAt = parseShiprocketTime(body.current_timestamp)
+  if (occurredAt === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no readable current_timestamp`)
+  const scan = latestScan(body.scans)
+  const note = scan?.activity ?? (typeof body.current_status === 'string' && body.current_status !== '' ? body.current_status : null)
+  return [
+    {
+      eventId: shiprocketEventId(awb, statusId, occurredAt),
+      awb,
+      status,
+      occurredAt,
+      location: scan?.location ?? null,
+      note,
+      expectedDeliveryDate: istDate(body.etd),
+      refused: status === 'DELIVERY_FAILED' && isRefusal(note),
     },
+  ]
+}
 
-    async rates(request): Promise<CourierRate[]> {
-      const warehousePincode = String((await warehouseAddress()).pin_code ?? '')
-      const reverse = request.direction === 'REVERSE'
-      const query = new URLSearchParams({
-        pickup_postcode: reverse ? request.customerPincode : warehousePincode,
-        delivery_postcode: reverse ? warehousePincode : request.customerPincode,
-        cod: request.collectAmount > 0n ? '1' : '0',
-        weight: String(kilograms(request.weightGrams)),
-        length: String(request.dimensionsCm.length),
-        breadth: String(request.dimensionsCm.breadth),
-        height: String(request.dimensionsCm.height),
-        declared_value: String(rupees(request.declaredValue)),
-        ...(reverse ? { is_return: '1' } : {}),
-      })
-      let answer: ServiceabilityAnswer
-      try {
-        answer = await call<ServiceabilityAnswer>('GET', `${PATHS.serviceability}?${query}`)
-      } catch (error) {
-        // No courier for the pincodes is Shiprocket's 404, not an outage.
-        if (error instanceof CarrierError && / answered 404\b/.test(error.message)) return []
-        throw error
-      }
-      const recommended = answer?.data?.recommended_courier_company_id
-      return (answer?.data?.available_courier_companies ?? []).flatMap((c): CourierRate[] => {
-        const id = c.courier_company_id
-        const charge = rupeesToPaise(c.rate)
-        if ((typeof id !== 'number' && typeof id !== 'string') || String(id) === '' || charge === null || c.blocked === 1) return []
-        return [{ courierId: String(id), courierName: textOrNull(c.courier_name) ?? `Courier ${id}`, charge, estimatedDays: daysOf(c.estimated_delivery_days), recommended: recommended !== undefined && recommended !== null && String(recommended) === String(id) }]
-      })
-    },
+/** The events of a tracking answer's scans, oldest first, with the current status when no scan carried it. */
+function trackedEvents(awb: string, data: NonNullable<TrackAnswer['tracking_data']>): TrackingEvent[] {
+  const current = Array.isArray(data.shipment_track) ? data.shipment_track[0] : undefined
+  const expectedDeliveryDate = istDate(data.etd) ?? istDate(current?.edd)
+  const activities = Array.isArray(data.shipment_track_activities) ? data.shipment_track_activities : []
 
-    /** Shiprocket's NDR action: re-attempt (with a date, address or phone) or return to origin. */
-    async ndrAction(shipment, request) {
-      await call<unknown>('POST', PATHS.ndrAction(shipment.awb), {
-        action: request.action === 'REATTEMPT' ? 're-attempt' : 'return',
-        comments: request.note ?? (request.action === 'REATTEMPT' ? 'Please deliver again' : 'Return to origin'),
-        ...(request.deferredDate ? { deferred_date: request.deferredDate } : {}),
-        ...(request.addressLine ? { address1: request.addressLine } : {}),
-        ...(request.phone ? { phone: request.phone } : {}),
-      })
-    },
-
-    async requestPickup(shipment): Promise<PickupRequested> {
-      if (shipment.carrierShipmentId === null) throw new CarrierError(`Shipment ${shipment.awb} has no Shiprocket shipment_id to ask a pickup for`)
-      let answer: PickupAnswer
-      try {
-        answer = await call<PickupAnswer>('POST', PATHS.pickup, { shipment_id: [Number(shipment.carrierShipmentId)] })
-      } catch (error) {
-        // Asked twice (a retry after a lost answer, or another node): the pickup stands.
-        if (error instanceof CarrierError && /already in pickup queue/i.test(error.message)) return { scheduledAt: null, reference: null }
-        throw error
-      }
-      if (answer?.pickup_status !== 1) throw new CarrierError(redact(`Shiprocket POST ${PATHS.pickup} scheduled no pickup: ${cut(String(answer?.message ?? 'pickup_status is not 1'))}`))
-      const token = answer.response?.pickup_token_number
-      return {
-        scheduledAt: parseShiprocketTime(answer.response?.pickup_scheduled_date),
-        reference: (typeof token === 'string' && token.trim() !== '') || typeof token === 'number' ? String(token).trim() : null,
-      }
-    },
-
-    async cancel(shipment) {
-      await call<unknown>('POST', PATHS.cancel, { awbs: [shipment.awb] })
-    },
-
-    parseWebhook(rawBody, headers): TrackingEvent[] {
-      const presented = headerValue(headers, SHIPROCKET_WEBHOOK_TOKEN_HEADER)
-      if (presented === undefined) throw new CarrierSignatureError(`Missing ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token`)
-      // Every configured token is compared, so the time taken says nothing about which one matched.
-      const matches = webhookTokens.map((token) => safeEqual(token, presented))
-      if (!matches.includes(true)) throw new CarrierSignatureError(`The ${SHIPROCKET_WEBHOOK_TOKEN_HEADER} token does not match`)
-
-      let body: WebhookBody
-      try {
-        body = JSON.parse(rawBody.toString('utf8')) as WebhookBody
-      } catch {
-        throw new CarrierPayloadError('Shiprocket webhook body is not JSON')
-      }
-      if (!isRecord(body)) throw new CarrierPayloadError('Shiprocket webhook body is not an object')
-      const awb = awbOf(body.awb)
-      if (awb === null) throw new CarrierPayloadError('Shiprocket webhook has no awb')
-      // shipment_status_id is the list above; current_status_id is another numbering (Shiprocket's own
-      // sample sends IN TRANSIT as current_status_id 20, shipment_status_id 18), so it is not read.
-      // A return (is_return 1) moves through the same statuses: DELIVERED is then back at the warehouse.
-      const statusId = statusIdOf(body.shipment_status_id) ?? statusIdByLabel(body.shipment_status)
-      if (statusId === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no shipment status`)
-      const status = SHIPROCKET_STATUSES[statusId]?.status ?? null
-      if (status === null) return []
-      const occurredAt = parseShiprocketTime(body.current_timestamp)
-      if (occurredAt === null) throw new CarrierPayloadError(`Shiprocket webhook for AWB ${awb} has no readable current_timestamp`)
-      const scan = latestScan(body.scans)
-      const note = scan?.activity ?? (typeof body.current_status === 'string' && body.current_status !== '' ? body.current_status : null)
-      return [
-        {
-          eventId: shiprocketEventId(awb, statusId, occurredAt),
-          awb,
-          status,
-          occurredAt,
-          location: scan?.location ?? null,
-          note,
-          expectedDeliveryDate: istDate(body.etd),
-          refused: status === 'DELIVERY_FAILED' && isRefusal(note),
-        },
-      ]
-    },
-
-    async track(awb): Promise<TrackingEvent[]> {
-      const path = `${PATHS.track}${encodeURIComponent(awb)}`
-      const answer = await call<TrackAnswer>('GET', path)
-      const data = answer?.tracking_data
-      if (!isRecord(data)) throw new CarrierError(`Shiprocket GET ${path} answered without tracking_data`)
-      const current = Array.isArray(data.shipment_track) ? data.shipment_track[0] : undefined
-      const expectedDeliveryDate = istDate(data.etd) ?? istDate(current?.edd)
-      const activities = Array.isArray(data.shipment_track_activities) ? data.shipment_track_activities : []
-
-      const events = new Map<string, TrackingEvent>()
-      const add = (statusId: number | null, occurredAt: Date | null, location: unknown, note: unknown) => {
-        const status = statusId === null ? null : (SHIPROCKET_STATUSES[statusId]?.status ?? null)
-        if (statusId === null || status === null || occurredAt === null) return
-        const eventId = shiprocketEventId(awb, statusId, occurredAt)
-        const text = textOrNull(note)
-        if (!events.has(eventId)) events.set(eventId, { eventId, awb, status, occurredAt, location: textOrNull(location), note: text, expectedDeliveryDate, refused: status === 'DELIVERY_FAILED' && isRefusal(text) })
-      }
-      for (const activity of activities) {
-        if (!isRecord(activity)) continue
-        add(statusIdOf(activity['sr-status']) ?? statusIdByLabel(activity['sr-status-label']), parseShiprocketTime(activity.date), activity.location, activity.activity)
-      }
-      // The shipment's current status, when no scan carried it (couriers whose scans have no sr-status):
-      // dated by its delivery, or else by the latest scan.
-      const currentId = statusIdOf(data.shipment_status) ?? statusIdByLabel(current?.current_status)
-      const currentStatus = currentId === null ? null : (SHIPROCKET_STATUSES[currentId]?.status ?? null)
-      if (currentStatus !== null && ![...events.values()].some((e) => e.status === currentStatus)) {
-        const latest = activities.map((a) => (isRecord(a) ? parseShiprocketTime(a.date) : null)).reduce<Date | null>((max, d) => (d && (!max || d > max) ? d : max), null)
-        const delivered = currentStatus === 'DELIVERED' || currentStatus === 'RTO_DELIVERED' ? parseShiprocketTime(current?.delivered_date) : null
-        add(currentId, delivered ?? latest, currentStatus === 'DELIVERED' ? current?.destination : null, current?.current_status)
-      }
-      return [...events.values()].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())
-    },
+  const events = new Map<string, TrackingEvent>()
+  const add = (statusId: number | null, occurredAt: Date | null, location: unknown, note: unknown) => {
+    const status = statusId === null ? null : (SHIPROCKET_STATUSES[statusId]?.status ?? null)
+    if (statusId === null || status === null || occurredAt === null) return
+    const eventId = shiprocketEventId(awb, statusId, occurredAt)
+    const text = textOrNull(note)
+    if (!events.has(eventId)) events.set(eventId, { eventId, awb, status, occurredAt, location: textOrNull(location), note: text, expectedDeliveryDate, refused: status === 'DELIVERY_FAILED' && isRefusal(text) })
   }
+  for (const activity of activities) {
+    if (!isRecord(activity)) continue
+    add(statusIdOf(activity['sr-status']) ?? statusIdByLabel(activity['sr-status-label']), parseShiprocketTime(activity.date), activity.location, activity.activity)
+  }
+  // The shipment's current status, when no scan carried it (couriers whose scans have no sr-status):
+  // dated by its delivery, or else by the latest scan.
+  const currentId = statusIdOf(data.shipment_status) ?? statusIdByLabel(current?.current_status)
+  const currentStatus = currentId === null ? null : (SHIPROCKET_STATUSES[currentId]?.status ?? null)
+  if (currentStatus !== null && ![...events.values()].some((e) => e.status === currentStatus)) {
+    const latest = activities.map((a) => (isRecord(a) ? parseShiprocketTime(a.date) : null)).reduce<Date | null>((max, d) => (d && (!max || d > max) ? d : max), null)
+    const delivered = currentStatus === 'DELIVERED' || currentStatus === 'RTO_DELIVERED' ? parseShiprocketTime(current?.delivered_date) : null
+    add(currentId, delivered ?? latest, currentStatus === 'DELIVERED' ? current?.destination : null, current?.current_status)
+  }
+  return [...events.values()].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime())
 }
 
 /** The public tracking page of an AWB. */
