@@ -29,9 +29,8 @@ export const LAYERS = [
   ['customers', 'events'],
   ['ledgers', 'tax', 'auth'],
   ['checkout', 'admins'],
-  ['shipping'],
+  ['shipping', 'payments'],
   ['orders'],
-  ['payments'],
   ['returns', 'support'],
 ]
 const layerOf = (module) => LAYERS.findIndex((layer) => layer.includes(module))

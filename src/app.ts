@@ -28,7 +28,8 @@ import { createCarriers, ShippingService } from './modules/shipping/index.ts'
 import { Fulfilment, shippingAdminRoutes, shippingRoutes } from './flows/fulfilment/index.ts'
 import { createStorage, createUploadNames, type Storage, UploadService, uploadRoutes } from './modules/uploads/index.ts'
 import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
-import { createPaymentProvider, createPayoutProvider, PaymentService, paymentRoutes } from './modules/payments/index.ts'
+import { createPaymentProvider, createPayoutProvider } from './modules/payments/index.ts'
+import { PaymentService, paymentRoutes } from './flows/payments/index.ts'
 
 export const API_PREFIX = '/api/v1'
 

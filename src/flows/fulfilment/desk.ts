@@ -36,7 +36,7 @@ import {
   resolveLostParcel,
   SHIPPABLE,
 } from '../../modules/orders/index.ts'
-import type { PaymentService } from '../../modules/payments/index.ts'
+import type { PaymentService } from '../payments/index.ts'
 import {
   cashParcelOf,
   findParcel,

@@ -16,6 +16,7 @@ import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from '.
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { orderSummaryView, paymentView } from './views.ts'
+import { paymentsOf } from '../payments/index.ts'
 
 const encodeCursor = (c: SyncCursor) => Buffer.from(`${c.txid}.${c.id}`).toString('base64url')
 function decodeCursor(cursor: string): SyncCursor {
@@ -40,7 +41,7 @@ export class OrderAdminService {
   async view(orderId: string) {
     const order = await orderRepo.findOrder(this.db, orderId)
     if (!order) throw notFound('Order')
-    const [answered, paymentRows, unparcelled] = await Promise.all([answeredOrder(this.db, order), orderRepo.paymentsOf(this.db, order.id), linesNotInParcel(this.db, order.id)])
+    const [answered, paymentRows, unparcelled] = await Promise.all([answeredOrder(this.db, order), paymentsOf(this.db, order.id), linesNotInParcel(this.db, order.id)])
     const moves = backOfficeMoves(order.status).filter((to) => unparcelled.length === 0 || !NEEDS_PARCELS.includes(to))
     return { ...answered, payments: paymentRows.map(paymentView), nextStatuses: moves, unparcelled }
   }

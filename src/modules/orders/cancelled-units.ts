@@ -2,7 +2,8 @@
 // and by the release of the whole order, which must not give it again.
 import type { Executor } from '../../db/client.ts'
 import { minPaise, paisePerPointOf, pointsFor, shareOfSlice, sumPaise } from '../../lib/money.ts'
-import { type OrderItemRow, type OrderRow, orderRepo } from './repo.ts'
+import type { OrderItemRow, OrderRow } from './repo.ts'
+import { refundsOf } from '../payments/index.ts'
 
 /** The reason of a refund of cancelled units starts with this. */
 export const ITEMS_CANCELLED_REFUND = 'Items cancelled: '
@@ -16,7 +17,7 @@ export const cancelledPointsValue = (items: OrderItemRow[]) => sumPaise(items.ma
  * Points of the units cancelled (the same cumulative count as priceUnits).
  */
 export async function givenBackForCancelledUnits(tx: Executor, order: OrderRow, items: OrderItemRow[]): Promise<{ walletCash: bigint; rewardPoints: bigint }> {
-  const refunds = await orderRepo.refundsOf(tx, order.id)
+  const refunds = await refundsOf(tx, order.id)
   const walletCash = sumPaise(
     refunds.filter((r) => r.method === 'WALLET_CREDIT' && r.returnRequestId === null && r.reason.startsWith(ITEMS_CANCELLED_REFUND) && r.status !== 'FAILED').map((r) => r.amount),
   )

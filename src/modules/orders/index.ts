@@ -1,6 +1,6 @@
-// The orders module: orders, their lines and history, and the payment, refund, webhook and
-// idempotency-key rows written with them. What other modules (payments, returns, support) use of
-// orders is exported here, and nothing else of it.
+// The orders module: orders, their lines and history, and idempotency keys. Payments and refunds are
+// the payments module's (below it). What other modules, the flows and app.ts use of orders is
+// exported here, and nothing else of it.
 import { inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -46,7 +46,7 @@ export { maskAccountNumber, payoutDestinationView, refundView } from './views.ts
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
 /** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
 export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from './repo.ts'
-export type { ClientAction, PayoutTo, RefundMethod, ShippingAddress } from './schema.sql.ts'
+export type { ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 /** The returns module counts a return's units on their lines when it is asked for, and gives them back (negative quantities) when it is rejected. */
@@ -55,34 +55,8 @@ export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, i
 /** A customer's COD history for checkout's risk rules (injected into CheckoutService by app.ts: checkout does not read orders). */
 export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince, refusedSince)
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
-export const paymentsOfOrder = (db: Executor, orderId: string) => orderRepo.paymentsOf(db, orderId)
-export const refundsOfOrder = (db: Executor, orderId: string) => orderRepo.refundsOf(db, orderId)
-export const insertRefund = (tx: Executor, row: Parameters<typeof orderRepo.insertRefund>[1]) => orderRepo.insertRefund(tx, row)
-export const updateRefund = (tx: Executor, id: string, changes: Parameters<typeof orderRepo.updateRefund>[2]) => orderRepo.updateRefund(tx, id, changes)
-
-/**
- * The payment, refund and provider-webhook rows, for the payments module. They are tables of this
- * module because an order and its first payment are written in one statement (orderRepo.insertNewOrder).
- */
-export const paymentRecords = {
-  findOrder: orderRepo.findOrder,
-  lockOrder: orderRepo.lockOrder,
-  findPayment: orderRepo.findPayment,
-  findPaymentBySession: orderRepo.findPaymentBySession,
-  lockPaymentBySession: orderRepo.lockPaymentBySession,
-  updatePayment: orderRepo.updatePayment,
-  paymentsOf: orderRepo.paymentsOf,
-  expiredReservations: orderRepo.expiredReservations,
-  claimRefund: orderRepo.claimRefund,
-  lockRefund: orderRepo.lockRefund,
-  lockRefundForCallback: orderRepo.lockRefundForCallback,
-  lockPayoutForCallback: orderRepo.lockPayoutForCallback,
-  insertPayoutAccount: orderRepo.insertPayoutAccount,
-  findPayoutAccount: orderRepo.findPayoutAccount,
-  updateRefund: orderRepo.updateRefund,
-  unsentRefunds: orderRepo.unsentRefunds,
-  recordWebhook: orderRepo.recordWebhook,
-}
+/** Unpaid orders whose reservation ran out, locked (skipping rows another sweeper holds); only among `ids` when given. */
+export const expiredReservations = (tx: Executor, now: Date, limit: number, ids?: string[]) => orderRepo.expiredReservations(tx, now, limit, ids)
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
 
 export { OrderService } from './service.ts'

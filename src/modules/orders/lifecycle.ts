@@ -21,6 +21,7 @@ import type { OrderStatus } from './schema.sql.ts'
 import { givenBackForCancelledUnits } from './cancelled-units.ts'
 import { currentPayment, orderView } from './views.ts'
 import { parcelsOfOrder, shipmentsOfOrder } from '../shipping/index.ts'
+import { expireActivePayments, insertRefund, paymentsOf, refundsOf } from '../payments/index.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -52,8 +53,8 @@ export async function answeredOrder(ex: Executor, order: OrderRow) {
   const [items, history, paymentRows, refunds, shipments] = await Promise.all([
     orderRepo.items(ex, order.id),
     orderRepo.history(ex, order.id),
-    orderRepo.paymentsOf(ex, order.id),
-    orderRepo.refundsOf(ex, order.id),
+    paymentsOf(ex, order.id),
+    refundsOf(ex, order.id),
     shipmentsOfOrder(ex, order.id),
   ])
   return orderView({ order, items, history, payment: currentPayment(paymentRows), refunds, shipments })
@@ -111,7 +112,7 @@ export async function releaseReservation(tx: Executor, order: OrderRow, at: Date
 
 /** A provider refund of a captured payment (all of it unless told), sent after the transaction commits (see sendRefunds). */
 export async function queueProviderRefund(tx: Executor, order: OrderRow, payment: PaymentRow, reason: string, at: Date, amount: bigint = payment.amount) {
-  return orderRepo.insertRefund(tx, {
+  return insertRefund(tx, {
     id: newId('ref', at.getTime()),
     orderId: order.id,
     paymentId: payment.id,
@@ -152,12 +153,12 @@ export async function checkNoLiveParcel(tx: Executor, order: OrderRow, what: str
  */
 export async function reverseSale(tx: Executor, order: OrderRow, reason: string, at: Date, options: { restock: boolean } = { restock: true }) {
   const released = await releaseReservation(tx, order, at, options)
-  await orderRepo.expireActivePayments(tx, order.id, at)
-  const captured = (await orderRepo.paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
+  await expireActivePayments(tx, order.id, at)
+  const captured = (await paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
   // Only what is left of each capture: a second capture (a late success on an older session) was
   // refunded when it arrived, and refunding it again would exceed what was paid (the refund limit
   // trigger then refused the whole cancellation).
-  const earlier = await orderRepo.refundsOf(tx, order.id)
+  const earlier = await refundsOf(tx, order.id)
   const refunds = []
   for (const payment of captured) {
     const refunded = sumPaise(earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
@@ -173,7 +174,7 @@ export async function reverseSale(tx: Executor, order: OrderRow, reason: string,
  * capture was refunded in full when it arrived), with what is left of it; null when none has.
  */
 export async function capturedWithBalance(tx: Executor, orderId: string): Promise<{ payment: PaymentRow; left: bigint } | null> {
-  const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, orderId), orderRepo.refundsOf(tx, orderId)])
+  const [paid, refunds] = await Promise.all([paymentsOf(tx, orderId), refundsOf(tx, orderId)])
   for (const payment of paid.filter((p) => p.status === 'SUCCEEDED' && p.providerPaymentId)) {
     const left = payment.amount - sumPaise(refunds.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
     if (left > 0n) return { payment, left }
@@ -228,7 +229,7 @@ export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; p
  */
 export async function refreshRefundStatus(tx: Executor, order: OrderRow, at: Date) {
   if (order.paymentStatus === 'COD_PENDING') return order
-  const [paid, refunds] = await Promise.all([orderRepo.paymentsOf(tx, order.id), orderRepo.refundsOf(tx, order.id)])
+  const [paid, refunds] = await Promise.all([paymentsOf(tx, order.id), refundsOf(tx, order.id)])
   const providerPaid = sumPaise(paid.filter((p) => p.status === 'SUCCEEDED').map((p) => p.amount))
   const refunded = sumPaise(refunds.filter((r) => r.status === 'SUCCEEDED').map((r) => r.amount))
   if (refunded === 0n) return order

@@ -39,6 +39,7 @@ import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type Refu
 import type { OrderStatus } from './schema.sql.ts'
 import { refundView } from './views.ts'
 import { cancelledPointsValue, ITEMS_CANCELLED_REFUND } from './cancelled-units.ts'
+import { insertRefund } from '../payments/index.ts'
 
 /** Units of one line to cancel. */
 export interface CancelLine {
@@ -239,7 +240,7 @@ async function splitOverTenders(tx: Executor, order: OrderRow, amount: bigint): 
 
 /** A Wallet Cash refund: done at once (SUCCEEDED), credited to the ledger, with its refund.succeeded event (as a return's). */
 async function refundToWallet(tx: Executor, order: OrderRow, amount: bigint, reason: string, at: Date) {
-  const refund = await orderRepo.insertRefund(tx, {
+  const refund = await insertRefund(tx, {
     id: newId('ref', at.getTime()),
     orderId: order.id,
     paymentId: null,

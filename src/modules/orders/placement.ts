@@ -45,6 +45,7 @@ import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type Paym
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
 import { outOfStock, SoldOutSightings } from './sold-out.ts'
 import { currentPayment, NO_CLIENT_ACTION, type OrderDetail, orderView } from './views.ts'
+import { paymentsOf } from '../payments/index.ts'
 
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
 type PricedOrder = Awaited<ReturnType<CheckoutService['priceForCustomer']>>
@@ -119,7 +120,7 @@ export class OrderPlacement {
     const db = this.#deps.database.db
     const fresh = created?.rows
     const order = fresh?.order ?? (await orderRepo.findOrder(db, orderId))!
-    let payment: PaymentRow | null = fresh ? fresh.payment : currentPayment(await orderRepo.paymentsOf(db, orderId))
+    let payment: PaymentRow | null = fresh ? fresh.payment : currentPayment(await paymentsOf(db, orderId))
     if (payment?.status === 'CREATED') payment = await this.#payments.startSession(payment, order)
     // A new order's rows are at hand; a resumed one is read back.
     const view = fresh ? orderView({ ...fresh, payment, refunds: [] }) : await answeredOrder(db, order)

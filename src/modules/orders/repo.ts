@@ -1,5 +1,5 @@
-// Data access of the orders module: orders, lines, history, payments, refunds, webhook receipts.
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
+// Data access of the orders module: orders, their lines and history (payments and refunds are the payments module's).
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm'
 import { containing } from '../../db/like.ts'
 import type { TypedQueryBuilder } from 'drizzle-orm/query-builders/query-builder'
 import type { Executor } from '../../db/client.ts'
@@ -7,25 +7,14 @@ import { scopeConditions } from '../../db/scope.ts'
 import type { ListScope, PartnerScope } from '../../lib/scope.ts'
 import { newId } from '../../lib/ids.ts'
 import { customerIdsMatching, customerIdsWithMobile, phoneQuery } from '../customers/index.ts'
-import {
-  type OrderPaymentStatus,
-  type OrderStatus,
-  orderItems,
-  orders,
-  orderStatusHistory,
-  type PaymentStatus,
-  payments,
-  paymentWebhookEvents,
-  payoutAccounts,
-  refunds,
-} from './schema.sql.ts'
+import { type OrderPaymentStatus, type OrderStatus, orderItems, orders, orderStatusHistory } from './schema.sql.ts'
+import { newPaymentCte, type PaymentRow } from '../payments/index.ts'
+
+export type { PaymentRow, PayoutAccountRow, RefundRow } from '../payments/index.ts'
 import { orderIdsWithParcelAwb, parcelsRefusedSince } from '../shipping/index.ts'
 
 export type OrderRow = typeof orders.$inferSelect
 export type OrderItemRow = typeof orderItems.$inferSelect
-export type PaymentRow = typeof payments.$inferSelect
-export type RefundRow = typeof refunds.$inferSelect
-export type PayoutAccountRow = typeof payoutAccounts.$inferSelect
 export type HistoryRow = typeof orderStatusHistory.$inferSelect
 
 /** What a list may narrow by, within its scope (whose orders: src/lib/scope.ts). */
@@ -166,7 +155,7 @@ export const orderRepo = {
       tx.$with('new_order').as(tx.insert(orders).values(rows.order).returning({ id: orders.id })),
       tx.$with('new_items').as(tx.insert(orderItems).values(rows.items).returning({ id: orderItems.id })),
       tx.$with('new_history').as(tx.insert(orderStatusHistory).values(rows.history).returning({ id: orderStatusHistory.id })),
-      ...(rows.payment ? [tx.$with('new_payment').as(tx.insert(payments).values(rows.payment).returning({ id: payments.id }))] : []),
+      ...(rows.payment ? [newPaymentCte(tx, rows.payment)] : []),
       ...alongside.map((insert, i) => tx.$with(`alongside_${i}`).as(insert)),
     ]
     await tx.with(...ctes).select({ id: sql<string>`id` }).from(ctes[0]!)
@@ -325,138 +314,5 @@ export const orderRepo = {
       .orderBy(asc(orders.reservationExpiresAt))
       .limit(limit)
       .for('update', { skipLocked: true })
-  },
-
-  async insertPayment(tx: Executor, row: typeof payments.$inferInsert) {
-    const [created] = await tx.insert(payments).values(row).returning()
-    return created!
-  },
-  async updatePayment(db: Executor, id: string, changes: Partial<typeof payments.$inferInsert>, onlyFrom?: PaymentStatus[]) {
-    const condition = onlyFrom ? and(eq(payments.id, id), inArray(payments.status, onlyFrom)) : eq(payments.id, id)
-    const [row] = await db.update(payments).set(changes).where(condition).returning()
-    return row ?? null
-  },
-  async findPayment(db: Executor, id: string) {
-    const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1)
-    return row ?? null
-  },
-  async lockPaymentBySession(tx: Executor, provider: string, sessionId: string) {
-    const [row] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.provider, provider), eq(payments.providerSessionId, sessionId)))
-      .for('update')
-    return row ?? null
-  },
-  async findPaymentBySession(db: Executor, provider: string, sessionId: string) {
-    const [row] = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerSessionId, sessionId))).limit(1)
-    return row ?? null
-  },
-  paymentsOf(db: Executor, orderId: string) {
-    return db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.createdAt), desc(payments.id))
-  },
-  async expireActivePayments(tx: Executor, orderId: string, at: Date) {
-    await tx
-      .update(payments)
-      .set({ status: 'EXPIRED', updatedAt: at })
-      .where(and(eq(payments.orderId, orderId), inArray(payments.status, ['CREATED', 'PENDING', 'USER_DROPPED'])))
-  },
-
-  /** True the first time a provider event id is seen; false for a repeat delivery. */
-  async recordWebhook(tx: Executor, row: typeof paymentWebhookEvents.$inferInsert) {
-    const inserted = await tx.insert(paymentWebhookEvents).values(row).onConflictDoNothing().returning({ eventId: paymentWebhookEvents.eventId })
-    return inserted.length === 1
-  },
-
-  async insertRefund(tx: Executor, row: typeof refunds.$inferInsert) {
-    const [created] = await tx.insert(refunds).values(row).returning()
-    return created!
-  },
-  refundsOf(db: Executor, orderId: string) {
-    return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(asc(refunds.createdAt), asc(refunds.id))
-  },
-  /**
-   * Claims a refund to send for one caller: sets the marker only where no call was made yet. A
-   * payout's claim left by a crashed sender is taken again once older than `staleClaimsBefore`: its
-   * payout key makes the provider dedupe a second send (a provider refund's claim stays; see unsentRefunds).
-   */
-  async claimRefund(db: Executor, id: string, marker: string, at: Date, staleClaimsBefore: Date | null = null) {
-    const unclaimed = sql`${refunds.providerRefundId} is null`
-    const stale = staleClaimsBefore
-      ? sql`(${unclaimed} or (${refunds.method} in ('UPI_PAYOUT', 'BANK_PAYOUT') and ${refunds.providerRefundId} like 'claim:%' and ${refunds.updatedAt} < ${staleClaimsBefore}))`
-      : unclaimed
-    const [row] = await db
-      .update(refunds)
-      .set({ providerRefundId: marker, updatedAt: at })
-      .where(and(eq(refunds.id, id), eq(refunds.status, 'PENDING'), stale))
-      .returning()
-    return row ?? null
-  },
-  async updateRefund(db: Executor, id: string, changes: Partial<typeof refunds.$inferInsert>) {
-    const [row] = await db.update(refunds).set(changes).where(eq(refunds.id, id)).returning()
-    return row!
-  },
-  async lockRefund(tx: Executor, id: string) {
-    const [row] = await tx.select().from(refunds).where(eq(refunds.id, id)).for('update')
-    return row!
-  },
-  /** The refund a provider callback is about: by the provider's refund id, else by our own id. */
-  async lockRefundForCallback(tx: Executor, providerRefundId: string, refundId: string | null) {
-    const [row] = await tx
-      .select()
-      .from(refunds)
-      .where(refundId ? or(eq(refunds.providerRefundId, providerRefundId), eq(refunds.id, refundId)) : eq(refunds.providerRefundId, providerRefundId))
-      .for('update')
-    return row ?? null
-  },
-  /**
-   * The payout refund a payout callback is about: by the provider's payout id, else by its payout
-   * key (the live refund first; else one given up on while the provider could not be reached, whose
-   * payout may have gone through after all).
-   */
-  async lockPayoutForCallback(tx: Executor, providerPayoutId: string, payoutKey: string | null) {
-    const [row] = await tx
-      .select()
-      .from(refunds)
-      .where(
-        payoutKey
-          ? or(eq(refunds.providerRefundId, providerPayoutId), and(eq(refunds.payoutKey, payoutKey), or(ne(refunds.status, 'FAILED'), sql`${refunds.providerRefundId} is null`)))
-          : eq(refunds.providerRefundId, providerPayoutId),
-      )
-      .orderBy(sql`${refunds.providerRefundId} = ${providerPayoutId} desc nulls last`, sql`${refunds.status} = 'FAILED'`, desc(refunds.createdAt))
-      .limit(1)
-      .for('update')
-    return row ?? null
-  },
-  async insertPayoutAccount(tx: Executor, row: typeof payoutAccounts.$inferInsert) {
-    const [created] = await tx.insert(payoutAccounts).values(row).returning()
-    return created!
-  },
-  async findPayoutAccount(db: Executor, id: string) {
-    const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.id, id))
-    return row ?? null
-  },
-  /**
-   * Refunds not yet sent. A provider refund whose send was interrupted by a crash keeps its claim
-   * marker and is not re-sent automatically (that could refund twice): the back office sees it as
-   * PENDING. A payout is: once its back-off has passed (`next_attempt_at`), or once its claim is older
-   * than `staleClaimsBefore` (its payout key makes the provider dedupe the second send).
-   */
-  unsentRefunds(db: Executor, limit: number, now: Date, staleClaimsBefore: Date) {
-    const payout = sql`${refunds.method} in ('UPI_PAYOUT', 'BANK_PAYOUT')`
-    return db
-      .select()
-      .from(refunds)
-      .where(
-        and(
-          eq(refunds.status, 'PENDING'),
-          or(
-            and(eq(refunds.method, 'ORIGINAL_PAYMENT'), sql`${refunds.providerRefundId} is null`),
-            and(payout, sql`${refunds.providerRefundId} is null`, or(sql`${refunds.nextAttemptAt} is null`, lte(refunds.nextAttemptAt, now))),
-            and(payout, sql`${refunds.providerRefundId} like 'claim:%'`, lt(refunds.updatedAt, staleClaimsBefore)),
-          ),
-        ),
-      )
-      .limit(limit)
   },
 }

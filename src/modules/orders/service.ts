@@ -30,6 +30,7 @@ import { type ConversionQuote, conversionQuote, conversionQuoteView } from './pr
 import { type OrderRow, orderRepo } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { NO_CLIENT_ACTION, orderSummaryView, paymentView } from './views.ts'
+import { expireActivePayments, findPayment, insertPayment, updatePayment } from '../payments/index.ts'
 
 export type { StoredAnswer } from './answer-once.ts'
 export type { CreateOrderInput, CustomerRef } from './order-request.ts'
@@ -124,13 +125,13 @@ export class OrderService {
     const payment = await this.#db.transaction(async (tx) => {
       const now = this.#clock.now()
       const order = (await orderRepo.lockOrder(tx, orderId))!
-      const current = await orderRepo.findPayment(tx, paymentId)
+      const current = await findPayment(tx, paymentId)
       if (!current || current.orderId !== orderId) throw notFound('Payment')
       if (current.status === 'USER_DROPPED') return current
       if (current.status !== 'PENDING' && current.status !== 'CREATED') {
         throw new AppError('CONFLICT', `Payment ${paymentId} is ${current.status} and can no longer be abandoned`)
       }
-      const dropped = (await orderRepo.updatePayment(tx, paymentId, { status: 'USER_DROPPED', updatedAt: now }))!
+      const dropped = (await updatePayment(tx, paymentId, { status: 'USER_DROPPED', updatedAt: now }))!
       await emit(tx, order, 'payment.user_dropped', { paymentId }, now)
       return dropped
     })
@@ -194,7 +195,7 @@ export class OrderService {
     if (saving === undefined) {
       // Finishing for a request whose process died after its commit: the saving is read off the
       // order (a COD order: what it costs more than the payment; converted already: its discount).
-      const [order, payment] = await Promise.all([orderRepo.findOrder(this.#db, orderId), orderRepo.findPayment(this.#db, paymentId)])
+      const [order, payment] = await Promise.all([orderRepo.findOrder(this.#db, orderId), findPayment(this.#db, paymentId)])
       saving = order!.paymentMode === 'COD' ? maxPaise(0n, order!.amountPayable - payment!.amount) : order!.prepaidDiscount
     }
     return { status: 201, body: { ...(body as object), saving: rupees(saving) } }
@@ -222,8 +223,8 @@ export class OrderService {
 
   /** In the caller's transaction, the order locked: earlier sessions expire, a new CREATED payment of `amount`, and the key's record. */
   async #openPaymentAttempt(tx: Executor, order: OrderRow, amount: bigint, scope: IdempotencyScope, now: Date): Promise<Created> {
-    await orderRepo.expireActivePayments(tx, order.id, now)
-    const payment = await orderRepo.insertPayment(tx, {
+    await expireActivePayments(tx, order.id, now)
+    const payment = await insertPayment(tx, {
       id: newId('pay', now.getTime()),
       orderId: order.id,
       partnerId: order.partnerId,
@@ -239,7 +240,7 @@ export class OrderService {
 
   /** After commit: the provider session of the new payment (when not open yet), then the answer. */
   async #paymentAttemptAnswer(orderId: string, paymentId: string): Promise<Answer> {
-    let payment = (await orderRepo.findPayment(this.#db, paymentId))!
+    let payment = (await findPayment(this.#db, paymentId))!
     if (payment.status === 'CREATED') payment = await this.#payments.startSession(payment, (await orderRepo.findOrder(this.#db, orderId))!)
     const clientAction = payment.status === 'PENDING' && payment.clientAction ? payment.clientAction : NO_CLIENT_ACTION
     return { status: 201, body: { payment: paymentView(payment), clientAction } }

@@ -1,7 +1,7 @@
 // Rows -> API shapes. Money leaves the service as two-decimal rupee strings.
 import { formatPaise as rupees } from '../../lib/money.ts'
 import type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, RefundRow } from './repo.ts'
-import type { ClientAction, PayoutTo } from './schema.sql.ts'
+import type { ClientAction, PayoutTo } from '../payments/index.ts'
 import type { ShipmentView } from '../shipping/index.ts'
 
 export const NO_CLIENT_ACTION: ClientAction = { type: 'NONE', payload: null }

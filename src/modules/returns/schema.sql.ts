@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import type { PayoutTo } from '../orders/schema.sql.ts'
+import type { PayoutTo } from '../payments/index.ts'
 
 export type ReturnStatus = 'REQUESTED' | 'UNDER_REVIEW' | 'NEEDS_INFO' | 'APPROVED' | 'REJECTED' | 'REFUND_PENDING' | 'REFUNDED' | 'REFUND_FAILED' | 'RESOLVED'
 export type Resolution = 'ORIGINAL_PAYMENT_REFUND' | 'WALLET_CREDIT' | 'REPLACEMENT' | 'KEEP_ITEM_WALLET_CREDIT'

@@ -15,8 +15,8 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, recordShipment, type RefundRow } from '../orders/index.ts'
-import { type PaymentService, payoutToOf } from '../payments/index.ts'
+import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, type PayoutAccountRow, recordShipment, type RefundRow } from '../orders/index.ts'
+import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
 import type { CourierRule, ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
@@ -35,15 +35,26 @@ export { RETURN_MOVES } from './machine.ts'
 const REFUND_TO_CHANGEABLE: ReturnStatus[] = ['REQUESTED', 'UNDER_REVIEW', 'NEEDS_INFO', 'APPROVED', 'REFUND_FAILED']
 export type { CreateReturnInput, CustomerRef } from './request.ts'
 
+/**
+ * What returns need of the payments flow, as returns say it (app.ts hands the flow's service in; a
+ * module does not import a flow): open the customer's payout account, send refunds after commit,
+ * and hear when a provider settles one (the return follows its refund).
+ */
+export interface ReturnPayments {
+  readonly payouts: { openAccount(tx: Executor, owner: { userId: string; partnerId: string }, input: PayoutAccountInput, at: Date): Promise<PayoutAccountRow> }
+  sendRefunds(refunds: RefundRow[]): Promise<unknown>
+  onRefundSettled(listener: (tx: Executor, refund: RefundRow, at: Date) => Promise<void>): void
+}
+
 export class ReturnService {
   readonly #db: Database['db']
   readonly #clock: Clock
   readonly #storage: Storage
-  readonly #payments: PaymentService
+  readonly #payments: ReturnPayments
 
   readonly #shipping: ShippingService
 
-  constructor({ database, clock }: Deps, storage: Storage, payments: PaymentService, shipping: ShippingService) {
+  constructor({ database, clock }: Deps, storage: Storage, payments: ReturnPayments, shipping: ShippingService) {
     this.#db = database.db
     this.#clock = clock
     this.#storage = storage

@@ -26,20 +26,20 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
 import { recordEvent } from '../events/index.ts'
-import { capturedWithBalance, insertRefund, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, paymentRecords, paymentsOfOrder, refreshRefundStatus, type RefundRow, refundsOfOrder, refundView } from '../orders/index.ts'
-import { payoutToOf } from '../payments/index.ts'
+import { capturedWithBalance, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, refreshRefundStatus, refundView } from '../orders/index.ts'
+import { findPayoutAccount, insertRefund, paymentsOf, payoutToOf, type RefundRow, refundsOf } from '../payments/index.ts'
 import { issueCreditNotes } from '../tax/index.ts'
 import { moveReturn } from './machine.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
-type Payment = Awaited<ReturnType<typeof paymentsOfOrder>>[number]
+type Payment = Awaited<ReturnType<typeof paymentsOf>>[number]
 
 /** REFUND_PENDING: money, points given back and points earned taken back. Returns provider refunds to send. */
 export async function startRefund(tx: Executor, row: ReturnRow, order: OrderRow, actor: string, note: string | null, at: Date): Promise<RefundRow[]> {
   const retry = row.status === 'REFUND_FAILED'
   const pending = await moveReturn(tx, row, 'REFUND_PENDING', actor, note, at)
   const amount = row.approvedAmount ?? row.requestedAmount
-  const refunds = await refundsOfOrder(tx, order.id)
+  const refunds = await refundsOf(tx, order.id)
   if (retry) return resendFailedRefund(tx, row, refunds, at)
 
   const { paid, providerPart, payoutPart, walletPart } = await splitOverTenders(tx, row, order, amount, refunds)
@@ -100,7 +100,7 @@ export async function splitOverTenders(
 
 /** A PENDING payout of cash collected on delivery to the return's UPI ID or bank account, sent once the transaction commits. */
 export async function refundToPayout(tx: Executor, row: ReturnRow, amount: bigint, payoutKey: string | null, at: Date): Promise<RefundRow> {
-  const account = (await paymentRecords.findPayoutAccount(tx, row.payoutAccountId!))!
+  const account = (await findPayoutAccount(tx, row.payoutAccountId!))!
   const id = newId('ref', at.getTime())
   return insertRefund(tx, {
     ...refundBase(row, at),
@@ -176,8 +176,9 @@ export async function settleProviderRefund(tx: Executor, refund: RefundRow, at: 
     await moveReturn(tx, row, 'REFUND_FAILED', 'SYSTEM', `${refund.failureReason ?? 'The provider refused the refund'}; retry with REFUND_PENDING`, at)
     return
   }
-  const mine = (await refundsOfOrder(tx, row.orderId)).filter((r) => r.returnRequestId === row.id && r.status !== 'FAILED')
+  const mine = (await refundsOf(tx, row.orderId)).filter((r) => r.returnRequestId === row.id && r.status !== 'FAILED')
   if (mine.every((r) => r.status === 'SUCCEEDED')) await moveReturn(tx, row, 'REFUNDED', 'SYSTEM', null, at)
 }
 
 const refundBase = (row: ReturnRow, at: Date) => ({ orderId: row.orderId, returnRequestId: row.id, createdAt: at, updatedAt: at })
+

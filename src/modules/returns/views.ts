@@ -1,13 +1,14 @@
 // A return request as the API answers it.
 import type { Executor } from '../../db/client.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
-import { payoutDestinationView, refundsOfOrder, refundView } from '../orders/index.ts'
+import { payoutDestinationView, refundView } from '../orders/index.ts'
+import { refundsOf } from '../payments/index.ts'
 import { parcelsOfReturn, shipmentAnswer } from '../shipping/index.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
 /** The return as the API answers it; read through `ex` (a transaction's, for its events). */
 export async function returnView(ex: Executor, row: ReturnRow) {
-  const [items, refunds, parcels] = await Promise.all([returnRepo.items(ex, [row.id]), refundsOfOrder(ex, row.orderId), parcelsOfReturn(ex, row.id)])
+  const [items, refunds, parcels] = await Promise.all([returnRepo.items(ex, [row.id]), refundsOf(ex, row.orderId), parcelsOfReturn(ex, row.id)])
   const pickup = parcels.filter((s) => s.status !== 'CANCELLED').at(-1) ?? null
   return {
     id: row.id,

@@ -1,7 +1,7 @@
 // What a payment provider does for us. Orders never call a provider's API directly: they go through
 // this interface, and provider callbacks come back through parseWebhook, signature checked.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { ClientAction } from '../../orders/index.ts'
+import type { ClientAction } from '../schema.sql.ts'
 
 export interface SessionRequest {
   paymentId: string

@@ -13,20 +13,29 @@
 //   callback       payout.processed / failed / rejected / reversed settle the PENDING refund; a
 //                  success for one given up on (outcome unknown) is recorded after all
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Db, Executor } from '../../../db/client.ts'
-import type { Deps } from '../../../deps.ts'
-import { AppError } from '../../../lib/errors.ts'
-import { newId } from '../../../lib/ids.ts'
-import { createSecretBox } from '../../../lib/secret-box.ts'
-import { findCustomer } from '../../customers/index.ts'
-import { maskAccountNumber, type PayoutAccountRow, type PayoutTo, paymentRecords, type RefundRow } from '../../orders/index.ts'
-import { ProviderError, WebhookSignatureError } from '../providers/types.ts'
-import type { PayoutAccount, PayoutEvent, PayoutProvider } from './types.ts'
-
-/** What a customer gives: a UPI ID, or a bank account (validated by the route's schema). */
-export type PayoutAccountInput =
-  | { method: 'UPI'; vpa: string }
-  | { method: 'BANK'; accountHolderName: string; ifsc: string; accountNumber: string }
+import type { Db, Executor } from '../../db/client.ts'
+import type { Deps } from '../../deps.ts'
+import { AppError } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { createSecretBox } from '../../lib/secret-box.ts'
+import { findCustomer } from '../../modules/customers/index.ts'
+import { findOrderById, maskAccountNumber } from '../../modules/orders/index.ts'
+import {
+  findPayoutAccount,
+  insertPayoutAccount,
+  lockPayoutForCallback,
+  lockRefund,
+  type PayoutAccount,
+  type PayoutAccountInput,
+  type PayoutAccountRow,
+  type PayoutEvent,
+  type PayoutProvider,
+  ProviderError,
+  recordWebhook,
+  type RefundRow,
+  updateRefund,
+  WebhookSignatureError,
+} from '../../modules/payments/index.ts'
 
 export type SettleRefund = (
   tx: Executor,
@@ -58,8 +67,8 @@ export class PayoutDesk {
       throw new AppError('BAD_REQUEST', 'refundTo: refunds to a UPI ID or a bank account are not available; leave refundTo out for Wallet Cash')
     }
     const base = { id: newId('pya', at.getTime()), partnerId: owner.partnerId, userId: owner.userId, createdAt: at }
-    if (input.method === 'UPI') return paymentRecords.insertPayoutAccount(tx, { ...base, method: 'UPI', vpa: input.vpa.trim().toLowerCase() })
-    return paymentRecords.insertPayoutAccount(tx, {
+    if (input.method === 'UPI') return insertPayoutAccount(tx, { ...base, method: 'UPI', vpa: input.vpa.trim().toLowerCase() })
+    return insertPayoutAccount(tx, {
       ...base,
       method: 'BANK',
       accountHolderName: input.accountHolderName.trim().replace(/\s+/g, ' '),
@@ -72,19 +81,19 @@ export class PayoutDesk {
   /** Sends one claimed payout refund (see the top of this file). */
   async send(claimed: RefundRow) {
     const now = () => this.deps.clock.now()
-    const account = claimed.payoutAccountId ? await paymentRecords.findPayoutAccount(this.db, claimed.payoutAccountId) : null
+    const account = claimed.payoutAccountId ? await findPayoutAccount(this.db, claimed.payoutAccountId) : null
     if (!this.provider || !account) {
       const reason = this.provider ? 'The refund has no UPI ID or bank account to pay' : 'Refunds to a UPI ID or a bank account are not configured'
-      await this.db.transaction(async (tx) => this.settle(tx, await paymentRecords.lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
+      await this.db.transaction(async (tx) => this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
       return
     }
     const clear = this.open(account)
     if (!clear) {
       const reason = 'The bank account can no longer be read (AUTH_SECRET changed since it was given); the customer gives it again with PUT /returns/{id}/refund-to'
-      await this.db.transaction(async (tx) => this.settle(tx, await paymentRecords.lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
+      await this.db.transaction(async (tx) => this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
       return
     }
-    const order = (await paymentRecords.findOrder(this.db, claimed.orderId))!
+    const order = (await findOrderById(this.db, claimed.orderId))!
     const customer = await findCustomer(this.db, order.userId)
     try {
       const result = await this.provider.payout({
@@ -96,9 +105,9 @@ export class PayoutDesk {
       })
       await this.db.transaction(async (tx) => {
         // Locked again: the callback may have settled it while we waited for the answer.
-        const locked = await paymentRecords.lockRefund(tx, claimed.id)
+        const locked = await lockRefund(tx, claimed.id)
         if (result.status !== 'PENDING') return this.settle(tx, locked, result.status, { providerRefundId: result.providerPayoutId, failureReason: result.failureReason }, now())
-        if (locked.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerPayoutId, updatedAt: now() })
+        if (locked.status === 'PENDING') await updateRefund(tx, claimed.id, { providerRefundId: result.providerPayoutId, updatedAt: now() })
       })
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
@@ -113,7 +122,7 @@ export class PayoutDesk {
     if (err.refused) {
       this.deps.logger.warn({ err: words(err.message), refundId: claimed.id }, 'the payout provider refused a payout')
       await this.db.transaction(async (tx) =>
-        this.settle(tx, await paymentRecords.lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: `The payout provider refused the payout: ${words(err.answer!.description)}` }, at),
+        this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: `The payout provider refused the payout: ${words(err.answer!.description)}` }, at),
       )
       return
     }
@@ -122,14 +131,14 @@ export class PayoutDesk {
     this.deps.logger.warn({ err: words(err.message), refundId: claimed.id, attempts, max }, 'payout could not be sent; it will be retried')
     if (attempts >= max) {
       await this.db.transaction(async (tx) => {
-        await paymentRecords.updateRefund(tx, claimed.id, { attempts })
+        await updateRefund(tx, claimed.id, { attempts })
         const reason = `The payout provider could not be reached in ${attempts} attempts; a retry sends the same payout again, never a second one`
-        await this.settle(tx, await paymentRecords.lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason, outcomeUnknown: true }, at)
+        await this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason, outcomeUnknown: true }, at)
       })
       return
     }
     const wait = this.deps.config.jobIntervalMs * 2 ** (attempts - 1)
-    await paymentRecords.updateRefund(this.db, claimed.id, { providerRefundId: null, attempts, nextAttemptAt: new Date(at.getTime() + wait), updatedAt: at })
+    await updateRefund(this.db, claimed.id, { providerRefundId: null, attempts, nextAttemptAt: new Date(at.getTime() + wait), updatedAt: at })
   }
 
   /** POST /payouts/webhooks/{provider}: verify, apply once per provider event id. */
@@ -143,10 +152,10 @@ export class PayoutDesk {
     }
     const at = this.deps.clock.now()
     return this.db.transaction(async (tx) => {
-      const first = await paymentRecords.recordWebhook(tx, { provider: this.provider!.name, eventId: event.eventId, type: event.kind, receivedAt: at })
+      const first = await recordWebhook(tx, { provider: this.provider!.name, eventId: event.eventId, type: event.kind, receivedAt: at })
       if (!first) return { received: true, duplicate: true }
       if (event.kind === 'IGNORED') return { received: true, duplicate: false }
-      const refund = await paymentRecords.lockPayoutForCallback(tx, event.providerPayoutId, event.key)
+      const refund = await lockPayoutForCallback(tx, event.providerPayoutId, event.key)
       if (refund) {
         const changes = { providerRefundId: event.providerPayoutId, failureReason: event.kind === 'PAYOUT_FAILED' ? event.reason : null }
         await this.settle(tx, refund, event.kind === 'PAYOUT_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', changes, at)
@@ -173,9 +182,3 @@ export class PayoutDesk {
   }
 }
 
-/** Where a payout goes, as kept on its refund row: no more of the account number than its last four digits. */
-export function payoutToOf(account: PayoutAccountRow): PayoutTo {
-  return account.method === 'UPI'
-    ? { method: 'UPI', vpa: account.vpa! }
-    : { method: 'BANK', accountHolderName: account.accountHolderName!, ifsc: account.ifsc!, accountNumberLast4: account.accountNumberLast4! }
-}

@@ -7,10 +7,9 @@ import { notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import type { Database } from '../../db/client.ts'
 import type { PaymentService } from './service.ts'
-import type { PaymentProvider } from './providers/types.ts'
-import type { SandboxAction, SandboxProvider } from './providers/sandbox.ts'
+import { findPaymentBySession, type PaymentProvider, type SandboxAction, type SandboxProvider } from '../../modules/payments/index.ts'
 import { SandboxActionParams, SandboxActionResult, SessionParams, WebhookParams, WebhookReceipt } from './schemas.ts'
-import { paymentRecords } from '../orders/index.ts'
+import { findOrderById } from '../../modules/orders/index.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 /** A value as a JavaScript literal inside <script>: JSON, with `<` escaped so `</script>` cannot end it. */
@@ -78,9 +77,9 @@ export function webhookRoutes(app: RouteApp, { payments, provider }: { payments:
 /** The sandbox checkout page and what its buttons call (registered only with the sandbox provider). */
 export function sandboxCheckoutRoutes(app: RouteApp, { payments, sandbox, database }: { payments: PaymentService; sandbox: SandboxProvider; database: Database }): void {
   const session = async (sessionId: string) => {
-    const payment = await paymentRecords.findPaymentBySession(database.db, 'sandbox', sessionId)
+    const payment = await findPaymentBySession(database.db, 'sandbox', sessionId)
     if (!payment) throw notFound('Checkout session')
-    const order = (await paymentRecords.findOrder(database.db, payment.orderId))!
+    const order = (await findOrderById(database.db, payment.orderId))!
     return { payment, order }
   }
 
@@ -163,3 +162,4 @@ for (const action of ['pay', 'fail', 'close']) {
     },
   )
 }
+

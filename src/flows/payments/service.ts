@@ -1,6 +1,6 @@
-// The payments module: provider sessions, provider callbacks, refunds and the reservation sweeper.
-// The payment, refund and webhook rows are tables of orders (an order and its first payment are
-// written in one statement); this module reads and writes them through orders' paymentRecords.
+// The payments flow: provider sessions, provider callbacks, refunds and the reservation sweeper. The
+// payment, refund and webhook rows are the payments module's (below orders); the orders they move
+// are orders'. This flow is the one place that calls both on a payment's news (decision 0035).
 //
 // Callbacks are applied in one transaction each, recorded by provider event id first so a repeat
 // delivery changes nothing. Payment states only move forward: a success wins over a failure or a
@@ -13,23 +13,40 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Deps } from '../../deps.ts'
 import { AppError, isDatabaseUnavailable } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { findCustomer } from '../customers/index.ts'
+import { findCustomer } from '../../modules/customers/index.ts'
 import {
   cancelOrder,
   confirmPaidOrder,
   convertPaidCodOrder,
   emit,
+  expiredReservations,
+  lockOrder,
   type OrderRow,
-  type PaymentRow,
-  paymentRecords,
   purgeExpiredIdempotencyKeys,
   queueProviderRefund,
-  type RefundRow,
   refreshRefundStatus,
-} from '../orders/index.ts'
-import { PAYOUT_METHODS, PayoutDesk } from './payouts/desk.ts'
-import type { PayoutProvider } from './payouts/types.ts'
-import { type PaymentProvider, ProviderError, type ProviderEvent, WebhookSignatureError } from './providers/types.ts'
+} from '../../modules/orders/index.ts'
+import {
+  claimRefund,
+  findPayment,
+  findPaymentBySession,
+  lockPaymentBySession,
+  lockRefund,
+  lockRefundForCallback,
+  type PaymentProvider,
+  type PaymentRow,
+  paymentsOf,
+  type PayoutProvider,
+  ProviderError,
+  type ProviderEvent,
+  recordWebhook,
+  type RefundRow,
+  unsentRefunds,
+  updatePayment,
+  updateRefund,
+  WebhookSignatureError,
+} from '../../modules/payments/index.ts'
+import { PAYOUT_METHODS, PayoutDesk } from './payout-desk.ts'
 import type { Db, Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
@@ -76,18 +93,18 @@ export class PaymentService {
         customer: { name: customer?.name ?? '', phone: customer?.phone ?? '', email: customer?.email ?? '' },
         returnUrl: order.paymentReturnUrl,
       })
-      const updated = await paymentRecords.updatePayment(
+      const updated = await updatePayment(
         this.db,
         payment.id,
         { status: 'PENDING', providerSessionId: session.sessionId, clientAction: session.clientAction, updatedAt: this.clock.now() },
         ['CREATED'],
       )
-      return updated ?? (await paymentRecords.findPayment(this.db, payment.id))!
+      return updated ?? (await findPayment(this.db, payment.id))!
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
       this.logger.warn({ err: err.message, paymentId: payment.id }, 'payment provider could not open a session')
-      const failed = await paymentRecords.updatePayment(this.db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: this.clock.now() }, ['CREATED'])
-      return failed ?? (await paymentRecords.findPayment(this.db, payment.id))!
+      const failed = await updatePayment(this.db, payment.id, { status: 'FAILED', failureReason: 'The payment provider could not be reached; start a new payment', updatedAt: this.clock.now() }, ['CREATED'])
+      return failed ?? (await findPayment(this.db, payment.id))!
     }
   }
 
@@ -105,14 +122,14 @@ export class PaymentService {
   ) {
     const lateSuccess = refund.status === 'FAILED' && refund.outcomeUnknown && status === 'SUCCEEDED'
     if (refund.status !== 'PENDING' && !lateSuccess) return
-    const settled = await paymentRecords.updateRefund(tx, refund.id, {
+    const settled = await updateRefund(tx, refund.id, {
       status,
       providerRefundId: changes.providerRefundId,
       failureReason: status === 'FAILED' ? (changes.failureReason ?? 'The provider refused the refund') : null,
       outcomeUnknown: changes.outcomeUnknown ?? false,
       updatedAt: at,
     })
-    const order = (await paymentRecords.lockOrder(tx, refund.orderId))!
+    const order = (await lockOrder(tx, refund.orderId))!
     if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
     const data = { refundId: refund.id, amount: formatPaise(refund.amount), ...(status === 'FAILED' ? { failureReason: settled.failureReason } : {}) }
     await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', data, at)
@@ -127,28 +144,28 @@ export class PaymentService {
     const now = this.clock.now()
     for (const refund of refunds) {
       const payout = PAYOUT_METHODS.includes(refund.method)
-      const claimed = await paymentRecords.claimRefund(this.db, refund.id, `claim:${randomBytes(8).toString('hex')}`, now, payout ? this.payouts.staleClaimsBefore(now) : null)
+      const claimed = await claimRefund(this.db, refund.id, `claim:${randomBytes(8).toString('hex')}`, now, payout ? this.payouts.staleClaimsBefore(now) : null)
       if (!claimed) continue
       if (payout) {
         await this.payouts.send(claimed)
         continue
       }
-      const payment = claimed.paymentId ? await paymentRecords.findPayment(this.db, claimed.paymentId) : null
+      const payment = claimed.paymentId ? await findPayment(this.db, claimed.paymentId) : null
       if (!payment?.providerPaymentId) {
-        await paymentRecords.updateRefund(this.db, claimed.id, { status: 'FAILED', providerRefundId: null, failureReason: 'The payment has no provider payment id to refund', updatedAt: this.clock.now() })
+        await updateRefund(this.db, claimed.id, { status: 'FAILED', providerRefundId: null, failureReason: 'The payment has no provider payment id to refund', updatedAt: this.clock.now() })
         continue
       }
       try {
         const result = await this.provider.refund({ refundId: claimed.id, providerPaymentId: payment.providerPaymentId, amount: claimed.amount })
         await this.db.transaction(async (tx) => {
-          if (result.status === 'PENDING') await paymentRecords.updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: this.clock.now() })
+          if (result.status === 'PENDING') await updateRefund(tx, claimed.id, { providerRefundId: result.providerRefundId, updatedAt: this.clock.now() })
           // Locked again: the provider's callback may have settled it while we waited for the answer.
-          else await this.settleRefund(tx, await paymentRecords.lockRefund(tx, claimed.id), result.status, { providerRefundId: result.providerRefundId }, this.clock.now())
+          else await this.settleRefund(tx, await lockRefund(tx, claimed.id), result.status, { providerRefundId: result.providerRefundId }, this.clock.now())
         })
       } catch (err) {
         if (!(err instanceof ProviderError)) throw err
         this.logger.warn({ err: err.message, refundId: claimed.id }, 'refund could not be sent; it will be retried')
-        await paymentRecords.updateRefund(this.db, claimed.id, { providerRefundId: null, updatedAt: this.clock.now() })
+        await updateRefund(this.db, claimed.id, { providerRefundId: null, updatedAt: this.clock.now() })
       }
     }
   }
@@ -157,29 +174,29 @@ export class PaymentService {
   private async applyEvent(event: ProviderEvent): Promise<{ duplicate: boolean; refunds: RefundRow[] }> {
     const at = this.clock.now()
     return this.db.transaction(async (tx) => {
-      const first = await paymentRecords.recordWebhook(tx, { provider: this.provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
+      const first = await recordWebhook(tx, { provider: this.provider.name, eventId: event.eventId, type: event.kind, receivedAt: at })
       if (!first) return { duplicate: true, refunds: [] }
       if (event.kind === 'IGNORED') return { duplicate: false, refunds: [] }
       if (event.kind === 'REFUND_SUCCEEDED' || event.kind === 'REFUND_FAILED') {
-        const refund = await paymentRecords.lockRefundForCallback(tx, event.providerRefundId, event.refundId)
+        const refund = await lockRefundForCallback(tx, event.providerRefundId, event.refundId)
         if (refund) await this.settleRefund(tx, refund, event.kind === 'REFUND_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', { providerRefundId: event.providerRefundId, failureReason: event.reason }, at)
         return { duplicate: false, refunds: [] }
       }
-      const found = await paymentRecords.findPaymentBySession(tx, this.provider.name, event.sessionId)
+      const found = await findPaymentBySession(tx, this.provider.name, event.sessionId)
       if (!found) {
         this.logger.warn({ provider: this.provider.name, sessionId: event.sessionId }, 'provider event for an unknown session')
         return { duplicate: false, refunds: [] }
       }
       // Order first, then payment: the same lock order as cancellation and the sweeper.
-      const order = (await paymentRecords.lockOrder(tx, found.orderId))!
-      const payment = (await paymentRecords.lockPaymentBySession(tx, this.provider.name, event.sessionId))!
+      const order = (await lockOrder(tx, found.orderId))!
+      const payment = (await lockPaymentBySession(tx, this.provider.name, event.sessionId))!
       if (event.kind === 'PAYMENT_SUCCEEDED') return { duplicate: false, refunds: await this.applySuccess(tx, order, payment, event, at) }
       if (!ACTIVE.includes(payment.status)) return { duplicate: false, refunds: [] }
       if (event.kind === 'PAYMENT_FAILED') {
-        await paymentRecords.updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
+        await updatePayment(tx, payment.id, { status: 'FAILED', failureReason: event.reason, providerPaymentId: event.providerPaymentId, updatedAt: at })
         await emit(tx, order, 'payment.failed', { paymentId: payment.id, reason: event.reason }, at)
       } else if (payment.status !== 'USER_DROPPED') {
-        await paymentRecords.updatePayment(tx, payment.id, { status: 'USER_DROPPED', updatedAt: at })
+        await updatePayment(tx, payment.id, { status: 'USER_DROPPED', updatedAt: at })
         await emit(tx, order, 'payment.user_dropped', { paymentId: payment.id }, at)
       }
       return { duplicate: false, refunds: [] }
@@ -196,7 +213,7 @@ export class PaymentService {
     if (payment.status === 'SUCCEEDED') return []
     if (event.amount !== payment.amount || event.currency !== payment.currency) {
       this.logger.error({ paymentId: payment.id, expected: String(payment.amount), got: String(event.amount), currency: event.currency }, 'payment amount or currency mismatch: not marked paid')
-      await paymentRecords.updatePayment(tx, payment.id, {
+      await updatePayment(tx, payment.id, {
         status: 'FAILED',
         providerPaymentId: event.providerPaymentId,
         failureReason: `Provider reported ${event.currency} ${formatPaise(event.amount)}, expected ${payment.currency} ${formatPaise(payment.amount)}; needs review`,
@@ -204,7 +221,7 @@ export class PaymentService {
       })
       return []
     }
-    const succeeded = (await paymentRecords.updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
+    const succeeded = (await updatePayment(tx, payment.id, { status: 'SUCCEEDED', providerPaymentId: event.providerPaymentId, failureReason: null, updatedAt: at }))!
     if (order.status === 'PENDING_PAYMENT') {
       await confirmPaidOrder(tx, order, succeeded, this.provider.name, at)
       return []
@@ -246,7 +263,7 @@ export class PaymentService {
    */
   async sweepExpiredReservations(limit = 100): Promise<number> {
     const now = this.clock.now()
-    const candidates = await this.db.transaction((tx) => paymentRecords.expiredReservations(tx, now, limit))
+    const candidates = await this.db.transaction((tx) => expiredReservations(tx, now, limit))
     // Orders whose payment could not be checked: kept for a later run, for up to one more
     // reservation period past their expiry, so a customer who paid while the provider could not
     // be asked is not cancelled for it. Past that they are cancelled; a payment that then
@@ -260,9 +277,9 @@ export class PaymentService {
     const ordered = [...candidates].sort((a, b) => (this.failedChecks.get(a.id) ?? 0) - (this.failedChecks.get(b.id) ?? 0))
     for (const order of ordered) {
       const keep = now.getTime() - order.reservationExpiresAt!.getTime() < reservationMs
-      let payments: Awaited<ReturnType<typeof paymentRecords.paymentsOf>>
+      let payments: Awaited<ReturnType<typeof paymentsOf>>
       try {
-        payments = await paymentRecords.paymentsOf(this.db, order.id)
+        payments = await paymentsOf(this.db, order.id)
       } catch (err) {
         // Out of connections (a burst of payment callbacks holds the pool): this order is not
         // cancelled unasked; the next run asks about it.
@@ -315,7 +332,7 @@ export class PaymentService {
       // Only the orders asked about above: one that ran out since, or that the first read did not
       // reach, waits for the next run instead of being cancelled unasked.
       const asked = candidates.map((o) => o.id).filter((id) => !unchecked.has(id))
-      for (const order of asked.length ? await paymentRecords.expiredReservations(tx, now, limit, asked) : []) {
+      for (const order of asked.length ? await expiredReservations(tx, now, limit, asked) : []) {
         const result = await cancelOrder(tx, order, { name: 'SYSTEM', reason: 'Payment was not completed within the reservation period' }, now)
         refunds.push(...result.refunds)
         cancelled++
@@ -336,8 +353,9 @@ export class PaymentService {
   /** Housekeeping: refunds whose send failed, and idempotency keys past their 24 hours. */
   async retryRefundsAndPurgeKeys() {
     const now = this.clock.now()
-    await this.sendRefunds(await paymentRecords.unsentRefunds(this.db, 100, now, this.payouts.staleClaimsBefore(now)))
+    await this.sendRefunds(await unsentRefunds(this.db, 100, now, this.payouts.staleClaimsBefore(now)))
     return purgeExpiredIdempotencyKeys(this.db, this.clock.now())
   }
 }
+
 
