@@ -19,12 +19,13 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
 import { findCustomer } from '../../modules/customers/index.ts'
-import { findOrderById, maskAccountNumber } from '../../modules/orders/index.ts'
+import { findOrderById } from '../../modules/orders/index.ts'
 import {
   findPayoutAccount,
   insertPayoutAccount,
   lockPayoutForCallback,
   lockRefund,
+  maskAccountNumber,
   type PayoutAccount,
   type PayoutAccountInput,
   type PayoutAccountRow,

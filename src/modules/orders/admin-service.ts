@@ -15,8 +15,8 @@ import { documentsOfOrder } from './invoices.ts'
 import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { orderSummaryView, paymentView } from './views.ts'
-import { paymentsOf } from '../payments/index.ts'
+import { orderSummaryView } from './views.ts'
+import { paymentsOf, paymentView } from '../payments/index.ts'
 
 const encodeCursor = (c: SyncCursor) => Buffer.from(`${c.txid}.${c.id}`).toString('base64url')
 function decodeCursor(cursor: string): SyncCursor {

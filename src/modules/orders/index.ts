@@ -42,7 +42,6 @@ export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${or
 export { cancelOrder, capturedWithBalance, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
-export { maskAccountNumber, payoutDestinationView, refundView } from './views.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
 /** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
 export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from './repo.ts'

@@ -19,9 +19,9 @@ import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { givenBackForCancelledUnits } from './cancelled-units.ts'
-import { currentPayment, orderView } from './views.ts'
+import { orderView } from './views.ts'
 import { parcelsOfOrder, shipmentsOfOrder } from '../shipping/index.ts'
-import { expireActivePayments, insertRefund, paymentsOf, refundsOf } from '../payments/index.ts'
+import { currentPayment, expireActivePayments, insertRefund, paymentsOf, refundsOf } from '../payments/index.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],

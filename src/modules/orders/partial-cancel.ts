@@ -37,9 +37,8 @@ import { shippedUnits } from '../shipping/index.ts'
 import { type Actor, cancelOrder, capturedWithBalance, checkNoLiveParcel, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { refundView } from './views.ts'
 import { cancelledPointsValue, ITEMS_CANCELLED_REFUND } from './cancelled-units.ts'
-import { insertRefund } from '../payments/index.ts'
+import { insertRefund, refundView } from '../payments/index.ts'
 
 /** Units of one line to cancel. */
 export interface CancelLine {

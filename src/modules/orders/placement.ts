@@ -44,8 +44,8 @@ import type { PaymentDesk } from './payment-desk.ts'
 import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
 import { outOfStock, SoldOutSightings } from './sold-out.ts'
-import { currentPayment, NO_CLIENT_ACTION, type OrderDetail, orderView } from './views.ts'
-import { paymentsOf } from '../payments/index.ts'
+import { type OrderDetail, orderView } from './views.ts'
+import { currentPayment, NO_CLIENT_ACTION, paymentsOf } from '../payments/index.ts'
 
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
 type PricedOrder = Awaited<ReturnType<CheckoutService['priceForCustomer']>>

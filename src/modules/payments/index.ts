@@ -7,6 +7,7 @@
 import { paymentRepo } from './repo.ts'
 
 export const { insertPayment, updatePayment, findPayment, lockPaymentBySession, findPaymentBySession, paymentsOf, expireActivePayments, recordWebhook, insertRefund, refundsOf, claimRefund, updateRefund, lockRefund, lockRefundForCallback, lockPayoutForCallback, insertPayoutAccount, findPayoutAccount, unsentRefunds } = paymentRepo
+export { currentPayment, maskAccountNumber, NO_CLIENT_ACTION, paymentView, payoutDestinationView, refundView } from './views.ts'
 export { newPaymentCte, type PaymentRow, type PayoutAccountRow, type RefundRow } from './repo.ts'
 export type { ClientAction, PaymentStatus, PayoutTo, RefundMethod, RefundStatus } from './schema.sql.ts'
 export { createPaymentProvider } from './providers/index.ts'

@@ -1,8 +1,7 @@
 // A return request as the API answers it.
 import type { Executor } from '../../db/client.ts'
 import { formatPaise as rupees } from '../../lib/money.ts'
-import { payoutDestinationView, refundView } from '../orders/index.ts'
-import { refundsOf } from '../payments/index.ts'
+import { payoutDestinationView, refundsOf, refundView } from '../payments/index.ts'
 import { parcelsOfReturn, shipmentAnswer } from '../shipping/index.ts'
 import { returnRepo, type ReturnRow } from './repo.ts'
 
