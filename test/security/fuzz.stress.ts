@@ -269,6 +269,10 @@ function add(name: string, ...values: (string | undefined | null)[]) {
 async function setUp() {
   t = await createTestApp({
     env: { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', ACCESS_TOKEN_TTL_SECONDS: '86400', ADMIN_TOKEN_TTL_SECONDS: '86400' },
+    // Random calls repeat what the rows already hold (an unblock of a customer nobody blocked: a save
+    // that changes nothing records nothing), so whether an operation ever changed a row is chance
+    // here; each back-office file checks its own writes are audited (CI failed once on this).
+    skipAuditCheck: true,
   })
   watchWrites(t.deps.database)
   // FUZZ_LOG=1 prints the server's error logs (the cause behind a 500).
