@@ -17,6 +17,22 @@ describe('the reservation sweeper with Razorpay', () => {
     requests.length = 0
   }
 
+  /**
+   * Two orders waiting for payment after the leftovers are swept: one paid at Razorpay (captured as
+   * `paymentId`, its webhook never comes), one left unpaid.
+   */
+  async function paidAndLeftOrders(paymentId: string) {
+    await sweepLeftovers()
+    const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
+    const stock = await stockOf(t, shop.ids.earbuds!)
+    const paidOrder = await prepaidOrder(payer)
+    const leftOrder = await prepaidOrder(leaver)
+    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
+    paymentsByOrder.set(paidRzp, [{ id: paymentId, entity: 'payment', order_id: paidRzp, amount: paiseOf(paidOrder.amountPayable), currency: 'INR', status: 'captured' }])
+    const statusOf = async (customer: typeof payer, orderId: string) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), orderId)).status
+    return { payer, leaver, stock, paidOrder, leftOrder, statusOf }
+  }
+
   test('a payment captured at Razorpay whose webhook never came: the sweeper confirms the order, cancels nothing', async () => {
     await sweepLeftovers()
     const customer = await givenCustomer(t.app, shop.partner)
@@ -172,16 +188,7 @@ describe('the reservation sweeper with Razorpay', () => {
   })
 
   test('Razorpay cannot be asked: the order is kept for the next run (it may have been paid); asked again once Razorpay is back, it is confirmed or cancelled; unchecked for another reservation period, cancelled anyway', async () => {
-    await sweepLeftovers()
-    const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
-    const stock = await stockOf(t, shop.ids.earbuds!)
-    const paidOrder = await prepaidOrder(payer)
-    const leftOrder = await prepaidOrder(leaver)
-    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
-    const amount = paiseOf(paidOrder.amountPayable)
-    // Paid at Razorpay; the webhook never comes.
-    paymentsByOrder.set(paidRzp, [{ id: 'pay_AppDown01', entity: 'payment', order_id: paidRzp, amount, currency: 'INR', status: 'captured' }])
-    const statusOf = async (customer: typeof payer, orderId: string) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), orderId)).status
+    const { payer, leaver, stock, paidOrder, leftOrder, statusOf } = await paidAndLeftOrders('pay_AppDown01')
 
     standIn.override = (r) => (r.method === 'GET' ? { status: 503, body: { error: { code: 'SERVER_ERROR', description: 'down' } } } : null)
     clock.advance(RESERVATION_MS + 60_000)
@@ -214,14 +221,7 @@ describe('the reservation sweeper with Razorpay', () => {
     assert.equal(await stockOf(t, shop.ids.earbuds!), stock - 1)
   })
   test('the database out of connections during a run: the paid order is not cancelled and the run cancels nothing; the next run confirms and cancels them', { skip: !process.env.TEST_DATABASE_URL && 'the embedded database has no pool to run out of' }, async () => {
-    await sweepLeftovers()
-    const [payer, leaver] = await Promise.all([givenCustomer(t.app, shop.partner), givenCustomer(t.app, shop.partner)])
-    const stock = await stockOf(t, shop.ids.earbuds!)
-    const paidOrder = await prepaidOrder(payer)
-    const leftOrder = await prepaidOrder(leaver)
-    const paidRzp: string = paidOrder.paymentClientAction.payload.order_id
-    paymentsByOrder.set(paidRzp, [{ id: 'pay_AppBusy01', entity: 'payment', order_id: paidRzp, amount: paiseOf(paidOrder.amountPayable), currency: 'INR', status: 'captured' }])
-    const statusOf = async (customer: typeof payer, orderId: string) => (await orderOf(await givenCustomer(t.app, shop.partner, { phone: customer.phone }), orderId)).status
+    const { payer, leaver, stock, paidOrder, leftOrder, statusOf } = await paidAndLeftOrders('pay_AppBusy01')
 
     // While Razorpay is asked about the first order, every free connection of the app's pool is
     // taken (by another burst of requests, in production): each write after it waits the pool's
