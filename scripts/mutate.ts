@@ -34,7 +34,7 @@ const { values } = parseArgs({
 
 /** The plan's targets: ledger, inventory, refunds (their arithmetic is in lib/money.ts), idempotency, each with the tests that guard it. */
 const DEFAULT_TARGETS = {
-  files: ['src/modules/ledgers/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts', 'src/lib/money.ts'],
+  files: ['src/modules/ledgers/ledger.ts', 'src/modules/orders/idempotency.ts', 'src/modules/orders/lifecycle.ts', 'src/flows/order-moves/reverse-sale.ts', 'src/lib/money.ts'],
   tests: [
     'test/lib/money.test.ts',
     'test/orders/idempotency-plan.test.ts',

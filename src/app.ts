@@ -30,6 +30,7 @@ import { createStorage, createUploadNames, type Storage, UploadService, uploadRo
 import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderPartnerRoutes, orderRoutes } from './modules/orders/index.ts'
 import { createPaymentProvider, createPayoutProvider } from './modules/payments/index.ts'
 import { PaymentService, paymentRoutes } from './flows/payments/index.ts'
+import { orderCancellationRoutes, OrderMoves, orderMoveAdminRoutes } from './flows/order-moves/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -90,7 +91,8 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
   app.decorate('dispatcher', new Dispatcher(deps))
   const uploads = new UploadService(deps.database.db, deps.clock, storage, createUploadNames(config))
 
-  const orderAdmin = new OrderAdminService(deps, payments)
+  const orderAdmin = new OrderAdminService(deps)
+  const orderMoves = new OrderMoves(deps, payments, orderAdmin)
   const { carriers, sandbox: sandboxCarrier } = createCarriers(config)
   const shipping = new ShippingService(deps, carriers)
   const fulfilment = new Fulfilment(deps, shipping, payments)
@@ -105,7 +107,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     tickets: (scope, paging) => support.list(scope, {}, paging),
     balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
   })
-  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin }
+  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin }
 }
 
 type Services = ReturnType<typeof createServices>
@@ -113,7 +115,7 @@ type Services = ReturnType<typeof createServices>
 /** The routes under /api/v1, in the order the OpenAPI document lists them. */
 async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Services) {
   const { config } = deps
-  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin } = services
+  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin } = services
   // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
   api.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
@@ -127,8 +129,10 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(catalogRoutes, { catalog, guards })
   await api.register(checkoutRoutes, { checkout, guards })
   await api.register(orderRoutes, { orders, guards })
+  await api.register(orderCancellationRoutes, { moves: orderMoves, guards })
   await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
   await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
+  await api.register(orderMoveAdminRoutes, { moves: orderMoves, guards })
   await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
   await api.register(adminSearchRoutes, { db: deps.database.db, guards })
   await api.register(auditRoutes, { db: deps.database.db, guards })

@@ -226,7 +226,7 @@ const CHECKS: Check[] = [
              where coalesce(f.amount, 0) <> coalesce(c.amount, 0)`,
   },
   {
-    // settleCancelledUnits (orders/partial-cancel.ts) writes the SUCCEEDED WALLET_CREDIT refund of
+    // settleCancelledUnits (flows/order-moves/partial-cancel.ts) writes the SUCCEEDED WALLET_CREDIT refund of
     // cancelled units (no return) and its ORDER_ITEMS_CANCELLED credit together.
     id: 'I3',
     rule: 'Wallet Cash refunded for cancelled units equals its ORDER_ITEMS_CANCELLED credits; points given back within what was spent',

@@ -256,7 +256,7 @@ const EVENT_DATA = new KeysFrom(
     shipment: SHIPMENT,
     ndrAction: { action: V, deferredDate: V, addressLine: V, phone: V, note: V, requestedBy: V },
     resolution: { action: V, note: V, by: V },
-    // order.items_cancelled (orders/partial-cancel.ts).
+    // order.items_cancelled (flows/order-moves/partial-cancel.ts).
     items: list({ orderItemId: V, quantity: V, amount: V, rewardPoints: V }),
     refunded: { originalPayment: V, walletCash: V },
     order: ORDER,

@@ -1,6 +1,6 @@
 // The fulfilment desk (decisions 0024, 0030, 0035): the work that books, cancels, tracks and resolves
 // an order's parcels. A flow: a parcel is the shipping module's (its rows, its carrier), what its
-// move does to the order is the orders module's (orders/shipments.ts), and the refunds it causes are
+// move does to the order is the order-moves flow's (order-moves/parcel-moves.ts), and the refunds it causes are
 // sent by payments after commit. Each operation reads top to bottom:
 //
 //   book      the lines checked against the order, the parcel declared and its courier chosen
@@ -19,11 +19,9 @@ import { newId } from '../../lib/ids.ts'
 import { sumPaise } from '../../lib/money.ts'
 import { findCustomer } from '../../modules/customers/index.ts'
 import {
-  applyTrackingEvent,
   emitShipment,
   findOrderById,
   findOrdersByIds,
-  type LossResolution,
   lockOrder,
   moveOrder,
   orderItemsByIds,
@@ -31,11 +29,10 @@ import {
   type OrderItemRow,
   type OrderRow,
   recordShipment,
-  recordUnappliedTrackingEvent,
   type RefundRow,
-  resolveLostParcel,
   SHIPPABLE,
 } from '../../modules/orders/index.ts'
+import { applyTrackingEvent, type LossResolution, recordUnappliedTrackingEvent, resolveLostParcel } from '../order-moves/index.ts'
 import type { PaymentService } from '../payments/index.ts'
 import {
   cashParcelOf,

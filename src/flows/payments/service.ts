@@ -15,7 +15,6 @@ import { AppError, isDatabaseUnavailable } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../../modules/customers/index.ts'
 import {
-  cancelOrder,
   confirmPaidOrder,
   convertPaidCodOrder,
   emit,
@@ -23,9 +22,9 @@ import {
   lockOrder,
   type OrderRow,
   purgeExpiredIdempotencyKeys,
-  queueProviderRefund,
   refreshRefundStatus,
 } from '../../modules/orders/index.ts'
+import { cancelOrder, queueProviderRefund } from '../order-moves/index.ts'
 import {
   claimRefund,
   findPayment,

@@ -1,18 +1,15 @@
-// Back office for orders: every partner's orders, one order with all its payments, and moves along
-// the order machine. Cancelling here does what a customer's cancellation does (release, refund);
-// delivering collects COD and earns Reward Points.
+// Back office for orders: every partner's orders, one order with all its payments, the partner's
+// sync and the dashboard's figures. Moves along the order machine are the order-moves flow's
+// (src/flows/order-moves/desk.ts).
 import type { Db, Executor } from '../../db/client.ts'
 import type { Deps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { type BackOfficeScope, inScope, type ListScope, type PartnerScope } from '../../lib/scope.ts'
-import { answeredOrder, cancelOrder, deliverOrder, NEXT_STATUSES, transition } from './lifecycle.ts'
-import { returnToOrigin } from './shipments.ts'
+import { answeredOrder, NEXT_STATUSES } from './lifecycle.ts'
 import { shippedUnits, unshippedUnits } from '../shipping/index.ts'
-import type { PaymentDesk } from './payment-desk.ts'
 import { documentsOfOrder } from './invoices.ts'
-import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { type OrderFilter, orderRepo, type OrderSyncFilter, type SyncCursor } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { orderSummaryView } from './views.ts'
@@ -29,10 +26,7 @@ export class OrderAdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
 
-  constructor(
-    { database, clock }: Deps,
-    private readonly payments: PaymentDesk,
-  ) {
+  constructor({ database, clock }: Deps) {
     this.db = database.db
     this.clock = clock
   }
@@ -100,58 +94,17 @@ export class OrderAdminService {
     const counts = await orderRepo.itemCounts(this.db, result.rows.map((o) => o.id))
     return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
   }
-
-  /** Some units cancelled by the back office and settled (partial-cancel.ts); all that was left: the whole order is cancelled. */
-  async cancelItems(adminId: string, orderId: string, request: CancelItemsRequest) {
-    checkDistinctLines(request.items)
-    const refunds = await this.db.transaction(async (tx) => {
-      const order = await orderRepo.lockOrder(tx, orderId)
-      if (!order) throw notFound('Order')
-      return (await cancelOrderItems(tx, order, request, { name: `ADMIN:${adminId}` }, this.clock.now())).refunds
-    })
-    await this.payments.sendRefunds(refunds)
-    return this.view(orderId)
-  }
-
-  async setStatus(adminId: string, orderId: string, to: OrderStatus, note: string | undefined) {
-    const actor = { name: `ADMIN:${adminId}`, note: note ?? null }
-    const refunds = await this.db.transaction(async (tx) => {
-      const now = this.clock.now()
-      const order = await orderRepo.lockOrder(tx, orderId)
-      if (!order) throw notFound('Order')
-      if (order.status === 'PENDING_PAYMENT' && to === 'CONFIRMED') {
-        throw new AppError('CONFLICT', `Order ${order.orderNumber} is confirmed by its payment, not by hand`)
-      }
-      if (to === 'CANCELLED') return (await cancelOrder(tx, order, { ...actor, reason: note ?? 'Cancelled by the merchant' }, now)).refunds
-      if (NEEDS_PARCELS.includes(to) && NEXT_STATUSES[order.status].includes(to)) {
-        const unparcelled = (await linesNotInParcel(tx, order.id)).reduce((n, line) => n + line.quantity, 0)
-        if (unparcelled > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `Order ${order.orderNumber} has ${unparcelled} unit(s) in no parcel: book a parcel for them first (POST /admin/orders/${order.id}/shipments; carrier "manual" for your own delivery), or cancel them (POST /admin/orders/${order.id}/cancel-items)`,
-          )
-        }
-      }
-      if (to === 'DELIVERED' && (order.status === 'OUT_FOR_DELIVERY' || order.status === 'DELIVERY_FAILED')) await deliverOrder(tx, order, actor, now)
-      else if (to === 'RTO' && NEXT_STATUSES[order.status].includes('RTO')) return returnToOrigin(tx, order, actor, now)
-      else await transition(tx, order, to, actor, now)
-      return []
-    })
-    await this.payments.sendRefunds(refunds)
-    return this.view(orderId)
-  }
 }
-
 
 /**
  * Moves that say the goods left: refused by hand while units of the order are in no parcel (an order
  * SHIPPED with nothing shipped was the console's defect of issue #39). Every parcel counts, a
  * carrier's or a manual one (the merchant's own delivery).
  */
-const NEEDS_PARCELS: OrderStatus[] = ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']
+export const NEEDS_PARCELS: OrderStatus[] = ['SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED']
 
 /** Units of each line neither cancelled nor in a forward parcel; lines with none left out. */
-async function linesNotInParcel(db: Executor, orderId: string): Promise<{ orderItemId: string; quantity: number }[]> {
+export async function linesNotInParcel(db: Executor, orderId: string): Promise<{ orderItemId: string; quantity: number }[]> {
   const [items, shipped] = await Promise.all([orderRepo.items(db, orderId), shippedUnits(db, orderId)])
   return items.map((item) => ({ orderItemId: item.id, quantity: unshippedUnits(item, shipped) })).filter((line) => line.quantity > 0)
 }

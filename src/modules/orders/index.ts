@@ -39,18 +39,33 @@ export async function orderRefs(db: Executor, ids: string[]): Promise<Map<string
  */
 export const orderIdsWithNumberLike = (pattern: string): SQL => sql`(select ${orders.id} from ${orders} where ${orders.orderNumber} ilike ${pattern})`
 
-export { cancelOrder, capturedWithBalance, confirmPaidOrder, createReplacementOrder, emit, paidForUncancelledUnits, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
-export { type CancelLine, settleCancelledUnits } from './partial-cancel.ts'
+export {
+  answeredOrder,
+  CANCELLABLE,
+  cancelLostOrder,
+  capturedWithBalance,
+  confirmPaidOrder,
+  createReplacementOrder,
+  emit,
+  NEXT_STATUSES,
+  paidForUncancelledUnits,
+  refreshRefundStatus,
+} from './lifecycle.ts'
 export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
+export type { CustomerRef } from './order-request.ts'
 /** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
 export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from './repo.ts'
-export type { ShippingAddress } from './schema.sql.ts'
+export type { OrderStatus, ShippingAddress } from './schema.sql.ts'
 export const findOrderById = (db: Executor, id: string) => orderRepo.findOrder(db, id)
 export const orderStatusOf = async (db: Executor, id: string) => (await orderRepo.findOrder(db, id))?.status ?? null
 /** The returns module counts a return's units on their lines when it is asked for, and gives them back (negative quantities) when it is rejected. */
 export const countReturnedUnits = (tx: Executor, lines: { orderItemId: string; quantity: number }[]) => orderRepo.countReturnedUnits(tx, lines)
 export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, id)
+/** The order's own columns changed (the flows that move it: release, amounts, payment status). */
+export const updateOrder = (tx: Executor, id: string, changes: Parameters<typeof orderRepo.updateOrder>[2]) => orderRepo.updateOrder(tx, id, changes)
+/** `quantity` more units of a line cancelled, unless fewer are left: false then (a conditional update). */
+export const cancelOrderUnits = (tx: Executor, orderItemId: string, quantity: number) => orderRepo.cancelUnits(tx, orderItemId, quantity)
 /** A customer's COD history for checkout's risk rules (injected into CheckoutService by app.ts: checkout does not read orders). */
 export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince, refusedSince)
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
@@ -60,13 +75,14 @@ export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempote
 
 export { OrderService } from './service.ts'
 export { orderRoutes } from './routes.ts'
-export { OrderAdminService } from './admin-service.ts'
+export { linesNotInParcel, NEEDS_PARCELS, OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
-export { PayoutDestination, Refund } from './schemas.ts'
+export { AdminOrder, CancelItemsBody, Order, OrderParams, OrderStatusSchema, PayoutDestination, Refund } from './schemas.ts'
+export { tags as orderTags } from './route-shared.ts'
 
-/** What a parcel's move does to its order (decision 0024), for the fulfilment and return flows. */
-export { applyTrackingEvent, emitShipment, type LossResolution, recordShipment, recordUnappliedTrackingEvent, resolveLostParcel, returnToOrigin, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
+/** A booked parcel recorded with its order (decision 0024), for the fulfilment flow and returns. */
+export { emitShipment, recordShipment, SHIPPABLE, type TrackingUpdate } from './shipments.ts'
 /** Orders and lines by id, for the flows that print a day's parcels. */
 export const findOrdersByIds = (db: Executor, ids: string[]) => orderRepo.findOrders(db, ids)
 export const orderItemsByIds = (db: Executor, ids: string[]) => orderRepo.itemsByIds(db, ids)

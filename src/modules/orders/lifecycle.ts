@@ -1,6 +1,7 @@
 // The order machine and the moves every caller shares (customer, back office, sweeper, provider
 // callbacks). Each function runs inside the caller's transaction with the order row locked, and
-// writes the order, its history and its event together.
+// writes the order, its history and its event together. What a cancellation, a return to origin or
+// a delivery gives back or credits across modules is the order-moves flow's (src/flows/order-moves/).
 //
 //   PENDING_PAYMENT -> CONFIRMED -> PACKED -> SHIPPED -> OUT_FOR_DELIVERY -> DELIVERED
 //   CANCELLED from PENDING_PAYMENT, CONFIRMED or PACKED
@@ -10,18 +11,15 @@ import { randomBytes } from 'node:crypto'
 import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { formatPaise, lineTotal, pointsEarned, shareOfSlice, sumPaise } from '../../lib/money.ts'
-import { currentStock, releaseStock, reserveStock } from '../catalog/index.ts'
-import { partnerPricingOf, releaseCoupon } from '../checkout/index.ts'
-import { creditLedger } from '../ledgers/index.ts'
+import { formatPaise, lineTotal, shareOfSlice, sumPaise } from '../../lib/money.ts'
+import { currentStock, reserveStock } from '../catalog/index.ts'
 import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
-import { issueCreditNotes, issueInvoices } from '../tax/index.ts'
+import { issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
-import { givenBackForCancelledUnits } from './cancelled-units.ts'
 import { orderView } from './views.ts'
-import { parcelsOfOrder, shipmentsOfOrder } from '../shipping/index.ts'
-import { currentPayment, expireActivePayments, insertRefund, paymentsOf, refundsOf } from '../payments/index.ts'
+import { shipmentsOfOrder } from '../shipping/index.ts'
+import { currentPayment, paymentsOf, refundsOf } from '../payments/index.ts'
 
 export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
   PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED'],
@@ -95,81 +93,6 @@ async function move(tx: Executor, order: OrderRow, to: OrderStatus, actor: Actor
 }
 
 /**
- * Gives back the stock, coupon use, Wallet Cash and Reward Points the order reserved, exactly once:
- * what units cancelled earlier already gave back (partial-cancel.ts) is not given again.
- */
-export async function releaseReservation(tx: Executor, order: OrderRow, at: Date, options: { restock: boolean } = { restock: true }) {
-  if (order.releasedAt) return order
-  const items = await orderRepo.items(tx, order.id)
-  if (options.restock) for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item.productId, item.quantity - item.cancelledQuantity)
-  if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
-  const given = await givenBackForCancelledUnits(tx, order, items)
-  const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }
-  if (order.walletCashUsed > given.walletCash) await creditLedger(tx, { ...back, kind: 'WALLET_CASH', amount: order.walletCashUsed - given.walletCash })
-  if (order.rewardPointsUsed > given.rewardPoints) await creditLedger(tx, { ...back, kind: 'REWARD_POINTS', amount: order.rewardPointsUsed - given.rewardPoints })
-  return orderRepo.updateOrder(tx, order.id, { releasedAt: at })
-}
-
-/** A provider refund of a captured payment (all of it unless told), sent after the transaction commits (see sendRefunds). */
-export async function queueProviderRefund(tx: Executor, order: OrderRow, payment: PaymentRow, reason: string, at: Date, amount: bigint = payment.amount) {
-  return insertRefund(tx, {
-    id: newId('ref', at.getTime()),
-    orderId: order.id,
-    paymentId: payment.id,
-    amount,
-    method: 'ORIGINAL_PAYMENT',
-    status: 'PENDING',
-    reason,
-    createdAt: at,
-    updatedAt: at,
-  })
-}
-
-/**
- * Cancels before shipment: the reservation is released, open provider sessions expire, and a
- * captured payment is queued for refund to where it came from. Returns refunds to send.
- */
-export async function cancelOrder(tx: Executor, order: OrderRow, actor: Actor & { reason: string }, at: Date) {
-  if (!CANCELLABLE.includes(order.status)) {
-    throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be cancelled once it is ${order.status}`)
-  }
-  await checkNoLiveParcel(tx, order, 'cancelled')
-  const { order: reversed, refunds } = await reverseSale(tx, order, `Order cancelled: ${actor.reason}`, at)
-  const cancelled = await transition(tx, reversed, 'CANCELLED', { name: actor.name, note: actor.reason }, at, { cancelReason: actor.reason })
-  return { order: cancelled, refunds }
-}
-
-/** 409 while a parcel of the order is booked with a carrier: it would still travel (and collect cash). */
-export async function checkNoLiveParcel(tx: Executor, order: OrderRow, what: string) {
-  const live = (await parcelsOfOrder(tx, order.id)).find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED')
-  if (live) throw new AppError('CONFLICT', `Order ${order.orderNumber} cannot be ${what} while parcel ${live.awb} is booked (${live.status}): cancel the parcel first`)
-}
-
-/**
- * What a cancellation, or a parcel returned to origin, gives back: the reservation (stock, coupon,
- * Wallet Cash, Reward Points), open provider sessions expire, what is left of each captured payment
- * is queued for refund, and an invoiced sale gets its credit note. The caller moves the order.
- * `restock: false`: the goods were lost on the way, and no stock comes back.
- */
-export async function reverseSale(tx: Executor, order: OrderRow, reason: string, at: Date, options: { restock: boolean } = { restock: true }) {
-  const released = await releaseReservation(tx, order, at, options)
-  await expireActivePayments(tx, order.id, at)
-  const captured = (await paymentsOf(tx, order.id)).filter((p) => p.status === 'SUCCEEDED')
-  // Only what is left of each capture: a second capture (a late success on an older session) was
-  // refunded when it arrived, and refunding it again would exceed what was paid (the refund limit
-  // trigger then refused the whole cancellation).
-  const earlier = await refundsOf(tx, order.id)
-  const refunds = []
-  for (const payment of captured) {
-    const refunded = sumPaise(earlier.filter((r) => r.paymentId === payment.id && r.status !== 'FAILED').map((r) => r.amount))
-    if (refunded < payment.amount) refunds.push(await queueProviderRefund(tx, order, payment, reason, at, payment.amount - refunded))
-  }
-  // A sale already invoiced is reversed by a credit note (decision 0022).
-  if (order.taxableValue !== null && order.status !== 'PENDING_PAYMENT') await issueCreditNotes(tx, order, { reason }, at)
-  return { order: released, refunds }
-}
-
-/**
  * The captured payment a refund goes to: the one with something left after its refunds (a second
  * capture was refunded in full when it arrived), with what is left of it; null when none has.
  */
@@ -202,21 +125,6 @@ export async function invoiceOrder(tx: Executor, order: OrderRow, at: Date, item
  * back, earn nothing (their share is the first units' slice, as partial cancellation prices it).
  */
 export const paidForUncancelledUnits = (items: OrderItemRow[]) => sumPaise(items.map((i) => i.paidAmount - shareOfSlice(i.paidAmount, i.quantity, 0, i.cancelledQuantity)))
-
-/** Delivery: COD is collected (PAID), and Reward Points are earned on what the items cost the customer. */
-export async function deliverOrder(tx: Executor, order: OrderRow, actor: Actor, at: Date) {
-  const settings = await partnerPricingOf(tx, order.partnerId)
-  const itemsPaid = paidForUncancelledUnits(await orderRepo.items(tx, order.id))
-  const points = pointsEarned(itemsPaid, settings?.rewardEarnPercent ?? 1, BigInt(settings?.paisePerPoint ?? 100))
-  if (points > 0n) {
-    await creditLedger(tx, { userId: order.userId, partnerId: order.partnerId, kind: 'REWARD_POINTS', amount: points, reason: 'ORDER_REWARD', reference: order.id, at })
-  }
-  return transition(tx, order, 'DELIVERED', actor, at, {
-    deliveredAt: at,
-    rewardPointsEarned: points,
-    ...(order.paymentStatus === 'COD_PENDING' ? { paymentStatus: 'PAID' as const } : {}),
-  })
-}
 
 export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; partnerId: string }): order is OrderRow =>
   order !== null && order.userId === customer.userId && order.partnerId === customer.partnerId

@@ -56,7 +56,7 @@ async function refusal(ex: Executor, order: OrderRow): Promise<string | null> {
 /**
  * The quote of converting `order`, read through `ex` (inside a transaction: with the order locked).
  * The discount's base is the paid value of the lines with no unit cancelled: a line whose first
- * units were cancelled keeps the shares those units were settled with (partial-cancel.ts).
+ * units were cancelled keeps the shares those units were settled with (flows/order-moves/partial-cancel.ts).
  */
 export async function conversionQuote(ex: Executor, order: OrderRow, items?: OrderItemRow[]): Promise<ConversionQuote> {
   const reason = await refusal(ex, order)

@@ -206,3 +206,17 @@ export const PrepaidConversionStarted = Type.Object({
   clientAction: ClientAction,
   saving: Money('COD fee waived + prepaid discount, once the payment succeeds'),
 })
+
+/** An order as the back office sees it: with all its payments, the moves it may make and the units in no parcel. */
+export const AdminOrder = Type.Object({
+  ...Order.properties,
+  payments: Type.Array(Payment),
+  nextStatuses: Type.Array(OrderStatusSchema, {
+    description:
+      'The statuses the order machine allows from this one, less SHIPPED, OUT_FOR_DELIVERY and DELIVERED while units are in no parcel (POST /admin/orders/{id}/status may still refuse one with 409, e.g. while a parcel is booked)',
+    examples: [['PACKED', 'CANCELLED']],
+  }),
+  unparcelled: Type.Array(Type.Object({ orderItemId: Type.String(), quantity: Type.Integer({ minimum: 1 }) }), {
+    description: 'Units of each line neither cancelled nor in a forward parcel: what a parcel may still be booked for (lines with none left out)',
+  }),
+})

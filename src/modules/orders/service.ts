@@ -1,4 +1,4 @@
-// The customer's order operations: create (placement.ts, as named steps), list, read, cancel, and
+// The customer's order operations: create (placement.ts, as named steps), list, read, and
 // the payment attempts of an order waiting for payment, and a COD order's conversion to prepaid
 // (prepaid-conversion.ts).
 //
@@ -21,10 +21,9 @@ import { lockCustomer } from '../customers/index.ts'
 import { answerOnce, type Answer, type Created, type StoredAnswer } from './answer-once.ts'
 import { fingerprintOf, type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
 import { documentsOfOrder } from './invoices.ts'
-import { answeredOrder, cancelOrder, emit, isOwnOrder } from './lifecycle.ts'
+import { answeredOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { CreateOrderInput, CustomerRef } from './order-request.ts'
 import type { PaymentDesk } from './payment-desk.ts'
-import { type CancelItemsRequest, cancelOrderItems, checkDistinctLines } from './partial-cancel.ts'
 import { OrderPlacement } from './placement.ts'
 import { type ConversionQuote, conversionQuote, conversionQuoteView } from './prepaid-conversion.ts'
 import { type OrderRow, orderRepo } from './repo.ts'
@@ -81,28 +80,6 @@ export class OrderService {
   async documents(customer: CustomerRef, orderId: string) {
     const order = await this.#ownOrder(customer, orderId)
     return { order, documents: await documentsOfOrder(this.#db, order) }
-  }
-
-  async cancel(customer: CustomerRef, orderId: string, reason: string) {
-    await this.#ownOrder(customer, orderId)
-    const { order, refunds } = await this.#db.transaction(async (tx) => {
-      const locked = (await orderRepo.lockOrder(tx, orderId))!
-      return cancelOrder(tx, locked, { name: 'CUSTOMER', reason }, this.#clock.now())
-    })
-    await this.#payments.sendRefunds(refunds)
-    return this.detail((await orderRepo.findOrder(this.#db, order.id))!)
-  }
-
-  /** Some units cancelled before shipping and settled (partial-cancel.ts); all that was left: the whole order is cancelled. */
-  async cancelItems(customer: CustomerRef, orderId: string, request: CancelItemsRequest) {
-    await this.#ownOrder(customer, orderId)
-    checkDistinctLines(request.items)
-    const { order, refunds } = await this.#db.transaction(async (tx) => {
-      const locked = (await orderRepo.lockOrder(tx, orderId))!
-      return cancelOrderItems(tx, locked, request, { name: 'CUSTOMER' }, this.#clock.now())
-    })
-    await this.#payments.sendRefunds(refunds)
-    return this.detail((await orderRepo.findOrder(this.#db, order.id))!)
   }
 
   /** A new provider session for an order still waiting for payment, inside its grace period. */

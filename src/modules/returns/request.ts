@@ -98,7 +98,7 @@ export async function returnItemsFor(tx: Executor, order: OrderRow, returnId: st
   const orderItems = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
   const returned = await returnRepo.returnedQuantities(tx, order.id)
   const pointValue = paisePerPointOf(order.rewardPointsValue, order.rewardPointsUsed)
-  // Units cancelled before shipping (orders/partial-cancel.ts) are the first slices of their line:
+  // Units cancelled before shipping (flows/order-moves/partial-cancel.ts) are the first slices of their line:
   // they were settled then, and are neither returnable nor counted again here.
   const settledBefore = (i: OrderItemRow) => i.cancelledQuantity + (returned.get(i.id) ?? 0)
   let pointsValueBack = sumPaise([...orderItems.values()].map((i) => shareOfSlice(i.rewardPointsDiscount, i.quantity, 0, settledBefore(i))))

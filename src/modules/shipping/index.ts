@@ -1,8 +1,8 @@
 // The shipping module (decisions 0024, 0030, 0035): parcels and their lines, scans and non-delivery
 // actions (its tables), the carriers behind one interface (the sandbox, Shiprocket, Delhivery, the
 // merchant's own delivery), courier choice, packing, labels, pick lists and manifests. It stands
-// below orders: what a parcel's move does to an order is the orders module's
-// (orders/shipments.ts), and the work that books, cancels and tracks an order's parcels is a flow
+// below orders: what a parcel's move does to an order is the order-moves flow's
+// (src/flows/order-moves/parcel-moves.ts), and the work that books, cancels and tracks an order's parcels is a flow
 // (src/flows/fulfilment/).
 import type { Executor } from '../../db/client.ts'
 import { shipmentRepo, type ShipmentItemRow, type ShipmentRow } from './repo.ts'

@@ -1,15 +1,14 @@
 // Cancelling an order before shipment: the whole order, or some of its units (customer token and
-// x-partner-id).
+// x-partner-id). The order-moves flow's customer routes, in the Orders tag.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
-import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
-import { tags } from './route-shared.ts'
-import { CancelItemsBody, Order, OrderParams } from './schemas.ts'
-import type { OrderService } from './service.ts'
+import { CancelItemsBody, Order, OrderParams, orderTags as tags } from '../../modules/orders/index.ts'
+import type { OrderMoves } from './desk.ts'
 
-export function orderCancellationRoutes(app: RouteApp, { orders, guards }: { orders: OrderService; guards: Guards }): void {
+export const orderCancellationRoutes: FastifyPluginAsyncTypebox<{ moves: OrderMoves; guards: Guards }> = async (app, { moves, guards }) => {
   const common = { preValidation: guards.customerOfPartner }
 
   app.post(
@@ -27,7 +26,7 @@ export function orderCancellationRoutes(app: RouteApp, { orders, guards }: { ord
       },
     },
     async (request) =>
-      ok(await orders.cancel(customerOf(request), request.params.orderId, request.body?.reason ?? 'Cancelled by the customer'), 'Order cancelled'),
+      ok(await moves.cancel(customerOf(request), request.params.orderId, request.body?.reason ?? 'Cancelled by the customer'), 'Order cancelled'),
   )
 
   app.post(
@@ -46,6 +45,6 @@ export function orderCancellationRoutes(app: RouteApp, { orders, guards }: { ord
         response: { 200: Envelope(Order), ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) => ok(await orders.cancelItems(customerOf(request), request.params.orderId, request.body), 'Order items cancelled'),
+    async (request) => ok(await moves.cancelItems(customerOf(request), request.params.orderId, request.body), 'Order items cancelled'),
   )
 }

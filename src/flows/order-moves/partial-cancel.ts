@@ -5,8 +5,8 @@
 //   cancelOrderItems      the route-facing step: the order is CONFIRMED or PACKED, every line is
 //                         the order's own, and no more units than remain (ordered - cancelled -
 //                         in live forward shipments); cancelling all that remains is the whole
-//                         order's cancellation (lifecycle.ts cancelOrder) instead
-//   settleCancelledUnits  the settlement, also called by the shipping code for a parcel returned
+//                         order's cancellation (reverse-sale.ts cancelOrder) instead
+//   settleCancelledUnits  the settlement, also called by parcel-moves.ts for a parcel returned
 //                         to origin (allowShipped), and for a lost one refunded (no restock):
 //     cancelUnits           order_items.cancelled_quantity grows (a conditional update)
 //     releaseStock          the stock of exactly those units
@@ -29,16 +29,29 @@ import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, paisePerPointOf, pointsFor, pointsForSlice, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
-import { releaseStock } from '../catalog/index.ts'
-import { recordEvent } from '../events/index.ts'
-import { creditLedger } from '../ledgers/index.ts'
-import { issueCreditNotes } from '../tax/index.ts'
-import { shippedUnits } from '../shipping/index.ts'
-import { type Actor, cancelOrder, capturedWithBalance, checkNoLiveParcel, emit, queueProviderRefund, refreshRefundStatus } from './lifecycle.ts'
-import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow, type RefundRow } from './repo.ts'
-import type { OrderStatus } from './schema.sql.ts'
+import { releaseStock } from '../../modules/catalog/index.ts'
+import { recordEvent } from '../../modules/events/index.ts'
+import { creditLedger } from '../../modules/ledgers/index.ts'
+import {
+  type Actor,
+  cancelOrderUnits,
+  capturedWithBalance,
+  emit,
+  findOrderById,
+  orderItemsOf,
+  type OrderItemRow,
+  type OrderRow,
+  type OrderStatus,
+  type PaymentRow,
+  type RefundRow,
+  refreshRefundStatus,
+  updateOrder,
+} from '../../modules/orders/index.ts'
+import { insertRefund, refundView } from '../../modules/payments/index.ts'
+import { shippedUnits } from '../../modules/shipping/index.ts'
+import { issueCreditNotes } from '../../modules/tax/index.ts'
 import { cancelledPointsValue, ITEMS_CANCELLED_REFUND } from './cancelled-units.ts'
-import { insertRefund, refundView } from '../payments/index.ts'
+import { cancelOrder, checkNoLiveParcel, queueProviderRefund } from './reverse-sale.ts'
 
 /** Units of one line to cancel. */
 export interface CancelLine {
@@ -73,13 +86,13 @@ export function checkDistinctLines(lines: CancelLine[]) {
  */
 export async function cancelOrderItems(tx: Executor, order: OrderRow, request: CancelItemsRequest, actor: Actor, at: Date): Promise<{ order: OrderRow; refunds: RefundRow[] }> {
   checkDistinctLines(request.items)
-  const items = await orderRepo.items(tx, order.id)
+  const items = await orderItemsOf(tx, order.id)
   await checkCancellable(tx, order, items, request.items)
   const wanted = new Map(request.items.map((l) => [l.orderItemId, l.quantity]))
   const remaining = items.reduce((n, i) => n + i.quantity - i.cancelledQuantity - (wanted.get(i.id) ?? 0), 0)
   if (remaining === 0) return cancelOrder(tx, order, { name: actor.name, reason: request.reason }, at)
   const refunds = await settle(tx, order, items, request.items, actor, request.reason, at, true)
-  return { order: (await orderRepo.findOrder(tx, order.id))!, refunds }
+  return { order: (await findOrderById(tx, order.id))!, refunds }
 }
 
 /**
@@ -98,7 +111,7 @@ export async function settleCancelledUnits(
   options: { allowShipped?: boolean; restock?: boolean } = {},
 ): Promise<RefundRow[]> {
   checkDistinctLines(lines)
-  const items = await orderRepo.items(tx, order.id)
+  const items = await orderItemsOf(tx, order.id)
   if (!options.allowShipped) await checkCancellable(tx, order, items, lines)
   return settle(tx, order, items, lines, actor, reason, at, options.restock ?? true)
 }
@@ -148,7 +161,7 @@ async function settle(
 ): Promise<RefundRow[]> {
   const priced = priceUnits(order, items, lines)
   for (const line of [...priced].sort((a, b) => (a.item.productId < b.item.productId ? -1 : a.item.productId > b.item.productId ? 1 : 0))) {
-    if (!(await orderRepo.cancelUnits(tx, line.item.id, line.quantity))) {
+    if (!(await cancelOrderUnits(tx, line.item.id, line.quantity))) {
       throw new AppError('CONFLICT', `Order item ${line.item.id}: ${line.quantity} units cannot be cancelled, more than are left of its ${line.item.quantity}`)
     }
     // Units lost or damaged on the way are gone: nothing comes back to stock.
@@ -159,7 +172,7 @@ async function settle(
   const note = `${ITEMS_CANCELLED_REFUND}${reason}`
   const refunds: RefundRow[] = []
   if (tenders.payment && tenders.provider > 0n) refunds.push(await queueProviderRefund(tx, order, tenders.payment, note, at, tenders.provider))
-  let current = await orderRepo.updateOrder(tx, order.id, { amountPayable: order.amountPayable - tenders.cashNotCollected, updatedAt: at })
+  let current = await updateOrder(tx, order.id, { amountPayable: order.amountPayable - tenders.cashNotCollected, updatedAt: at })
   if (tenders.wallet > 0n) await refundToWallet(tx, order, tenders.wallet, note, at)
   const points = sumPaise(priced.map((l) => l.points))
   if (points > 0n) await creditLedger(tx, { userId: order.userId, partnerId: order.partnerId, kind: 'REWARD_POINTS', amount: points, reason: ITEMS_CANCELLED, reference: order.id, at })

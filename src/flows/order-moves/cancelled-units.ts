@@ -2,8 +2,8 @@
 // and by the release of the whole order, which must not give it again.
 import type { Executor } from '../../db/client.ts'
 import { minPaise, paisePerPointOf, pointsFor, shareOfSlice, sumPaise } from '../../lib/money.ts'
-import type { OrderItemRow, OrderRow } from './repo.ts'
-import { refundsOf } from '../payments/index.ts'
+import type { OrderItemRow, OrderRow } from '../../modules/orders/index.ts'
+import { refundsOf } from '../../modules/payments/index.ts'
 
 /** The reason of a refund of cancelled units starts with this. */
 export const ITEMS_CANCELLED_REFUND = 'Items cancelled: '
