@@ -31,6 +31,7 @@ import { codHistoryOf, OrderAdminService, OrderService, orderAdminRoutes, orderP
 import { createPaymentProvider, createPayoutProvider } from './modules/payments/index.ts'
 import { PaymentService, paymentRoutes } from './flows/payments/index.ts'
 import { orderCancellationRoutes, OrderMoves, orderMoveAdminRoutes } from './flows/order-moves/index.ts'
+import { returnMoveAdminRoutes, ReturnMoves } from './flows/return-settlement/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -100,6 +101,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
   const support = new SupportService(deps, storage, (owner, purpose, files) => uploads.issueSlots(owner, purpose, files))
   const returns = new ReturnService(deps, storage, payments, shipping)
+  const returnMoves = new ReturnMoves(deps, payments, returns)
   const profiles = new ProfileService(deps)
   const customerAdmin = new CustomerAdminService(deps, {
     orders: (scope, paging) => orderAdmin.list(scope, {}, paging),
@@ -107,7 +109,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     tickets: (scope, paging) => support.list(scope, {}, paging),
     balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
   })
-  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin }
+  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin }
 }
 
 type Services = ReturnType<typeof createServices>
@@ -115,7 +117,7 @@ type Services = ReturnType<typeof createServices>
 /** The routes under /api/v1, in the order the OpenAPI document lists them. */
 async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Services) {
   const { config } = deps
-  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, profiles, customerAdmin } = services
+  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin } = services
   // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
   api.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
@@ -142,6 +144,7 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })
   await api.register(supportRoutes, { support, guards })
   await api.register(returnRoutes, { returns, guards })
+  await api.register(returnMoveAdminRoutes, { moves: returnMoves, guards })
   await api.register(checkoutAdminRoutes, { admin: new CheckoutAdminService(deps, checkout.settingsCache), guards })
   await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
   await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush, tax), guards })

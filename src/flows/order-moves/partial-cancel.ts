@@ -1,6 +1,6 @@
 // Partial cancellation (issue #24): before shipping, some units of some lines are cancelled and
-// settled for exactly those units, by the allocation rules of returns (returns/settlement.ts and
-// returns/request.ts), in the caller's transaction with the order row locked. Read top to bottom:
+// settled for exactly those units, by the allocation rules of returns (return-settlement/settlement.ts
+// and returns/request.ts), in the caller's transaction with the order row locked. Read top to bottom:
 //
 //   cancelOrderItems      the route-facing step: the order is CONFIRMED or PACKED, every line is
 //                         the order's own, and no more units than remain (ordered - cancelled -
@@ -232,7 +232,7 @@ interface Tenders {
 }
 
 /**
- * The amount over the tenders that paid, as a return's refund is split (returns/settlement.ts):
+ * The amount over the tenders that paid, as a return's refund is split (return-settlement/settlement.ts):
  * the provider's proportional share rounds up and is capped at what is left of its payment, Wallet
  * Cash takes the rest. A COD order not collected yet splits the same way between the cash to
  * collect (what it was at the start: total - points - Wallet Cash, capped at what is still to

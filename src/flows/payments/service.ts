@@ -25,6 +25,7 @@ import {
   refreshRefundStatus,
 } from '../../modules/orders/index.ts'
 import { cancelOrder, queueProviderRefund } from '../order-moves/index.ts'
+import { settleProviderRefund } from '../return-settlement/index.ts'
 import {
   claimRefund,
   findPayment,
@@ -50,16 +51,12 @@ import type { Db, Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
 
-/** Told, in the settling transaction, when a refund succeeds or fails (returns follow their refunds). */
-export type RefundListener = (tx: Executor, refund: RefundRow, at: Date) => Promise<void>
-
 export class PaymentService {
   readonly providerName: string
   private readonly db: Db
   private readonly clock: Deps['clock']
   private readonly logger: Deps['logger']
   private readonly config: Deps['config']
-  private readonly refundListeners: RefundListener[] = []
   /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
   private readonly failedChecks = new Map<string, number>()
 
@@ -108,8 +105,8 @@ export class PaymentService {
   }
 
   /**
-   * A refund's outcome: its status, the order's refund status, refund.succeeded / refund.failed and
-   * the listeners (a return follows its refunds). Only a PENDING refund settles, but for a success
+   * A refund's outcome: its status, the order's refund status, refund.succeeded / refund.failed, and
+   * the return it belongs to follows it (return-settlement flow). Only a PENDING refund settles, but for a success
    * arriving for a payout given up on while its provider could not be reached (it went through after all).
    */
   private async settleRefund(
@@ -132,7 +129,7 @@ export class PaymentService {
     if (status === 'SUCCEEDED') await refreshRefundStatus(tx, order, at)
     const data = { refundId: refund.id, amount: formatPaise(refund.amount), ...(status === 'FAILED' ? { failureReason: settled.failureReason } : {}) }
     await emit(tx, order, status === 'SUCCEEDED' ? 'refund.succeeded' : 'refund.failed', data, at)
-    for (const listener of this.refundListeners) await listener(tx, settled, at)
+    await settleProviderRefund(tx, settled, at)
   }
 
   /**
@@ -235,10 +232,6 @@ export class PaymentService {
           ? 'Payment to convert the order to prepaid arrived after it could no longer convert at that amount (shipped, or changed); it stays cash on delivery'
           : 'Order was already paid'
     return [await queueProviderRefund(tx, order, succeeded, reason, at)]
-  }
-
-  onRefundSettled(listener: RefundListener) {
-    this.refundListeners.push(listener)
   }
 
   /** POST /payments/webhooks/{provider}: verify, apply once, then send any refund it caused. */

@@ -1,15 +1,14 @@
 // /admin/returns (admin bearer, role SUPPORT or ADMIN): every partner's return requests, one with its
-// history and refunds, and the review: move along the machine, book the reverse pickup, quality check.
+// history and refunds, the reverse pickup and the quality check. Moving a return along the machine is
+// the return-settlement flow's route (src/flows/return-settlement/admin-routes.ts).
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
-import { adminOf, type Guards } from '../../http/guards.ts'
+import type { Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { security } from '../../http/schemas.ts'
-import { AppError } from '../../lib/errors.ts'
-import { parseRupees } from '../../lib/money.ts'
 import { backOfficeScope } from '../../lib/scope.ts'
 import { CourierFields, ParcelFields } from '../shipping/index.ts'
-import { AdminReturn, AdminReturnListItem, ListQuery, Params, Status } from './schemas.ts'
+import { AdminReturn, AdminReturnListItem, ListQuery, Params } from './schemas.ts'
 import type { ReturnService } from './service.ts'
 
 export function returnAdminRoutes(app: RouteApp, { returns, guards }: { returns: ReturnService; guards: Guards }): void {
@@ -40,32 +39,6 @@ export function returnAdminRoutes(app: RouteApp, { returns, guards }: { returns:
     { ...agent, schema: { operationId: 'adminGetReturn', tags: adminTags, security: security.admin, summary: 'One return request with its history and refunds', params: Params, response: { 200: Envelope(AdminReturn), ...errorResponses(401, 403, 404) } } },
     async (request) => ok(await returns.adminView(request.params.returnRequestId), 'Return request retrieved'),
   )
-  app.post(
-    '/admin/returns/:returnRequestId/status',
-    {
-      ...agent,
-      schema: {
-        operationId: 'adminUpdateReturnStatus',
-        tags: adminTags,
-        security: security.admin,
-        summary: 'Move a return along the machine; APPROVED may lower the amount (with a note); REFUND_PENDING starts the refund',
-        params: Params,
-        body: Type.Object({
-          status: Status,
-          note: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-          approvedAmount: Type.Optional(Type.Union([Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 1e13 })], { 'x-message': 'must be an amount with at most two decimals' })),
-        }),
-        response: { 200: Envelope(AdminReturn), ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const { status, note, approvedAmount } = request.body
-      const paise = approvedAmount === undefined ? undefined : parseRupees(approvedAmount)
-      if (paise === null) throw new AppError('BAD_REQUEST', 'Validation failed', ['approvedAmount must be an amount with at most two decimals'])
-      return ok(await returns.setStatus(adminOf(request).adminId, request.params.returnRequestId, { status, note, approvedAmount: paise }), 'Return request status changed')
-    },
-  )
-
   app.post(
     '/admin/returns/:returnRequestId/pickup',
     {

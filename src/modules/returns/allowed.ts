@@ -32,7 +32,7 @@ export function refuse(reason: string | null) {
 export function statusMoveRefusal(row: ReturnState, to: ReturnStatus): string | null {
   if (!RETURN_MOVES[row.status].includes(to)) return `Return request cannot move from ${row.status} to ${to}`
   if (to === 'REFUND_PENDING' && row.requestedResolution === 'REPLACEMENT') return 'A replacement return is not refunded'
-  // REFUNDED and REFUND_FAILED are the provider's answers (settlement.ts settleProviderRefund).
+  // REFUNDED and REFUND_FAILED are the provider's answers (the return-settlement flow's settleProviderRefund).
   if (row.status === 'REFUND_PENDING') return 'The result of a pending refund comes from the payment provider'
   if (to === 'RESOLVED' && row.status === 'APPROVED') return 'An approved refund return is resolved once it is REFUNDED'
   return null

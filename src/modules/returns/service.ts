@@ -1,5 +1,7 @@
-// Returns: the customer's request (request.ts), the back office's review (machine.ts; what it may
-// do now, and why not: allowed.ts), and the refund that follows (settlement.ts).
+// Returns: the customer's request (request.ts), what the back office may do now, and why not
+// (allowed.ts), the reverse pickup and the quality check (pickup.ts). The back office's moves of a
+// return (approval, with a replacement order; the refund that follows) are the return-settlement
+// flow's (src/flows/return-settlement/).
 //
 //   REQUESTED -> UNDER_REVIEW -> NEEDS_INFO <-> UNDER_REVIEW -> APPROVED | REJECTED
 //   APPROVED -> REFUND_PENDING -> REFUNDED | REFUND_FAILED;  REFUND_FAILED -> REFUND_PENDING (retry)
@@ -12,20 +14,17 @@ import type { Deps } from '../../deps.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
-import { formatPaise as rupees } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { createReplacementOrder, findOrderById, findOwnOrder, lockOrder, type OrderRow, orderItemsOf, type PayoutAccountRow, recordShipment, type RefundRow } from '../orders/index.ts'
+import { findOrderById, findOwnOrder, lockOrder, orderItemsOf, type PayoutAccountRow, recordShipment } from '../orders/index.ts'
 import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
 import type { CourierRule, ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
-import { refuse, statusMoveRefusal } from './allowed.ts'
 import { moveReturn } from './machine.ts'
-import { type ReturnFilter, returnRepo, type ReturnRow } from './repo.ts'
+import { type ReturnFilter, returnRepo } from './repo.ts'
 import { checkDistinctItems, checkReturnable, type CreateReturnInput, type CustomerRef, insertReturn, refundToInput, type RefundToInput, returnItemsFor } from './request.ts'
 import type { ReturnStatus } from './schema.sql.ts'
-import { settleProviderRefund, startRefund } from './settlement.ts'
 import { checkPickupAllowed, recordQualityCheck } from './pickup.ts'
 import { adminReturnSummaries, adminReturnView } from './admin-views.ts'
 import { returnSummaryView, returnView } from './views.ts'
@@ -37,13 +36,10 @@ export type { CreateReturnInput, CustomerRef } from './request.ts'
 
 /**
  * What returns need of the payments flow, as returns say it (app.ts hands the flow's service in; a
- * module does not import a flow): open the customer's payout account, send refunds after commit,
- * and hear when a provider settles one (the return follows its refund).
+ * module does not import a flow): open the customer's payout account.
  */
 export interface ReturnPayments {
   readonly payouts: { openAccount(tx: Executor, owner: { userId: string; partnerId: string }, input: PayoutAccountInput, at: Date): Promise<PayoutAccountRow> }
-  sendRefunds(refunds: RefundRow[]): Promise<unknown>
-  onRefundSettled(listener: (tx: Executor, refund: RefundRow, at: Date) => Promise<void>): void
 }
 
 export class ReturnService {
@@ -60,8 +56,6 @@ export class ReturnService {
     this.#storage = storage
     this.#payments = payments
     this.#shipping = shipping
-    // Provider results move the return on (settlement.ts).
-    payments.onRefundSettled(settleProviderRefund)
   }
 
   /** The customer's request: the order checked and locked, the units priced, the request written (request.ts). */
@@ -136,31 +130,6 @@ export class ReturnService {
     const row = await returnRepo.find(this.#db, id)
     if (!row || !inScope(scope, row)) throw notFound('Return request')
     return adminReturnView(this.#db, row)
-  }
-
-  /** The back office moves a return: APPROVED (a replacement is then sent and RESOLVED), REFUND_PENDING (settlement.ts), or another allowed move. */
-  async setStatus(adminId: string, id: string, input: { status: ReturnStatus; note?: string; approvedAmount?: bigint }) {
-    const actor = `ADMIN:${adminId}`
-    const now = this.#clock.now()
-    const note = input.note ?? null
-    const toSend = await this.#db.transaction(async (tx): Promise<RefundRow[]> => {
-      const found = await returnRepo.find(tx, id)
-      if (!found) throw notFound('Return request')
-      const order = (await lockOrder(tx, found.orderId))!
-      const row = (await returnRepo.lock(tx, id))!
-      // The same rule as the answers' nextStatuses (allowed.ts).
-      refuse(statusMoveRefusal(row, input.status))
-      if (input.approvedAmount !== undefined && input.status !== 'APPROVED') throw new AppError('BAD_REQUEST', 'approvedAmount is only taken with status APPROVED')
-      if (input.status === 'APPROVED') {
-        await approve(tx, row, order, actor, note, input.approvedAmount, now)
-        return []
-      }
-      if (input.status === 'REFUND_PENDING') return startRefund(tx, row, order, actor, note, now)
-      await moveReturn(tx, row, input.status, actor, note, now)
-      return []
-    })
-    await this.#payments.sendRefunds(toSend)
-    return this.adminView(id)
   }
 
   /**
@@ -249,22 +218,5 @@ export class ReturnService {
     const row = await returnRepo.find(this.#db, id)
     if (!row || row.userId !== customer.userId || row.partnerId !== customer.partnerId) throw notFound('Return request')
     return row
-  }
-}
-
-/**
- * APPROVED, for the requested amount or less (a lower amount needs a note). A replacement return is
- * then resolved at once with a zero-value replacement order of the same units.
- */
-export async function approve(tx: Executor, row: ReturnRow, order: OrderRow, actor: string, note: string | null, approvedAmount: bigint | undefined, now: Date) {
-  const approved = approvedAmount ?? row.requestedAmount
-  if (approved > row.requestedAmount) throw new AppError('BAD_REQUEST', `approvedAmount must not be more than the requested ${rupees(row.requestedAmount)}`)
-  if (approved < row.requestedAmount && !note) throw new AppError('BAD_REQUEST', 'A note is required when the approved amount is lowered')
-  const approvedRow = await moveReturn(tx, row, 'APPROVED', actor, note, now, { approvedAmount: approved })
-  if (row.requestedResolution === 'REPLACEMENT') {
-    const items = await returnRepo.items(tx, [row.id])
-    const orderItems = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
-    const replacement = await createReplacementOrder(tx, order, items.map((i) => ({ item: orderItems.get(i.orderItemId)!, quantity: i.quantity })), now)
-    await moveReturn(tx, approvedRow, 'RESOLVED', 'SYSTEM', `Replacement order ${replacement.orderNumber}`, now, { replacementOrderId: replacement.id })
   }
 }

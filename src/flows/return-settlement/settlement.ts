@@ -1,5 +1,7 @@
 // Settling a return's refund (the move to REFUND_PENDING), as named steps, read top to bottom in
-// startRefund. All of it runs in the caller's transaction with the order row locked, so two refunds
+// startRefund: a flow (decision 0035), as it moves the return (returns), writes refunds and payouts
+// (payments), credits and debits balances (ledgers), credits the units (tax) and sets the order's
+// payment status (orders). All of it runs in the caller's transaction with the order row locked, so two refunds
 // of one order are serialised; a database trigger refuses refunds above what was paid in any case.
 //
 //   moveReturn(REFUND_PENDING)
@@ -24,13 +26,12 @@
 import type { Executor } from '../../db/client.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
-import { creditLedger, debitLedger, ledgerBalances } from '../ledgers/index.ts'
-import { recordEvent } from '../events/index.ts'
-import { capturedWithBalance, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, refreshRefundStatus } from '../orders/index.ts'
-import { findPayoutAccount, insertRefund, paymentsOf, payoutToOf, type RefundRow, refundsOf, refundView } from '../payments/index.ts'
-import { issueCreditNotes } from '../tax/index.ts'
-import { moveReturn } from './machine.ts'
-import { returnRepo, type ReturnRow } from './repo.ts'
+import { recordEvent } from '../../modules/events/index.ts'
+import { creditLedger, debitLedger, ledgerBalances } from '../../modules/ledgers/index.ts'
+import { capturedWithBalance, lockOrder, orderItemsOf, type OrderRow, paidForUncancelledUnits, refreshRefundStatus } from '../../modules/orders/index.ts'
+import { findPayoutAccount, insertRefund, paymentsOf, payoutToOf, type RefundRow, refundsOf, refundView } from '../../modules/payments/index.ts'
+import { lockReturn, moveReturn, refundedBeforeReturn, returnItemsOf, type ReturnRow } from '../../modules/returns/index.ts'
+import { issueCreditNotes } from '../../modules/tax/index.ts'
 
 type Payment = Awaited<ReturnType<typeof paymentsOf>>[number]
 
@@ -130,7 +131,7 @@ export async function refundToWallet(tx: Executor, row: ReturnRow, amount: bigin
 
 /** The Reward Points spent on the returned units (counted when the return was requested) go back. */
 export async function givePointsBack(tx: Executor, row: ReturnRow, at: Date) {
-  const items = await returnRepo.items(tx, [row.id])
+  const items = await returnItemsOf(tx, row.id)
   const pointsBack = sumPaise(items.map((i) => i.rewardPoints))
   if (pointsBack > 0n) await creditLedger(tx, { userId: row.userId, partnerId: row.partnerId, kind: 'REWARD_POINTS', amount: pointsBack, reason: 'RETURN_POINTS_BACK', reference: row.id, at })
 }
@@ -142,7 +143,7 @@ export async function givePointsBack(tx: Executor, row: ReturnRow, at: Date) {
  */
 export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
   const itemsPaid = paidForUncancelledUnits(await orderItemsOf(tx, order.id))
-  const before = await returnRepo.refundedBefore(tx, order.id, row.id)
+  const before = await refundedBeforeReturn(tx, order.id, row.id)
   const earnedBack = shareOfSlice(order.rewardPointsEarned, itemsPaid, before, row.requestedAmount)
   if (earnedBack > 0n) {
     const take = minPaise(earnedBack, (await ledgerBalances(tx, row.userId)).rewardPoints)
@@ -157,7 +158,7 @@ export async function takeEarnedPointsBack(tx: Executor, row: ReturnRow, order: 
  */
 export async function creditReturnedUnits(tx: Executor, row: ReturnRow, order: OrderRow, at: Date) {
   if (order.taxableValue === null) return
-  const items = await returnRepo.items(tx, [row.id])
+  const items = await returnItemsOf(tx, row.id)
   const kept = row.approvedAmount === null ? 0n : row.requestedAmount - row.approvedAmount
   const reason = kept > 0n ? `Return ${row.id}: refunded ₹${rupees(row.approvedAmount!)} of ₹${rupees(row.requestedAmount)}` : `Return ${row.id}`
   await issueCreditNotes(tx, order, { reason, returned: { returnId: row.id, items: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })), kept } }, at)
@@ -166,7 +167,7 @@ export async function creditReturnedUnits(tx: Executor, row: ReturnRow, order: O
 /** Provider results move the return on: all its refunds through -> REFUNDED; one failed -> REFUND_FAILED. */
 export async function settleProviderRefund(tx: Executor, refund: RefundRow, at: Date) {
   if (!refund.returnRequestId) return
-  let row = await returnRepo.lock(tx, refund.returnRequestId)
+  let row = await lockReturn(tx, refund.returnRequestId)
   if (!row) return
   // A payout given up on (its provider could not be reached) that went through after all.
   const late = row.status === 'REFUND_FAILED' && refund.status === 'SUCCEEDED'
