@@ -12,3 +12,10 @@ export interface Deps {
   clock: Clock
   logger: Logger
 }
+
+/**
+ * What one service is built from: the shared handles, and of the settings only those it reads
+ * (issue #40). A service declares them in its constructor, `ServiceDeps<'reservationMinutes'>`, and
+ * can read no other; app.ts hands every service the same Deps, which has them all.
+ */
+export type ServiceDeps<K extends keyof Config = never> = Omit<Deps, 'config'> & { readonly config: Pick<Config, K> }

@@ -14,7 +14,7 @@
 //                  success for one given up on (outcome unknown) is recorded after all
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
@@ -50,11 +50,14 @@ export const PAYOUT_METHODS: readonly RefundRow['method'][] = ['UPI_PAYOUT', 'BA
 /** A claim older than this was left by a node that stopped mid-send: the job sends that payout again (same key). */
 const STALE_CLAIM_MS = 10 * 60_000
 
+/** The settings the payout desk reads. */
+export type PayoutSettings = 'authSecret' | 'jobIntervalMs' | 'payoutMaxAttempts'
+
 export class PayoutDesk {
   private readonly db: Db
   private readonly box
   constructor(
-    private readonly deps: Pick<Deps, 'database' | 'clock' | 'logger' | 'config'>,
+    private readonly deps: Pick<ServiceDeps<PayoutSettings>, 'database' | 'clock' | 'logger' | 'config'>,
     readonly provider: PayoutProvider | null,
     private readonly settle: SettleRefund,
   ) {

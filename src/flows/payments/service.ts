@@ -10,7 +10,7 @@
 // order may still convert at that amount, refunded once it was shipped, cancelled or converted.
 import { randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, isDatabaseUnavailable } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../../modules/customers/index.ts'
@@ -46,7 +46,7 @@ import {
   updateRefund,
   WebhookSignatureError,
 } from '../../modules/payments/index.ts'
-import { PAYOUT_METHODS, PayoutDesk } from './payout-desk.ts'
+import { PAYOUT_METHODS, PayoutDesk, type PayoutSettings } from './payout-desk.ts'
 import type { Db, Executor } from '../../db/client.ts'
 
 const ACTIVE: PaymentRow['status'][] = ['CREATED', 'PENDING', 'USER_DROPPED']
@@ -56,7 +56,7 @@ export class PaymentService {
   private readonly db: Db
   private readonly clock: Deps['clock']
   private readonly logger: Deps['logger']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'reservationMinutes' | PayoutSettings>['config']
   /** Order id -> when checking its payment with the provider last failed (this process; see the sweeper). */
   private readonly failedChecks = new Map<string, number>()
 
@@ -64,7 +64,7 @@ export class PaymentService {
   readonly payouts: PayoutDesk
 
   constructor(
-    { database, clock, logger, config }: Deps,
+    { database, clock, logger, config }: ServiceDeps<'reservationMinutes' | PayoutSettings>,
     private readonly provider: PaymentProvider,
     payoutProvider: PayoutProvider | null = null,
   ) {

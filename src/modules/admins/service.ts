@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import type { TokenSigner } from '../auth/index.ts'
@@ -57,10 +57,10 @@ export async function upsertAdminPassword(db: Executor, input: { email: string; 
 export class AdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'adminTokenTtlSeconds'>['config']
 
   constructor(
-    { database, clock, config }: Deps,
+    { database, clock, config }: ServiceDeps<'adminTokenTtlSeconds'>,
     private readonly signer: TokenSigner,
   ) {
     this.db = database.db

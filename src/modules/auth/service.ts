@@ -3,7 +3,7 @@
 // used token again (a sign that it leaked) revokes the whole family.
 import { randomBytes } from 'node:crypto'
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { sha256 } from '../../lib/hashing.ts'
 import { newId } from '../../lib/ids.ts'
@@ -27,9 +27,9 @@ export class AuthService {
   readonly signer: TokenSigner
   private readonly db: Db
   private readonly clock: Deps['clock']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>['config']
 
-  constructor({ database, clock, config }: Deps) {
+  constructor({ database, clock, config }: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>) {
     this.db = database.db
     this.clock = clock
     this.config = config

@@ -2,7 +2,7 @@
 // analytics. Each write runs in one transaction, refreshes the derived search columns it affects,
 // and then invalidates the catalog's read cache on every node.
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
@@ -104,7 +104,7 @@ export class CatalogAdminService {
   private readonly clock: Deps['clock']
 
   constructor(
-    { database, clock }: Deps,
+    { database, clock }: ServiceDeps,
     private readonly cache: CatalogCache,
     private readonly flushSearchLog: () => Promise<void>,
     private readonly gstRates: GstRatesInForce,

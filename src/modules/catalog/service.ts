@@ -1,7 +1,7 @@
 // Catalog reads for API-key callers: categories, product list and detail, search. Answers are
 // cached per catalog (see cache.ts) and every search is recorded for analytics.
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -103,7 +103,7 @@ export class CatalogService {
   private readonly builds: IndexBuilds
 
   constructor(
-    { database, redis, config, clock, logger }: Deps,
+    { database, redis, config, clock, logger }: ServiceDeps<'catalogCache' | 'redisPrefix' | 'searchWorkerMinProducts'>,
     cache: CatalogCache = createCatalogCache(redis, config.redisPrefix, config.catalogCache, database.readDb !== database.db),
   ) {
     const db = database.db

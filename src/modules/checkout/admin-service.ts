@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, exists, ilike, inArray, like, or, sql } from 'drizzle-orm'
 import type { Db, Executor } from '../../db/client.ts'
 import { containing, startingWith } from '../../db/like.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { findPartner } from '../partners/index.ts'
 import { AppError, isUniqueViolation } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -114,7 +114,7 @@ export class CheckoutAdminService {
   private readonly clock: Deps['clock']
 
   constructor(
-    { database, clock }: Deps,
+    { database, clock }: ServiceDeps,
     private readonly settingsCache: VersionedCache,
   ) {
     this.db = database.db

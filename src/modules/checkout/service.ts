@@ -1,7 +1,7 @@
 // Serviceability, delivery quotes and COD eligibility for a customer's cart. The rules are data
 // (delivery zones); the arithmetic is in delivery.ts.
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
 import { type CartProduct, cartProductsTax, findCartProducts } from '../catalog/index.ts'
@@ -61,7 +61,7 @@ function methodTerms(zone: DeliveryZone, method: DeliveryMethod) {
  * the back office, which drops them from this cache (on every node, through the Redis version) when
  * it writes. Without Redis, a write from another process (the CLI seed) shows within the TTL.
  */
-export const createCheckoutSettingsCache = (deps: Pick<Deps, 'redis' | 'config'>) =>
+export const createCheckoutSettingsCache = (deps: Pick<ServiceDeps<'redisPrefix'>, 'redis' | 'config'>) =>
   createVersionedCache(deps.redis, deps.config.redisPrefix, { name: 'checkout', ttlMs: 5_000, maxEntries: 10_000, maxBytes: 16 * 1024 * 1024 })
 export const ZONES_SCOPE = 'zones'
 /** The GST sellers of catalogs (written by the tax module's back office: see gstSellersChanged). */
@@ -121,7 +121,7 @@ export class CheckoutService {
   private readonly clock: Deps['clock']
 
   constructor(
-    deps: Deps,
+    deps: ServiceDeps<'redisPrefix'>,
     private readonly codHistoryOf: CodHistoryOf,
     readonly settingsCache: VersionedCache = createCheckoutSettingsCache(deps),
   ) {

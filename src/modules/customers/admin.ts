@@ -2,7 +2,7 @@
 // needs on a call (profile, addresses, balances, recent orders, returns and tickets), block and
 // unblock. The other modules' reads are given by the app (this module imports none of them).
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
@@ -46,7 +46,7 @@ export class CustomerAdminService {
   private readonly clock: Deps['clock']
 
   constructor(
-    { database, clock }: Deps,
+    { database, clock }: ServiceDeps,
     private readonly activity: CustomerActivity,
   ) {
     this.db = database.db

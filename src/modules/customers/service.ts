@@ -2,7 +2,7 @@
 // changes first lock the customer row, so concurrent "make default" calls cannot leave two
 // defaults (the partial unique index would refuse it anyway) or none.
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { toUser } from './views.ts'
@@ -57,7 +57,7 @@ export class ProfileService {
   private readonly db: Db
   private readonly clock: Deps['clock']
 
-  constructor({ database, clock }: Deps) {
+  constructor({ database, clock }: ServiceDeps) {
     this.db = database.db
     this.clock = clock
   }

@@ -2,7 +2,7 @@
 // delivery attempts, replays and a test event.
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId, newSecret } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -42,11 +42,11 @@ const deliveryView = (d: Delivery) => ({
 export class EventAdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'authSecret' | 'partnerSecretOverlapSeconds' | 'webhooks'>['config']
   private readonly box: ReturnType<typeof createSecretBox>
   private readonly outbound: { timeoutMs: number; allowPrivateNetworks: boolean; allowHttp: boolean }
 
-  constructor({ database, clock, config }: Deps) {
+  constructor({ database, clock, config }: ServiceDeps<'authSecret' | 'partnerSecretOverlapSeconds' | 'webhooks'>) {
     this.db = database.db
     this.clock = clock
     this.config = config

@@ -16,7 +16,7 @@
 // while the row still carries this round's lease: if a slow database let it run out and another
 // node took the event over, that node's claim stands (the event may then be sent twice: at least once).
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { newId } from '../../lib/ids.ts'
 import { createSecretBox } from '../../lib/secret-box.ts'
 import { type PartnerWebhook, partnerWebhooks } from '../partners/index.ts'
@@ -49,12 +49,12 @@ export function signingSecrets(webhook: PartnerWebhook, box: ReturnType<typeof c
 export class Dispatcher {
   private readonly db: Db
   private readonly clock: Deps['clock']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'authSecret' | 'webhooks'>['config']
   private readonly logger: Deps['logger']
   private readonly box: ReturnType<typeof createSecretBox>
   private readonly options: { timeoutMs: number; allowPrivateNetworks: boolean; allowHttp: boolean }
 
-  constructor({ database, clock, config, logger }: Deps) {
+  constructor({ database, clock, config, logger }: ServiceDeps<'authSecret' | 'webhooks'>) {
     this.db = database.db
     this.clock = clock
     this.config = config

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { Envelope } from '../../http/envelope.ts'
 import { security } from '../../http/schemas.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { projectFile } from '../../lib/paths.ts'
 import { Health, Readiness } from './schemas.ts'
 
@@ -28,7 +28,7 @@ async function probeRedis(redis: Deps['redis']): Promise<'up' | 'down' | 'disabl
   }
 }
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const uptime = () => Math.round(process.uptime() * 1000) / 1000
 
   async function readiness() {

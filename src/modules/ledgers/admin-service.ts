@@ -1,7 +1,7 @@
 // Back-office adjustments of Wallet Cash and Reward Points: an amount in rupees (string or number),
 // positive to credit and negative to debit, written as one ledger entry with its reason.
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { findCustomer } from '../customers/index.ts'
@@ -14,7 +14,7 @@ export class LedgerAdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
 
-  constructor({ database, clock }: Deps) {
+  constructor({ database, clock }: ServiceDeps) {
     this.db = database.db
     this.clock = clock
   }

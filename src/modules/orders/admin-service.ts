@@ -2,7 +2,7 @@
 // sync and the dashboard's figures. Moves along the order machine are the order-moves flow's
 // (src/flows/order-moves/desk.ts).
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -26,7 +26,7 @@ export class OrderAdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
 
-  constructor({ database, clock }: Deps) {
+  constructor({ database, clock }: ServiceDeps) {
     this.db = database.db
     this.clock = clock
   }

@@ -27,7 +27,7 @@
 // lifecycle.ts's releaseReservation, run once when the order is cancelled or its payment window
 // closes (the sweeper).
 import type { Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
@@ -68,13 +68,16 @@ interface Settlement {
   nothingToPay: boolean
 }
 
+/** The settings placement reads. */
+export type PlacementSettings = 'maxUnpaidOrdersPerCustomer' | 'reservationMinutes'
+
 export class OrderPlacement {
-  readonly #deps: Deps
+  readonly #deps: ServiceDeps<PlacementSettings>
   readonly #checkout: CheckoutService
   readonly #payments: PaymentDesk
   readonly #soldOut = new SoldOutSightings()
 
-  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentDesk) {
+  constructor(deps: ServiceDeps<PlacementSettings>, checkout: CheckoutService, payments: PaymentDesk) {
     this.#deps = deps
     this.#checkout = checkout
     this.#payments = payments

@@ -9,7 +9,7 @@
 // record written. Commit. Then the provider session is opened (a network call, so outside the
 // transaction) and the answer stored under the key.
 import type { Database, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { ServiceDeps } from '../../deps.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -24,7 +24,7 @@ import { documentsOfOrder } from './invoices.ts'
 import { answeredOrder, emit, isOwnOrder } from './lifecycle.ts'
 import type { CreateOrderInput, CustomerRef } from './order-request.ts'
 import type { PaymentDesk } from './payment-desk.ts'
-import { OrderPlacement } from './placement.ts'
+import { OrderPlacement, type PlacementSettings } from './placement.ts'
 import { type ConversionQuote, conversionQuote, conversionQuoteView } from './prepaid-conversion.ts'
 import { type OrderRow, orderRepo } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
@@ -40,7 +40,7 @@ export class OrderService {
   readonly #payments: PaymentDesk
   readonly #placement: OrderPlacement
 
-  constructor(deps: Deps, checkout: CheckoutService, payments: PaymentDesk) {
+  constructor(deps: ServiceDeps<PlacementSettings>, checkout: CheckoutService, payments: PaymentDesk) {
     this.#db = deps.database.db
     this.#clock = deps.clock
     this.#payments = payments

@@ -1,7 +1,7 @@
 // The back office of partners and their API keys: create (the secret and a first key are shown
 // once), list, view, update, deactivate, rotate the secret with an overlap, issue and revoke keys.
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { checkGstin } from '../../lib/gstin.ts'
 import { type OptionalPage, pageMeta, wholeOrPage } from '../../lib/pagination.ts'
@@ -46,10 +46,10 @@ function keyView(k: ApiKeyRow) {
 export class PartnerAdminService {
   private readonly db: Db
   private readonly clock: Deps['clock']
-  private readonly config: Deps['config']
+  private readonly config: ServiceDeps<'partnerSecretOverlapSeconds' | 'redisPrefix'>['config']
   private readonly redis: Deps['redis']
 
-  constructor({ database, clock, config, redis }: Deps) {
+  constructor({ database, clock, config, redis }: ServiceDeps<'partnerSecretOverlapSeconds' | 'redisPrefix'>) {
     this.db = database.db
     this.clock = clock
     this.config = config

@@ -10,7 +10,7 @@
 // Every write runs with the order row locked, so two returns or two refunds of one order are
 // serialised; a database trigger refuses refunds above what was paid in any case.
 import type { Database, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { ServiceDeps } from '../../deps.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -50,7 +50,7 @@ export class ReturnService {
 
   readonly #shipping: ShippingService
 
-  constructor({ database, clock }: Deps, storage: Storage, payments: ReturnPayments, shipping: ShippingService) {
+  constructor({ database, clock }: ServiceDeps, storage: Storage, payments: ReturnPayments, shipping: ShippingService) {
     this.#db = database.db
     this.#clock = clock
     this.#storage = storage

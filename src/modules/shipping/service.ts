@@ -4,7 +4,7 @@
 // the order again, and a booking that lost a race is cancelled at the carrier.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Db } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { formatPaise, sumPaise } from '../../lib/money.ts'
 import { productPackages } from '../catalog/index.ts'
@@ -129,7 +129,7 @@ export class ShippingService {
   private readonly courierRule: CourierRule
 
   constructor(
-    { database, clock, logger, config }: Deps,
+    { database, clock, logger, config }: ServiceDeps<'courierRule'>,
     readonly carriers: Map<string, Carrier>,
   ) {
     this.db = database.db

@@ -2,7 +2,7 @@
 // `ticket.status_changed` event in the same transaction.
 //
 //   OPEN -> IN_PROGRESS -> RESOLVED -> CLOSED;  RESOLVED -> OPEN when the customer replies.
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
@@ -48,7 +48,7 @@ export class SupportService {
   private readonly clock: Deps['clock']
 
   constructor(
-    { database, clock }: Deps,
+    { database, clock }: ServiceDeps,
     private readonly storage: Storage,
     /** The uploads module's slots: an agent's images are issued for the ticket's customer. */
     private readonly uploadSlots: UploadService['issueSlots'],

@@ -1,7 +1,7 @@
 // GST rates in force (data with dates), GST registrations and the one each catalog sells under, and
 // the check of which products cannot be taxed yet. Decisions 0021, 0029.
 import type { Db, Executor } from '../../db/client.ts'
-import type { Deps } from '../../deps.ts'
+import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { checkGstin, GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
 import { newId } from '../../lib/ids.ts'
@@ -116,7 +116,7 @@ export class TaxService {
 
   /** `sellerChanged` runs after a seller is written: checkout caches sellers (app.ts wires it). */
   constructor(
-    { database, clock }: Deps,
+    { database, clock }: ServiceDeps,
     private readonly sellerChanged: () => Promise<void> = async () => {},
   ) {
     this.db = database.db
