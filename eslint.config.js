@@ -3,6 +3,15 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import boundaries from './eslint/module-boundaries.js'
 
+// One service shape (issue #40): a class's private members are JavaScript's `#private` fields and
+// methods, private at run time too (a logged or serialized service shows none of its handles or
+// secrets), not TypeScript's `private`, which only the compiler sees.
+const HASH_PRIVATE = [
+  { selector: "PropertyDefinition[accessibility='private']", message: 'Use a #private field, not TypeScript private (one service shape, docs/architecture.md).' },
+  { selector: "MethodDefinition[accessibility='private']", message: 'Use a #private method, not TypeScript private (one service shape, docs/architecture.md).' },
+  { selector: 'TSParameterProperty', message: 'Declare the field (#name) and assign it in the constructor: no parameter properties (one service shape).' },
+]
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'bench/results/**', 'coverage/**', 'dist/**', 'packages/*/dist/**', 'packages/*/.test-build-*/**', 'packages/sdk/src/openapi.ts'] },
   js.configs.recommended,
@@ -14,6 +23,7 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...HASH_PRIVATE] } },
   {
     // Request input reaches a service field by field: a spread or rest of the query string once let
     // `?userId=&partnerId=` replace the customer's own tenant (issue #20). The tenant comes only
@@ -34,6 +44,7 @@ export default tseslint.config(
           selector: "CallExpression > MemberExpression.arguments[object.name='request'][property.name='query']",
           message: 'Do not pass a whole query string to a service: pick its fields one by one.',
         },
+        ...HASH_PRIVATE,
       ],
     },
   },

@@ -72,12 +72,12 @@ export interface Command {
 
 /** A command line that cannot be run as written (unknown command or option, missing option): exit 2. */
 export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** The help to print after the message (not under --json). */
-    readonly help: string,
-  ) {
+  /** The help to print after the message (not under --json). */
+  readonly help: string
+
+  constructor(message: string, help: string) {
     super(message)
+    this.help = help
     this.name = 'UsageError'
   }
 }

@@ -31,22 +31,22 @@ function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogg
     log.warn({ err: err.message }, 'rate limit: Redis command failed, counting in process')
   }
   return class FallbackStore implements Store {
-    private local: Store
-    private remote: Store | null
+    #local: Store
+    #remote: Store | null
     constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }, routeKey = '') {
-      this.local = new LocalStore(params.continueExceeding, params.exponentialBackoff, 10_000)
-      this.remote = redis ? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, `${prefix}rl:${routeKey}`) : null
+      this.#local = new LocalStore(params.continueExceeding, params.exponentialBackoff, 10_000)
+      this.#remote = redis ? new RedisStore(params.continueExceeding, params.exponentialBackoff, redis, `${prefix}rl:${routeKey}`) : null
     }
     incr(key: string, cb: StoreCallback, timeWindow: number, max: number) {
-      if (!this.remote || redis?.status !== 'ready') {
-        return this.local.incr(key, cb, timeWindow, max)
+      if (!this.#remote || redis?.status !== 'ready') {
+        return this.#local.incr(key, cb, timeWindow, max)
       }
-      this.remote.incr(
+      this.#remote.incr(
         key,
         (err, res) => {
           if (!err) return cb(null, res)
           warnFallback(err)
-          this.local.incr(key, cb, timeWindow, max)
+          this.#local.incr(key, cb, timeWindow, max)
         },
         timeWindow,
         max,
@@ -55,13 +55,13 @@ function fallbackStore(redis: Redis | null, prefix: string, log: FastifyBaseLogg
     // A limiter made with app.createRateLimit (a route's own extra limit) has no routeInfo: its keys carry their own prefix.
     /** The count so far without adding to it (a limiter called with { increment: false }). */
     read(key: string, cb: StoreCallback, timeWindow: number, max: number) {
-      if (!this.remote || redis?.status !== 'ready') return this.local.read(key, cb, timeWindow, max)
-      this.remote.read(
+      if (!this.#remote || redis?.status !== 'ready') return this.#local.read(key, cb, timeWindow, max)
+      this.#remote.read(
         key,
         (err, res) => {
           if (!err) return cb(null, res)
           warnFallback(err)
-          this.local.read(key, cb, timeWindow, max)
+          this.#local.read(key, cb, timeWindow, max)
         },
         timeWindow,
         max,

@@ -6,11 +6,16 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() }
 
 export class ManualClock implements Clock {
-  constructor(private current: Date = new Date()) {}
+  #current: Date
+
+  constructor(current: Date = new Date()) {
+    this.#current = current
+  }
+
   now(): Date {
-    return new Date(this.current)
+    return new Date(this.#current)
   }
   advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms)
+    this.#current = new Date(this.#current.getTime() + ms)
   }
 }

@@ -12,13 +12,14 @@ export type ErrorCode =
   | 'UNAVAILABLE'
 
 export class AppError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** One line per problem (a bulk import's bad rows): sent as the error body's message array. */
-    readonly details?: string[],
-  ) {
+  readonly code: ErrorCode
+  /** One line per problem (a bulk import's bad rows): sent as the error body's message array. */
+  readonly details?: string[]
+
+  constructor(code: ErrorCode, message: string, details?: string[]) {
     super(message)
+    this.code = code
+    this.details = details
     this.name = 'AppError'
   }
 }

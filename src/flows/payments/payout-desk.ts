@@ -54,15 +54,18 @@ const STALE_CLAIM_MS = 10 * 60_000
 export type PayoutSettings = 'authSecret' | 'jobIntervalMs' | 'payoutMaxAttempts'
 
 export class PayoutDesk {
-  private readonly db: Db
-  private readonly box
-  constructor(
-    private readonly deps: Pick<ServiceDeps<PayoutSettings>, 'database' | 'clock' | 'logger' | 'config'>,
-    readonly provider: PayoutProvider | null,
-    private readonly settle: SettleRefund,
-  ) {
-    this.db = deps.database.db
-    this.box = createSecretBox(deps.config.authSecret, 'payout-account')
+  readonly #db: Db
+  readonly #box
+  readonly #deps: Pick<ServiceDeps<PayoutSettings>, 'database' | 'clock' | 'logger' | 'config'>
+  readonly #settle: SettleRefund
+  readonly provider: PayoutProvider | null
+
+  constructor(deps: Pick<ServiceDeps<PayoutSettings>, 'database' | 'clock' | 'logger' | 'config'>, provider: PayoutProvider | null, settle: SettleRefund) {
+    this.#deps = deps
+    this.provider = provider
+    this.#settle = settle
+    this.#db = deps.database.db
+    this.#box = createSecretBox(deps.config.authSecret, 'payout-account')
   }
 
   /** A customer's UPI ID or bank account, the number sealed. 400 when no payout provider is configured. */
@@ -77,28 +80,28 @@ export class PayoutDesk {
       method: 'BANK',
       accountHolderName: input.accountHolderName.trim().replace(/\s+/g, ' '),
       ifsc: input.ifsc.toUpperCase(),
-      accountNumberSealed: this.box.seal(input.accountNumber),
+      accountNumberSealed: this.#box.seal(input.accountNumber),
       accountNumberLast4: input.accountNumber.slice(-4),
     })
   }
 
   /** Sends one claimed payout refund (see the top of this file). */
   async send(claimed: RefundRow) {
-    const now = () => this.deps.clock.now()
-    const account = claimed.payoutAccountId ? await findPayoutAccount(this.db, claimed.payoutAccountId) : null
+    const now = () => this.#deps.clock.now()
+    const account = claimed.payoutAccountId ? await findPayoutAccount(this.#db, claimed.payoutAccountId) : null
     if (!this.provider || !account) {
       const reason = this.provider ? 'The refund has no UPI ID or bank account to pay' : 'Refunds to a UPI ID or a bank account are not configured'
-      await this.db.transaction(async (tx) => this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
+      await this.#db.transaction(async (tx) => this.#settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
       return
     }
-    const clear = this.open(account)
+    const clear = this.#open(account)
     if (!clear) {
       const reason = 'The bank account can no longer be read (AUTH_SECRET changed since it was given); the customer gives it again with PUT /returns/{id}/refund-to'
-      await this.db.transaction(async (tx) => this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
+      await this.#db.transaction(async (tx) => this.#settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason }, now()))
       return
     }
-    const order = (await findOrderById(this.db, claimed.orderId))!
-    const customer = await findCustomer(this.db, order.userId)
+    const order = (await findOrderById(this.#db, claimed.orderId))!
+    const customer = await findCustomer(this.#db, order.userId)
     try {
       const result = await this.provider.payout({
         key: claimed.payoutKey ?? claimed.id,
@@ -107,42 +110,42 @@ export class PayoutDesk {
         customer: { id: order.userId, name: customer?.name ?? '', phone: customer?.phone ?? '', email: customer?.email ?? '' },
         orderNumber: order.orderNumber,
       })
-      await this.db.transaction(async (tx) => {
+      await this.#db.transaction(async (tx) => {
         // Locked again: the callback may have settled it while we waited for the answer.
         const locked = await lockRefund(tx, claimed.id)
-        if (result.status !== 'PENDING') return this.settle(tx, locked, result.status, { providerRefundId: result.providerPayoutId, failureReason: result.failureReason }, now())
+        if (result.status !== 'PENDING') return this.#settle(tx, locked, result.status, { providerRefundId: result.providerPayoutId, failureReason: result.failureReason }, now())
         if (locked.status === 'PENDING') await updateRefund(tx, claimed.id, { providerRefundId: result.providerPayoutId, updatedAt: now() })
       })
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err
-      await this.sendFailed(claimed, err, clear)
+      await this.#sendFailed(claimed, err, clear)
     }
   }
 
-  private async sendFailed(claimed: RefundRow, err: ProviderError, clear: PayoutAccount) {
-    const at = this.deps.clock.now()
+  async #sendFailed(claimed: RefundRow, err: ProviderError, clear: PayoutAccount) {
+    const at = this.#deps.clock.now()
     // A provider's message may quote what it was sent: never the account number.
     const words = (text: string) => (clear.method === 'BANK' ? text.replaceAll(clear.accountNumber, maskAccountNumber(clear.accountNumber.slice(-4))) : text)
     if (err.refused) {
-      this.deps.logger.warn({ err: words(err.message), refundId: claimed.id }, 'the payout provider refused a payout')
-      await this.db.transaction(async (tx) =>
-        this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: `The payout provider refused the payout: ${words(err.answer!.description)}` }, at),
+      this.#deps.logger.warn({ err: words(err.message), refundId: claimed.id }, 'the payout provider refused a payout')
+      await this.#db.transaction(async (tx) =>
+        this.#settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: `The payout provider refused the payout: ${words(err.answer!.description)}` }, at),
       )
       return
     }
     const attempts = claimed.attempts + 1
-    const max = this.deps.config.payoutMaxAttempts
-    this.deps.logger.warn({ err: words(err.message), refundId: claimed.id, attempts, max }, 'payout could not be sent; it will be retried')
+    const max = this.#deps.config.payoutMaxAttempts
+    this.#deps.logger.warn({ err: words(err.message), refundId: claimed.id, attempts, max }, 'payout could not be sent; it will be retried')
     if (attempts >= max) {
-      await this.db.transaction(async (tx) => {
+      await this.#db.transaction(async (tx) => {
         await updateRefund(tx, claimed.id, { attempts })
         const reason = `The payout provider could not be reached in ${attempts} attempts; a retry sends the same payout again, never a second one`
-        await this.settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason, outcomeUnknown: true }, at)
+        await this.#settle(tx, await lockRefund(tx, claimed.id), 'FAILED', { providerRefundId: null, failureReason: reason, outcomeUnknown: true }, at)
       })
       return
     }
-    const wait = this.deps.config.jobIntervalMs * 2 ** (attempts - 1)
-    await updateRefund(this.db, claimed.id, { providerRefundId: null, attempts, nextAttemptAt: new Date(at.getTime() + wait), updatedAt: at })
+    const wait = this.#deps.config.jobIntervalMs * 2 ** (attempts - 1)
+    await updateRefund(this.#db, claimed.id, { providerRefundId: null, attempts, nextAttemptAt: new Date(at.getTime() + wait), updatedAt: at })
   }
 
   /** POST /payouts/webhooks/{provider}: verify, apply once per provider event id. */
@@ -154,15 +157,15 @@ export class PayoutDesk {
       if (err instanceof WebhookSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
       throw err
     }
-    const at = this.deps.clock.now()
-    return this.db.transaction(async (tx) => {
+    const at = this.#deps.clock.now()
+    return this.#db.transaction(async (tx) => {
       const first = await recordWebhook(tx, { provider: this.provider!.name, eventId: event.eventId, type: event.kind, receivedAt: at })
       if (!first) return { received: true, duplicate: true }
       if (event.kind === 'IGNORED') return { received: true, duplicate: false }
       const refund = await lockPayoutForCallback(tx, event.providerPayoutId, event.key)
       if (refund) {
         const changes = { providerRefundId: event.providerPayoutId, failureReason: event.kind === 'PAYOUT_FAILED' ? event.reason : null }
-        await this.settle(tx, refund, event.kind === 'PAYOUT_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', changes, at)
+        await this.#settle(tx, refund, event.kind === 'PAYOUT_SUCCEEDED' ? 'SUCCEEDED' : 'FAILED', changes, at)
       }
       return { received: true, duplicate: false }
     })
@@ -174,11 +177,11 @@ export class PayoutDesk {
   }
 
   /** The account with its number in the clear; null when the number cannot be unsealed (AUTH_SECRET changed). */
-  private open(account: PayoutAccountRow): PayoutAccount | null {
+  #open(account: PayoutAccountRow): PayoutAccount | null {
     if (account.method === 'UPI') return { method: 'UPI', vpa: account.vpa! }
     let accountNumber: string
     try {
-      accountNumber = this.box.open(account.accountNumberSealed!)
+      accountNumber = this.#box.open(account.accountNumberSealed!)
     } catch {
       return null
     }

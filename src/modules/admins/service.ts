@@ -55,22 +55,24 @@ export async function upsertAdminPassword(db: Executor, input: { email: string; 
 }
 
 export class AdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
-  private readonly config: ServiceDeps<'adminTokenTtlSeconds'>['config']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
+  readonly #config: ServiceDeps<'adminTokenTtlSeconds'>['config']
 
+  readonly #signer: TokenSigner
   constructor(
     { database, clock, config }: ServiceDeps<'adminTokenTtlSeconds'>,
-    private readonly signer: TokenSigner,
+    signer: TokenSigner,
   ) {
-    this.db = database.db
-    this.clock = clock
-    this.config = config
+    this.#signer = signer
+    this.#db = database.db
+    this.#clock = clock
+    this.#config = config
   }
 
   async login(emailInput: string, password: string) {
     const email = emailInput.trim().toLowerCase()
-    const [admin] = await this.db.select().from(adminUsers).where(eq(adminUsers.email, email)).limit(1)
+    const [admin] = await this.#db.select().from(adminUsers).where(eq(adminUsers.email, email)).limit(1)
     if (!admin || !admin.isActive) {
       dummyHash ??= hash('not-a-real-password')
       await verify(await dummyHash, password).catch(() => false)
@@ -79,20 +81,20 @@ export class AdminService {
     if (!(await verify(admin.passwordHash, password).catch(() => false))) {
       throw new AppError('UNAUTHORIZED', INVALID_LOGIN)
     }
-    const accessToken = await this.signer.sign({ role: admin.role, sv: String(admin.sessionVersion) }, admin.id, 'admin', this.config.adminTokenTtlSeconds, this.clock.now())
+    const accessToken = await this.#signer.sign({ role: admin.role, sv: String(admin.sessionVersion) }, admin.id, 'admin', this.#config.adminTokenTtlSeconds, this.#clock.now())
     return {
       accessToken,
       tokenType: 'Bearer' as const,
-      expiresIn: this.config.adminTokenTtlSeconds,
+      expiresIn: this.#config.adminTokenTtlSeconds,
       admin: { id: admin.id, email: admin.email, role: admin.role, mustChangePassword: admin.mustChangePassword },
     }
   }
 
   /** The admin behind a bearer token; the stored role and active flag win over the token's. */
   async authenticateAdmin(token: string): Promise<AdminIdentity | null> {
-    const claims = await this.signer.verify(token, 'admin', this.clock.now())
+    const claims = await this.#signer.verify(token, 'admin', this.#clock.now())
     if (!claims || typeof claims.sub !== 'string') return null
-    const [admin] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, claims.sub)).limit(1)
+    const [admin] = await this.#db.select().from(adminUsers).where(eq(adminUsers.id, claims.sub)).limit(1)
     // A token from before a reset or a deactivation carries an older version: its session has ended.
     if (!admin || !admin.isActive || (claims.sv ?? '0') !== String(admin.sessionVersion)) return null
     return { adminId: admin.id, email: admin.email, role: admin.role }
@@ -100,16 +102,16 @@ export class AdminService {
 
   /** Every back-office account, oldest first. */
   async list() {
-    const rows = await this.db.select().from(adminUsers).orderBy(asc(adminUsers.createdAt), asc(adminUsers.id))
+    const rows = await this.#db.select().from(adminUsers).orderBy(asc(adminUsers.createdAt), asc(adminUsers.id))
     return rows.map(personView)
   }
 
   /** A new account with a temporary password, answered once (the invitee changes it after signing in). */
   async invite(input: { email: string; role: AdminRole }) {
     const temporaryPassword = newTemporaryPassword()
-    const created = await createAdmin(this.db, { email: input.email, password: temporaryPassword, role: input.role })
-    await this.db.update(adminUsers).set({ mustChangePassword: true }).where(eq(adminUsers.id, created.id))
-    return { admin: await this.person(created.id), temporaryPassword }
+    const created = await createAdmin(this.#db, { email: input.email, password: temporaryPassword, role: input.role })
+    await this.#db.update(adminUsers).set({ mustChangePassword: true }).where(eq(adminUsers.id, created.id))
+    return { admin: await this.#person(created.id), temporaryPassword }
   }
 
   /**
@@ -118,7 +120,7 @@ export class AdminService {
    */
   async update(actorId: string, adminId: string, changes: { role?: AdminRole; isActive?: boolean }) {
     if (changes.role === undefined && changes.isActive === undefined) throw new AppError('BAD_REQUEST', 'Validation failed', ['role or isActive: name the change'])
-    await this.db.transaction(async (tx) => {
+    await this.#db.transaction(async (tx) => {
       await tx.execute(sql`select id from admin_users where role = 'ADMIN' and is_active for update`)
       const [row] = await tx.select().from(adminUsers).where(eq(adminUsers.id, adminId)).for('update')
       if (!row) throw new AppError('NOT_FOUND', 'Admin not found')
@@ -137,13 +139,13 @@ export class AdminService {
         .set({ role, isActive, ...(ended ? { sessionVersion: row.sessionVersion + 1 } : {}) })
         .where(eq(adminUsers.id, adminId))
     })
-    return this.person(adminId)
+    return this.#person(adminId)
   }
 
   /** A new temporary password, answered once; every session of the account ends. */
   async resetPassword(adminId: string) {
     const temporaryPassword = newTemporaryPassword()
-    const [row] = await this.db
+    const [row] = await this.#db
       .update(adminUsers)
       .set({ passwordHash: await hash(temporaryPassword), mustChangePassword: true, sessionVersion: sql`${adminUsers.sessionVersion} + 1` })
       .where(eq(adminUsers.id, adminId))
@@ -154,18 +156,18 @@ export class AdminService {
 
   /** The signed-in admin sets their own password (the current one checked); other sessions end, this one gets a new token. */
   async changeOwnPassword(adminId: string, currentPassword: string, newPassword: string) {
-    const [row] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
+    const [row] = await this.#db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
     if (!row || !(await verify(row.passwordHash, currentPassword).catch(() => false))) throw new AppError('BAD_REQUEST', 'Validation failed', ['currentPassword: is not your password'])
     if (currentPassword === newPassword) throw new AppError('BAD_REQUEST', 'Validation failed', ['newPassword: must differ from the current one'])
-    await this.db
+    await this.#db
       .update(adminUsers)
       .set({ passwordHash: await hash(newPassword), mustChangePassword: false, sessionVersion: row.sessionVersion + 1 })
       .where(eq(adminUsers.id, adminId))
     return this.login(row.email, newPassword)
   }
 
-  private async person(adminId: string) {
-    const [row] = await this.db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
+  async #person(adminId: string) {
+    const [row] = await this.#db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1)
     if (!row) throw new AppError('NOT_FOUND', 'Admin not found')
     return personView(row)
   }

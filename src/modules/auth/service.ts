@@ -25,79 +25,79 @@ export const CUSTOMER_BLOCKED = 'This customer is blocked: contact the merchant'
 
 export class AuthService {
   readonly signer: TokenSigner
-  private readonly db: Db
-  private readonly clock: Deps['clock']
-  private readonly config: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>['config']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
+  readonly #config: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>['config']
 
   constructor({ database, clock, config }: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>) {
-    this.db = database.db
-    this.clock = clock
-    this.config = config
+    this.#db = database.db
+    this.#clock = clock
+    this.#config = config
     this.signer = createTokenSigner(config.authSecret)
   }
 
-  private async issuePair(tx: Executor, user: Customer, sessionId: string) {
-    const now = this.clock.now()
+  async #issuePair(tx: Executor, user: Customer, sessionId: string) {
+    const now = this.#clock.now()
     const refreshToken = `rt_${randomBytes(32).toString('base64url')}`
     await authRepo.insertRefreshToken(tx, {
       id: newId('rtk'),
       sessionId,
       tokenHash: sha256(refreshToken),
-      expiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),
+      expiresAt: new Date(now.getTime() + this.#config.refreshTokenTtlSeconds * 1000),
       createdAt: now,
     })
     const accessToken = await this.signer.sign(
       { pid: user.partnerId, sid: sessionId },
       user.id,
       'customer',
-      this.config.accessTokenTtlSeconds,
+      this.#config.accessTokenTtlSeconds,
       now,
     )
     return {
       accessToken,
       tokenType: 'Bearer' as const,
-      expiresIn: this.config.accessTokenTtlSeconds,
+      expiresIn: this.#config.accessTokenTtlSeconds,
       refreshToken,
       user: toUser(user),
     }
   }
 
   async issueCustomerToken(partnerId: string, partnerSecret: string, input: { phone: string; name?: string; email?: string }) {
-    await verifyPartnerSecret(this.db, partnerId, partnerSecret, this.clock.now())
+    await verifyPartnerSecret(this.#db, partnerId, partnerSecret, this.#clock.now())
     const phone = normalizeIndianMobile(input.phone)
     if (!phone) throw new AppError('BAD_REQUEST', 'phone must be a valid Indian mobile number')
-    return this.db.transaction(async (tx) => {
-      const { customer: user, created } = await findOrCreateCustomer(tx, this.clock, { partnerId, phone, name: input.name, email: input.email })
+    return this.#db.transaction(async (tx) => {
+      const { customer: user, created } = await findOrCreateCustomer(tx, this.#clock, { partnerId, phone, name: input.name, email: input.email })
       if (user.blockedAt) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
       if (created) {
-        await recordEvent(tx, { partnerId, type: 'customer.created', subjectId: user.id, data: { customerId: user.id, customer: toUser(user) }, at: this.clock.now() })
+        await recordEvent(tx, { partnerId, type: 'customer.created', subjectId: user.id, data: { customerId: user.id, customer: toUser(user) }, at: this.#clock.now() })
       }
       const sessionId = newId('ses')
-      await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: this.clock.now() })
-      return this.issuePair(tx, user, sessionId)
+      await authRepo.insertSession(tx, { id: sessionId, userId: user.id, partnerId, createdAt: this.#clock.now() })
+      return this.#issuePair(tx, user, sessionId)
     })
   }
 
   async refresh(refreshToken: string) {
-    const now = this.clock.now()
-    const found = await authRepo.findRefreshToken(this.db, sha256(refreshToken))
+    const now = this.#clock.now()
+    const found = await authRepo.findRefreshToken(this.#db, sha256(refreshToken))
     if (!found || !found.partnerActive || found.session.revokedAt || found.token.expiresAt <= now) {
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
     }
     if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
     if (found.token.usedAt) {
-      await authRepo.revokeSession(this.db, found.session.id, now, 'refresh token reused')
+      await authRepo.revokeSession(this.#db, found.session.id, now, 'refresh token reused')
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
     }
-    const result = await this.db.transaction(async (tx) => {
+    const result = await this.#db.transaction(async (tx) => {
       if (!(await authRepo.markUsed(tx, found.token.id, now))) return null
       const user = await findCustomer(tx, found.session.userId)
       if (!user) return null
-      return this.issuePair(tx, user, found.session.id)
+      return this.#issuePair(tx, user, found.session.id)
     })
     if (!result) {
       // Lost a race with another refresh of the same token: that is reuse too.
-      await authRepo.revokeSession(this.db, found.session.id, now, 'refresh token reused')
+      await authRepo.revokeSession(this.#db, found.session.id, now, 'refresh token reused')
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
     }
     return result
@@ -105,8 +105,8 @@ export class AuthService {
 
   /** Revokes the session of this refresh token. Unknown tokens succeed too: logout is idempotent. */
   async logout(refreshToken: string) {
-    const found = await authRepo.findRefreshToken(this.db, sha256(refreshToken))
-    if (found) await authRepo.revokeSession(this.db, found.session.id, this.clock.now(), 'logout')
+    const found = await authRepo.findRefreshToken(this.#db, sha256(refreshToken))
+    if (found) await authRepo.revokeSession(this.#db, found.session.id, this.#clock.now(), 'logout')
   }
 
   /**
@@ -115,11 +115,11 @@ export class AuthService {
    * the back office unblocks the customer).
    */
   async authenticateCustomer(accessToken: string): Promise<CustomerIdentity | null> {
-    const claims = await this.signer.verify(accessToken, 'customer', this.clock.now())
+    const claims = await this.signer.verify(accessToken, 'customer', this.#clock.now())
     if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
       return null
     }
-    const found = await authRepo.findSession(this.db, claims.sid)
+    const found = await authRepo.findSession(this.#db, claims.sid)
     if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
     if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
     return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }

@@ -100,59 +100,65 @@ function money(field: string, value: string | number | undefined): bigint | unde
 }
 
 export class CatalogAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
+  readonly #cache: CatalogCache
+  readonly #flushSearchLog: () => Promise<void>
+  readonly #gstRates: GstRatesInForce
   constructor(
     { database, clock }: ServiceDeps,
-    private readonly cache: CatalogCache,
-    private readonly flushSearchLog: () => Promise<void>,
-    private readonly gstRates: GstRatesInForce,
+    cache: CatalogCache,
+    flushSearchLog: () => Promise<void>,
+    gstRates: GstRatesInForce,
   ) {
-    this.db = database.db
-    this.clock = clock
+    this.#cache = cache
+    this.#flushSearchLog = flushSearchLog
+    this.#gstRates = gstRates
+    this.#db = database.db
+    this.#clock = clock
   }
 
   /** A rate set in the back office must be one in force today (null clears it: inherit). */
-  private async checkGstRate(rateBps: number | null | undefined) {
+  async #checkGstRate(rateBps: number | null | undefined) {
     if (rateBps === undefined || rateBps === null) return
-    const rates = await this.gstRates.ratesInForce(this.clock.now())
+    const rates = await this.#gstRates.ratesInForce(this.#clock.now())
     if (!rates.includes(rateBps)) {
       throw new AppError('BAD_REQUEST', `gstRateBps must be a GST rate in force today, in basis points (one of ${rates.join(', ')}), not ${rateBps}`)
     }
   }
 
-  private async catalogOrThrow(catalogId: string) {
-    const catalog = await catalogRepo.findById(this.db, catalogId)
+  async #catalogOrThrow(catalogId: string) {
+    const catalog = await catalogRepo.findById(this.#db, catalogId)
     if (!catalog) throw new AppError('NOT_FOUND', 'Catalog not found')
     return catalog
   }
 
   async listCatalogs() {
-    return (await catalogRepo.list(this.db)).map((c) => ({ id: c.id, name: c.name, createdAt: c.createdAt.toISOString() }))
+    return (await catalogRepo.list(this.#db)).map((c) => ({ id: c.id, name: c.name, createdAt: c.createdAt.toISOString() }))
   }
 
   async createCatalog(name: string) {
-    const row = await catalogRepo.insert(this.db, { id: newId('cat'), name: name.trim(), createdAt: this.clock.now() })
+    const row = await catalogRepo.insert(this.#db, { id: newId('cat'), name: name.trim(), createdAt: this.#clock.now() })
     return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString() }
   }
 
   /** `parentId`: a category's children, or `root` for the top level; left out: every category. */
   async listCategories(catalogId: string, query: OptionalPage & { parentId?: string | undefined; search?: string | undefined }) {
-    await this.catalogOrThrow(catalogId)
+    await this.#catalogOrThrow(catalogId)
     const parentId = query.parentId === undefined ? undefined : query.parentId === 'root' ? null : query.parentId
-    const { data, meta } = await catalogRepo.categoryList(this.db, catalogId, { parentId, search: query.search?.trim() }, query)
+    const { data, meta } = await catalogRepo.categoryList(this.#db, catalogId, { parentId, search: query.search?.trim() }, query)
     return { data: data.map(toAdminCategory), meta }
   }
 
   async createCategory(catalogId: string, input: Required<Pick<CategoryInput, 'name' | 'slug'>> & CategoryInput) {
-    await this.catalogOrThrow(catalogId)
-    if (input.parentId && !(await catalogRepo.findCategory(this.db, catalogId, input.parentId))) {
+    await this.#catalogOrThrow(catalogId)
+    if (input.parentId && !(await catalogRepo.findCategory(this.#db, catalogId, input.parentId))) {
       throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
     }
-    await this.checkGstRate(input.gstRateBps)
-    const now = this.clock.now()
-    const [row] = await catalogRepo.insertCategories(this.db, [
+    await this.#checkGstRate(input.gstRateBps)
+    const now = this.#clock.now()
+    const [row] = await catalogRepo.insertCategories(this.#db, [
       {
         id: newId('ctg'),
         catalogId,
@@ -168,65 +174,65 @@ export class CatalogAdminService {
         updatedAt: now,
       },
     ])
-    await this.cache.invalidate(catalogId)
+    await this.#cache.invalidate(catalogId)
     return toAdminCategory(row!)
   }
 
   async getCategory(categoryId: string) {
-    const row = await catalogRepo.findCategoryById(this.db, categoryId)
+    const row = await catalogRepo.findCategoryById(this.#db, categoryId)
     if (!row) throw new AppError('NOT_FOUND', 'Category not found')
     return toAdminCategory(row)
   }
 
   async updateCategory(categoryId: string, input: CategoryInput) {
-    const current = await catalogRepo.findCategoryById(this.db, categoryId)
+    const current = await catalogRepo.findCategoryById(this.#db, categoryId)
     if (!current) throw new AppError('NOT_FOUND', 'Category not found')
     if (input.parentId) {
-      const all = await catalogRepo.categories(this.db, current.catalogId)
+      const all = await catalogRepo.categories(this.#db, current.catalogId)
       if (!all.some((c) => c.id === input.parentId)) throw new AppError('BAD_REQUEST', 'parentId must be a category of the same catalog')
       if (descendantIds(all, categoryId).includes(input.parentId)) {
         throw new AppError('CONFLICT', 'A category cannot move under itself or one of its descendants')
       }
     }
-    await this.checkGstRate(input.gstRateBps)
-    const row = await this.db.transaction(async (tx) => {
+    await this.#checkGstRate(input.gstRateBps)
+    const row = await this.#db.transaction(async (tx) => {
       const updated = await catalogRepo.updateCategory(tx, categoryId, {
         ...input,
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-        updatedAt: this.clock.now(),
+        updatedAt: this.#clock.now(),
       })
       // Names and parents are part of every product's category path, which search indexes.
       if (input.name !== undefined || input.parentId !== undefined) await refreshSearchColumns(tx, current.catalogId)
       return updated
     })
-    await this.cache.invalidate(current.catalogId)
+    await this.#cache.invalidate(current.catalogId)
     return toAdminCategory(row)
   }
 
   async listProducts(catalogId: string, query: { page: number; limit: number; search?: string }) {
-    await this.catalogOrThrow(catalogId)
-    const { rows, total } = await catalogRepo.adminListProducts(this.db, catalogId, query)
+    await this.#catalogOrThrow(catalogId)
+    const { rows, total } = await catalogRepo.adminListProducts(this.#db, catalogId, query)
     return { data: rows.map(toAdminProduct), meta: pageMeta(total, query) }
   }
 
   async getProduct(productId: string) {
-    const row = await catalogRepo.findProduct(this.db, productId)
+    const row = await catalogRepo.findProduct(this.#db, productId)
     if (!row) throw new AppError('NOT_FOUND', 'Product not found')
     return toAdminProduct(row)
   }
 
   async createProduct(catalogId: string, input: Required<Pick<ProductInput, 'name' | 'slug' | 'brand' | 'sku' | 'categoryId' | 'sellingPrice' | 'mrp'>> & ProductInput) {
-    await this.catalogOrThrow(catalogId)
-    if (!(await catalogRepo.findCategory(this.db, catalogId, input.categoryId))) {
+    await this.#catalogOrThrow(catalogId)
+    if (!(await catalogRepo.findCategory(this.#db, catalogId, input.categoryId))) {
       throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
     }
     const sellingPrice = money('sellingPrice', input.sellingPrice)!
     const mrp = money('mrp', input.mrp)!
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
-    await this.checkGstRate(input.gstRateBps)
-    const now = this.clock.now()
+    await this.#checkGstRate(input.gstRateBps)
+    const now = this.#clock.now()
     const id = newId('prd', now.getTime())
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.#db.transaction(async (tx) => {
       await catalogRepo.insertProducts(tx, [
         {
           id,
@@ -253,22 +259,22 @@ export class CatalogAdminService {
       await refreshSearchColumns(tx, catalogId, [id])
       return (await catalogRepo.findProduct(tx, id))!
     })
-    await this.cache.invalidate(catalogId)
+    await this.#cache.invalidate(catalogId)
     return toAdminProduct(row)
   }
 
   async updateProduct(productId: string, input: ProductInput) {
-    const current = await catalogRepo.findProduct(this.db, productId)
+    const current = await catalogRepo.findProduct(this.#db, productId)
     if (!current) throw new AppError('NOT_FOUND', 'Product not found')
-    if (input.categoryId && !(await catalogRepo.findCategory(this.db, current.catalogId, input.categoryId))) {
+    if (input.categoryId && !(await catalogRepo.findCategory(this.#db, current.catalogId, input.categoryId))) {
       throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
     }
     const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
     const mrp = money('mrp', input.mrp) ?? current.mrp
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
-    await this.checkGstRate(input.gstRateBps)
+    await this.#checkGstRate(input.gstRateBps)
     const { sellingPrice: _s, mrp: _m, dimensionsCm, ...rest } = input
-    const row = await this.db.transaction(async (tx) => {
+    const row = await this.#db.transaction(async (tx) => {
       await catalogRepo.updateProduct(tx, productId, {
         ...rest,
         ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
@@ -276,37 +282,37 @@ export class CatalogAdminService {
         ...(dimensionsCm !== undefined ? dimensionColumns(dimensionsCm) : {}),
         sellingPrice,
         mrp,
-        updatedAt: this.clock.now(),
+        updatedAt: this.#clock.now(),
       })
       await refreshSearchColumns(tx, current.catalogId, [productId])
       return (await catalogRepo.findProduct(tx, productId))!
     })
-    await this.cache.invalidate(current.catalogId)
+    await this.#cache.invalidate(current.catalogId)
     return toAdminProduct(row)
   }
 
   /** Adds (or with a negative delta removes) stock; never below zero. */
   async adjustStock(productId: string, delta: number) {
-    const current = await catalogRepo.findProduct(this.db, productId)
+    const current = await catalogRepo.findProduct(this.#db, productId)
     if (!current) throw new AppError('NOT_FOUND', 'Product not found')
-    const row = await catalogRepo.adjustStock(this.db, productId, delta, this.clock.now())
+    const row = await catalogRepo.adjustStock(this.#db, productId, delta, this.#clock.now())
     if (!row) throw new AppError('CONFLICT', `Stock cannot go below zero (current stock ${current.stock})`)
-    await this.cache.invalidate(current.catalogId)
+    await this.#cache.invalidate(current.catalogId)
     return toAdminProduct(row)
   }
 
   /** `productLabel` names a product row in errors (a CSV body's line numbers; default `products[i]`). */
   async importCatalog(catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel) {
-    const gstRatesInForce = await this.gstRates.ratesInForce(this.clock.now())
-    const { written } = await importCatalog(this.db, catalogId, input, { gstRatesInForce, ...(productLabel ? { productLabel } : {}) })
-    await this.cache.invalidate(catalogId)
+    const gstRatesInForce = await this.#gstRates.ratesInForce(this.#clock.now())
+    const { written } = await importCatalog(this.#db, catalogId, input, { gstRatesInForce, ...(productLabel ? { productLabel } : {}) })
+    await this.#cache.invalidate(catalogId)
     return written
   }
 
   async searchAnalytics(catalogId: string, days: number, limit: number) {
-    await this.catalogOrThrow(catalogId)
-    await this.flushSearchLog()
-    const since = new Date(this.clock.now().getTime() - days * 86_400_000)
+    await this.#catalogOrThrow(catalogId)
+    await this.#flushSearchLog()
+    const since = new Date(this.#clock.now().getTime() - days * 86_400_000)
     const shape = (rows: Awaited<ReturnType<typeof catalogRepo.topQueries>>) =>
       rows.map((r) => ({
         query: r.query,
@@ -315,8 +321,8 @@ export class CatalogAdminService {
         lastSearchedAt: new Date(r.lastSearchedAt).toISOString(),
       }))
     const [top, zero] = await Promise.all([
-      catalogRepo.topQueries(this.db, catalogId, since, limit, false),
-      catalogRepo.topQueries(this.db, catalogId, since, limit, true),
+      catalogRepo.topQueries(this.#db, catalogId, since, limit, false),
+      catalogRepo.topQueries(this.#db, catalogId, since, limit, true),
     ])
     return { since: since.toISOString(), topQueries: shape(top), zeroResultQueries: shape(zero) }
   }

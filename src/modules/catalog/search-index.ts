@@ -49,16 +49,20 @@ export interface IndexedCategory {
 /** A growable typed array: the index's bulk data stays off the JS object heap. */
 export class Vec<T extends Int32Array | Float32Array | Float64Array | Uint8Array> {
   length = 0
-  constructor(public data: T) {}
+  data: T
+
+  constructor(data: T) {
+    this.data = data
+  }
   push(value: number) {
-    if (this.length === this.data.length) this.grow(this.length + 1)
+    if (this.length === this.data.length) this.#grow(this.length + 1)
     this.data[this.length++] = value
   }
   /** Drops the spare capacity (after a build). */
   trim() {
     this.data = this.data.slice(0, this.length) as T
   }
-  private grow(atLeast: number) {
+  #grow(atLeast: number) {
     const grown = new (this.data.constructor as new (n: number) => T)(Math.max(8, this.data.length * 2, atLeast))
     grown.set(this.data)
     this.data = grown
@@ -216,14 +220,14 @@ export class CatalogIndex {
   /** Whether doc order is id order (true until an existing product is re-added at the end): ties then need no id comparison. */
   idOrdered = true
   readonly postings = new Map<string, Posting>()
-  private sortedLexemes: string[] | null = null
+  #sortedLexemes: string[] | null = null
   /**
    * The surface words of name (weight A), brand (B) and category path (C), unstemmed: a prefix or a
    * model number reaches the word as written ("titl" -> titli, whose stem is `tit`; "05712lmly",
    * which the stemmer would make `05712lmli`), beside the stemmed lexemes of `postings`.
    */
   readonly surface = new Map<string, Posting>()
-  private sortedSurface: string[] | null = null
+  #sortedSurface: string[] | null = null
   /** The sum of the live docs' name lengths in words, for the mean length of BM25's length normalisation. */
   nameWordTotal = 0
   // Words (of search_text and category names) with their trigram ids and product counts.
@@ -238,10 +242,14 @@ export class CatalogIndex {
   categoryShape = ''
   /** The xmin (32-bit xid, as text) of the snapshot the index was last synced with. */
   syncedXmin = '0'
-  private correctionMemo = new Map<string, string[]>()
-  private vocabulary: Vocabulary | null = null
+  #correctionMemo = new Map<string, string[]>()
+  #vocabulary: Vocabulary | null = null
 
-  constructor(readonly catalogId: string) {}
+  readonly catalogId: string
+
+  constructor(catalogId: string) {
+    this.catalogId = catalogId
+  }
 
   wordIdOf(word: string): number {
     let id = this.wordId.get(word)
@@ -250,13 +258,13 @@ export class CatalogIndex {
       this.words.push(word)
       this.wordId.set(word, id)
       this.wordDocs.push(0)
-      this.wordTrigrams.push(trigramsOfWord(word).map((t) => this.trigramIdOf(t)).sort((a, b) => a - b))
-      this.vocabulary = null
+      this.wordTrigrams.push(trigramsOfWord(word).map((t) => this.#trigramIdOf(t)).sort((a, b) => a - b))
+      this.#vocabulary = null
     }
     return id
   }
 
-  private trigramIdOf(trigram: string): number {
+  #trigramIdOf(trigram: string): number {
     let id = this.trigramId.get(trigram)
     if (id === undefined) {
       id = this.trigramId.size
@@ -267,14 +275,14 @@ export class CatalogIndex {
 
   /** Lexemes starting with `prefix` (binary search over the sorted lexemes). */
   lexemesWithPrefix(prefix: string): string[] {
-    if (!this.sortedLexemes) this.sortedLexemes = [...this.postings.keys()].sort()
-    return withPrefix(this.sortedLexemes, prefix)
+    if (!this.#sortedLexemes) this.#sortedLexemes = [...this.postings.keys()].sort()
+    return withPrefix(this.#sortedLexemes, prefix)
   }
 
   /** Surface words starting with `prefix`. */
   surfaceWithPrefix(prefix: string): string[] {
-    if (!this.sortedSurface) this.sortedSurface = [...this.surface.keys()].sort()
-    return withPrefix(this.sortedSurface, prefix)
+    if (!this.#sortedSurface) this.#sortedSurface = [...this.surface.keys()].sort()
+    return withPrefix(this.#sortedSurface, prefix)
   }
 
   /** The mean name length in words of the live docs. */
@@ -294,7 +302,7 @@ export class CatalogIndex {
       this.jsonStart.push(offset)
       this.jsonLength.push(written)
       offset += written
-      this.add(row)
+      this.#add(row)
     })
     this.chunks.push(chunk)
   }
@@ -320,15 +328,15 @@ export class CatalogIndex {
       this.postings.set(lexeme, { docs: new Vec(docs.subarray(at, at + n)), weights: new Vec(weights.subarray(at, at + n)) })
       at += n
     }
-    this.sortedLexemes = null
+    this.#sortedLexemes = null
   }
 
-  private add(row: ProductRow) {
+  #add(row: ProductRow) {
     const doc = this.ids.length
     const surfaceWords = wordsOf(row.search_text)
     const words = surfaceWords.map((w) => this.wordIdOf(w))
     const nameWords = wordsOf(row.name)
-    const last = this.lastId()
+    const last = this.#lastId()
     if (last !== null && row.id < last) this.idOrdered = false
     this.ids.push(row.id)
     this.dead.push(0)
@@ -342,7 +350,7 @@ export class CatalogIndex {
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
-      if (appendPosting(this.postings, lexeme, doc, codeOf(weight))) this.sortedLexemes = null
+      if (appendPosting(this.postings, lexeme, doc, codeOf(weight))) this.#sortedLexemes = null
     }
     // search_text is the name's words, then the brand's, then the category path's.
     const brandEnd = nameWords.length + wordsOf(row.brand).length
@@ -351,12 +359,12 @@ export class CatalogIndex {
       const code = i < nameWords.length ? 4 : i < brandEnd ? 3 : 2
       if ((fieldOf.get(w) ?? 0) < code) fieldOf.set(w, code)
     })
-    for (const [w, code] of fieldOf) if (appendPosting(this.surface, w, doc, code)) this.sortedSurface = null
-    this.vocabulary = null
-    this.correctionMemo.clear()
+    for (const [w, code] of fieldOf) if (appendPosting(this.surface, w, doc, code)) this.#sortedSurface = null
+    this.#vocabulary = null
+    this.#correctionMemo.clear()
   }
 
-  private lastId(): string | null {
+  #lastId(): string | null {
     for (let i = this.ids.length - 1; i >= 0; i--) if (this.ids[i]) return this.ids[i]!
     return null
   }
@@ -371,8 +379,8 @@ export class CatalogIndex {
     this.dead.data[doc] = 1
     this.docOf.delete(id)
     this.live--
-    this.vocabulary = null
-    this.correctionMemo.clear()
+    this.#vocabulary = null
+    this.#correctionMemo.clear()
   }
 
   /** Drops the spare capacity of the per-product arrays (after a build). */
@@ -382,18 +390,18 @@ export class CatalogIndex {
 
   /** The catalog's words and how many products use each: the typo corrector's dictionary. */
   vocabularyNow(): Vocabulary {
-    if (!this.vocabulary) {
+    if (!this.#vocabulary) {
       const words = this.words.filter((w, i) => this.wordDocs[i]! > 0 && w.length >= 2)
-      this.vocabulary = { words, frequency: new Map(words.map((w) => [w, this.wordDocs[this.wordId.get(w)!]!])) }
+      this.#vocabulary = { words, frequency: new Map(words.map((w) => [w, this.wordDocs[this.wordId.get(w)!]!])) }
     }
-    return this.vocabulary
+    return this.#vocabulary
   }
 
   correctionsOf(token: string, correct: (token: string, vocabulary: Vocabulary) => string[]): string[] {
-    let found = this.correctionMemo.get(token)
+    let found = this.#correctionMemo.get(token)
     if (!found) {
       found = correct(token, this.vocabularyNow())
-      if (this.correctionMemo.size < 10_000) this.correctionMemo.set(token, found)
+      if (this.#correctionMemo.size < 10_000) this.#correctionMemo.set(token, found)
     }
     return found
   }

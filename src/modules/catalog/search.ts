@@ -219,15 +219,19 @@ async function queryGroups(db: Db, index: CatalogIndex, tokens: string[]): Promi
  */
 class QueryTrigrams {
   readonly size: number
-  private readonly trigrams = new Set<number>()
-  private readonly prefix: { word: string; trigrams: number } | null
-  private readonly q = ++memoQuery
+  readonly #trigrams = new Set<number>()
+  readonly #prefix: { word: string; trigrams: number } | null
+  readonly #q = ++memoQuery
+  readonly #index: CatalogIndex
+  readonly tokens: string[]
 
-  constructor(private readonly index: CatalogIndex, readonly tokens: string[]) {
+  constructor(index: CatalogIndex, tokens: string[]) {
+    this.#index = index
+    this.tokens = tokens
     let unknown = -1
-    for (const word of tokens) for (const t of trigramsOfWord(word)) this.trigrams.add(index.trigramId.get(t) ?? unknown--)
-    this.size = this.trigrams.size
-    this.prefix = tokens.length === 1 && !isWhole(tokens[0]!) ? { word: tokens[0]!, trigrams: trigramsOfWord(tokens[0]!).length - 1 } : null
+    for (const word of tokens) for (const t of trigramsOfWord(word)) this.#trigrams.add(index.trigramId.get(t) ?? unknown--)
+    this.size = this.#trigrams.size
+    this.#prefix = tokens.length === 1 && !isWhole(tokens[0]!) ? { word: tokens[0]!, trigrams: trigramsOfWord(tokens[0]!).length - 1 } : null
     if (memoStamp.length < index.words.length) {
       memoStamp = new Int32Array(index.words.length * 2)
       memoValue = new Int32Array(index.words.length * 2)
@@ -236,17 +240,17 @@ class QueryTrigrams {
 
   /** Shared trigrams in the low 16 bits, the word's trigram count above. */
   of(w: number): number {
-    if (memoStamp[w] === this.q) return memoValue[w]!
-    const word = this.index.words[w]!
+    if (memoStamp[w] === this.#q) return memoValue[w]!
+    const word = this.#index.words[w]!
     let packed: number
-    if (this.prefix && word !== this.prefix.word && word.startsWith(this.prefix.word)) packed = this.prefix.trigrams * 65_537
+    if (this.#prefix && word !== this.#prefix.word && word.startsWith(this.#prefix.word)) packed = this.#prefix.trigrams * 65_537
     else {
       let shared = 0
-      const own = this.index.wordTrigrams[w]!
-      for (const t of own) if (this.trigrams.has(t)) shared++
+      const own = this.#index.wordTrigrams[w]!
+      for (const t of own) if (this.#trigrams.has(t)) shared++
       packed = own.length * 65_536 + shared
     }
-    memoStamp[w] = this.q
+    memoStamp[w] = this.#q
     memoValue[w] = packed
     return packed
   }
@@ -263,16 +267,16 @@ class QueryTrigrams {
       sharedSums[i + 1] = sharedSums[i]! + (packed & 0xffff)
       totalSums[i + 1] = totalSums[i]! + (packed >>> 16)
     }
-    let best = nameWords > 0 ? this.jaccard(0, nameWords) : 0
+    let best = nameWords > 0 ? this.#jaccard(0, nameWords) : 0
     const span = this.tokens.length + 1
     for (let a = 0; a < count; a++) {
       if (sharedSums[a + 1] === sharedSums[a]) continue
-      for (let b = a + 1; b <= Math.min(count, a + span); b++) best = Math.max(best, this.jaccard(a, b))
+      for (let b = a + 1; b <= Math.min(count, a + span); b++) best = Math.max(best, this.#jaccard(a, b))
     }
     return best
   }
 
-  private jaccard(a: number, b: number): number {
+  #jaccard(a: number, b: number): number {
     const total = totalSums[b]! - totalSums[a]!
     const shared = Math.min(sharedSums[b]! - sharedSums[a]!, this.size, total)
     return shared / (this.size + total - shared)

@@ -96,11 +96,11 @@ function createSearchLog(db: Db, logger: Deps['logger']) {
 export class CatalogService {
   readonly cache: CatalogCache
   readonly searchLog: ReturnType<typeof createSearchLog>
-  private readonly redis: Deps['redis']
-  private readonly clock: Deps['clock']
+  readonly #redis: Deps['redis']
+  readonly #clock: Deps['clock']
   // Partners' catalog reads go to the read replica when there is one; search analytics are written to `db`.
-  private readonly reads: Db
-  private readonly builds: IndexBuilds
+  readonly #reads: Db
+  readonly #builds: IndexBuilds
 
   constructor(
     { database, redis, config, clock, logger }: ServiceDeps<'catalogCache' | 'redisPrefix' | 'searchWorkerMinProducts'>,
@@ -108,21 +108,21 @@ export class CatalogService {
   ) {
     const db = database.db
     this.cache = cache
-    this.redis = redis
-    this.clock = clock
-    this.reads = database.readDb
+    this.#redis = redis
+    this.#clock = clock
+    this.#reads = database.readDb
     // Orders move stock in their own transactions; product answers show it, so they go once those commit.
     onStockMoved(db, (catalogIds) => cache.stockChanged(catalogIds))
     this.searchLog = createSearchLog(db, logger)
-    this.builds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
+    this.#builds = { workerMinProducts: config.searchWorkerMinProducts, log: logger }
   }
 
-  private allCategories(catalogId: string) {
-    return this.cache.get(catalogId, 'categories', () => catalogRepo.categories(this.reads, catalogId))
+  #allCategories(catalogId: string) {
+    return this.cache.get(catalogId, 'categories', () => catalogRepo.categories(this.#reads, catalogId))
   }
 
   async categoryTree(catalogId: string) {
-    const all = (await this.allCategories(catalogId)).filter((c) => c.isActive)
+    const all = (await this.#allCategories(catalogId)).filter((c) => c.isActive)
     const active = new Set(all.map((c) => c.id))
     return all
       .filter((c) => c.parentId === null)
@@ -140,10 +140,10 @@ export class CatalogService {
   async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
     let categoryIds: string[] | undefined
     if (query.categoryId) {
-      const all = await this.allCategories(catalogId)
+      const all = await this.#allCategories(catalogId)
       categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
     }
-    const { rows, total } = await catalogRepo.listProducts(this.reads, {
+    const { rows, total } = await catalogRepo.listProducts(this.#reads, {
       catalogId,
       search: query.search?.trim() || undefined,
       categoryIds,
@@ -157,7 +157,7 @@ export class CatalogService {
   }
 
   async productBySlug(catalogId: string, slug: string) {
-    const row = await catalogRepo.findProductBySlug(this.reads, catalogId, slug)
+    const row = await catalogRepo.findProductBySlug(this.#reads, catalogId, slug)
     if (!row) throw new AppError('NOT_FOUND', 'Product not found')
     return toProduct(row)
   }
@@ -168,7 +168,7 @@ export class CatalogService {
   ) {
     const q = input.q.trim()
     if (!q) throw new AppError('BAD_REQUEST', 'q should not be empty')
-    const { reads, builds, redis, cache } = this
+    const [reads, builds, redis, cache] = [this.#reads, this.#builds, this.#redis, this.cache]
     const found = await searchCatalog(
       reads,
       { catalogId: caller.catalogId, q, limit: input.limit, products: input.type !== 'categories', categories: input.type !== 'products' },
@@ -197,7 +197,7 @@ export class CatalogService {
       source: input.source?.replaceAll('\u0000', '') ?? null,
       resultCount: totalResults,
       topScore,
-      createdAt: this.clock.now(),
+      createdAt: this.#clock.now(),
     })
     return { products, categories, totalResults, topScore }
   }

@@ -110,21 +110,23 @@ const blockedOut = (row: typeof codBlockedPincodes.$inferSelect) => ({ pincode: 
 
 /** `settingsCache` is the checkout service's: zone and pricing writes drop what it holds. */
 export class CheckoutAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
+  readonly #settingsCache: VersionedCache
   constructor(
     { database, clock }: ServiceDeps,
-    private readonly settingsCache: VersionedCache,
+    settingsCache: VersionedCache,
   ) {
-    this.db = database.db
-    this.clock = clock
+    this.#settingsCache = settingsCache
+    this.#db = database.db
+    this.#clock = clock
   }
 
   /** The zones (or the one zone) with their pincode prefixes, as answered. */
-  private async zoneViews(rows: (typeof deliveryZones.$inferSelect)[]) {
+  async #zoneViews(rows: (typeof deliveryZones.$inferSelect)[]) {
     if (rows.length === 0) return []
-    const pins = await this.db
+    const pins = await this.#db
       .select()
       .from(zonePincodes)
       .where(inArray(zonePincodes.zoneId, rows.map((z) => z.id)))
@@ -132,12 +134,12 @@ export class CheckoutAdminService {
     return rows.map((z) => zoneOut(z, pins))
   }
 
-  private async zoneView(zoneId: string) {
-    return (await this.zoneViews(await this.db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId))))[0]!
+  async #zoneView(zoneId: string) {
+    return (await this.#zoneViews(await this.#db.select().from(deliveryZones).where(eq(deliveryZones.id, zoneId))))[0]!
   }
 
   /** Maps prefixes to a zone; a prefix already mapped elsewhere moves. */
-  private async mapPrefixes(tx: Executor, zoneId: string, prefixes: PrefixInput[]) {
+  async #mapPrefixes(tx: Executor, zoneId: string, prefixes: PrefixInput[]) {
     for (const p of prefixes) {
       await tx.insert(zonePincodes).values({ ...p, zoneId }).onConflictDoUpdate({ target: zonePincodes.prefix, set: { zoneId, city: p.city, state: p.state } })
     }
@@ -154,7 +156,7 @@ export class CheckoutAdminService {
       ? undefined
       : /^[0-9]+$/.test(search)
         ? exists(
-            this.db
+            this.#db
               .select({ one: sql`1` })
               .from(zonePincodes)
               .where(and(eq(zonePincodes.zoneId, deliveryZones.id), or(like(zonePincodes.prefix, startingWith(search)), sql`${search} like ${zonePincodes.prefix} || '%'`))),
@@ -162,15 +164,15 @@ export class CheckoutAdminService {
         : ilike(deliveryZones.name, containing(search))
     const page = await wholeOrPage(
       query,
-      (w) => this.db.select().from(deliveryZones).where(where).orderBy(asc(deliveryZones.name), asc(deliveryZones.id)).limit(w.limit).offset(w.offset),
-      async () => (await this.db.select({ n: count() }).from(deliveryZones).where(where))[0]!.n,
+      (w) => this.#db.select().from(deliveryZones).where(where).orderBy(asc(deliveryZones.name), asc(deliveryZones.id)).limit(w.limit).offset(w.offset),
+      async () => (await this.#db.select({ n: count() }).from(deliveryZones).where(where))[0]!.n,
     )
-    return { data: await this.zoneViews(page.data), meta: page.meta }
+    return { data: await this.#zoneViews(page.data), meta: page.meta }
   }
 
   async createZone(input: ZoneInput & { pincodes: PrefixInput[] }) {
     const id = newId('zon')
-    await this.db.transaction(async (tx) => {
+    await this.#db.transaction(async (tx) => {
       await tx.insert(deliveryZones).values({
         id,
         name: input.name,
@@ -187,17 +189,17 @@ export class CheckoutAdminService {
         codAvailable: input.codAvailable,
         codLimit: paise(input.codLimit),
         codFee: paise(input.codFee),
-        updatedAt: this.clock.now(),
+        updatedAt: this.#clock.now(),
       })
-      await this.mapPrefixes(tx, id, input.pincodes)
+      await this.#mapPrefixes(tx, id, input.pincodes)
     })
-    await this.settingsCache.invalidate(ZONES_SCOPE)
-    return this.zoneView(id)
+    await this.#settingsCache.invalidate(ZONES_SCOPE)
+    return this.#zoneView(id)
   }
 
   async updateZone(zoneId: string, input: Partial<ZoneInput> & { pincodes?: PrefixInput[] }) {
     const { pincodes, standardSlabs, expressSlabs, freeShippingThreshold, codLimit, codFee, ...rest } = input
-    const found = await this.db.transaction(async (tx) => {
+    const found = await this.#db.transaction(async (tx) => {
       const rows = await tx
         .update(deliveryZones)
         .set({
@@ -207,17 +209,17 @@ export class CheckoutAdminService {
           ...(freeShippingThreshold !== undefined ? { freeShippingThreshold: freeShippingThreshold === null ? null : paise(freeShippingThreshold) } : {}),
           ...(codLimit !== undefined ? { codLimit: paise(codLimit) } : {}),
           ...(codFee !== undefined ? { codFee: paise(codFee) } : {}),
-          updatedAt: this.clock.now(),
+          updatedAt: this.#clock.now(),
         })
         .where(eq(deliveryZones.id, zoneId))
         .returning({ id: deliveryZones.id })
       if (rows.length === 0) return false
-      await this.mapPrefixes(tx, zoneId, pincodes ?? [])
+      await this.#mapPrefixes(tx, zoneId, pincodes ?? [])
       return true
     })
     if (!found) throw new AppError('NOT_FOUND', 'Delivery zone not found')
-    await this.settingsCache.invalidate(ZONES_SCOPE)
-    return this.zoneView(zoneId)
+    await this.#settingsCache.invalidate(ZONES_SCOPE)
+    return this.#zoneView(zoneId)
   }
 
   async savePricing(
@@ -225,15 +227,15 @@ export class CheckoutAdminService {
     settings: { rewardEarnPercent: number; rewardRedeemCapPercent: number; paisePerPoint: number; returnWindowDays?: number; prepaidDiscountPercent?: number; prepaidDiscountCap?: Amount | null },
   ) {
     const { prepaidDiscountCap, ...rest } = settings
-    const values = { ...rest, ...(prepaidDiscountCap !== undefined ? { prepaidDiscountCap: prepaidDiscountCap === null ? null : paise(prepaidDiscountCap) } : {}), updatedAt: this.clock.now() }
-    await this.db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
-    await this.settingsCache.invalidate(pricingScope(partnerId))
+    const values = { ...rest, ...(prepaidDiscountCap !== undefined ? { prepaidDiscountCap: prepaidDiscountCap === null ? null : paise(prepaidDiscountCap) } : {}), updatedAt: this.#clock.now() }
+    await this.#db.insert(partnerPricing).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerPricing.partnerId, set: values })
+    await this.#settingsCache.invalidate(pricingScope(partnerId))
     return this.pricing(partnerId)
   }
 
   /** The partner's pricing settings, the defaults filled in when it has none. */
   async pricing(partnerId: string) {
-    const [row] = await this.db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1)
+    const [row] = await this.#db.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1)
     return {
       rewardEarnPercent: row?.rewardEarnPercent ?? 1,
       rewardRedeemCapPercent: row?.rewardRedeemCapPercent ?? 10,
@@ -245,13 +247,13 @@ export class CheckoutAdminService {
   }
 
   async createCoupon(partnerId: string, input: Omit<CouponInput, 'value' | 'maxDiscount' | 'minOrderValue'> & { value: Amount; maxDiscount?: Amount | null; minOrderValue?: Amount }) {
-    if (!(await findPartner(this.db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+    if (!(await findPartner(this.#db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
     const value = input.kind === 'PERCENT' ? (/^\d+$/.test(String(input.value)) ? BigInt(input.value) : -1n) : paise(input.value)
     const row = await createCoupon(
-      this.db,
+      this.#db,
       partnerId,
       { ...input, value, maxDiscount: input.maxDiscount == null ? null : paise(input.maxDiscount), minOrderValue: input.minOrderValue === undefined ? 0n : paise(input.minOrderValue) },
-      this.clock.now(),
+      this.#clock.now(),
     )
     return couponOut(row)
   }
@@ -262,27 +264,27 @@ export class CheckoutAdminService {
     const where = and(eq(coupons.partnerId, partnerId), search ? ilike(coupons.code, containing(search)) : undefined)
     const page = await wholeOrPage(
       query,
-      (w) => this.db.select().from(coupons).where(where).orderBy(desc(coupons.createdAt), desc(coupons.id)).limit(w.limit).offset(w.offset),
-      async () => (await this.db.select({ n: count() }).from(coupons).where(where))[0]!.n,
+      (w) => this.#db.select().from(coupons).where(where).orderBy(desc(coupons.createdAt), desc(coupons.id)).limit(w.limit).offset(w.offset),
+      async () => (await this.#db.select({ n: count() }).from(coupons).where(where))[0]!.n,
     )
     return { data: page.data.map(couponOut), meta: page.meta }
   }
 
   async updateCoupon(couponId: string, changes: { isActive?: boolean; validUntil?: Date | null }) {
     if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of isActive, validUntil')
-    const [row] = await this.db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
+    const [row] = await this.#db.update(coupons).set(changes).where(eq(coupons.id, couponId)).returning()
     if (!row) throw new AppError('NOT_FOUND', 'Coupon not found')
     return couponOut(row)
   }
 
-  private async requirePartner(partnerId: string) {
-    if (!(await findPartner(this.db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
+  async #requirePartner(partnerId: string) {
+    if (!(await findPartner(this.#db, partnerId))) throw new AppError('NOT_FOUND', 'Partner not found')
   }
 
   /** The partner's COD risk rules; every limit null when none were set. */
   async codRules(partnerId: string) {
-    await this.requirePartner(partnerId)
-    const [row] = await this.db.select().from(partnerCodRules).where(eq(partnerCodRules.partnerId, partnerId)).limit(1)
+    await this.#requirePartner(partnerId)
+    const [row] = await this.#db.select().from(partnerCodRules).where(eq(partnerCodRules.partnerId, partnerId)).limit(1)
     return codRulesOut(row)
   }
 
@@ -292,7 +294,7 @@ export class CheckoutAdminService {
     if ((input.maxRefusedDeliveries == null) !== (input.refusedWindowDays == null)) {
       throw new AppError('BAD_REQUEST', 'maxRefusedDeliveries and refusedWindowDays must be set together, or both left out')
     }
-    await this.requirePartner(partnerId)
+    await this.#requirePartner(partnerId)
     const values = {
       maxOpenCodOrders: input.maxOpenCodOrders ?? null,
       maxCodValue: input.maxCodValue == null ? null : paise(input.maxCodValue),
@@ -301,33 +303,33 @@ export class CheckoutAdminService {
       maxRefusedDeliveries: input.maxRefusedDeliveries ?? null,
       refusedWindowDays: input.refusedWindowDays ?? null,
       firstOrderCap: input.firstOrderCap == null ? null : paise(input.firstOrderCap),
-      updatedAt: this.clock.now(),
+      updatedAt: this.#clock.now(),
     }
-    const [row] = await this.db.insert(partnerCodRules).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerCodRules.partnerId, set: values }).returning()
-    await this.settingsCache.invalidate(codRulesScope(partnerId))
+    const [row] = await this.#db.insert(partnerCodRules).values({ partnerId, ...values }).onConflictDoUpdate({ target: partnerCodRules.partnerId, set: values }).returning()
+    await this.#settingsCache.invalidate(codRulesScope(partnerId))
     return codRulesOut(row)
   }
 
   /** The partner's COD-blocked pincodes in order, whole or one page; `search`: the first digits. */
   async codBlockedPincodes(partnerId: string, query: OptionalPage & { search?: string | undefined }) {
-    await this.requirePartner(partnerId)
+    await this.#requirePartner(partnerId)
     const where = and(eq(codBlockedPincodes.partnerId, partnerId), query.search ? like(codBlockedPincodes.pincode, startingWith(query.search)) : undefined)
     const page = await wholeOrPage(
       query,
-      (w) => this.db.select().from(codBlockedPincodes).where(where).orderBy(asc(codBlockedPincodes.pincode)).limit(w.limit).offset(w.offset),
-      async () => (await this.db.select({ n: count() }).from(codBlockedPincodes).where(where))[0]!.n,
+      (w) => this.#db.select().from(codBlockedPincodes).where(where).orderBy(asc(codBlockedPincodes.pincode)).limit(w.limit).offset(w.offset),
+      async () => (await this.#db.select({ n: count() }).from(codBlockedPincodes).where(where))[0]!.n,
     )
     return { data: page.data.map(blockedOut), meta: page.meta }
   }
 
   async blockCodPincode(partnerId: string, input: { pincode: string; reason?: string }) {
-    await this.requirePartner(partnerId)
+    await this.#requirePartner(partnerId)
     try {
-      const [row] = await this.db
+      const [row] = await this.#db
         .insert(codBlockedPincodes)
-        .values({ partnerId, pincode: input.pincode, reason: input.reason?.trim() || null, createdAt: this.clock.now() })
+        .values({ partnerId, pincode: input.pincode, reason: input.reason?.trim() || null, createdAt: this.#clock.now() })
         .returning()
-      await this.settingsCache.invalidate(codBlockedScope(partnerId))
+      await this.#settingsCache.invalidate(codBlockedScope(partnerId))
       return blockedOut(row!)
     } catch (error) {
       if (isUniqueViolation(error, 'cod_blocked_pincodes_partner_id_pincode_pk')) throw new AppError('CONFLICT', `Pincode ${input.pincode} is already blocked for cash on delivery`)
@@ -336,10 +338,10 @@ export class CheckoutAdminService {
   }
 
   async unblockCodPincode(partnerId: string, pincode: string) {
-    await this.requirePartner(partnerId)
-    const [row] = await this.db.delete(codBlockedPincodes).where(and(eq(codBlockedPincodes.partnerId, partnerId), eq(codBlockedPincodes.pincode, pincode))).returning()
+    await this.#requirePartner(partnerId)
+    const [row] = await this.#db.delete(codBlockedPincodes).where(and(eq(codBlockedPincodes.partnerId, partnerId), eq(codBlockedPincodes.pincode, pincode))).returning()
     if (!row) throw new AppError('NOT_FOUND', `Pincode ${pincode} is not blocked for cash on delivery`)
-    await this.settingsCache.invalidate(codBlockedScope(partnerId))
+    await this.#settingsCache.invalidate(codBlockedScope(partnerId))
     return blockedOut(row)
   }
 }

@@ -117,31 +117,32 @@ export function taxBlockView(tax: NonNullable<PricedTax>) {
 }
 
 export class CheckoutService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
-  constructor(
-    deps: ServiceDeps<'redisPrefix'>,
-    private readonly codHistoryOf: CodHistoryOf,
-    readonly settingsCache: VersionedCache = createCheckoutSettingsCache(deps),
-  ) {
-    this.db = deps.database.db
-    this.clock = deps.clock
+  readonly #codHistoryOf: CodHistoryOf
+  readonly settingsCache: VersionedCache
+
+  constructor(deps: ServiceDeps<'redisPrefix'>, codHistoryOf: CodHistoryOf, settingsCache: VersionedCache = createCheckoutSettingsCache(deps)) {
+    this.#codHistoryOf = codHistoryOf
+    this.settingsCache = settingsCache
+    this.#db = deps.database.db
+    this.#clock = deps.clock
   }
 
-  private zoneForPincode(pincode: string, executor: Executor = this.db) {
+  #zoneForPincode(pincode: string, executor: Executor = this.#db) {
     return this.settingsCache.get(ZONES_SCOPE, pincode, () => checkoutRepo.zoneForPincode(executor, pincode))
   }
 
-  private pricingSettings(partnerId: string, executor: Executor = this.db) {
+  #pricingSettings(partnerId: string, executor: Executor = this.#db) {
     return this.settingsCache.get(pricingScope(partnerId), '', async () => (await executor.select().from(partnerPricing).where(eq(partnerPricing.partnerId, partnerId)).limit(1))[0] ?? null)
   }
 
-  private codRules(partnerId: string, executor: Executor = this.db): Promise<CodRules | null> {
+  #codRules(partnerId: string, executor: Executor = this.#db): Promise<CodRules | null> {
     return this.settingsCache.get(codRulesScope(partnerId), '', async () => (await executor.select().from(partnerCodRules).where(eq(partnerCodRules.partnerId, partnerId)).limit(1))[0] ?? null)
   }
 
-  private codBlocked(partnerId: string, pincode: string, executor: Executor = this.db): Promise<boolean> {
+  #codBlocked(partnerId: string, pincode: string, executor: Executor = this.#db): Promise<boolean> {
     return this.settingsCache.get(codBlockedScope(partnerId), pincode, async () => {
       const rows = await executor
         .select({ pincode: codBlockedPincodes.pincode })
@@ -160,24 +161,24 @@ export class CheckoutService {
    * locked (placement.ts lockBuyer), so concurrent orders of one customer are counted one after
    * the other.
    */
-  async codRisk(customer: { userId: string; partnerId: string }, pincode: string, amount: bigint, executor: Executor = this.db) {
-    const [rules, pincodeBlocked] = await Promise.all([this.codRules(customer.partnerId, executor), this.codBlocked(customer.partnerId, pincode, executor)])
+  async codRisk(customer: { userId: string; partnerId: string }, pincode: string, amount: bigint, executor: Executor = this.#db) {
+    const [rules, pincodeBlocked] = await Promise.all([this.#codRules(customer.partnerId, executor), this.#codBlocked(customer.partnerId, pincode, executor)])
     let history: CodHistory | null = null
     if (rulesNeedHistory(rules)) {
       // `== null`: rules cached before a rule existed lack its fields.
-      const since = (days: number | null | undefined) => (days == null ? null : new Date(this.clock.now().getTime() - days * 86_400_000))
-      history = await this.codHistoryOf(executor, customer.userId, since(rules.rtoWindowDays), since(rules.maxRefusedDeliveries == null ? null : rules.refusedWindowDays))
+      const since = (days: number | null | undefined) => (days == null ? null : new Date(this.#clock.now().getTime() - days * 86_400_000))
+      history = await this.#codHistoryOf(executor, customer.userId, since(rules.rtoWindowDays), since(rules.maxRefusedDeliveries == null ? null : rules.refusedWindowDays))
     }
     return codRiskReasons({ rules, history, pincodeBlocked, pincode, amount })
   }
 
   /** Null when the address's state may be its pincode's (pincode-state.ts), the 400 message otherwise; zones from the cache. */
-  addressStateMismatch(address: { state: string; pincode: string }, field?: string, executor: Executor = this.db) {
-    return stateMismatch(executor, address, field, (pincode) => this.zoneForPincode(pincode, executor))
+  addressStateMismatch(address: { state: string; pincode: string }, field?: string, executor: Executor = this.#db) {
+    return stateMismatch(executor, address, field, (pincode) => this.#zoneForPincode(pincode, executor))
   }
 
   /** The cart's products, from the partner's catalogs; unknown ids and duplicate lines are refused. */
-  async loadCart(partnerId: string, items: CartItem[], db: Executor = this.db) {
+  async loadCart(partnerId: string, items: CartItem[], db: Executor = this.#db) {
     const ids = items.map((i) => i.productId)
     const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
     if (duplicate) throw new AppError('BAD_REQUEST', `items must not list product ${duplicate} twice`)
@@ -191,9 +192,9 @@ export class CheckoutService {
     return { lines, itemsTotal, weightGrams }
   }
 
-  private quoteMethod(zone: DeliveryZone, method: DeliveryMethod, cart: { itemsTotal: bigint; weightGrams: number }) {
+  #quoteMethod(zone: DeliveryZone, method: DeliveryMethod, cart: { itemsTotal: bigint; weightGrams: number }) {
     const terms = methodTerms(zone, method)
-    const now = this.clock.now()
+    const now = this.#clock.now()
     return {
       method,
       available: terms.available,
@@ -203,7 +204,7 @@ export class CheckoutService {
     }
   }
 
-  private codReasons(found: Awaited<ReturnType<typeof checkoutRepo.zoneForPincode>>, amount: bigint): string[] {
+  #codReasons(found: Awaited<ReturnType<typeof checkoutRepo.zoneForPincode>>, amount: bigint): string[] {
     if (!found || !found.zone.serviceable) return ['Pincode is not serviceable']
     if (!found.zone.codAvailable) return ['Cash on delivery is not available for this pincode']
     if (amount > found.zone.codLimit) return [`Cash on delivery is limited to ₹${rupees(found.zone.codLimit)} for this pincode`]
@@ -216,7 +217,7 @@ export class CheckoutService {
   async priceForCustomer(
     customer: { userId: string; partnerId: string },
     input: QuoteInput,
-    db: Executor = this.db,
+    db: Executor = this.#db,
     balances: 'always' | 'when-used' = 'always',
     loaded?: Cart,
     shippingState?: string,
@@ -230,7 +231,7 @@ export class CheckoutService {
     let codFee = 0n
     let codLimit: bigint | null = null
     if (input.pincode) {
-      const found = await this.zoneForPincode(input.pincode, db)
+      const found = await this.#zoneForPincode(input.pincode, db)
       if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
       const terms = methodTerms(found.zone, method)
       if (!terms.available) throw new AppError('BAD_REQUEST', `${method} delivery is not available for pincode ${input.pincode}`)
@@ -244,9 +245,9 @@ export class CheckoutService {
       throw new AppError('BAD_REQUEST', 'pincode is required for cash on delivery')
     }
     const coupon = input.couponCode
-      ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: this.clock.now() })
+      ? await applicableCoupon(db, { partnerId: customer.partnerId, userId: customer.userId, code: input.couponCode, itemsTotal: cart.itemsTotal, now: this.#clock.now() })
       : null
-    const settings = await this.pricingSettings(customer.partnerId, db)
+    const settings = await this.#pricingSettings(customer.partnerId, db)
     const readBalances = balances === 'always' || input.useRewardPoints === true || input.useWalletCash === true
     const current = readBalances ? await ledgerBalances(db, customer.userId) : { walletCash: 0n, rewardPoints: 0n }
     const priced = priceCart({
@@ -265,7 +266,7 @@ export class CheckoutService {
     if (codLimit !== null && priced.remainingPayable > codLimit) {
       throw new AppError('BAD_REQUEST', `Cash on delivery is limited to ₹${rupees(codLimit)} for this pincode`)
     }
-    const tax = await this.taxOf(cart, priced, input.pincode, shippingState, db)
+    const tax = await this.#taxOf(cart, priced, input.pincode, shippingState, db)
     return { ...priced, balances: current, coupon, cart, tax }
   }
 
@@ -281,7 +282,7 @@ export class CheckoutService {
    * an HSN code or rate, or with a rate not in force now, is refused (never taxed as zero). Null
    * when nothing is taxed, or when no pincode says the place of supply yet (a quote without one).
    */
-  private async taxOf(cart: Cart, priced: PricedCart, pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PricedTax> {
+  async #taxOf(cart: Cart, priced: PricedCart, pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PricedTax> {
     const catalogIds = [...new Set(cart.lines.map((l) => l.product.catalogId))]
     // Sellers and rates come from the settings cache: most catalogs' answer is "no seller", asked
     // by every quote and order.
@@ -289,7 +290,7 @@ export class CheckoutService {
     const registered = catalogIds.filter((id) => sellers.get(id))
     if (registered.length === 0) return null
     const [inForce, found] = await Promise.all([
-      this.settingsCache.get(GST_RATES_SCOPE, indiaDay(this.clock.now()), async () => [...(await gstRatesInForceAt(db, this.clock.now()))]).then((rates) => new Set(rates)),
+      this.settingsCache.get(GST_RATES_SCOPE, indiaDay(this.#clock.now()), async () => [...(await gstRatesInForceAt(db, this.#clock.now()))]).then((rates) => new Set(rates)),
       cartProductsTax(
         db,
         cart.lines.filter((l) => registered.includes(l.product.catalogId)).map((l) => l.product),
@@ -309,7 +310,7 @@ export class CheckoutService {
       throw new AppError('BAD_REQUEST', `${problems.join('; ')}; ${fix}`)
     }
 
-    const place = await this.placeOfSupply(pincode, shippingState, db)
+    const place = await this.#placeOfSupply(pincode, shippingState, db)
     if (!place) return null
     const tax = taxCart({
       lines: priced.lines.map((l, i) => {
@@ -336,9 +337,9 @@ export class CheckoutService {
    * given (an order's address, already checked against its pincode), else the pincode's state by the
    * serviceability data, else by its postal circle. Null without a pincode or a known state.
    */
-  private async placeOfSupply(pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PlaceOfSupply | null> {
+  async #placeOfSupply(pincode: string | undefined, shippingState: string | undefined, db: Executor): Promise<PlaceOfSupply | null> {
     if (!pincode) return null
-    const states = await statesOfPincode((p) => this.zoneForPincode(p, db), pincode)
+    const states = await statesOfPincode((p) => this.#zoneForPincode(p, db), pincode)
     const state = shippingState ? (states.find((s) => sameState(s, shippingState)) ?? shippingState.trim()) : states[0]
     if (!state) return null
     const stateCode = gstStateCodeOf(state)
@@ -347,9 +348,9 @@ export class CheckoutService {
 
   async serviceability(customer: { userId: string; partnerId: string }, input: { pincode: string; items: CartItem[] }) {
     const cart = await this.loadCart(customer.partnerId, input.items)
-    const found = await this.zoneForPincode(input.pincode)
+    const found = await this.#zoneForPincode(input.pincode)
     const serviceable = found?.zone.serviceable === true
-    const cod = [...this.codReasons(found, cart.itemsTotal), ...(await this.codRisk(customer, input.pincode, cart.itemsTotal)).reasons]
+    const cod = [...this.#codReasons(found, cart.itemsTotal), ...(await this.codRisk(customer, input.pincode, cart.itemsTotal)).reasons]
     return {
       pincode: input.pincode,
       serviceable,
@@ -361,7 +362,7 @@ export class CheckoutService {
         inStock: l.product.isActive && l.product.stock >= l.quantity,
       })),
       deliveryMethods: found
-        ? (['STANDARD', 'EXPRESS'] as const).map((m) => this.quoteMethod(found.zone, m, cart))
+        ? (['STANDARD', 'EXPRESS'] as const).map((m) => this.#quoteMethod(found.zone, m, cart))
         : (['STANDARD', 'EXPRESS'] as const).map((method) => ({ method, available: false, charge: '0.00', estimatedDays: { min: 0, max: 0 }, estimatedDeliveryDate: null })),
       paymentOptions: [
         { mode: 'PREPAID' as const, available: serviceable, ...(serviceable ? {} : { reason: 'Pincode is not serviceable' }) },
@@ -374,9 +375,9 @@ export class CheckoutService {
     const cart = await this.loadCart(partnerId, input.items)
     const inactive = cart.lines.find((l) => !l.product.isActive)
     if (inactive) throw new AppError('BAD_REQUEST', `Product ${inactive.productId} is not available`)
-    const found = await this.zoneForPincode(input.pincode)
+    const found = await this.#zoneForPincode(input.pincode)
     if (!found || !found.zone.serviceable) throw new AppError('BAD_REQUEST', `Pincode ${input.pincode} is not serviceable`)
-    const quote = this.quoteMethod(found.zone, input.deliveryMethod, cart)
+    const quote = this.#quoteMethod(found.zone, input.deliveryMethod, cart)
     if (!quote.available) throw new AppError('BAD_REQUEST', `${input.deliveryMethod} delivery is not available for pincode ${input.pincode}`)
     return {
       pincode: input.pincode,
@@ -414,7 +415,7 @@ export class CheckoutService {
   }
 
   async wallet(userId: string, page: number, limit: number) {
-    const [balances, entries] = await Promise.all([ledgerBalances(this.db, userId), ledgerPage(this.db, userId, page, limit)])
+    const [balances, entries] = await Promise.all([ledgerBalances(this.#db, userId), ledgerPage(this.#db, userId, page, limit)])
     return {
       data: {
         balances: { walletCash: rupees(balances.walletCash), rewardPoints: Number(balances.rewardPoints) },
@@ -441,8 +442,8 @@ export class CheckoutService {
    * rules (0 when one refuses COD whatever the amount).
    */
   async codEligibility(customer: { userId: string; partnerId: string }, input: { pincode: string; collectableAmount: bigint }) {
-    const [found, risk] = await Promise.all([this.zoneForPincode(input.pincode), this.codRisk(customer, input.pincode, input.collectableAmount)])
-    const reasons = [...this.codReasons(found, input.collectableAmount), ...risk.reasons]
+    const [found, risk] = await Promise.all([this.#zoneForPincode(input.pincode), this.codRisk(customer, input.pincode, input.collectableAmount)])
+    const reasons = [...this.#codReasons(found, input.collectableAmount), ...risk.reasons]
     const usable = found?.zone.serviceable === true && found.zone.codAvailable
     const zoneLimit = usable ? found!.zone.codLimit : 0n
     return {

@@ -42,19 +42,21 @@ function customerView(row: CustomerRow) {
 }
 
 export class CustomerAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
+  readonly #activity: CustomerActivity
   constructor(
     { database, clock }: ServiceDeps,
-    private readonly activity: CustomerActivity,
+    activity: CustomerActivity,
   ) {
-    this.db = database.db
-    this.clock = clock
+    this.#activity = activity
+    this.#db = database.db
+    this.#clock = clock
   }
 
-  private async customerOrThrow(userId: string) {
-    const row = await customerRepo.findById(this.db, userId)
+  async #customerOrThrow(userId: string) {
+    const row = await customerRepo.findById(this.#db, userId)
     if (!row) throw new AppError('NOT_FOUND', 'Customer not found')
     return row
   }
@@ -62,35 +64,35 @@ export class CustomerAdminService {
   async list(filter: { partnerId?: string; phone?: string; email?: string; name?: string }, query: { page: number; limit: number }) {
     const phone = filter.phone === undefined ? undefined : normalizeIndianMobile(filter.phone)
     if (phone === null) throw new AppError('BAD_REQUEST', 'Validation failed', ['phone must be a valid Indian mobile number'])
-    const { rows, total } = await customerRepo.page(this.db, { ...filter, phone, email: filter.email?.trim().toLowerCase(), name: filter.name?.trim() }, query.page, query.limit)
+    const { rows, total } = await customerRepo.page(this.#db, { ...filter, phone, email: filter.email?.trim().toLowerCase(), name: filter.name?.trim() }, query.page, query.limit)
     return { data: rows.map(customerView), meta: pageMeta(total, query) }
   }
 
   /** One customer: the back office sees every partner's, a partner's server its own (scope). */
   async view(userId: string, scope: ListScope = backOfficeScope(undefined)) {
-    const row = await this.customerOrThrow(userId)
+    const row = await this.#customerOrThrow(userId)
     if (!inScope(scope, { partnerId: row.partnerId, userId: row.id })) throw new AppError('NOT_FOUND', 'Customer not found')
     const own = backOfficeScope(row.partnerId, row.id)
     const first = { page: 1, limit: RECENT }
     const [addresses, balances, orders, returns, tickets] = await Promise.all([
-      customerRepo.listAddresses(this.db, userId),
-      this.activity.balances(userId),
-      this.activity.orders(own, first),
-      this.activity.returns(own, first),
-      this.activity.tickets(own, first),
+      customerRepo.listAddresses(this.#db, userId),
+      this.#activity.balances(userId),
+      this.#activity.orders(own, first),
+      this.#activity.returns(own, first),
+      this.#activity.tickets(own, first),
     ])
     return { ...customerView(row), addresses: addresses.map(toAddress), balances, recentOrders: orders.data, recentReturns: returns.data, recentTickets: tickets.data }
   }
 
   async block(userId: string, reason: string) {
-    await this.customerOrThrow(userId)
-    const now = this.clock.now()
-    return customerView(await customerRepo.update(this.db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
+    await this.#customerOrThrow(userId)
+    const now = this.#clock.now()
+    return customerView(await customerRepo.update(this.#db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
   }
 
   async unblock(userId: string) {
-    await this.customerOrThrow(userId)
-    return customerView(await customerRepo.update(this.db, userId, { blockedAt: null, blockedReason: null, updatedAt: this.clock.now() }))
+    await this.#customerOrThrow(userId)
+    return customerView(await customerRepo.update(this.#db, userId, { blockedAt: null, blockedReason: null, updatedAt: this.#clock.now() }))
   }
 }
 

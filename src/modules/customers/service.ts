@@ -54,23 +54,23 @@ export function addressFields<T extends Partial<AddressInput>>(input: T): T {
 }
 
 export class ProfileService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
   constructor({ database, clock }: ServiceDeps) {
-    this.db = database.db
-    this.clock = clock
+    this.#db = database.db
+    this.#clock = clock
   }
 
-  private async customerOrThrow(userId: string) {
-    const user = await customerRepo.findById(this.db, userId)
+  async #customerOrThrow(userId: string) {
+    const user = await customerRepo.findById(this.#db, userId)
     if (!user) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
     return user
   }
 
   async profile(userId: string) {
-    const user = await this.customerOrThrow(userId)
-    const list = await customerRepo.listAddresses(this.db, userId)
+    const user = await this.#customerOrThrow(userId)
+    const list = await customerRepo.listAddresses(this.#db, userId)
     return { ...toUser(user), addresses: list.map(toAddress) }
   }
 
@@ -78,19 +78,19 @@ export class ProfileService {
     const changes = trimmed(input)
     requireText(changes, ['name'])
     if (changes.email !== undefined) changes.email = changes.email.toLowerCase()
-    await this.customerOrThrow(userId)
-    return toUser(await customerRepo.update(this.db, userId, { ...changes, updatedAt: this.clock.now() }))
+    await this.#customerOrThrow(userId)
+    return toUser(await customerRepo.update(this.#db, userId, { ...changes, updatedAt: this.#clock.now() }))
   }
 
   async listAddresses(userId: string) {
-    return (await customerRepo.listAddresses(this.db, userId)).map(toAddress)
+    return (await customerRepo.listAddresses(this.#db, userId)).map(toAddress)
   }
 
   /**
    * Saves an address (its state already checked against its pincode by the address book's flow,
    * src/flows/address-book.ts). In `executor`'s transaction when one is given.
    */
-  async createAddress(userId: string, input: AddressInput, executor: Executor = this.db) {
+  async createAddress(userId: string, input: AddressInput, executor: Executor = this.#db) {
     const fields = addressFields(input)
     return executor.transaction(async (tx) => {
       if (!(await customerRepo.lockCustomer(tx, userId))) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
@@ -101,7 +101,7 @@ export class ProfileService {
       // The first address is the default whatever was asked; a later one only when asked.
       const isDefault = existing === 0 || fields.isDefault === true
       if (isDefault) await customerRepo.clearDefault(tx, userId)
-      const now = this.clock.now()
+      const now = this.#clock.now()
       const row = await customerRepo.insertAddress(tx, {
         id: newId('adr'),
         userId,
@@ -128,12 +128,12 @@ export class ProfileService {
   }
 
   /** Changes any subset of an address (its state and pincode as they will be already checked by the address book's flow). */
-  async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>, executor: Executor = this.db) {
+  async updateAddress(userId: string, addressId: string, input: Partial<AddressInput>, executor: Executor = this.#db) {
     const fields = addressFields(input)
     return executor.transaction(async (tx) => {
       const current = await this.addressForUpdate(tx, userId, addressId)
       const { isDefault, ...rest } = fields
-      const now = this.clock.now()
+      const now = this.#clock.now()
       let nextDefault = current.isDefault
       if (isDefault === true && !current.isDefault) {
         await customerRepo.clearDefault(tx, userId)
@@ -155,14 +155,14 @@ export class ProfileService {
   }
 
   async deleteAddress(userId: string, addressId: string) {
-    return this.db.transaction(async (tx) => {
+    return this.#db.transaction(async (tx) => {
       await customerRepo.lockCustomer(tx, userId)
       const current = await customerRepo.findAddress(tx, userId, addressId)
       if (!current) throw new AppError('NOT_FOUND', 'Address not found')
       await customerRepo.deleteAddress(tx, addressId)
       if (current.isDefault) {
         const next = await customerRepo.mostRecentAddress(tx, userId)
-        if (next) await customerRepo.updateAddress(tx, next.id, { isDefault: true, updatedAt: this.clock.now() })
+        if (next) await customerRepo.updateAddress(tx, next.id, { isDefault: true, updatedAt: this.#clock.now() })
       }
       return toAddress(current)
     })

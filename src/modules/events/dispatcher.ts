@@ -47,64 +47,64 @@ export function signingSecrets(webhook: PartnerWebhook, box: ReturnType<typeof c
 }
 
 export class Dispatcher {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
-  private readonly config: ServiceDeps<'authSecret' | 'webhooks'>['config']
-  private readonly logger: Deps['logger']
-  private readonly box: ReturnType<typeof createSecretBox>
-  private readonly options: { timeoutMs: number; allowPrivateNetworks: boolean; allowHttp: boolean }
+  readonly #db: Db
+  readonly #clock: Deps['clock']
+  readonly #config: ServiceDeps<'authSecret' | 'webhooks'>['config']
+  readonly #logger: Deps['logger']
+  readonly #box: ReturnType<typeof createSecretBox>
+  readonly #options: { timeoutMs: number; allowPrivateNetworks: boolean; allowHttp: boolean }
 
   constructor({ database, clock, config, logger }: ServiceDeps<'authSecret' | 'webhooks'>) {
-    this.db = database.db
-    this.clock = clock
-    this.config = config
-    this.logger = logger
-    this.box = createSecretBox(config.authSecret, 'webhook-secrets')
-    this.options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
+    this.#db = database.db
+    this.#clock = clock
+    this.#config = config
+    this.#logger = logger
+    this.#box = createSecretBox(config.authSecret, 'webhook-secrets')
+    this.#options = { timeoutMs: config.webhooks.timeoutMs, allowPrivateNetworks: config.webhooks.allowPrivateNetworks, allowHttp: config.webhooks.allowHttp }
   }
 
   /** Sends one claimed event; its outcome is recorded only while this node still holds it under `lease`. */
-  private async deliver(event: OutboxEvent, webhook: PartnerWebhook, lease: Date) {
+  async #deliver(event: OutboxEvent, webhook: PartnerWebhook, lease: Date) {
     const started = Date.now()
     const body = webhookBody(event)
     let statusCode: number | null = null
     let error: string | null = null
     try {
       if (!webhook.url || !webhook.secretEncrypted) throw new OutboundError('No webhook URL configured')
-      const signature = signPayload(signingSecrets(webhook, this.box, this.clock.now()), Math.floor(this.clock.now().getTime() / 1000), body)
-      statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, this.options)).statusCode
+      const signature = signPayload(signingSecrets(webhook, this.#box, this.#clock.now()), Math.floor(this.#clock.now().getTime() / 1000), body)
+      statusCode = (await postJson(webhook.url, body, { [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, [EVENT_TYPE_HEADER]: event.type }, this.#options)).statusCode
       if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`
     } catch (err) {
       error = err instanceof OutboundError ? err.message : 'Delivery failed'
-      if (!(err instanceof OutboundError)) this.logger.warn({ err, eventId: event.id }, 'webhook delivery failed unexpectedly')
+      if (!(err instanceof OutboundError)) this.#logger.warn({ err, eventId: event.id }, 'webhook delivery failed unexpectedly')
     }
-    const now = this.clock.now()
-    await eventRepo.recordDelivery(this.db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
+    const now = this.#clock.now()
+    await eventRepo.recordDelivery(this.#db, { id: newId('whd', now.getTime()), eventId: event.id, url: webhook.url ?? '', statusCode, error, durationMs: Date.now() - started, createdAt: now })
     if (!error) {
-      await eventRepo.update(this.db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null }, lease)
+      await eventRepo.update(this.#db, event.id, { status: 'DELIVERED', deliveredAt: now, lockedUntil: null, lastError: null }, lease)
       return true
     }
     const next = new Date(now.getTime() + retryDelayMs(event.attempts))
     const giveUp = next.getTime() > event.createdAt.getTime() + RETRY_WINDOW_MS
-    await eventRepo.update(this.db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error }, lease)
+    await eventRepo.update(this.#db, event.id, { status: giveUp ? 'FAILED' : 'PENDING', nextAttemptAt: next, lockedUntil: null, lastError: error }, lease)
     return false
   }
 
   /** One round: lease due events, deliver them. Returns how many were taken. */
-  async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * this.options.timeoutMs)): Promise<number> {
-    const now = this.clock.now()
+  async dispatchOnce(limit = 50, leaseMs = Math.max(LEASE_MS, 3 * this.#options.timeoutMs)): Promise<number> {
+    const now = this.#clock.now()
     const claimed = Date.now()
     const lease = new Date(now.getTime() + leaseMs)
-    const events = await eventRepo.claim(this.db, now, lease, limit)
+    const events = await eventRepo.claim(this.#db, now, lease, limit)
     if (events.length === 0) return 0
-    const webhooks = await partnerWebhooks(this.db, [...new Set(events.map((e) => e.partnerId))])
+    const webhooks = await partnerWebhooks(this.#db, [...new Set(events.map((e) => e.partnerId))])
     const byPartner = new Map<string, OutboxEvent[]>()
     for (const e of events) byPartner.set(e.partnerId, [...(byPartner.get(e.partnerId) ?? []), e])
     await Promise.all(
       [...byPartner].map(async ([partnerId, queue]) => {
         for (const [i, event] of queue.entries()) {
-          if (Date.now() - claimed > leaseMs - 2 * this.options.timeoutMs) return eventRepo.release(this.db, queue.slice(i).map((e) => e.id), lease)
-          await this.deliver(event, webhooks.get(partnerId)!, lease)
+          if (Date.now() - claimed > leaseMs - 2 * this.#options.timeoutMs) return eventRepo.release(this.#db, queue.slice(i).map((e) => e.id), lease)
+          await this.#deliver(event, webhooks.get(partnerId)!, lease)
         }
       }),
     )
@@ -120,14 +120,14 @@ export class Dispatcher {
           /* a full batch: there may be more */
         }
       } catch (err) {
-        this.logger.warn({ err }, 'webhook dispatch round failed; retrying at the next interval')
+        this.#logger.warn({ err }, 'webhook dispatch round failed; retrying at the next interval')
       }
     }
     const timer = setInterval(() => {
       running ??= round().finally(() => {
         running = null
       })
-    }, this.config.webhooks.pollIntervalMs)
+    }, this.#config.webhooks.pollIntervalMs)
     timer.unref()
     return {
       async stop() {

@@ -11,17 +11,17 @@ import type { LedgerKind } from './schema.sql.ts'
 type Amount = string | number
 
 export class LedgerAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
   constructor({ database, clock }: ServiceDeps) {
-    this.db = database.db
-    this.clock = clock
+    this.#db = database.db
+    this.#clock = clock
   }
 
   /** Positive amounts credit, negative debit (never below zero). Points are whole. */
   async adjustLedger(userId: string, input: { kind: LedgerKind; amount: Amount; reason: string; reference: string }) {
-    const customer = await findCustomer(this.db, userId)
+    const customer = await findCustomer(this.#db, userId)
     if (!customer) throw new AppError('NOT_FOUND', 'Customer not found')
     const parsed = parseRupees(input.amount)
     if (parsed === null || parsed === 0n) throw new AppError('BAD_REQUEST', 'amount must be a non-zero amount')
@@ -35,10 +35,10 @@ export class LedgerAdminService {
       amount: units < 0n ? -units : units,
       reason: `ADJUSTMENT: ${input.reason}`,
       reference: input.reference,
-      at: this.clock.now(),
+      at: this.#clock.now(),
     }
-    await this.db.transaction((tx) => (units < 0n ? debitLedger(tx, entry) : creditLedger(tx, entry)))
-    const balances = await ledgerBalances(this.db, customer.id)
+    await this.#db.transaction((tx) => (units < 0n ? debitLedger(tx, entry) : creditLedger(tx, entry)))
+    const balances = await ledgerBalances(this.#db, customer.id)
     return { walletCash: formatPaise(balances.walletCash), rewardPoints: Number(balances.rewardPoints) }
   }
 }

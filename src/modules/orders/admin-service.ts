@@ -23,33 +23,33 @@ function decodeCursor(cursor: string): SyncCursor {
 }
 
 export class OrderAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
   constructor({ database, clock }: ServiceDeps) {
-    this.db = database.db
-    this.clock = clock
+    this.#db = database.db
+    this.#clock = clock
   }
 
   /** One order with all its payments. */
   async view(orderId: string) {
-    const order = await orderRepo.findOrder(this.db, orderId)
+    const order = await orderRepo.findOrder(this.#db, orderId)
     if (!order) throw notFound('Order')
-    const [answered, paymentRows, unparcelled] = await Promise.all([answeredOrder(this.db, order), paymentsOf(this.db, order.id), linesNotInParcel(this.db, order.id)])
+    const [answered, paymentRows, unparcelled] = await Promise.all([answeredOrder(this.#db, order), paymentsOf(this.#db, order.id), linesNotInParcel(this.#db, order.id)])
     const moves = backOfficeMoves(order.status).filter((to) => unparcelled.length === 0 || !NEEDS_PARCELS.includes(to))
     return { ...answered, payments: paymentRows.map(paymentView), nextStatuses: moves, unparcelled }
   }
 
   /** An order with its GST documents, if it is inside the scope (none: the back office's): else 404. */
   async documents(orderId: string, scope?: ListScope) {
-    const order = await orderRepo.findOrder(this.db, orderId)
+    const order = await orderRepo.findOrder(this.#db, orderId)
     if (!order || (scope && !inScope(scope, order))) throw notFound('Order')
-    return { order, documents: await documentsOfOrder(this.db, order) }
+    return { order, documents: await documentsOfOrder(this.#db, order) }
   }
 
   /** One order, if it is inside the scope (a partner's own server): else 404, like a customer's. */
   async viewIn(scope: ListScope, orderId: string) {
-    const order = await orderRepo.findOrder(this.db, orderId)
+    const order = await orderRepo.findOrder(this.#db, orderId)
     if (!order || !inScope(scope, order)) throw notFound('Order')
     return this.view(orderId)
   }
@@ -61,9 +61,9 @@ export class OrderAdminService {
    */
   async sync(scope: PartnerScope, filter: OrderSyncFilter, cursor: string | undefined, limit: number) {
     const after = cursor === undefined ? null : decodeCursor(cursor)
-    const rows = await orderRepo.syncPage(this.db, scope, filter, after, limit)
+    const rows = await orderRepo.syncPage(this.#db, scope, filter, after, limit)
     const page = rows.slice(0, limit)
-    const counts = await orderRepo.itemCounts(this.db, page.map((r) => r.order.id))
+    const counts = await orderRepo.itemCounts(this.#db, page.map((r) => r.order.id))
     const last = page.at(-1)
     return {
       data: page.map(({ order }) => ({ ...orderSummaryView(order, counts.get(order.id) ?? 0), userId: order.userId, updatedAt: order.updatedAt.toISOString() })),
@@ -77,9 +77,9 @@ export class OrderAdminService {
    */
   async stats(days: number) {
     const IST_MS = 330 * 60_000
-    const todayIst = new Date(Math.floor((this.clock.now().getTime() + IST_MS) / 86_400_000) * 86_400_000)
+    const todayIst = new Date(Math.floor((this.#clock.now().getTime() + IST_MS) / 86_400_000) * 86_400_000)
     const firstDay = new Date(todayIst.getTime() - (days - 1) * 86_400_000)
-    const [totals, byStatus] = await Promise.all([orderRepo.dailyTotals(this.db, new Date(firstDay.getTime() - IST_MS)), orderRepo.countsByStatus(this.db)])
+    const [totals, byStatus] = await Promise.all([orderRepo.dailyTotals(this.#db, new Date(firstDay.getTime() - IST_MS)), orderRepo.countsByStatus(this.#db)])
     const found = new Map(totals.map((t) => [t.day, t]))
     const perDay = Array.from({ length: days }, (_, i) => {
       const date = new Date(firstDay.getTime() + i * 86_400_000).toISOString().slice(0, 10)
@@ -90,8 +90,8 @@ export class OrderAdminService {
   }
 
   async list(scope: BackOfficeScope, filter: OrderFilter, query: { page: number; limit: number }) {
-    const result = await orderRepo.page(this.db, scope, filter, query.page, query.limit)
-    const counts = await orderRepo.itemCounts(this.db, result.rows.map((o) => o.id))
+    const result = await orderRepo.page(this.#db, scope, filter, query.page, query.limit)
+    const counts = await orderRepo.itemCounts(this.#db, result.rows.map((o) => o.id))
     return { data: result.rows.map((o) => orderSummaryView(o, counts.get(o.id) ?? 0)), meta: pageMeta(result.total, query) }
   }
 }

@@ -44,47 +44,47 @@ function keyView(k: ApiKeyRow) {
 }
 
 export class PartnerAdminService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
-  private readonly config: ServiceDeps<'partnerSecretOverlapSeconds' | 'redisPrefix'>['config']
-  private readonly redis: Deps['redis']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
+  readonly #config: ServiceDeps<'partnerSecretOverlapSeconds' | 'redisPrefix'>['config']
+  readonly #redis: Deps['redis']
 
   constructor({ database, clock, config, redis }: ServiceDeps<'partnerSecretOverlapSeconds' | 'redisPrefix'>) {
-    this.db = database.db
-    this.clock = clock
-    this.config = config
-    this.redis = redis
+    this.#db = database.db
+    this.#clock = clock
+    this.#config = config
+    this.#redis = redis
   }
 
-  private async partnerOrThrow(partnerId: string) {
-    const partner = await partnerRepo.findPartner(this.db, partnerId)
+  async #partnerOrThrow(partnerId: string) {
+    const partner = await partnerRepo.findPartner(this.#db, partnerId)
     if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
     return partner
   }
 
-  private async view(partnerId: string) {
-    const partner = await this.partnerOrThrow(partnerId)
-    const counts = await partnerRepo.activeKeyCounts(this.db, [partnerId])
-    return partnerView(partner, counts.get(partnerId) ?? 0, this.clock.now())
+  async #view(partnerId: string) {
+    const partner = await this.#partnerOrThrow(partnerId)
+    const counts = await partnerRepo.activeKeyCounts(this.#db, [partnerId])
+    return partnerView(partner, counts.get(partnerId) ?? 0, this.#clock.now())
   }
 
   async create(input: { name: string; catalogId?: string; returnUrlOrigins?: string[] }) {
     const origins = normalizeOrigins(input.returnUrlOrigins ?? [])
-    const created = await createPartner(this.db, { name: input.name, catalogId: input.catalogId, returnUrlOrigins: origins })
-    const key = await partnerRepo.findApiKey(this.db, created.apiKeyId)
-    return { partner: await this.view(created.partner.id), secret: created.secret, apiKey: { ...keyView(key!), apiKey: created.apiKey } }
+    const created = await createPartner(this.#db, { name: input.name, catalogId: input.catalogId, returnUrlOrigins: origins })
+    const key = await partnerRepo.findApiKey(this.#db, created.apiKeyId)
+    return { partner: await this.#view(created.partner.id), secret: created.secret, apiKey: { ...keyView(key!), apiKey: created.apiKey } }
   }
 
   async list(filter: { search?: string; isActive?: boolean }, query: { page: number; limit: number }) {
-    const { rows, total } = await partnerRepo.page(this.db, filter, query.page, query.limit)
-    const counts = await partnerRepo.activeKeyCounts(this.db, rows.map((r) => r.id))
-    const now = this.clock.now()
+    const { rows, total } = await partnerRepo.page(this.#db, filter, query.page, query.limit)
+    const counts = await partnerRepo.activeKeyCounts(this.#db, rows.map((r) => r.id))
+    const now = this.#clock.now()
     return { data: rows.map((r) => partnerView(r, counts.get(r.id) ?? 0, now)), meta: pageMeta(total, query) }
   }
 
   async detail(partnerId: string) {
-    const partner = await this.view(partnerId)
-    return { ...partner, apiKeys: (await partnerRepo.keysOf(this.db, partnerId)).map(keyView) }
+    const partner = await this.#view(partnerId)
+    return { ...partner, apiKeys: (await partnerRepo.keysOf(this.#db, partnerId)).map(keyView) }
   }
 
   async update(partnerId: string, changes: { name?: string; returnUrlOrigins?: string[]; isActive?: boolean; ecoGstin?: string | null }) {
@@ -94,7 +94,7 @@ export class PartnerAdminService {
     const origins = changes.returnUrlOrigins === undefined ? undefined : normalizeOrigins(changes.returnUrlOrigins)
     const eco = changes.ecoGstin ? checkGstin(changes.ecoGstin, { collector: true }) : null
     if (eco && !eco.valid) throw new AppError('BAD_REQUEST', `ecoGstin ${eco.problem}`)
-    await this.db.transaction(async (tx) => {
+    await this.#db.transaction(async (tx) => {
       const partner = await partnerRepo.lockPartner(tx, partnerId)
       if (!partner) throw new AppError('NOT_FOUND', 'Partner not found')
       if (changes.name !== undefined) {
@@ -106,50 +106,50 @@ export class PartnerAdminService {
         ...(origins !== undefined ? { returnUrlOrigins: origins } : {}),
         ...(changes.isActive !== undefined ? { isActive: changes.isActive } : {}),
         ...(changes.ecoGstin !== undefined ? { ecoGstin: eco?.valid ? eco.gstin : null } : {}),
-        updatedAt: this.clock.now(),
+        updatedAt: this.#clock.now(),
       })
     })
     // Customer tokens and the secret are checked against the row on every request; keys are
     // remembered for a few seconds, so this process forgets them now.
-    if (changes.isActive === false) await announceRevocations(this.redis, this.config.redisPrefix, (await partnerRepo.keysOf(this.db, partnerId)).map((k) => k.id))
-    return this.view(partnerId)
+    if (changes.isActive === false) await announceRevocations(this.#redis, this.#config.redisPrefix, (await partnerRepo.keysOf(this.#db, partnerId)).map((k) => k.id))
+    return this.#view(partnerId)
   }
 
   async rotateSecret(partnerId: string) {
-    const rotated = await rotatePartnerSecret(this.db, partnerId, this.clock.now(), this.config.partnerSecretOverlapSeconds * 1000)
+    const rotated = await rotatePartnerSecret(this.#db, partnerId, this.#clock.now(), this.#config.partnerSecretOverlapSeconds * 1000)
     return { partnerId, secret: rotated.secret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) }
   }
 
   async keys(partnerId: string, asked: OptionalPage) {
-    await this.partnerOrThrow(partnerId)
+    await this.#partnerOrThrow(partnerId)
     const { data, meta } = await wholeOrPage(
       asked,
-      (window) => partnerRepo.keysOf(this.db, partnerId, window),
-      () => partnerRepo.keyCount(this.db, partnerId),
+      (window) => partnerRepo.keysOf(this.#db, partnerId, window),
+      () => partnerRepo.keyCount(this.#db, partnerId),
     )
     return { data: data.map(keyView), meta }
   }
 
   async createKey(partnerId: string, input: { catalogId?: string; name?: string }) {
-    await this.partnerOrThrow(partnerId)
+    await this.#partnerOrThrow(partnerId)
     let catalogId = input.catalogId
     if (catalogId === undefined) {
       // The catalog of the partner's newest active key, as the partner sells today.
-      const active = (await partnerRepo.keysOf(this.db, partnerId)).find((k) => k.revokedAt === null)
+      const active = (await partnerRepo.keysOf(this.#db, partnerId)).find((k) => k.revokedAt === null)
       if (!active) throw new AppError('BAD_REQUEST', 'catalogId should not be empty (the partner has no active key to take it from)')
       catalogId = active.catalogId
-    } else if (!(await findCatalog(this.db, catalogId))) throw new AppError('NOT_FOUND', `Catalog ${catalogId} not found`)
-    const issued = await createApiKey(this.db, partnerId, catalogId, input.name ?? 'default')
-    const row = await partnerRepo.findApiKey(this.db, issued.id)
+    } else if (!(await findCatalog(this.#db, catalogId))) throw new AppError('NOT_FOUND', `Catalog ${catalogId} not found`)
+    const issued = await createApiKey(this.#db, partnerId, catalogId, input.name ?? 'default')
+    const row = await partnerRepo.findApiKey(this.#db, issued.id)
     return { ...keyView(row!), apiKey: issued.apiKey }
   }
 
   async revokeKey(partnerId: string, keyId: string) {
-    const key = await partnerRepo.findApiKey(this.db, keyId)
+    const key = await partnerRepo.findApiKey(this.#db, keyId)
     if (!key || key.partnerId !== partnerId) throw new AppError('NOT_FOUND', 'API key not found')
-    await revokeApiKey(this.db, this.clock, keyId)
-    await announceRevocations(this.redis, this.config.redisPrefix, [keyId])
-    return keyView((await partnerRepo.findApiKey(this.db, keyId))!)
+    await revokeApiKey(this.#db, this.#clock, keyId)
+    await announceRevocations(this.#redis, this.#config.redisPrefix, [keyId])
+    return keyView((await partnerRepo.findApiKey(this.#db, keyId))!)
   }
 }
 

@@ -123,24 +123,24 @@ export function manifestView(manifest: Manifest) {
 
 export class ShippingService {
   readonly db: Db
-  private readonly manual = createManualCarrier()
-  private readonly clock: Deps['clock']
-  private readonly logger: Deps['logger']
-  private readonly courierRule: CourierRule
+  readonly #manual = createManualCarrier()
+  readonly #clock: Deps['clock']
+  readonly #logger: Deps['logger']
+  readonly #courierRule: CourierRule
 
-  constructor(
-    { database, clock, logger, config }: ServiceDeps<'courierRule'>,
-    readonly carriers: Map<string, Carrier>,
-  ) {
+  readonly carriers: Map<string, Carrier>
+
+  constructor({ database, clock, logger, config }: ServiceDeps<'courierRule'>, carriers: Map<string, Carrier>) {
+    this.carriers = carriers
     this.db = database.db
-    this.clock = clock
-    this.logger = logger
-    this.courierRule = config.courierRule
+    this.#clock = clock
+    this.#logger = logger
+    this.#courierRule = config.courierRule
   }
 
-  private carrier(name: string | undefined): Carrier {
+  #carrier(name: string | undefined): Carrier {
     // The merchant's own delivery is named, never a default, and never asked for rates.
-    if (name === MANUAL_CARRIER) return this.manual
+    if (name === MANUAL_CARRIER) return this.#manual
     const chosen = name ?? this.carriers.keys().next().value
     const carrier = chosen === undefined ? undefined : this.carriers.get(chosen)
     if (!carrier) {
@@ -175,8 +175,8 @@ export class ShippingService {
    * ("by rate"). A carrier that cannot answer is left out of the comparison; none answering is 503.
    */
   async chooseCourier(request: Pick<ShipmentRequest, 'carrier' | 'courierId' | 'courierRule'>, parcel: Parameters<Carrier['rates']>[0]): Promise<{ carrier: Carrier; courierId: string | null }> {
-    const rule = request.courierRule ?? this.courierRule
-    if (request.carrier === MANUAL_CARRIER || (request.courierId === undefined && rule === 'RECOMMENDED')) return { carrier: this.carrier(request.carrier), courierId: null }
+    const rule = request.courierRule ?? this.#courierRule
+    if (request.carrier === MANUAL_CARRIER || (request.courierId === undefined && rule === 'RECOMMENDED')) return { carrier: this.#carrier(request.carrier), courierId: null }
     const { rates, unavailable } = await this.ratesOf(request.carrier, parcel)
     if (rates.length === 0) {
       if (unavailable.length > 0) throw new AppError('UNAVAILABLE', `The carrier ${unavailable.join(', ')} could not give its rates; try again`)
@@ -187,15 +187,15 @@ export class ShippingService {
       if (!offered) {
         throw new AppError('BAD_REQUEST', 'Validation failed', [`courierId: ${request.courierId} is not offered for this parcel; the couriers that are: ${rates.map((r) => `${r.courierId} (${r.courierName})`).join(', ')}`])
       }
-      return { carrier: this.carrier(offered.carrier), courierId: offered.courierId }
+      return { carrier: this.#carrier(offered.carrier), courierId: offered.courierId }
     }
     const best = [...rates].sort(rule === 'FASTEST' ? byDays : byCharge)[0]!
-    return { carrier: this.carrier(best.carrier), courierId: best.courierId }
+    return { carrier: this.#carrier(best.carrier), courierId: best.courierId }
   }
 
   /** The couriers of one carrier (named) or of every carrier, with what each would charge; and the carriers that could not say. */
   async ratesOf(carrierName: string | undefined, parcel: Parameters<Carrier['rates']>[0]): Promise<{ rates: CarrierRate[]; unavailable: string[] }> {
-    const asked = carrierName !== undefined ? [this.carrier(carrierName)] : [...this.carriers.values()]
+    const asked = carrierName !== undefined ? [this.#carrier(carrierName)] : [...this.carriers.values()]
     const rates: CarrierRate[] = []
     const unavailable: string[] = []
     await Promise.all(
@@ -204,7 +204,7 @@ export class ShippingService {
           rates.push(...(await carrier.rates(parcel)).map((r) => ({ ...r, carrier: carrier.name })))
         } catch (err) {
           if (!(err instanceof CarrierError)) throw err
-          this.logger.warn({ err: err.message, carrier: carrier.name }, 'carrier could not give its rates')
+          this.#logger.warn({ err: err.message, carrier: carrier.name }, 'carrier could not give its rates')
           unavailable.push(carrier.name)
         }
       }),
@@ -231,7 +231,7 @@ export class ShippingService {
     const box = await this.box(lines, given)
     const consignmentValue = sumPaise(lines.map((l) => ((l.item.lineTotal - l.item.couponDiscount) * BigInt(l.quantity)) / BigInt(l.item.quantity)))
     const ewayBillNo = given.ewayBillNo ?? null
-    checkEwayBill(consignmentValue, ewayBillNo, this.clock.now())
+    checkEwayBill(consignmentValue, ewayBillNo, this.#clock.now())
     const documents = await taxDocumentsOf(this.db, orderId)
     const invoiceNumber = documents.invoices[0]?.number ?? documents.billsOfSupply[0]?.number ?? null
     return { box, consignmentValue, ewayBillNo, invoiceNumber }
@@ -244,13 +244,13 @@ export class ShippingService {
   async requestPickup(carrier: Carrier, row: ShipmentRow): Promise<ShipmentRow> {
     let requested
     try {
-      requested = await carrier.requestPickup({ awb: row.awb, carrierShipmentId: row.carrierShipmentId, direction: row.direction }, this.clock.now())
+      requested = await carrier.requestPickup({ awb: row.awb, carrierShipmentId: row.carrierShipmentId, direction: row.direction }, this.#clock.now())
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err
-      this.logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not schedule a pickup; asked again later')
+      this.#logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not schedule a pickup; asked again later')
       return row
     }
-    const now = this.clock.now()
+    const now = this.#clock.now()
     return this.db.transaction(async (tx) => {
       const locked = (await shipmentRepo.lock(tx, row.id))!
       if (locked.pickupRequestedAt !== null) return locked
@@ -265,21 +265,21 @@ export class ShippingService {
    * it; the parcel moves with the carrier's next scans.
    */
   async forwardNdr(row: ShipmentRow, input: NdrInput): Promise<NdrRequest> {
-    const request = this.checkNdr(row, input)
-    const carrier = this.carrierOf(row)
+    const request = this.#checkNdr(row, input)
+    const carrier = this.#carrierOf(row)
     try {
       await carrier.ndrAction({ awb: row.awb, carrierShipmentId: row.carrierShipmentId }, request)
     } catch (err) {
       if (err instanceof CarrierUnsupportedError) throw new AppError('CONFLICT', err.message)
       if (!(err instanceof CarrierError)) throw err
-      this.logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not take a non-delivery action')
+      this.#logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not take a non-delivery action')
       throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not take the ${request.action === 'REATTEMPT' ? 're-attempt' : 'return'} of shipment ${row.awb}; try again`)
     }
     return request
   }
 
   /** The action checked against the parcel (409 unless its delivery failed) and the calendar (a re-attempt within 7 days). */
-  private checkNdr(row: ShipmentRow, input: NdrInput): NdrRequest {
+  #checkNdr(row: ShipmentRow, input: NdrInput): NdrRequest {
     if (row.direction !== 'FORWARD' || row.status !== 'DELIVERY_FAILED') {
       throw new AppError('CONFLICT', `Shipment ${row.awb} is ${row.direction === 'REVERSE' ? 'a return pickup' : row.status}: a non-delivery action is for a parcel whose delivery failed (DELIVERY_FAILED)`)
     }
@@ -287,8 +287,8 @@ export class ShippingService {
     if (input.action === 'RTO' && (input.deferredDate !== undefined || input.addressLine !== undefined || input.phone !== undefined)) {
       problems.push('action: RTO takes no deferredDate, addressLine or phone (they are for a re-attempt)')
     }
-    const today = indiaDay(this.clock.now())
-    const lastDay = indiaDay(new Date(this.clock.now().getTime() + NDR_MAX_DEFER_DAYS * 86_400_000))
+    const today = indiaDay(this.#clock.now())
+    const lastDay = indiaDay(new Date(this.#clock.now().getTime() + NDR_MAX_DEFER_DAYS * 86_400_000))
     if (input.deferredDate !== undefined && (input.deferredDate < today || input.deferredDate > lastDay)) {
       problems.push(`deferredDate: must be from today (${today}) to ${lastDay} in India`)
     }
@@ -303,7 +303,7 @@ export class ShippingService {
   }
 
   putZoneRule(adminId: string, zoneId: string, input: ZoneRuleInput) {
-    return putZoneRule(this.db, zoneId, input, [...this.carriers.keys(), MANUAL_CARRIER], `ADMIN:${adminId}`, this.clock.now())
+    return putZoneRule(this.db, zoneId, input, [...this.carriers.keys(), MANUAL_CARRIER], `ADMIN:${adminId}`, this.#clock.now())
   }
 
   deleteZoneRule(zoneId: string) {
@@ -316,7 +316,7 @@ export class ShippingService {
     if (!row) throw notFound('Shipment')
     if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} is ${row.status}: a pickup is asked for a parcel still waiting for its courier (CREATED)`)
     if (row.pickupRequestedAt !== null) throw new AppError('CONFLICT', `The pickup of shipment ${row.awb} was already accepted`)
-    const carrier = this.carrierOf(row)
+    const carrier = this.#carrierOf(row)
     const after = await this.requestPickup(carrier, row)
     if (after.pickupRequestedAt === null) throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not schedule the pickup of shipment ${row.awb}; try again`)
     return this.adminView(shipmentId)
@@ -328,10 +328,10 @@ export class ShippingService {
    * already queued.
    */
   async retryPickups(limit = 20): Promise<number> {
-    const due = await shipmentRepo.pickupsDue(this.db, new Date(this.clock.now().getTime() - 60_000), limit)
+    const due = await shipmentRepo.pickupsDue(this.db, new Date(this.#clock.now().getTime() - 60_000), limit)
     let accepted = 0
     for (const row of due) {
-      const carrier = row.carrier === MANUAL_CARRIER ? this.manual : this.carriers.get(row.carrier)
+      const carrier = row.carrier === MANUAL_CARRIER ? this.#manual : this.carriers.get(row.carrier)
       if (!carrier) continue
       if ((await this.requestPickup(carrier, row)).pickupRequestedAt !== null) accepted++
     }
@@ -339,15 +339,15 @@ export class ShippingService {
   }
 
   /** The carrier a parcel was booked with: 409 when the service no longer ships with it. */
-  private carrierOf(row: ShipmentRow): Carrier {
-    const carrier = row.carrier === MANUAL_CARRIER ? this.manual : this.carriers.get(row.carrier)
+  #carrierOf(row: ShipmentRow): Carrier {
+    const carrier = row.carrier === MANUAL_CARRIER ? this.#manual : this.carriers.get(row.carrier)
     if (!carrier) throw new AppError('CONFLICT', `Shipment ${row.awb} was booked with ${row.carrier}, which this service no longer ships with`)
     return carrier
   }
 
   /** 400 for an unknown carrier, or a field the carrier (or the merchant's own delivery) does not take. */
   checkRequest(request: ShipmentRequest) {
-    this.carrier(request.carrier)
+    this.#carrier(request.carrier)
     checkManualFields(request)
   }
 
@@ -392,7 +392,7 @@ export class ShippingService {
   /** Cancels a parcel at its carrier, while it waits for its courier (409 once it moved on, 503 when the carrier cannot answer). */
   async cancelAtCarrier(row: ShipmentRow) {
     if (row.status !== 'CREATED') throw new AppError('CONFLICT', `Shipment ${row.awb} cannot be cancelled once it is ${row.status}`)
-    const carrier = this.carrierOf(row)
+    const carrier = this.#carrierOf(row)
     try {
       await carrier.cancel({ awb: row.awb, carrierShipmentId: row.carrierShipmentId })
     } catch (err) {
@@ -416,7 +416,7 @@ export class ShippingService {
 
   /** The carrier's events of a parcel, asked for (503 when it cannot answer). */
   async track(row: ShipmentRow): Promise<TrackingEvent[]> {
-    const carrier = this.carrierOf(row)
+    const carrier = this.#carrierOf(row)
     try {
       return await carrier.track(row.awb)
     } catch (err) {
@@ -435,7 +435,7 @@ export class ShippingService {
 
   /** The carrier by name (400 naming the ones there are); none: the default. */
   carrierNamed(name: string | undefined): Carrier {
-    return this.carrier(name)
+    return this.#carrier(name)
   }
 
   /** Books with the carrier, outside any transaction; a carrier failure is a 503 to try again. */
@@ -444,7 +444,7 @@ export class ShippingService {
       return await carrier.book(request)
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err
-      this.logger.warn({ err: err.message, shipmentId: request.shipmentId }, 'carrier could not book a shipment')
+      this.#logger.warn({ err: err.message, shipmentId: request.shipmentId }, 'carrier could not book a shipment')
       throw new AppError('UNAVAILABLE', `The carrier ${carrier.name} could not book the shipment; try again`)
     }
   }
@@ -452,7 +452,7 @@ export class ShippingService {
   /** Cancels a booking that was not recorded (its transaction failed); a failure is logged for a person to follow up. */
   async unbook(carrier: Carrier, booked: BookedShipment) {
     await carrier.cancel({ awb: booked.awb, carrierShipmentId: booked.carrierShipmentId }).catch((cancelErr: unknown) => {
-      this.logger.error({ err: cancelErr instanceof Error ? cancelErr.message : String(cancelErr), awb: booked.awb }, 'a booking that was not recorded could not be cancelled at the carrier')
+      this.#logger.error({ err: cancelErr instanceof Error ? cancelErr.message : String(cancelErr), awb: booked.awb }, 'a booking that was not recorded could not be cancelled at the carrier')
     })
   }
 

@@ -111,38 +111,40 @@ const addressColumns = (address: Address) => ({
 export { indiaDay }
 
 export class TaxService {
-  private readonly db: Db
-  private readonly clock: Deps['clock']
+  readonly #db: Db
+  readonly #clock: Deps['clock']
 
   /** `sellerChanged` runs after a seller is written: checkout caches sellers (app.ts wires it). */
+  readonly #sellerChanged: () => Promise<void>
   constructor(
     { database, clock }: ServiceDeps,
-    private readonly sellerChanged: () => Promise<void> = async () => {},
+    sellerChanged: () => Promise<void> = async () => {},
   ) {
-    this.db = database.db
-    this.clock = clock
+    this.#sellerChanged = sellerChanged
+    this.#db = database.db
+    this.#clock = clock
   }
 
   /** The rate slabs in force on `day` (YYYY-MM-DD, India), default today. */
   async slabsInForce(day?: string) {
-    return (await taxRepo.slabsInForce(this.db, day ?? indiaDay(this.clock.now()))).map(toSlab)
+    return (await taxRepo.slabsInForce(this.#db, day ?? indiaDay(this.#clock.now()))).map(toSlab)
   }
 
   /** The distinct GST rates (basis points) in force on the day in India of `instant`, ascending. */
   async ratesInForce(instant: Date): Promise<number[]> {
-    const slabs = await taxRepo.slabsInForce(this.db, indiaDay(instant))
+    const slabs = await taxRepo.slabsInForce(this.#db, indiaDay(instant))
     return [...new Set(slabs.map((s) => s.rateBps))]
   }
 
   /** The slab of `rateBps` in force at `instant` (the latest that started), or null: what a sale at that time is taxed by. */
   async rateAt(rateBps: number, instant: Date) {
-    const slabs = (await taxRepo.slabsInForce(this.db, indiaDay(instant))).filter((s) => s.rateBps === rateBps)
+    const slabs = (await taxRepo.slabsInForce(this.#db, indiaDay(instant))).filter((s) => s.rateBps === rateBps)
     return slabs.length > 0 ? toSlab(slabs[slabs.length - 1]!) : null
   }
 
   async getSeller(catalogId: string) {
-    await this.catalogOrThrow(catalogId)
-    const row = await taxRepo.findSeller(this.db, catalogId)
+    await this.#catalogOrThrow(catalogId)
+    const row = await taxRepo.findSeller(this.#db, catalogId)
     if (!row) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
     return toSeller(row)
   }
@@ -153,10 +155,10 @@ export class TaxService {
    * catalog writes it). The catalog's later documents are issued by it; past ones stay as they were.
    */
   async putSeller(catalogId: string, input: SellerInput) {
-    await this.catalogOrThrow(catalogId)
+    await this.#catalogOrThrow(catalogId)
     const gstin = checkedRegistration(input)
-    const now = this.clock.now()
-    await this.db.transaction(async (tx) => {
+    const now = this.#clock.now()
+    await this.#db.transaction(async (tx) => {
       const existing = await registrationRepo.findByGstin(tx, gstin.gstin)
       const details = { legalName: input.legalName.trim(), tradeName: input.tradeName?.trim() || null, ...addressColumns(input.address), updatedAt: now }
       const registration = existing
@@ -164,40 +166,40 @@ export class TaxService {
         : ((await registrationRepo.insert(tx, { id: newId('gsr', now.getTime()), gstin: gstin.gstin, stateCode: gstin.stateCode, ...details, createdAt: now })) ?? (await registrationRepo.findByGstin(tx, gstin.gstin))!)
       await taxRepo.linkCatalog(tx, catalogId, registration.id, now)
     })
-    await this.sellerChanged()
+    await this.#sellerChanged()
     return this.getSeller(catalogId)
   }
 
   /** Points the catalog at an existing registration (404 if there is none). */
   async linkCatalog(catalogId: string, registrationId: string) {
-    await this.catalogOrThrow(catalogId)
-    if (!(await registrationRepo.find(this.db, registrationId))) throw new AppError('NOT_FOUND', 'GST registration not found')
-    await taxRepo.linkCatalog(this.db, catalogId, registrationId, this.clock.now())
-    await this.sellerChanged()
+    await this.#catalogOrThrow(catalogId)
+    if (!(await registrationRepo.find(this.#db, registrationId))) throw new AppError('NOT_FOUND', 'GST registration not found')
+    await taxRepo.linkCatalog(this.#db, catalogId, registrationId, this.#clock.now())
+    await this.#sellerChanged()
     return this.getSeller(catalogId)
   }
 
   async listRegistrations(search: string | undefined, page: { page: number; limit: number }) {
-    const { rows, total } = await registrationRepo.page(this.db, search?.trim() || undefined, { limit: page.limit, offset: (page.page - 1) * page.limit })
+    const { rows, total } = await registrationRepo.page(this.#db, search?.trim() || undefined, { limit: page.limit, offset: (page.page - 1) * page.limit })
     const catalogs = await registrationRepo.catalogsOf(
-      this.db,
+      this.#db,
       rows.map((r) => r.id),
     )
     return { data: rows.map((r) => toRegistration(r, catalogs.get(r.id)!)), meta: pageMeta(total, page) }
   }
 
   async getRegistration(id: string) {
-    const row = await registrationRepo.find(this.db, id)
+    const row = await registrationRepo.find(this.#db, id)
     if (!row) throw new AppError('NOT_FOUND', 'GST registration not found')
-    return toRegistration(row, (await registrationRepo.catalogsOf(this.db, [id])).get(id)!)
+    return toRegistration(row, (await registrationRepo.catalogsOf(this.#db, [id])).get(id)!)
   }
 
   /** A new registration (409 when its GSTIN is registered already: one GSTIN is one registration). */
   async createRegistration(input: RegistrationInput) {
     const gstin = checkedRegistration(input)
     const prefixes = checkPrefixes({ invoice: 'IN', billOfSupply: 'BS', creditNote: 'CN', ...input.prefixes }, new Map())
-    const now = this.clock.now()
-    const row = await registrationRepo.insert(this.db, {
+    const now = this.#clock.now()
+    const row = await registrationRepo.insert(this.#db, {
       id: newId('gsr', now.getTime()),
       gstin: gstin.gstin,
       stateCode: gstin.stateCode,
@@ -219,22 +221,22 @@ export class TaxService {
    */
   async updateRegistration(id: string, changes: RegistrationChanges) {
     if (Object.values(changes).every((v) => v === undefined)) throw new AppError('BAD_REQUEST', 'Send at least one of legalName, tradeName, address, prefixes, filingFrequency')
-    const row = await registrationRepo.find(this.db, id)
+    const row = await registrationRepo.find(this.#db, id)
     if (!row) throw new AppError('NOT_FOUND', 'GST registration not found')
     if (changes.address) checkAddress(changes.address, row.stateCode, GST_STATE_CODES[row.stateCode]!)
     const prefixes = changes.prefixes
-      ? checkPrefixes({ invoice: row.invoicePrefix, billOfSupply: row.billOfSupplyPrefix, creditNote: row.creditNotePrefix, ...changes.prefixes }, await registrationRepo.lastSerials(this.db, id, financialYearOf(indiaDay(this.clock.now()))))
+      ? checkPrefixes({ invoice: row.invoicePrefix, billOfSupply: row.billOfSupplyPrefix, creditNote: row.creditNotePrefix, ...changes.prefixes }, await registrationRepo.lastSerials(this.#db, id, financialYearOf(indiaDay(this.#clock.now()))))
       : {}
-    const saved = await registrationRepo.update(this.db, id, {
+    const saved = await registrationRepo.update(this.#db, id, {
       ...(changes.legalName !== undefined ? { legalName: changes.legalName.trim() } : {}),
       ...(changes.tradeName !== undefined ? { tradeName: changes.tradeName?.trim() || null } : {}),
       ...(changes.address ? addressColumns(changes.address) : {}),
       ...prefixes,
       ...(changes.filingFrequency ? { filingFrequency: changes.filingFrequency } : {}),
-      updatedAt: this.clock.now(),
+      updatedAt: this.#clock.now(),
     })
-    await this.sellerChanged()
-    return toRegistration(saved, (await registrationRepo.catalogsOf(this.db, [id])).get(id)!)
+    await this.#sellerChanged()
+    return toRegistration(saved, (await registrationRepo.catalogsOf(this.#db, [id])).get(id)!)
   }
 
   /**
@@ -243,12 +245,12 @@ export class TaxService {
    * them will be refused once the catalog has a seller; the list is given either way.
    */
   async missingTax(catalogId: string, page: { page: number; limit: number }) {
-    await this.catalogOrThrow(catalogId)
-    const checkedOn = indiaDay(this.clock.now())
+    await this.#catalogOrThrow(catalogId)
+    const checkedOn = indiaDay(this.#clock.now())
     const [seller, slabs, products] = await Promise.all([
-      taxRepo.findSeller(this.db, catalogId),
-      taxRepo.slabsInForce(this.db, checkedOn),
-      activeProductsTax(this.db, catalogId),
+      taxRepo.findSeller(this.#db, catalogId),
+      taxRepo.slabsInForce(this.#db, checkedOn),
+      activeProductsTax(this.#db, catalogId),
     ])
     const inForce = new Set(slabs.map((s) => s.rateBps))
     const withProblems = products
@@ -269,13 +271,13 @@ export class TaxService {
 
   /** The GSTR-1 style report of the catalog's registration (all its catalogs) for days from..to (India, inclusive). */
   async gstr1(catalogId: string, from: string, to: string) {
-    await this.catalogOrThrow(catalogId)
+    await this.#catalogOrThrow(catalogId)
     // GST began on 1 July 2017; an earlier day (year 0000 among them, which PostgreSQL has no date for) has nothing to report.
     if (from < GST_BEGAN) throw new AppError('BAD_REQUEST', `from must be on or after ${GST_BEGAN}, when GST began`)
     if (from > to) throw new AppError('BAD_REQUEST', `from ${from} is after to ${to}`)
-    const seller = await taxRepo.findSeller(this.db, catalogId)
+    const seller = await taxRepo.findSeller(this.#db, catalogId)
     if (!seller) throw new AppError('NOT_FOUND', 'No GST seller is registered for this catalog')
-    return gstr1Report(this.db, seller, { fp: null, from, to })
+    return gstr1Report(this.#db, seller, { fp: null, from, to })
   }
 
   /**
@@ -285,14 +287,14 @@ export class TaxService {
    */
   async gstr1OfGstin(gstinInput: string, fp: string) {
     const gstin = gstinInput.trim().toUpperCase()
-    const registration = await registrationRepo.findByGstin(this.db, gstin)
+    const registration = await registrationRepo.findByGstin(this.#db, gstin)
     if (!registration) throw new AppError('BAD_REQUEST', `gstin ${gstin} is not a GST registration of this service`)
-    const period: ReturnPeriod = checkReturnPeriod(fp, registration.filingFrequency, indiaDay(this.clock.now()))
-    return gstr1Report(this.db, registration, period)
+    const period: ReturnPeriod = checkReturnPeriod(fp, registration.filingFrequency, indiaDay(this.#clock.now()))
+    return gstr1Report(this.#db, registration, period)
   }
 
-  private async catalogOrThrow(catalogId: string) {
-    if (!(await findCatalog(this.db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
+  async #catalogOrThrow(catalogId: string) {
+    if (!(await findCatalog(this.#db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
   }
 }
 

@@ -40,16 +40,21 @@ export interface SlotRequest {
 }
 
 export class UploadService {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    readonly storage: Storage,
-    private readonly names: ObjectNames,
-  ) {}
+  readonly #db: Db
+  readonly #clock: Clock
+  readonly #names: ObjectNames
+  readonly storage: Storage
+
+  constructor(db: Db, clock: Clock, storage: Storage, names: ObjectNames) {
+    this.storage = storage
+    this.#db = db
+    this.#clock = clock
+    this.#names = names
+  }
 
 
   async issueSlots(customer: { userId: string; partnerId: string }, purpose: UploadPurpose, files: SlotRequest[]) {
-    const now = this.clock.now()
+    const now = this.#clock.now()
     const expiresAt = new Date(now.getTime() + SLOT_LIFETIME_MS)
     const slots = []
     const rows = []
@@ -57,22 +62,22 @@ export class UploadService {
       const id = newId('upl', now.getTime())
       // The stored name is ours: nothing of the client's file name reaches the path. Its tag
       // lets the public GET refuse names it never issued without a query (object-names.ts).
-      const objectName = this.names.name(`${PREFIX[purpose]}/${customer.userId}/${id}`, EXTENSIONS[file.contentType])
+      const objectName = this.#names.name(`${PREFIX[purpose]}/${customer.userId}/${id}`, EXTENSIONS[file.contentType])
       const signed = await this.storage.signUpload({ objectName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt })
       const publicUrl = this.storage.publicUrl(objectName)
       rows.push({ id, partnerId: customer.partnerId, userId: customer.userId, purpose, objectName, publicUrl, fileName: file.fileName, contentType: file.contentType, sizeBytes: file.sizeBytes, expiresAt, createdAt: now })
       slots.push({ fileName: file.fileName, objectName, uploadUrl: signed.uploadUrl, publicUrl, method: 'PUT' as const, headers: signed.headers, expiresAt: expiresAt.toISOString() })
     }
-    await this.db.insert(uploads).values(rows)
+    await this.#db.insert(uploads).values(rows)
     return slots
   }
 
   /** The local driver's PUT: signature, Content-Type, size (while streaming) and image bytes checked. */
   async receive(objectName: string, query: Record<string, string | undefined>, contentTypeHeader: string | undefined, contentLength: number | null, body: Readable) {
     const local = this.storage as LocalStorage
-    const target = local.verify(objectName, query, this.clock.now())
+    const target = local.verify(objectName, query, this.#clock.now())
     if (!target) throw new AppError('FORBIDDEN', 'Invalid or expired upload signature')
-    const [slot] = await this.db.select().from(uploads).where(eq(uploads.objectName, objectName)).limit(1)
+    const [slot] = await this.#db.select().from(uploads).where(eq(uploads.objectName, objectName)).limit(1)
     if (!slot) throw notFound('Upload slot')
     // One-shot: a signed address stays valid until it expires, so a replay must not replace the file.
     if (slot.status === 'UPLOADED') throw new AppError('CONFLICT', 'This upload address has already been used')
@@ -94,7 +99,7 @@ export class UploadService {
     }
     if (written.size !== target.sizeBytes) throw await refuse(`The file is ${written.size} bytes; this slot was declared for ${target.sizeBytes}`)
     if (!looksLike(target.contentType as ImageType, written.head)) throw await refuse(`The file content is not a valid ${target.contentType} file`)
-    await this.db.update(uploads).set({ status: 'UPLOADED', uploadedAt: this.clock.now() }).where(eq(uploads.id, slot.id))
+    await this.#db.update(uploads).set({ status: 'UPLOADED', uploadedAt: this.#clock.now() }).where(eq(uploads.id, slot.id))
     return { objectName, size: written.size, contentType: target.contentType }
   }
 
@@ -105,8 +110,8 @@ export class UploadService {
    */
   async open(objectName: string) {
     const local = this.storage as LocalStorage
-    if (this.names.check(objectName) === 'never-issued' || !(await local.stat(objectName))) throw notFound('File')
-    const [slot] = await this.db.select().from(uploads).where(and(eq(uploads.objectName, objectName), eq(uploads.status, 'UPLOADED'))).limit(1)
+    if (this.#names.check(objectName) === 'never-issued' || !(await local.stat(objectName))) throw notFound('File')
+    const [slot] = await this.#db.select().from(uploads).where(and(eq(uploads.objectName, objectName), eq(uploads.status, 'UPLOADED'))).limit(1)
     const stream = slot ? local.read(objectName) : null
     if (!slot || !stream) throw notFound('File')
     return { stream, contentType: slot.contentType }

@@ -61,11 +61,11 @@ export class WebhookSignatureError extends Error {}
  * an error status: its description, in the provider's words and without our credentials.
  */
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly answer: { status: number; description: string } | null = null,
-  ) {
+  readonly answer: { status: number; description: string } | null
+
+  constructor(message: string, answer: { status: number; description: string } | null = null) {
     super(message)
+    this.answer = answer
   }
 
   /** The provider refused the request itself (a 4xx other than 408 and 429): sending it again cannot help. */
