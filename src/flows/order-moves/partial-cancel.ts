@@ -67,8 +67,6 @@ export interface CancelItemsRequest {
 /** Ledger reason of the Wallet Cash and Reward Points given back for cancelled units (reference: the order id). */
 export const ITEMS_CANCELLED = 'ORDER_ITEMS_CANCELLED'
 
-/** What the reason of every refund of cancelled units starts with: it tells them from a return's or a whole cancellation's. */
-
 /** Statuses in which some units may be cancelled: confirmed, not yet shipped. */
 const PARTIALLY_CANCELLABLE: OrderStatus[] = ['CONFIRMED', 'PACKED']
 
@@ -218,8 +216,6 @@ export function priceUnits(order: OrderRow, items: OrderItemRow[], lines: Cancel
     return { item, quantity: line.quantity, amount: shareOfSlice(item.paidAmount, item.quantity, item.cancelledQuantity, line.quantity), points }
   })
 }
-
-/** The Reward Points discount carried by the units cancelled so far (the first units of each line). */
 
 interface Tenders {
   payment: PaymentRow | null
