@@ -32,6 +32,7 @@ import { createPaymentProvider, createPayoutProvider } from './modules/payments/
 import { PaymentService, paymentRoutes } from './flows/payments/index.ts'
 import { orderCancellationRoutes, OrderMoves, orderMoveAdminRoutes } from './flows/order-moves/index.ts'
 import { returnMoveAdminRoutes, ReturnMoves } from './flows/return-settlement/index.ts'
+import { CodConversion, codConversionRoutes, partnerCodConversionRoutes } from './flows/cod-conversion/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -87,6 +88,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = new PaymentService(deps, provider, createPayoutProvider(config))
   const orders = new OrderService(deps, checkout, payments)
+  const codConversion = new CodConversion(deps, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
   app.decorate('dispatcher', new Dispatcher(deps))
@@ -109,7 +111,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     tickets: (scope, paging) => support.list(scope, {}, paging),
     balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
   })
-  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin }
+  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin }
 }
 
 type Services = ReturnType<typeof createServices>
@@ -117,7 +119,7 @@ type Services = ReturnType<typeof createServices>
 /** The routes under /api/v1, in the order the OpenAPI document lists them. */
 async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Services) {
   const { config } = deps
-  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin } = services
+  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin } = services
   // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
   api.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
@@ -131,6 +133,7 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(catalogRoutes, { catalog, guards })
   await api.register(checkoutRoutes, { checkout, guards })
   await api.register(orderRoutes, { orders, guards })
+  await api.register(codConversionRoutes, { conversion: codConversion, guards })
   await api.register(orderCancellationRoutes, { moves: orderMoves, guards })
   await api.register(paymentRoutes, { payments, provider, sandbox, database: deps.database })
   await api.register(orderAdminRoutes, { admin: orderAdmin, guards })
@@ -138,7 +141,8 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(customerAdminRoutes, { admin: customerAdmin, guards })
   await api.register(adminSearchRoutes, { db: deps.database.db, guards })
   await api.register(auditRoutes, { db: deps.database.db, guards })
-  await api.register(orderPartnerRoutes, { admin: orderAdmin, orders, guards })
+  await api.register(orderPartnerRoutes, { admin: orderAdmin, guards })
+  await api.register(partnerCodConversionRoutes, { conversion: codConversion, guards })
   await api.register(partnerAdminRoutes, { admin: new PartnerAdminService(deps), guards })
   await api.register(eventAdminRoutes, { admin: new EventAdminService(deps), guards })
   await api.register(uploadRoutes, { uploads, guards, readLimit: uploadReadRateLimit(config.rateLimit) })

@@ -6,7 +6,7 @@
 // delivery changes nothing. Payment states only move forward: a success wins over a failure or a
 // drop that arrives later (or earlier), and nothing overrides a success. A success for an order
 // that is no longer waiting (cancelled, or already paid by another session) is refunded. On a COD
-// order the payment is its conversion to prepaid (orders/prepaid-conversion.ts): applied while the
+// order the payment is its conversion to prepaid (flows/cod-conversion/): applied while the
 // order may still convert at that amount, refunded once it was shipped, cancelled or converted.
 import { randomBytes } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
@@ -16,7 +16,6 @@ import { formatPaise } from '../../lib/money.ts'
 import { findCustomer } from '../../modules/customers/index.ts'
 import {
   confirmPaidOrder,
-  convertPaidCodOrder,
   emit,
   expiredReservations,
   lockOrder,
@@ -24,6 +23,7 @@ import {
   purgeExpiredIdempotencyKeys,
   refreshRefundStatus,
 } from '../../modules/orders/index.ts'
+import { convertPaidCodOrder } from '../cod-conversion/index.ts'
 import { cancelOrder, queueProviderRefund } from '../order-moves/index.ts'
 import { settleProviderRefund } from '../return-settlement/index.ts'
 import {

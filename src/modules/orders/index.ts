@@ -51,7 +51,6 @@ export {
   paidForUncancelledUnits,
   refreshRefundStatus,
 } from './lifecycle.ts'
-export { convertPaidCodOrder } from './prepaid-conversion.ts'
 export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
 export type { CustomerRef } from './order-request.ts'
 /** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
@@ -65,6 +64,8 @@ export const lockOrder = (tx: Executor, id: string) => orderRepo.lockOrder(tx, i
 /** The order's own columns changed (the flows that move it: release, amounts, payment status). */
 export const updateOrder = (tx: Executor, id: string, changes: Parameters<typeof orderRepo.updateOrder>[2]) => orderRepo.updateOrder(tx, id, changes)
 /** `quantity` more units of a line cancelled, unless fewer are left: false then (a conditional update). */
+/** A line's discount share taken off what is paid for it (a COD order converted to prepaid). */
+export const updateOrderItem = (tx: Executor, orderItemId: string, changes: Parameters<typeof orderRepo.updateItem>[2]) => orderRepo.updateItem(tx, orderItemId, changes)
 export const cancelOrderUnits = (tx: Executor, orderItemId: string, quantity: number) => orderRepo.cancelUnits(tx, orderItemId, quantity)
 /** A customer's COD history for checkout's risk rules (injected into CheckoutService by app.ts: checkout does not read orders). */
 export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => orderRepo.codHistory(db, userId, rtoSince, refusedSince)
@@ -73,12 +74,18 @@ export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(d
 export const expiredReservations = (tx: Executor, now: Date, limit: number, ids?: string[]) => orderRepo.expiredReservations(tx, now, limit, ids)
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
 
+/** A keyed request (x-idempotency-key) run once, and a new provider payment opened as one (the cod-conversion flow). */
+export { type Answer, answerOnce, type Created, type StoredAnswer } from './answer-once.ts'
+export { type IdempotencyScope, idempotencyKeyOf } from './idempotency.ts'
+export { openPaymentAttempt, paymentAttemptAnswer } from './payment-attempts.ts'
+export type { PaymentDesk } from './payment-desk.ts'
+export { answer as keyedAnswer } from './route-shared.ts'
 export { OrderService } from './service.ts'
 export { orderRoutes } from './routes.ts'
 export { linesNotInParcel, NEEDS_PARCELS, OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
-export { AdminOrder, CancelItemsBody, Order, OrderParams, OrderStatusSchema, PayoutDestination, Refund } from './schemas.ts'
+export { AdminOrder, CancelItemsBody, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, PayoutDestination, PrepaidConversionQuote, PrepaidConversionStarted, Refund } from './schemas.ts'
 export { tags as orderTags } from './route-shared.ts'
 
 /** A booked parcel recorded with its order (decision 0024), for the fulfilment flow and returns. */

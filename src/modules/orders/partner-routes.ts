@@ -5,14 +5,11 @@ import { Type } from 'typebox'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import { type Guards, partnerOf } from '../../http/guards.ts'
 import type { OrderAdminService } from './admin-service.ts'
-import { idempotencyKeyOf } from './idempotency.ts'
-import { answer } from './route-shared.ts'
-import type { OrderService } from './service.ts'
 import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
 import { Limit, security } from '../../http/schemas.ts'
-import { IdempotencyHeaders, Order, OrderPaymentStatusSchema, OrderStatusSchema, Payment, PrepaidConversionStarted, SyncedOrder } from './schemas.ts'
+import { Order, OrderPaymentStatusSchema, OrderStatusSchema, Payment, SyncedOrder } from './schemas.ts'
 
-export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; orders: OrderService; guards: Guards }> = async (app, { admin, orders, guards }) => {
+export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   const common = { preValidation: guards.partner }
   const tags = ['Partner server: orders']
 
@@ -84,27 +81,6 @@ export const orderPartnerRoutes: FastifyPluginAsyncTypebox<{ admin: OrderAdminSe
     async (request, reply) => {
       const { order, documents } = await admin.documents(request.params.orderId, partnerOf(request))
       return sendDocuments(request, reply, order, documents)
-    },
-  )
-
-  app.post(
-    '/partner/orders/:orderId/convert-to-prepaid',
-    {
-      ...common,
-      schema: {
-        operationId: 'partnerConvertOrderToPrepaid',
-        tags,
-        security: security.partner,
-        summary: "Pay one of the partner's COD orders online instead (idempotent): as POST /orders/{orderId}/convert-to-prepaid, for the partner's server",
-        description: 'Same rules and answer as the customer route (docs/orders.md, "COD to prepaid"); another partner\'s order: 404.',
-        headers: IdempotencyHeaders,
-        params: Type.Object({ orderId: Type.String({ maxLength: 100 }) }),
-        response: { 201: Envelope(PrepaidConversionStarted), ...errorResponses(400, 401, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const key = idempotencyKeyOf(request.raw.rawHeaders)
-      return answer(reply, await orders.partnerConvertToPrepaid(partnerOf(request), request.params.orderId, key), 'Prepaid payment initiated')
     },
   )
 }

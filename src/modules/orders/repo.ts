@@ -259,7 +259,7 @@ export const orderRepo = {
       .returning()
     return row ?? null
   },
-  /** A line's discount share taken off what is paid for it (COD -> prepaid: prepaid-conversion.ts). */
+  /** A line's discount share taken off what is paid for it (COD -> prepaid: flows/cod-conversion/). */
   async updateItem(tx: Executor, orderItemId: string, changes: Pick<Partial<OrderItemRow>, 'prepaidDiscount' | 'paidAmount'>) {
     await tx.update(orderItems).set(changes).where(eq(orderItems.id, orderItemId))
   },

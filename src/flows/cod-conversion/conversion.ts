@@ -5,7 +5,7 @@
 //                       it would cost: amountToPay = amountPayable - codFee - prepaidDiscount, the
 //                       discount being the partner's prepaidDiscountPercent of the items' paid
 //                       value (capped by prepaidDiscountCap, and so that at least ₹1 is left to pay)
-//   convertPaidCodOrder the provider reported the conversion payment captured (payments/service.ts,
+//   convertPaidCodOrder the provider reported the conversion payment captured (flows/payments,
 //                       once per event, order row locked): when the order may still convert at
 //                       exactly that amount, in the same transaction it becomes PREPAID and PAID,
 //                       the COD fee goes (never charged), the discount is recorded on the order and
@@ -17,11 +17,10 @@
 // a conversion session changes nothing on it, and stock is never touched.
 import type { Executor } from '../../db/client.ts'
 import { allocate, formatPaise, maxPaise, minPaise, percentOf, sumPaise } from '../../lib/money.ts'
-import { partnerPricingOf } from '../checkout/index.ts'
-import { issueCreditNotes } from '../tax/index.ts'
-import { emit } from './lifecycle.ts'
-import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
-import { parcelsOfOrder } from '../shipping/index.ts'
+import { partnerPricingOf } from '../../modules/checkout/index.ts'
+import { emit, type OrderItemRow, orderItemsOf, type OrderRow, type PaymentRow, updateOrder, updateOrderItem } from '../../modules/orders/index.ts'
+import { parcelsOfOrder } from '../../modules/shipping/index.ts'
+import { issueCreditNotes } from '../../modules/tax/index.ts'
 
 /** The least a conversion leaves to pay (paise): the discount stops there (Razorpay's minimum payment is ₹1). */
 const LEAST_TO_PAY = 100n
@@ -61,7 +60,7 @@ async function refusal(ex: Executor, order: OrderRow): Promise<string | null> {
 export async function conversionQuote(ex: Executor, order: OrderRow, items?: OrderItemRow[]): Promise<ConversionQuote> {
   const reason = await refusal(ex, order)
   if (reason) return { eligible: false, reasons: [reason], amountToPay: 0n, codFeeWaived: 0n, prepaidDiscount: 0n, saving: 0n, lineShares: [] }
-  const [lines, settings] = await Promise.all([items ?? orderRepo.items(ex, order.id), partnerPricingOf(ex, order.partnerId)])
+  const [lines, settings] = await Promise.all([items ?? orderItemsOf(ex, order.id), partnerPricingOf(ex, order.partnerId)])
   const cashLeft = order.amountPayable - order.codFee
   const weights = lines.map((l) => (l.cancelledQuantity === 0 ? l.paidAmount : 0n))
   const percent = settings?.prepaidDiscountPercent ?? 0
@@ -96,12 +95,12 @@ export const conversionQuoteView = (q: ConversionQuote) => ({
  * the caller refunds the payment and the order stays as it was.
  */
 export async function convertPaidCodOrder(tx: Executor, order: OrderRow, payment: PaymentRow, at: Date): Promise<OrderRow | null> {
-  const items = await orderRepo.items(tx, order.id)
+  const items = await orderItemsOf(tx, order.id)
   const quote = await conversionQuote(tx, order, items)
   if (!quote.eligible || quote.amountToPay !== payment.amount) return null
   for (const [i, item] of items.entries()) {
     const share = quote.lineShares[i]!
-    if (share > 0n) await orderRepo.updateItem(tx, item.id, { prepaidDiscount: item.prepaidDiscount + share, paidAmount: item.paidAmount - share })
+    if (share > 0n) await updateOrderItem(tx, item.id, { prepaidDiscount: item.prepaidDiscount + share, paidAmount: item.paidAmount - share })
   }
   // The order's GST block loses the COD fee's charge (its tax goes with it): totals stay the sums
   // of the lines' and charges' figures. The invoice keeps it; a credit note takes it back below.
@@ -116,7 +115,7 @@ export async function convertPaidCodOrder(tx: Executor, order: OrderRow, payment
           igst: (order.igst ?? 0n) - BigInt(feeCharge.igst),
         }
       : {}
-  const converted = await orderRepo.updateOrder(tx, order.id, {
+  const converted = await updateOrder(tx, order.id, {
     paymentMode: 'PREPAID',
     paymentStatus: 'PAID',
     codFee: 0n,
