@@ -33,6 +33,7 @@ import { PaymentService, paymentRoutes } from './flows/payments/index.ts'
 import { orderCancellationRoutes, OrderMoves, orderMoveAdminRoutes } from './flows/order-moves/index.ts'
 import { returnMoveAdminRoutes, ReturnMoves } from './flows/return-settlement/index.ts'
 import { CodConversion, codConversionRoutes, partnerCodConversionRoutes } from './flows/cod-conversion/index.ts'
+import { OrderPlacement, orderPlacementRoutes } from './flows/placement/index.ts'
 
 export const API_PREFIX = '/api/v1'
 
@@ -87,7 +88,8 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
   const checkout = new CheckoutService(deps, codHistoryOf)
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = new PaymentService(deps, provider, createPayoutProvider(config))
-  const orders = new OrderService(deps, checkout, payments)
+  const placement = new OrderPlacement(deps, checkout, payments)
+  const orders = new OrderService(deps, payments)
   const codConversion = new CodConversion(deps, payments)
   app.decorate('payments', payments)
   app.decorate('catalogCache', catalog.cache)
@@ -111,7 +113,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     tickets: (scope, paging) => support.list(scope, {}, paging),
     balances: async (userId) => (await checkout.wallet(userId, 1, 1)).data.balances,
   })
-  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin }
+  return { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, placement, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin }
 }
 
 type Services = ReturnType<typeof createServices>
@@ -119,7 +121,7 @@ type Services = ReturnType<typeof createServices>
 /** The routes under /api/v1, in the order the OpenAPI document lists them. */
 async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Services) {
   const { config } = deps
-  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin } = services
+  const { auth, admins, guards, authLimit, failedLogins, catalog, checkout, provider, sandbox, payments, placement, orders, codConversion, orderMoves, uploads, orderAdmin, sandboxCarrier, shipping, fulfilment, tax, support, returns, returnMoves, profiles, customerAdmin } = services
   // A route that declares no query string takes none: `?anything` is a 400 like an unknown field.
   api.addHook('onRoute', (route) => {
     if (route.schema && !route.schema.querystring) route.schema = { ...route.schema, querystring: NO_QUERY }
@@ -132,6 +134,7 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(addressBookRoutes, { book: new AddressBook(deps.database.db, profiles), profiles, guards })
   await api.register(catalogRoutes, { catalog, guards })
   await api.register(checkoutRoutes, { checkout, guards })
+  await api.register(orderPlacementRoutes, { placement, guards })
   await api.register(orderRoutes, { orders, guards })
   await api.register(codConversionRoutes, { conversion: codConversion, guards })
   await api.register(orderCancellationRoutes, { moves: orderMoves, guards })

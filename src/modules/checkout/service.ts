@@ -158,7 +158,7 @@ export class CheckoutService {
    * the reasons it may not, and the most the amount-based rules let it collect. Rules and blocked
    * pincodes come from the settings cache; the customer's history is one query, made only when the
    * partner has limits. Order creation calls it in its transaction, after the customer's row is
-   * locked (placement.ts lockBuyer), so concurrent orders of one customer are counted one after
+   * locked (the placement flow's lockBuyer), so concurrent orders of one customer are counted one after
    * the other.
    */
   async codRisk(customer: { userId: string; partnerId: string }, pincode: string, amount: bigint, executor: Executor = this.#db) {

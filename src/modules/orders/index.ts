@@ -4,7 +4,7 @@
 import { inArray, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { idempotencyRepo } from './idempotency.ts'
+import { type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
 import { isOwnOrder } from './lifecycle.ts'
 import { orderRepo } from './repo.ts'
 import { orders } from './schema.sql.ts'
@@ -51,8 +51,8 @@ export {
   paidForUncancelledUnits,
   refreshRefundStatus,
 } from './lifecycle.ts'
-export type { OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
-export type { CustomerRef } from './order-request.ts'
+export type { HistoryRow, OrderItemRow, OrderRow, PaymentRow, PayoutAccountRow, RefundRow } from './repo.ts'
+export type { CustomerRef } from './lifecycle.ts'
 /** The back office's search (issue #39): orders by number, id, a parcel's AWB, phone, or the customer's name or e-mail. */
 export { orderHits, type OrderHit, orderSearchCondition, orderSearchKeys } from './repo.ts'
 export type { OrderStatus, ShippingAddress } from './schema.sql.ts'
@@ -72,11 +72,26 @@ export const codHistoryOf = (db: Executor, userId: string, rtoSince: Date | null
 export const orderItemsOf = (db: Executor, orderId: string) => orderRepo.items(db, orderId)
 /** Unpaid orders whose reservation ran out, locked (skipping rows another sweeper holds); only among `ids` when given. */
 export const expiredReservations = (tx: Executor, now: Date, limit: number, ids?: string[]) => orderRepo.expiredReservations(tx, now, limit, ids)
+/** The placement flow's: how many of the customer's orders wait for payment (under the customer's lock). */
+export const countUnpaidOrders = (tx: Executor, userId: string) => orderRepo.countUnpaid(tx, userId)
+/**
+ * A placed order written in one statement (the placement flow's last step): its rows, `alongside`
+ * (its event's insert), and the POST /orders key's record, holding the answer when it is final.
+ */
+export const writeNewOrder = (
+  tx: Executor,
+  rows: Parameters<typeof orderRepo.insertNewOrder>[1],
+  alongside: Parameters<typeof orderRepo.insertNewOrder>[2],
+  key: { scope: IdempotencyScope; fingerprint: string; answer?: { status: number; body: unknown } },
+  at: Date,
+) => orderRepo.insertNewOrder(tx, rows, [...alongside, idempotencyRepo.beginInsert(tx, key.scope, key.fingerprint, rows.order.id, at, key.answer)])
+export { invoiceOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
+export { type OrderDetail, orderView } from './views.ts'
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
 
-/** A keyed request (x-idempotency-key) run once, and a new provider payment opened as one (the cod-conversion flow). */
+/** A keyed request (x-idempotency-key) run once, and a new provider payment opened as one (the placement and cod-conversion flows). */
 export { type Answer, answerOnce, type Created, type StoredAnswer } from './answer-once.ts'
-export { type IdempotencyScope, idempotencyKeyOf } from './idempotency.ts'
+export { fingerprintOf, type IdempotencyScope, idempotencyKeyOf } from './idempotency.ts'
 export { openPaymentAttempt, paymentAttemptAnswer } from './payment-attempts.ts'
 export type { PaymentDesk } from './payment-desk.ts'
 export { answer as keyedAnswer } from './route-shared.ts'
@@ -85,7 +100,7 @@ export { orderRoutes } from './routes.ts'
 export { linesNotInParcel, NEEDS_PARCELS, OrderAdminService } from './admin-service.ts'
 export { orderAdminRoutes } from './admin-routes.ts'
 export { orderPartnerRoutes } from './partner-routes.ts'
-export { AdminOrder, CancelItemsBody, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, PayoutDestination, PrepaidConversionQuote, PrepaidConversionStarted, Refund } from './schemas.ts'
+export { AdminOrder, CancelItemsBody, CreatedOrder, CreateOrderBody, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, PayoutDestination, PrepaidConversionQuote, PrepaidConversionStarted, Refund } from './schemas.ts'
 export { tags as orderTags } from './route-shared.ts'
 
 /** A booked parcel recorded with its order (decision 0024), for the fulfilment flow and returns. */

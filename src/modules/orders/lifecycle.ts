@@ -126,7 +126,13 @@ export async function invoiceOrder(tx: Executor, order: OrderRow, at: Date, item
  */
 export const paidForUncancelledUnits = (items: OrderItemRow[]) => sumPaise(items.map((i) => i.paidAmount - shareOfSlice(i.paidAmount, i.quantity, 0, i.cancelledQuantity)))
 
-export const isOwnOrder = (order: OrderRow | null, customer: { userId: string; partnerId: string }): order is OrderRow =>
+/** Whose order: the customer and the partner they came through. */
+export interface CustomerRef {
+  userId: string
+  partnerId: string
+}
+
+export const isOwnOrder = (order: OrderRow | null, customer: CustomerRef): order is OrderRow =>
   order !== null && order.userId === customer.userId && order.partnerId === customer.partnerId
 
 /**

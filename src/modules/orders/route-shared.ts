@@ -2,7 +2,7 @@
 // re-exports `answer`; it lives here so that the route files need not import routes.ts, which imports them).
 import type { FastifyReply } from 'fastify'
 import { ok } from '../../http/envelope.ts'
-import type { StoredAnswer } from './service.ts'
+import type { StoredAnswer } from './answer-once.ts'
 
 export const tags = ['Orders']
 

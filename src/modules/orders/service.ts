@@ -1,67 +1,39 @@
-// The customer's order operations: create (placement.ts, as named steps), list, read, and
-// the payment attempts of an order waiting for payment (a COD order's conversion to prepaid is the
-// cod-conversion flow's).
-//
-// POST /orders: the idempotency key is checked by answerOnce (answer-once.ts); then in ONE
-// transaction (customer row locked first) the order is priced with the same function as the wallet
-// quote, stock reserved with conditional decrements, the coupon redeemed, Wallet Cash and Reward
-// Points debited, and the order, its lines and history, its payment, its event and the idempotency
-// record written. Commit. Then the provider session is opened (a network call, so outside the
-// transaction) and the answer stored under the key.
+// The customer's order operations: list, read, and the payment attempts of an order waiting for
+// payment. Placing an order is the placement flow's (src/flows/placement/), a COD order's
+// conversion to prepaid the cod-conversion flow's.
 import type { Database } from '../../db/client.ts'
-import type { ServiceDeps } from '../../deps.ts'
+import type { Deps } from '../../deps.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import type { CustomerScope } from '../../lib/scope.ts'
-import type { CheckoutService } from '../checkout/index.ts'
 import { lockCustomer } from '../customers/index.ts'
 import { answerOnce, type Created, type StoredAnswer } from './answer-once.ts'
-import { fingerprintOf, type IdempotencyScope } from './idempotency.ts'
+import type { IdempotencyScope } from './idempotency.ts'
 import { documentsOfOrder } from './invoices.ts'
-import { answeredOrder, emit, isOwnOrder } from './lifecycle.ts'
-import type { CreateOrderInput, CustomerRef } from './order-request.ts'
+import { answeredOrder, type CustomerRef, emit, isOwnOrder } from './lifecycle.ts'
 import { openPaymentAttempt, paymentAttemptAnswer } from './payment-attempts.ts'
 import type { PaymentDesk } from './payment-desk.ts'
-import { OrderPlacement, type PlacementSettings } from './placement.ts'
 import { type OrderRow, orderRepo } from './repo.ts'
 import type { OrderStatus } from './schema.sql.ts'
 import { orderSummaryView } from './views.ts'
 import { findPayment, paymentView, updatePayment } from '../payments/index.ts'
 
-export type { StoredAnswer } from './answer-once.ts'
-export type { CreateOrderInput, CustomerRef } from './order-request.ts'
 
 export class OrderService {
   readonly #db: Database['db']
   readonly #clock: Clock
   readonly #payments: PaymentDesk
-  readonly #placement: OrderPlacement
 
-  constructor(deps: ServiceDeps<PlacementSettings>, checkout: CheckoutService, payments: PaymentDesk) {
+  constructor(deps: Pick<Deps, 'database' | 'clock'>, payments: PaymentDesk) {
     this.#db = deps.database.db
     this.#clock = deps.clock
     this.#payments = payments
-    this.#placement = new OrderPlacement(deps, checkout, payments)
   }
 
   /** The order as GET /orders/{id} answers it. */
   detail(order: OrderRow) {
     return answeredOrder(this.#db, order)
-  }
-
-  /** POST /orders: places the order once per idempotency key (placement.ts), then opens its payment session. */
-  async createOrder(customer: CustomerRef, input: CreateOrderInput, key: string): Promise<StoredAnswer> {
-    const scope = { ...customer, route: 'POST /orders', key }
-    const placement = this.#placement
-    return answerOnce(
-      this.#db,
-      this.#clock,
-      scope,
-      input,
-      () => placement.insert(customer, input, scope, fingerprintOf(input)),
-      (orderId, created) => placement.openPaymentSession(orderId, created),
-    )
   }
 
   async listOrders(customer: CustomerScope, query: { page: number; limit: number; status?: OrderStatus }) {

@@ -4,15 +4,10 @@
 import type { Executor } from '../../db/client.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
-import type { CheckoutService, DeliveryMethod } from '../checkout/index.ts'
-import { findAddress } from '../customers/index.ts'
-import { partnerReturnOrigins } from '../partners/index.ts'
-import type { ShippingAddress } from './schema.sql.ts'
-
-export interface CustomerRef {
-  userId: string
-  partnerId: string
-}
+import type { CheckoutService, DeliveryMethod } from '../../modules/checkout/index.ts'
+import { findAddress } from '../../modules/customers/index.ts'
+import type { CustomerRef, ShippingAddress } from '../../modules/orders/index.ts'
+import { partnerReturnOrigins } from '../../modules/partners/index.ts'
 
 export interface CreateOrderInput {
   items: { productId: string; quantity: number }[]

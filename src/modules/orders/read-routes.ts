@@ -1,40 +1,17 @@
-// POST /orders (idempotent) and reading the customer's orders: the list, one order, its invoice
-// (customer token and x-partner-id).
+// Reading the customer's orders: the list, one order, its invoice (customer token and x-partner-id).
+// Placing one (POST /orders) is the placement flow's.
 import { Type } from 'typebox'
 import { Envelope, errorResponses, ok, PagedEnvelope, paged } from '../../http/envelope.ts'
 import { customerOf, type Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { PageQuery, security } from '../../http/schemas.ts'
-import { idempotencyKeyOf } from './idempotency.ts'
 import { invoiceResponses, invoiceRouteSchema, sendDocuments } from './invoices.ts'
-import { answer, tags } from './route-shared.ts'
-import { CreatedOrder, CreateOrderBody, IdempotencyHeaders, Order, OrderParams, OrderStatusSchema, OrderSummary } from './schemas.ts'
+import { tags } from './route-shared.ts'
+import { Order, OrderParams, OrderStatusSchema, OrderSummary } from './schemas.ts'
 import type { OrderService } from './service.ts'
 
-export function orderPlacementRoutes(app: RouteApp, { orders, guards }: { orders: OrderService; guards: Guards }): void {
+export function orderReadRoutes(app: RouteApp, { orders, guards }: { orders: OrderService; guards: Guards }): void {
   const common = { preValidation: guards.customerOfPartner }
-
-  app.post(
-    '/orders',
-    {
-      ...common,
-      schema: {
-        operationId: 'createOrder',
-        tags,
-        summary: 'Create an order (idempotent with x-idempotency-key); reserves stock, coupon, Wallet Cash and Reward Points',
-        description:
-          '409 when a product is short, the key was used with another payload or is still in progress, or the customer already holds MAX_UNPAID_ORDERS_PER_CUSTOMER (default 5) prepaid orders waiting for payment (docs/orders.md).',
-        security: security.customer,
-        headers: IdempotencyHeaders,
-        body: CreateOrderBody,
-        response: { 201: Envelope(CreatedOrder), ...errorResponses(400, 401, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const key = idempotencyKeyOf(request.raw.rawHeaders)
-      return answer(reply, await orders.createOrder(customerOf(request), request.body, key), 'Order created')
-    },
-  )
 
   app.get(
     '/orders',

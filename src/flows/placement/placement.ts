@@ -1,4 +1,5 @@
-// Placing an order (POST /orders), as named steps, read top to bottom in OrderPlacement.insert:
+// Placing an order (POST /orders), as named steps, read top to bottom in OrderPlacement.insert. The
+// request runs once per x-idempotency-key (orders' answerOnce: a repeat answers what the first did).
 //
 //   before the transaction: nothing written, so nothing to undo
 //     checkRequest        the return URL's origin, the alternate phone, the defaults
@@ -24,28 +25,46 @@
 //                         tries again); its answer is then stored under the key (answer-once.ts)
 //
 // The undo of a committed order's reservation (stock, coupon use, Wallet Cash, Reward Points) is
-// lifecycle.ts's releaseReservation, run once when the order is cancelled or its payment window
-// closes (the sweeper).
+// the order-moves flow's releaseReservation (reverse-sale.ts), run once when the order is cancelled
+// or its payment window closes (the payments flow's sweeper).
 import type { Executor } from '../../db/client.ts'
 import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { currentStock, reserveStock } from '../catalog/index.ts'
-import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../checkout/index.ts'
-import { debitLedger } from '../ledgers/index.ts'
-import { lockCustomer } from '../customers/index.ts'
-import { eventInsert, type NewEvent } from '../events/index.ts'
-import type { Answer, Created } from './answer-once.ts'
-import { type IdempotencyScope, idempotencyRepo } from './idempotency.ts'
-import { answeredOrder, invoiceOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
-import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, type CustomerRef, shippingAddressFor } from './order-request.ts'
-import type { PaymentDesk } from './payment-desk.ts'
-import { type HistoryRow, type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
-import type { OrderStatus, ShippingAddress } from './schema.sql.ts'
+import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
+import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../../modules/checkout/index.ts'
+import { lockCustomer } from '../../modules/customers/index.ts'
+import { eventInsert, type NewEvent } from '../../modules/events/index.ts'
+import { debitLedger } from '../../modules/ledgers/index.ts'
+import {
+  type Answer,
+  answeredOrder,
+  answerOnce,
+  countUnpaidOrders,
+  type Created,
+  type CustomerRef,
+  findOrderById,
+  fingerprintOf,
+  type HistoryRow,
+  type IdempotencyScope,
+  invoiceOrder,
+  newOrderNumber,
+  type OrderDetail,
+  orderEvent,
+  type OrderItemRow,
+  type OrderRow,
+  type OrderStatus,
+  orderView,
+  type PaymentDesk,
+  type PaymentRow,
+  type ShippingAddress,
+  type StoredAnswer,
+  writeNewOrder,
+} from '../../modules/orders/index.ts'
+import { currentPayment, NO_CLIENT_ACTION, paymentsOf } from '../../modules/payments/index.ts'
+import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, shippingAddressFor } from './order-request.ts'
 import { outOfStock, SoldOutSightings } from './sold-out.ts'
-import { type OrderDetail, orderView } from './views.ts'
-import { currentPayment, NO_CLIENT_ACTION, paymentsOf } from '../payments/index.ts'
 
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
 type PricedOrder = Awaited<ReturnType<CheckoutService['priceForCustomer']>>
@@ -81,6 +100,20 @@ export class OrderPlacement {
     this.#deps = deps
     this.#checkout = checkout
     this.#payments = payments
+  }
+
+  /** POST /orders: places the order once per idempotency key (insert), then opens its payment session (openPaymentSession). */
+  async createOrder(customer: CustomerRef, input: CreateOrderInput, key: string): Promise<StoredAnswer> {
+    const scope = { ...customer, route: 'POST /orders', key }
+    const { database, clock } = this.#deps
+    return answerOnce(
+      database.db,
+      clock,
+      scope,
+      input,
+      () => this.insert(customer, input, scope, fingerprintOf(input)),
+      (orderId, created) => this.openPaymentSession(orderId, created),
+    )
   }
 
   /** Phase 1: everything the order holds, in one transaction. Returns the order id (and its answer when final). */
@@ -122,7 +155,7 @@ export class OrderPlacement {
   async openPaymentSession(orderId: string, created?: Created): Promise<Answer> {
     const db = this.#deps.database.db
     const fresh = created?.rows
-    const order = fresh?.order ?? (await orderRepo.findOrder(db, orderId))!
+    const order = fresh?.order ?? (await findOrderById(db, orderId))!
     let payment: PaymentRow | null = fresh ? fresh.payment : currentPayment(await paymentsOf(db, orderId))
     if (payment?.status === 'CREATED') payment = await this.#payments.startSession(payment, order)
     // A new order's rows are at hand; a resumed one is read back.
@@ -178,7 +211,7 @@ export class OrderPlacement {
    * customer cannot pass the cap together.
    */
   async checkUnpaidLimit(tx: Executor, customer: CustomerRef) {
-    const unpaid = await orderRepo.countUnpaid(tx, customer.userId)
+    const unpaid = await countUnpaidOrders(tx, customer.userId)
     if (unpaid >= this.#deps.config.maxUnpaidOrdersPerCustomer) {
       throw new AppError(
         'CONFLICT',
@@ -397,6 +430,6 @@ export async function insertOrder(tx: Executor, rows: OrderRows, settlement: Set
   const shown = orderView({ ...rows, refunds: [] })
   const answer = settlement.prepaid ? undefined : { status: 201, body: { ...shown, paymentClientAction: NO_CLIENT_ACTION } }
   const event = orderCreatedEvent(rows.order, shown, at)
-  await orderRepo.insertNewOrder(tx, rows, [eventInsert(tx, event), idempotencyRepo.beginInsert(tx, scope, fingerprint, rows.order.id, at, answer)])
+  await writeNewOrder(tx, rows, [eventInsert(tx, event)], { scope, fingerprint, answer }, at)
   return { resourceId: rows.order.id, answer, rows }
 }
