@@ -1,6 +1,8 @@
 // `npm run sdk:generate`: builds the app on a throwaway embedded database, reads its OpenAPI
-// document and writes the SDK's generated files (scripts/sdk-types.ts).
-import { writeFileSync } from 'node:fs'
+// document and writes the SDK's generated files (scripts/sdk-types.ts) and the published contract,
+// openapi/v1.json (scripts/openapi-compat.ts, decision 0042).
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { CONTRACT_FILE, CONTRACT_PATH, contractText } from './openapi-compat.ts'
 import { createTestApp } from '../test/helpers/app.ts'
 import { SDK_SRC, sdkFiles } from './sdk-types.ts'
 
@@ -11,6 +13,9 @@ try {
     writeFileSync(new URL(name, SDK_SRC), text)
     console.log(`wrote packages/sdk/src/${name}`)
   }
+  mkdirSync(new URL('.', CONTRACT_FILE), { recursive: true })
+  writeFileSync(CONTRACT_FILE, contractText(document))
+  console.log(`wrote ${CONTRACT_PATH}`)
 } finally {
   await t.close()
 }
