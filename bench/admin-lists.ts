@@ -16,7 +16,7 @@ import { openRuntime } from '../src/bootstrap.ts'
 import { loadConfig } from '../src/config.ts'
 import { queryRows } from '../src/db/client.ts'
 import { createAdmin } from '../src/modules/admins/index.ts'
-import { createCatalog, importCatalog, syntheticCatalog } from '../src/modules/catalog/index.ts'
+import { createCatalog, defaultVariantId, importCatalog, syntheticCatalog } from '../src/modules/catalog/index.ts'
 import { createPartner } from '../src/modules/partners/index.ts'
 
 const { values } = parseArgs({
@@ -96,8 +96,8 @@ async function givenData() {
            now() - n * interval '5 minutes', now() - n * interval '5 minutes'
     from generate_series(0, ${ORDERS - 1}) as n`)
   await db.execute(sql`
-    insert into order_items (id, order_id, product_id, catalog_id, name, sku, quantity, unit_price, unit_mrp, line_total, coupon_discount, reward_points_discount, paid_amount, position)
-    select 'oit_ab_' || n, 'ord_ab_' || n, ${product!.id}, ${catalog.id}, ${product!.name}, ${product!.sku}, 1, ${product!.price}::bigint, ${product!.price}::bigint, ${product!.price}::bigint, 0, 0, ${product!.price}::bigint, 0
+    insert into order_items (id, order_id, product_id, variant_id, catalog_id, name, sku, quantity, unit_price, unit_mrp, line_total, coupon_discount, reward_points_discount, paid_amount, position)
+    select 'oit_ab_' || n, 'ord_ab_' || n, ${product!.id}, ${defaultVariantId(product!.id)}, ${catalog.id}, ${product!.name}, ${product!.sku}, 1, ${product!.price}::bigint, ${product!.price}::bigint, ${product!.price}::bigint, 0, 0, ${product!.price}::bigint, 0
     from generate_series(0, ${ORDERS - 1}) as n`)
   await db.execute(sql`vacuum analyze`) // as autovacuum leaves a shop at rest: statistics and the visibility map (index-only counts)
   console.log(`${ORDERS} orders, ${CUSTOMERS * 2} customers in ${((Date.now() - at) / 1000).toFixed(1)} s`)

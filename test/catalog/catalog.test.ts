@@ -88,14 +88,15 @@ describe('GET /categories', () => {
 })
 
 describe('GET /products', () => {
-  test('defaults: page 1, limit 20, newest first, active only, exactly the spec fields', async () => {
+  test("defaults: page 1, limit 20, newest first, active only, exactly the spec fields and the variants' additive ones (decision 0043)", async () => {
     const res = await get('/products')
     assert.equal(res.statusCode, 200)
     const body = res.json()
     assert.deepEqual(body.meta, { total: activeSlugs.length, page: 1, limit: 20, totalPages: 1 })
     assert.deepEqual(body.data.map((p: { slug: string }) => p.slug), [...activeSlugs].reverse())
     const kurta = body.data.find((p: { slug: string }) => p.slug === 'cotton-kurta')
-    assert.deepEqual(Object.keys(kurta).sort(), ['brand', 'categoryId', 'id', 'images', 'isActive', 'mrp', 'name', 'sellingPrice', 'sku', 'slug', 'stock'])
+    const SPEC_FIELDS = ['brand', 'categoryId', 'id', 'images', 'isActive', 'mrp', 'name', 'sellingPrice', 'sku', 'slug', 'stock']
+    assert.deepEqual(Object.keys(kurta).sort(), [...SPEC_FIELDS, 'options', 'priceRange'].sort())
     assert.equal(kurta.sellingPrice, '999.50')
     assert.equal(kurta.mrp, '1299.00')
     assert.equal(kurta.stock, 0)

@@ -142,7 +142,7 @@ const ORDER = {
   paymentMode: V,
   deliveryMethod: V,
   items: list({
-    id: V, productId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
+    id: V, productId: V, variantId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
     hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
     prepaidDiscount: V,
   }),

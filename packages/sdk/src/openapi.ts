@@ -2176,7 +2176,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One product by its slug (inactive products too, with isActive false) */
+        /** One product by its slug (inactive products too, with isActive false), with its variants */
         get: operations["getProduct"];
         put?: never;
         post?: never;
@@ -15662,6 +15662,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -15919,6 +15920,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -16404,6 +16407,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -16661,6 +16665,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -18853,6 +18859,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -19110,6 +19117,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -35107,6 +35116,8 @@ export interface operations {
                     items: {
                         productId: string;
                         quantity: number;
+                        /** @description One of the product's variants (GET /products/{slug}: variants[].id); omitted: its default variant */
+                        variantId?: string;
                     }[];
                     /**
                      * @description 6-digit Indian PIN code
@@ -35988,6 +35999,8 @@ export interface operations {
                     items: {
                         productId: string;
                         quantity: number;
+                        /** @description One of the product's variants (GET /products/{slug}: variants[].id); omitted: its default variant */
+                        variantId?: string;
                     }[];
                     /**
                      * @description Default PREPAID
@@ -36051,6 +36064,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -36289,6 +36303,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -36794,6 +36810,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -37028,6 +37045,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -37467,6 +37486,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -37701,6 +37721,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -38220,6 +38242,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -38454,6 +38477,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -42278,6 +42303,7 @@ export interface operations {
                      *           {
                      *             "id": "string",
                      *             "productId": "string",
+                     *             "variantId": "string",
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -42525,6 +42551,8 @@ export interface operations {
                                  * @example 1299.00
                                  */
                                 unitPrice: string;
+                                /** @description The variant sold (a product without options: its default variant) */
+                                variantId: string;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -47432,7 +47460,21 @@ export interface operations {
                      *           "images": [
                      *             "string"
                      *           ],
-                     *           "isActive": true
+                     *           "isActive": true,
+                     *           "options": [
+                     *             {
+                     *               "name": "Size",
+                     *               "values": [
+                     *                 "S",
+                     *                 "M",
+                     *                 "L"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "priceRange": {
+                     *             "min": "1299.00",
+                     *             "max": "1299.00"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
@@ -47451,18 +47493,46 @@ export interface operations {
                             images: string[];
                             isActive: boolean;
                             /**
-                             * @description Maximum retail price, rupees with two decimals
+                             * @description Maximum retail price (a product with several variants: that of its lowest-priced active variant), rupees with two decimals
                              * @example 1299.00
                              */
                             mrp: string;
                             name: string;
+                            /** @description Up to three options (Size, Colour, Pack); none: the product has one variant, its default */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
+                            /** @description The prices of its active variants (a one-variant product: its price, twice) */
+                            priceRange: {
+                                /**
+                                 * @description The highest active variant's price, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                max: string;
+                                /**
+                                 * @description The lowest active variant's price, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                min: string;
+                            };
                             /**
-                             * @description Selling price, rupees with two decimals
+                             * @description Selling price (a product with several variants: its lowest-priced active variant's), rupees with two decimals
                              * @example 1299.00
                              */
                             sellingPrice: string;
+                            /** @description A product with several variants: its first variant's SKU */
                             sku: string;
                             slug: string;
+                            /** @description Units available (a product with several variants: the sum of its active variants') */
                             stock: number;
                         }[];
                         message: string;
@@ -47637,7 +47707,38 @@ export interface operations {
                      *         "images": [
                      *           "string"
                      *         ],
-                     *         "isActive": true
+                     *         "isActive": true,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "priceRange": {
+                     *           "min": "1299.00",
+                     *           "max": "1299.00"
+                     *         },
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "sku": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sellingPrice": "1299.00",
+                     *             "mrp": "1299.00",
+                     *             "stock": 1,
+                     *             "isActive": true
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -47649,19 +47750,69 @@ export interface operations {
                             images: string[];
                             isActive: boolean;
                             /**
-                             * @description Maximum retail price, rupees with two decimals
+                             * @description Maximum retail price (a product with several variants: that of its lowest-priced active variant), rupees with two decimals
                              * @example 1299.00
                              */
                             mrp: string;
                             name: string;
+                            /** @description Up to three options (Size, Colour, Pack); none: the product has one variant, its default */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
+                            /** @description The prices of its active variants (a one-variant product: its price, twice) */
+                            priceRange: {
+                                /**
+                                 * @description The highest active variant's price, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                max: string;
+                                /**
+                                 * @description The lowest active variant's price, rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                min: string;
+                            };
                             /**
-                             * @description Selling price, rupees with two decimals
+                             * @description Selling price (a product with several variants: its lowest-priced active variant's), rupees with two decimals
                              * @example 1299.00
                              */
                             sellingPrice: string;
+                            /** @description A product with several variants: its first variant's SKU */
                             sku: string;
                             slug: string;
+                            /** @description Units available (a product with several variants: the sum of its active variants') */
                             stock: number;
+                            variants: {
+                                /** @description Send it as variantId on cart and order lines */
+                                id: string;
+                                isActive: boolean;
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                /**
+                                 * @description Rupees with two decimals
+                                 * @example 1299.00
+                                 */
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                            }[];
                         };
                         message: string;
                         statusCode: number;
@@ -54720,6 +54871,8 @@ export interface operations {
                     items: {
                         productId: string;
                         quantity: number;
+                        /** @description One of the product's variants (GET /products/{slug}: variants[].id); omitted: its default variant */
+                        variantId?: string;
                     }[];
                     /** @enum {unknown} */
                     paymentMode?: "PREPAID" | "COD";

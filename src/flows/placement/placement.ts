@@ -32,7 +32,7 @@ import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
+import { currentStock, defaultVariantId, reserveStock } from '../../modules/catalog/index.ts'
 import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../../modules/checkout/index.ts'
 import { lockCustomer } from '../../modules/customers/index.ts'
 import { eventInsert, type NewEvent } from '../../modules/events/index.ts'
@@ -302,6 +302,7 @@ export class OrderPlacement {
       id: newId('itm', now.getTime()),
       orderId,
       productId: l.productId,
+      variantId: defaultVariantId(l.productId),
       catalogId: products.get(l.productId)!.catalogId,
       name: products.get(l.productId)!.name,
       sku: products.get(l.productId)!.sku,

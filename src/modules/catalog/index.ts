@@ -87,6 +87,7 @@ export async function productPackages(db: Executor, productIds: string[]): Promi
 
 export { currentStock, onStockMoved, releaseStock, reserveStock } from './stock.ts'
 export { CatalogService } from './service.ts'
+export { defaultVariantId } from './variants.ts'
 export { catalogRoutes } from './routes.ts'
 export { CatalogAdminService, type GstRatesInForce } from './admin-service.ts'
 /** GST fields of products as they resolve through categories (the tax module's checks). */

@@ -9,7 +9,7 @@ import { apiKeyOf, type Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import type { CatalogService, ProductQuery } from './service.ts'
 import { Limit, security } from '../../http/schemas.ts'
-import { Page, Product, SearchResult, TopCategory } from './schemas.ts'
+import { Page, Product, ProductDetail, SearchResult, TopCategory } from './schemas.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -146,10 +146,10 @@ export function productRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDe
       schema: {
         operationId: 'getProduct',
         tags,
-        summary: 'One product by its slug (inactive products too, with isActive false)',
+        summary: 'One product by its slug (inactive products too, with isActive false), with its variants',
         security: security.apiKey,
         params: Type.Object({ slug: Type.String({ maxLength: 200 }) }),
-        response: { 200: Envelope(Product), ...errorResponses(401, 404, 429) },
+        response: { 200: Envelope(ProductDetail), ...errorResponses(401, 404, 429) },
       },
     },
     async (request, reply) => {

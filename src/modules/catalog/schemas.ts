@@ -11,19 +11,39 @@ export const TopCategory = Type.Object({
   parentId: Type.Null(),
   children: Type.Array(ChildCategory),
 })
+/** An option of a product (decision 0043): its name and values, in the merchant's order. */
+export const ProductOption = Type.Object({ name: Type.String({ examples: ['Size'] }), values: Type.Array(Type.String(), { examples: [['S', 'M', 'L']] }) })
 export const Product = Type.Object({
   id: Type.String(),
   name: Type.String(),
   slug: Type.String(),
   brand: Type.String(),
-  sku: Type.String(),
+  sku: Type.String({ description: "A product with several variants: its first variant's SKU" }),
   categoryId: Type.String(),
-  sellingPrice: Money('Selling price'),
-  mrp: Money('Maximum retail price'),
-  stock: Type.Integer(),
+  sellingPrice: Money("Selling price (a product with several variants: its lowest-priced active variant's)"),
+  mrp: Money("Maximum retail price (a product with several variants: that of its lowest-priced active variant)"),
+  stock: Type.Integer({ description: "Units available (a product with several variants: the sum of its active variants')" }),
   images: Type.Array(Type.String()),
   isActive: Type.Boolean(),
+  options: Type.Array(ProductOption, { maxItems: 3, description: 'Up to three options (Size, Colour, Pack); none: the product has one variant, its default' }),
+  priceRange: Type.Object(
+    { min: Money("The lowest active variant's price"), max: Money("The highest active variant's price") },
+    { description: 'The prices of its active variants (a one-variant product: its price, twice)' },
+  ),
 })
+/** One variant of a product: an option value per option (none for the default variant). */
+export const ProductVariant = Type.Object({
+  id: Type.String({ description: 'Send it as variantId on cart and order lines' }),
+  sku: Type.String(),
+  title: Nullable(Type.String({ description: 'The option values joined, M / Red (null: the default variant of a product without options)' })),
+  options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+  sellingPrice: Money(),
+  mrp: Money(),
+  stock: Type.Integer(),
+  isActive: Type.Boolean(),
+})
+/** GET /products/{slug}: the product with its variants. */
+export const ProductDetail = Type.Object({ ...Product.properties, variants: Type.Array(ProductVariant, { minItems: 1 }) })
 export const SearchResult = Type.Object({
   products: Type.Array(
     Type.Object({

@@ -9,6 +9,7 @@ import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { onStockMoved } from './stock.ts'
 import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
+import { priceRangeOf, variantsOf } from './variants.ts'
 import type { searchQueries } from './schema.sql.ts'
 import { currentIndex, type IndexBuilds, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
 
@@ -37,6 +38,8 @@ export function toProduct(row: ProductSummary) {
     stock: row.stock,
     images: row.images,
     isActive: row.isActive,
+    options: [],
+    priceRange: priceRangeOf(row),
   }
 }
 
@@ -159,7 +162,7 @@ export class CatalogService {
   async productBySlug(catalogId: string, slug: string) {
     const row = await catalogRepo.findProductBySlug(this.#reads, catalogId, slug)
     if (!row) throw new AppError('NOT_FOUND', 'Product not found')
-    return toProduct(row)
+    return { ...toProduct(row), variants: variantsOf(row) }
   }
 
   async search(

@@ -10,7 +10,7 @@ import { parseRupees } from '../../lib/money.ts'
 import { parseItemsParam, type CheckoutService } from './service.ts'
 import { Money, Pincode, security } from '../../http/schemas.ts'
 import { checkoutTags as tags } from './route-shared.ts'
-import { DateOnly, Days, Method, Serviceability } from './schemas.ts'
+import { CartLines, DateOnly, Days, Method, Serviceability } from './schemas.ts'
 import { walletRoutes } from './wallet-routes.ts'
 
 export const checkoutRoutes: FastifyPluginAsyncTypebox<{ checkout: CheckoutService; guards: Guards }> = async (app, { checkout, guards }) => {
@@ -33,10 +33,7 @@ export function checkoutPincodeRoutes(app: RouteApp, { checkout, guards }: { che
         security: security.customer,
         body: Type.Object({
           pincode: Pincode,
-          items: Type.Array(
-            Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
-            { minItems: 1, maxItems: 100 },
-          ),
+          items: CartLines,
         }),
         response: { 200: Envelope(Serviceability), ...errorResponses(400, 401) },
       },

@@ -4,6 +4,17 @@ import { Type } from 'typebox'
 import { Money, MoneyInput } from '../../http/schemas.ts'
 
 export const Method = Type.Enum(['STANDARD', 'EXPRESS'])
+/** A cart line as quotes, serviceability and orders take it (decision 0043: variantId optional while a product has one variant). */
+export const CartLines = Type.Array(
+  Type.Object({
+    productId: Type.String({ minLength: 1, maxLength: 100 }),
+    variantId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: "One of the product's variants (GET /products/{slug}: variants[].id); omitted: its default variant" }),
+    ),
+    quantity: Type.Integer({ minimum: 1, maximum: 9999 }),
+  }),
+  { minItems: 1, maxItems: 100 },
+)
 export const Days = Type.Object({ min: Type.Integer(), max: Type.Integer() })
 export const DateOnly = Type.String({ description: 'YYYY-MM-DD, Indian time' })
 export const Serviceability = Type.Object({

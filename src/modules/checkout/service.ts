@@ -4,7 +4,7 @@ import type { Db, Executor } from '../../db/client.ts'
 import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { formatPaise, lineTotal, sumPaise } from '../../lib/money.ts'
-import { type CartProduct, cartProductsTax, findCartProducts } from '../catalog/index.ts'
+import { type CartProduct, cartProductsTax, defaultVariantId, findCartProducts } from '../catalog/index.ts'
 import { activeCatalogIdsQuery } from '../partners/index.ts'
 import { estimatedDeliveryDate, shippingCharge } from './delivery.ts'
 import { and, eq } from 'drizzle-orm'
@@ -34,6 +34,8 @@ export interface QuoteInput {
 }
 export interface CartItem {
   productId: string
+  /** Omitted: the product's default variant (decision 0043). */
+  variantId?: string
   quantity: number
 }
 
@@ -186,6 +188,8 @@ export class CheckoutService {
     const byId = new Map(found.map((p) => [p.id, p]))
     const missing = ids.find((id) => !byId.has(id))
     if (missing) throw new AppError('BAD_REQUEST', `Product ${missing} does not exist`)
+    const stranger = items.find((i) => i.variantId !== undefined && i.variantId !== defaultVariantId(i.productId))
+    if (stranger) throw new AppError('BAD_REQUEST', `variantId ${stranger.variantId} is not a variant of product ${stranger.productId}`)
     const lines = items.map((i) => ({ ...i, product: byId.get(i.productId)! }))
     const itemsTotal = sumPaise(lines.map((l) => lineTotal(l.product.sellingPrice, l.quantity)))
     const weightGrams = lines.reduce((sum, l) => sum + l.product.weightGrams * l.quantity, 0)

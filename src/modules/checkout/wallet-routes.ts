@@ -6,15 +6,12 @@ import { customerOf, type Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { Money, Nullable, PageQuery, Pincode, security, TaxAmountsFields, TaxBlockFields } from '../../http/schemas.ts'
 import { checkoutTags as tags } from './route-shared.ts'
-import { Method } from './schemas.ts'
+import { CartLines, Method } from './schemas.ts'
 import type { CheckoutService } from './service.ts'
 
 export function walletRoutes(app: RouteApp, { checkout, guards }: { checkout: CheckoutService; guards: Guards }): void {
   const common = { preValidation: guards.customerOfPartner }
-  const Items = Type.Array(
-    Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
-    { minItems: 1, maxItems: 100 },
-  )
+  const Items = CartLines
   const Balances = Type.Object({ walletCash: Money(), rewardPoints: Type.Integer() })
 
   app.post(

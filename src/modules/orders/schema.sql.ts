@@ -106,6 +106,8 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => orders.id),
     productId: text('product_id').notNull(),
+    /** The variant sold (decision 0043); a product without options: its default variant's id. */
+    variantId: text('variant_id').notNull(),
     /** The product's catalog: whose seller invoices the line (null for lines from before). */
     catalogId: text('catalog_id'),
     name: text('name').notNull(),

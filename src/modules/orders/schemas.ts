@@ -1,6 +1,7 @@
 // Response and body schemas of the orders module (also the OpenAPI document).
 import { Type } from 'typebox'
 import { IndianMobile, Money, Nullable, Pincode, TaxBlockFields, Time } from '../../http/schemas.ts'
+import { CartLines } from '../checkout/index.ts'
 import { Shipment } from '../shipping/index.ts'
 
 export const OrderStatusSchema = Type.Enum(['PENDING_PAYMENT', 'CONFIRMED', 'PACKED', 'SHIPPED', 'OUT_FOR_DELIVERY', 'DELIVERED', 'DELIVERY_FAILED', 'RTO', 'CANCELLED'])
@@ -72,6 +73,7 @@ export const OrderFields = {
     Type.Object({
       id: Type.String(),
       productId: Type.String(),
+      variantId: Type.String({ description: 'The variant sold (a product without options: its default variant)' }),
       name: Type.String(),
       sku: Type.String(),
       imageUrl: Nullable(Type.String()),
@@ -141,10 +143,7 @@ export const OrderSummary = Type.Object({
   createdAt: Time,
 })
 export const CreateOrderBody = Type.Object({
-  items: Type.Array(
-    Type.Object({ productId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }),
-    { minItems: 1, maxItems: 100 },
-  ),
+  items: CartLines,
   shippingAddress: Type.Object(
     {
       addressId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A saved address of the customer; then send only landmark beside it' })),

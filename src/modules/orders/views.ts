@@ -43,6 +43,7 @@ export function orderView({ order: o, items, history, payment, refunds, shipment
     items: items.map((i) => ({
       id: i.id,
       productId: i.productId,
+      variantId: i.variantId,
       name: i.name,
       sku: i.sku,
       imageUrl: i.imageUrl,
