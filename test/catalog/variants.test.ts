@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import { sql } from 'drizzle-orm'
+import { queryRows } from '../../src/db/client.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenCustomer } from '../helpers/factories.ts'
 import { ADDRESS, givenShop, placeOrder, type Shop } from '../helpers/shop.ts'
@@ -58,12 +59,12 @@ test("a variant of another product, or one that does not exist, is a 400 naming 
   const other = await quote([{ productId: shop.ids.earbuds, variantId: defaultOf(shop.ids.atta!), quantity: 1 }])
   assert.equal(other.statusCode, 400, other.body)
   assert.equal(other.json().message, `variantId ${defaultOf(shop.ids.atta!)} is not a variant of product ${shop.ids.earbuds}`)
-  const before = (await t.deps.database.db.execute(sql`select count(*)::int as n from orders`)).rows[0] as { n: number }
+  const orderCount = async () => (await queryRows<{ n: number }>(t.deps.database.db, sql`select count(*)::int as n from orders`))[0]!.n
+  const ordersBefore = await orderCount()
   const order = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta, variantId: 'var_NOPE', quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
   assert.equal(order.statusCode, 400, order.body)
   assert.match(order.json().message, /^variantId var_NOPE is not a variant of product /)
-  const afterCount = (await t.deps.database.db.execute(sql`select count(*)::int as n from orders`)).rows[0] as { n: number }
-  assert.equal(afterCount.n, before.n)
+  assert.equal(await orderCount(), ordersBefore)
 })
 
 test('an order line names the variant sold, whether the request named it or not, and the order answer shows it', async () => {
@@ -93,7 +94,7 @@ test('migration 0034 names the default variant on every line placed before it, t
   await db.execute(sql`alter table order_items drop column variant_id`)
   const migration = readFileSync(new URL('../../drizzle/0034_order_lines_name_their_variant.sql', import.meta.url), 'utf8')
   for (const statement of migration.split('--> statement-breakpoint')) await db.execute(sql.raw(statement))
-  const lines = (await db.execute(sql`select product_id, variant_id from order_items`)).rows as { product_id: string; variant_id: string }[]
+  const lines = await queryRows<{ product_id: string; variant_id: string }>(db, sql`select product_id, variant_id from order_items`)
   assert.ok(lines.length >= 3)
   for (const line of lines) assert.equal(line.variant_id, defaultOf(line.product_id))
   await assert.rejects(db.execute(sql`update order_items set variant_id = null where product_id = ${shop.ids.hot!}`), (err: Error) =>

@@ -8,16 +8,17 @@ import { buildApp } from '../../src/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Database, openDatabase } from '../../src/db/client.ts'
 import { migrateDatabase } from '../../src/db/migrate.ts'
-import { systemClock } from '../../src/lib/clock.ts'
+import { type Clock, ManualClock, systemClock } from '../../src/lib/clock.ts'
 import { freshPostgres, POSTGRES_URL, TEST_AUTH_SECRET } from '../helpers/app.ts'
-import { givenPartner } from '../helpers/factories.ts'
+import { givenCustomer, givenPartner } from '../helpers/factories.ts'
 import { testLogger } from '../helpers/log-capture.ts'
 import { unlessMachineHas } from '../helpers/machine-services.ts'
 import { schema } from '../helpers/schema-db.ts'
+import { ADDRESS, givenShop, placeOrder } from '../helpers/shop.ts'
 
-async function appOn(databaseUrl: string, database: Database) {
+async function appOn(databaseUrl: string, database: Database, clock: Clock = systemClock) {
   const config = loadConfig({ NODE_ENV: 'test', AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, DATA_DIR: '/tmp/commerce-pgres' })
-  return buildApp({ config, database, redis: null, clock: systemClock, logger: testLogger(config) })
+  return buildApp({ config, database, redis: null, clock, logger: testLogger(config) })
 }
 
 describe('PostgreSQL pool', { skip: await unlessMachineHas('postgres') }, () => {
@@ -85,6 +86,51 @@ describe('PostgreSQL pool', { skip: await unlessMachineHas('postgres') }, () => 
     await assert.rejects(client.query('select 1'))
     client.release(true)
     assert.equal(await database.ping(2000), true)
+  })
+
+  test('the reservation sweeper out of connections neither fails nor cancels anything, and its next run cancels the expired order', async () => {
+    // One connection: the sweeper reads its candidates with it; the moment it takes it, this test
+    // asks for it too, and gets it when the sweeper lets it go. The sweeper's next reads (the
+    // order's payments, then the cancelling transaction) wait the pool's 3 s and time out.
+    const single = await openDatabase({ databaseUrl: url, pgliteDir: null, poolSize: 1, schema })
+    const clock = new ManualClock(new Date('2026-11-28T10:00:00+05:30'))
+    const app = await appOn(url, single, clock)
+    try {
+      const t = { app, deps: { database: single } } as never
+      const shop = await givenShop(t)
+      const customer = await givenCustomer(app, shop.partner)
+      const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.atta, quantity: 2 }], shippingAddress: ADDRESS, paymentMode: 'PREPAID' })
+      assert.equal(placed.statusCode, 201, placed.body)
+      const orderId = placed.json().data.id
+      const stock = async () => (await single.pool!.query<{ stock: number }>('select stock from products where id = $1', [shop.ids.atta])).rows[0]!.stock
+      assert.equal(await stock(), 98)
+      clock.advance(31 * 60_000) // past the 30-minute reservation
+      const pool = single.pool!
+      let held: pg.PoolClient | undefined
+      const taken = new Promise<void>((resolve) => {
+        pool.once('acquire', () => {
+          void pool.connect().then((client) => {
+            held = client
+            resolve()
+          })
+        })
+      })
+      const sweeping = app.payments.sweepExpiredReservations()
+      await taken
+      // Given back whatever the sweep does, so that a failure is reported, not a pool left waiting.
+      const cancelled = await sweeping.finally(() => held!.release())
+      assert.equal(cancelled, 0)
+      const status = async () => (await single.pool!.query<{ status: string }>('select status from orders where id = $1', [orderId])).rows[0]!.status
+      assert.equal(await status(), 'PENDING_PAYMENT', 'an order whose payments could not be read is not cancelled unasked')
+      assert.equal(await stock(), 98)
+      // The next run, with its connection back: asked, then cancelled, its stock released.
+      assert.equal(await app.payments.sweepExpiredReservations(), 1)
+      assert.equal(await status(), 'CANCELLED')
+      assert.equal(await stock(), 100)
+    } finally {
+      await app.close()
+      await single.close()
+    }
   })
 
   test('when the database is unreachable, then requests fail fast with 503 in the error body and ready says down', async () => {
