@@ -163,7 +163,10 @@ describe('HSN codes and GST rates on products and categories', () => {
     ids.own = res.json().data.id
     const pub = await t.app.inject({ method: 'GET', url: '/api/v1/products/earphones', headers: { 'x-api-key': partner.apiKey } })
     assert.equal(pub.statusCode, 200)
-    assert.deepEqual(Object.keys(pub.json().data).sort(), ['brand', 'categoryId', 'id', 'images', 'isActive', 'mrp', 'name', 'sellingPrice', 'sku', 'slug', 'stock'])
+    // The spec's fields and the variants' additive ones (decision 0043); no tax field, in the variants either.
+    const publicProduct = pub.json().data
+    assert.deepEqual(Object.keys(publicProduct).sort(), ['brand', 'categoryId', 'id', 'images', 'isActive', 'mrp', 'name', 'options', 'priceRange', 'sellingPrice', 'sku', 'slug', 'stock', 'variants'])
+    for (const variant of publicProduct.variants) assert.deepEqual(Object.keys(variant).sort(), ['id', 'isActive', 'mrp', 'options', 'sellingPrice', 'sku', 'stock', 'title'])
   })
 
   test('an HSN code of the wrong shape: 400 naming hsnCode; a 6-digit SAC starting 99 is accepted', async () => {
