@@ -60,11 +60,8 @@ function compareOperation(b: Doc, h: Doc, base: Json, head: Json, where: string,
   if (base.operationId !== undefined && head.operationId !== base.operationId) {
     out.push({ level: 'error', where, message: `operationId changed from ${String(base.operationId)} to ${String(head.operationId)} (a generated client's method name)` })
   }
-  if (isEmpty(base.security) === false && isEmpty(head.security)) {
-    // Dropping authentication breaks no client; adding it to an open operation does.
-  } else if (isEmpty(base.security) && !isEmpty(head.security)) {
-    out.push({ level: 'error', where, message: 'the operation now requires authentication' })
-  }
+  // Dropping authentication breaks no client; adding it to an open operation does.
+  if (isEmpty(base.security) && !isEmpty(head.security)) out.push({ level: 'error', where, message: 'the operation now requires authentication' })
   compareParameters(b, h, base, head, where, out)
   compareRequestBody(b, h, base, head, where, out)
   const baseResponses = (base.responses ?? {}) as Record<string, Json>

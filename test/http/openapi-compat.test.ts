@@ -39,11 +39,13 @@ test('the current document breaks nothing of the checked-in contract, and compar
 })
 
 describe('a deliberately broken document fails the check', () => {
-  test('an operation removed, or its operationId renamed', () => {
+  test('an operation removed, its operationId renamed, or an open one now authenticated', () => {
     const head = copy(document)
     delete head.paths['/api/v1/products/{slug}'].get
     head.paths['/api/v1/orders'].post.operationId = 'placeOrder'
+    head.paths['/api/v1/health/live'].get.security = [{ apiKey: [] }]
     assert.deepEqual(say(errors(document, head)), [
+      'GET /api/v1/health/live: the operation now requires authentication',
       'GET /api/v1/products/{slug}: the operation was removed',
       'POST /api/v1/orders: operationId changed from createOrder to placeOrder (a generated client\'s method name)',
     ])
