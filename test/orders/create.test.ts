@@ -284,9 +284,9 @@ describe('catalog answers after orders', () => {
 
   test('an order that sells a product out drops the cached catalog answers at once', async () => {
     const db = t.deps.database.db
-    const { reserveStock } = await import('../../src/modules/catalog/index.ts')
+    const { defaultVariantId, reserveStock } = await import('../../src/modules/catalog/index.ts')
     const left = await stockOf(t, shop.ids.hot!)
-    await db.transaction((tx) => reserveStock(tx, shop.ids.hot!, left - 1))
+    await db.transaction((tx) => reserveStock(tx, { productId: shop.ids.hot!, variantId: defaultVariantId(shop.ids.hot!) }, left - 1))
     const read = async () =>
       (await t.app.inject({ method: 'GET', url: '/api/v1/products/hot', headers: { 'x-api-key': shop.partner.apiKey } })).json().data.stock
     assert.equal(await read(), 1)

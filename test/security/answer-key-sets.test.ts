@@ -142,7 +142,7 @@ const ORDER = {
   paymentMode: V,
   deliveryMethod: V,
   items: list({
-    id: V, productId: V, variantId: V, name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
+    id: V, productId: V, variantId: V, variantTitle: V, options: list({ name: V, value: V }), name: V, sku: V, imageUrl: V, quantity: V, unitPrice: V, mrp: V, lineTotal: V, couponDiscount: V, rewardPointsDiscount: V, paidAmount: V, cancelledQuantity: V, returnableQuantity: V,
     hsnCode: V, gstRateBps: V, taxableValue: V, cgst: V, sgst: V, igst: V, totalTax: V,
     prepaidDiscount: V,
   }),
@@ -492,7 +492,19 @@ describe('answers carry only whitelisted keys', () => {
       name: 'Rice', slug: 'key-sets-rice', brand: 'Acme', sku: 'KS-RICE', categoryId: category!.id, sellingPrice: '60.00', mrp: '60.00', stock: 5, hsnCode: '1006', gstRateBps: 0,
     } })
     assert.equal(rice.statusCode, 201, rice.body)
-    const mixed = await call('order (create)', 'POST', '/orders', key(), { items: [{ productId: rice.json().data.id, quantity: 1 }, { productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    // Rice in two packs (decision 0043): the order line names its variant as sold, its options filled.
+    const packs = await t.app.inject({ method: 'PUT', url: `${PREFIX}/admin/products/${rice.json().data.id}/variants`, headers: admin, payload: {
+      options: [{ name: 'Pack', values: ['1 kg', '5 kg'] }],
+      variants: [
+        { options: [{ name: 'Pack', value: '1 kg' }], sku: 'KS-RICE-1', sellingPrice: '60.00', mrp: '60.00', stock: 5 },
+        { options: [{ name: 'Pack', value: '5 kg' }], sku: 'KS-RICE-5', sellingPrice: '280.00', mrp: '300.00', stock: 5 },
+      ],
+    } })
+    assert.equal(packs.statusCode, 200, packs.body)
+    const onePack = { productId: rice.json().data.id, variantId: packs.json().data.variants[0].id, quantity: 1 }
+    const mixed = await call('order (create)', 'POST', '/orders', key(), { items: [onePack, { productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    await call('order', 'GET', `/orders/${mixed.id}`, me)
+    await call('admin order', 'GET', `/admin/orders/${mixed.id}`, admin)
     await call('invoice', 'GET', `/orders/${mixed.id}/invoice`, me)
     await call('admin invoice', 'GET', `/admin/orders/${mixed.id}/invoice`, admin)
     await call('admin orders (list)', 'GET', '/admin/orders?limit=5', admin)

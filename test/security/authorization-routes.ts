@@ -459,6 +459,22 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/products/:productId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}` }) },
   'PATCH /admin/products/:productId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}`, payload: { description: 'Updated by the matrix' } }) },
   'POST /admin/products/:productId/stock': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/products/${f.admin.productId}/stock`, payload: { delta: 1 } }) },
+  // A product given variants cannot go back, and its flat stock is then refused: each allowed cell gets a fresh product.
+  'PUT /admin/products/:productId/variants': {
+    auth: CATALOG,
+    ok: 200,
+    req: async (c) => ({ url: `/admin/products/${c.allowed ? await freshAdminProduct() : f.admin.productId}/variants`, payload: SIZE_GRID }),
+  },
+  'PATCH /admin/products/:productId/variants/:variantId': {
+    auth: CATALOG,
+    ok: 200,
+    req: async (c) => {
+      if (!c.allowed) return { url: `/admin/products/${f.admin.productId}/variants/var_matrix`, payload: { stock: 3 } }
+      const productId = await freshAdminProduct()
+      const put = await f.t.app.inject({ method: 'PUT', url: `${PREFIX}/admin/products/${productId}/variants`, headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` }, payload: SIZE_GRID })
+      return { url: `/admin/products/${productId}/variants/${put.json().data.variants[0].id}`, payload: { stock: 3 } }
+    },
+  },
   'POST /admin/catalogs/:catalogId/import': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/import`, payload: { categories: [], products: [] } }) },
   'GET /admin/catalogs/:catalogId/search-analytics': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/search-analytics` }) },
 
@@ -656,3 +672,23 @@ async function givenGstSeller() {
   })
   if (res.statusCode !== 200) throw new Error(`GST seller: ${res.statusCode} ${res.body}`)
 }
+
+const SIZE_GRID = {
+  options: [{ name: 'Size', values: ['M'] }],
+  get variants() {
+    return [{ options: [{ name: 'Size', value: 'M' }], sku: `V-${randomUUID().slice(0, 8)}`, sellingPrice: '10.00', mrp: '12.00', stock: 2 }]
+  },
+}
+
+/** A new product of catalog C, made by an ADMIN (for routes that change a product for good). */
+async function freshAdminProduct(): Promise<string> {
+  const id = randomUUID().slice(0, 8)
+  const res = await f.t.app.inject({
+    method: 'POST',
+    url: `${PREFIX}/admin/catalogs/${f.admin.catalogId}/products`,
+    headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` },
+    payload: { name: 'Fresh', slug: `fresh-${id}`, brand: 'F', sku: `F-${id}`, categoryId: f.admin.categoryId, sellingPrice: '10.00', mrp: '12.00' },
+  })
+  return res.json().data.id
+}
+

@@ -1083,6 +1083,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/products/{productId}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a product's options and all its variants (variants not listed are removed)
+         * @description The whole grid, as GET /admin/products/{productId} answers it. The product's sku, sellingPrice, mrp and stock become its variants' summary (the first variant's SKU, the lowest-priced active variant's price and MRP, the active variants' stock) and are written through the variants from then on. A product without options keeps its default variant's id on the first variant not named by id.
+         */
+        put: operations["adminPutVariants"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/products/{productId}/variants/{variantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update one variant of a product with options: price, MRP, stock, SKU and any other field */
+        patch: operations["adminUpdateVariant"];
+        trace?: never;
+    };
     "/api/v1/admin/returns": {
         parameters: {
             query?: never;
@@ -5961,6 +5998,45 @@ export interface operations {
                      *           "isActive": true,
                      *           "hsnCode": "string",
                      *           "gstRateBps": 1,
+                     *           "options": [
+                     *             {
+                     *               "name": "Size",
+                     *               "values": [
+                     *                 "S",
+                     *                 "M",
+                     *                 "L"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "variants": [
+                     *             {
+                     *               "id": "string",
+                     *               "title": "string",
+                     *               "options": [
+                     *                 {
+                     *                   "name": "string",
+                     *                   "value": "string"
+                     *                 }
+                     *               ],
+                     *               "sku": "string",
+                     *               "sellingPrice": "string",
+                     *               "mrp": "string",
+                     *               "stock": 1,
+                     *               "weightGrams": 1,
+                     *               "dimensionsCm": {
+                     *                 "length": 30,
+                     *                 "breadth": 20,
+                     *                 "height": 8
+                     *               },
+                     *               "barcode": "string",
+                     *               "hsnCode": "string",
+                     *               "gstRateBps": 1,
+                     *               "images": [
+                     *                 "string"
+                     *               ],
+                     *               "isActive": true
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         }
@@ -5993,12 +6069,50 @@ export interface operations {
                             isActive: boolean;
                             mrp: string;
                             name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
                             sellingPrice: string;
                             sku: string;
                             slug: string;
                             stock: number;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
                             weightGrams: number;
                         }[];
                         message: string;
@@ -6248,6 +6362,45 @@ export interface operations {
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z"
                      *       }
@@ -6273,12 +6426,50 @@ export interface operations {
                             isActive: boolean;
                             mrp: string;
                             name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
                             sellingPrice: string;
                             sku: string;
                             slug: string;
                             stock: number;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
                             weightGrams: number;
                         };
                         message: string;
@@ -15663,6 +15854,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -15892,6 +16090,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -15922,6 +16125,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -16408,6 +16612,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -16637,6 +16848,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -16667,6 +16883,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -18860,6 +19077,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -19089,6 +19313,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -19119,6 +19348,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -25804,6 +26034,45 @@ export interface operations {
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z"
                      *       }
@@ -25829,12 +26098,50 @@ export interface operations {
                             isActive: boolean;
                             mrp: string;
                             name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
                             sellingPrice: string;
                             sku: string;
                             slug: string;
                             stock: number;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
                             weightGrams: number;
                         };
                         message: string;
@@ -26068,6 +26375,45 @@ export interface operations {
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z"
                      *       }
@@ -26093,12 +26439,50 @@ export interface operations {
                             isActive: boolean;
                             mrp: string;
                             name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
                             sellingPrice: string;
                             sku: string;
                             slug: string;
                             stock: number;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
                             weightGrams: number;
                         };
                         message: string;
@@ -26382,6 +26766,45 @@ export interface operations {
                      *         "isActive": true,
                      *         "hsnCode": "string",
                      *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
                      *         "createdAt": "2026-11-23T04:30:00.000Z",
                      *         "updatedAt": "2026-11-23T04:30:00.000Z"
                      *       }
@@ -26407,12 +26830,50 @@ export interface operations {
                             isActive: boolean;
                             mrp: string;
                             name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
                             sellingPrice: string;
                             sku: string;
                             slug: string;
                             stock: number;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
                             weightGrams: number;
                         };
                         message: string;
@@ -26629,6 +27090,850 @@ export interface operations {
                      *       "error": "Service Unavailable",
                      *       "timestamp": "2026-11-23T04:30:00.000Z",
                      *       "path": "/api/v1/admin/products/{productId}/stock"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminPutVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "options": [
+                 *         {
+                 *           "name": "string",
+                 *           "values": [
+                 *             "string"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "variants": [
+                 *         {
+                 *           "options": [
+                 *             {
+                 *               "name": "string",
+                 *               "value": "string"
+                 *             }
+                 *           ],
+                 *           "sku": "string",
+                 *           "sellingPrice": "1299.00",
+                 *           "mrp": "1299.00"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One to three options, in the order shoppers choose them */
+                    options: {
+                        name: string;
+                        values: string[];
+                    }[];
+                    /** @description Every variant, one per combination of option values (at most 250) */
+                    variants: {
+                        barcode?: string | null;
+                        dimensionsCm?: {
+                            breadth: number;
+                            height: number;
+                            length: number;
+                        } | null;
+                        gstRateBps?: number | null;
+                        hsnCode?: string | null;
+                        /** @description A variant of the product to keep (left out: a new variant; variants not listed are removed) */
+                        id?: string;
+                        images?: string[];
+                        isActive?: boolean;
+                        /** @description Rupees: a decimal string such as "1299.00" or a number */
+                        mrp: string | number;
+                        /** @description One value for each option */
+                        options: {
+                            name: string;
+                            value: string;
+                        }[];
+                        /** @description Rupees: a decimal string such as "1299.00" or a number */
+                        sellingPrice: string | number;
+                        sku: string;
+                        stock?: number;
+                        weightGrams?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "catalogId": "string",
+                     *         "categoryId": "string",
+                     *         "name": "string",
+                     *         "slug": "string",
+                     *         "brand": "string",
+                     *         "sku": "string",
+                     *         "description": "string",
+                     *         "sellingPrice": "string",
+                     *         "mrp": "string",
+                     *         "stock": 1,
+                     *         "images": [
+                     *           "string"
+                     *         ],
+                     *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
+                     *         "isActive": true,
+                     *         "hsnCode": "string",
+                     *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            brand: string;
+                            catalogId: string;
+                            categoryId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
+                            gstRateBps: number | null;
+                            hsnCode: string | null;
+                            id: string;
+                            images: string[];
+                            isActive: boolean;
+                            mrp: string;
+                            name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
+                            sellingPrice: string;
+                            sku: string;
+                            slug: string;
+                            stock: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not of a content type the operation takes (the message names them) */
+            415: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adminUpdateVariant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    barcode?: string | null;
+                    dimensionsCm?: {
+                        breadth: number;
+                        height: number;
+                        length: number;
+                    } | null;
+                    gstRateBps?: number | null;
+                    hsnCode?: string | null;
+                    images?: string[];
+                    isActive?: boolean;
+                    /** @description Rupees: a decimal string such as "1299.00" or a number */
+                    mrp?: string | number;
+                    /** @description Rupees: a decimal string such as "1299.00" or a number */
+                    sellingPrice?: string | number;
+                    sku?: string;
+                    stock?: number;
+                    weightGrams?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 200,
+                     *       "message": "string",
+                     *       "data": {
+                     *         "id": "string",
+                     *         "catalogId": "string",
+                     *         "categoryId": "string",
+                     *         "name": "string",
+                     *         "slug": "string",
+                     *         "brand": "string",
+                     *         "sku": "string",
+                     *         "description": "string",
+                     *         "sellingPrice": "string",
+                     *         "mrp": "string",
+                     *         "stock": 1,
+                     *         "images": [
+                     *           "string"
+                     *         ],
+                     *         "weightGrams": 1,
+                     *         "dimensionsCm": {
+                     *           "length": 30,
+                     *           "breadth": 20,
+                     *           "height": 8
+                     *         },
+                     *         "isActive": true,
+                     *         "hsnCode": "string",
+                     *         "gstRateBps": 1,
+                     *         "options": [
+                     *           {
+                     *             "name": "Size",
+                     *             "values": [
+                     *               "S",
+                     *               "M",
+                     *               "L"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "variants": [
+                     *           {
+                     *             "id": "string",
+                     *             "title": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
+                     *             "sku": "string",
+                     *             "sellingPrice": "string",
+                     *             "mrp": "string",
+                     *             "stock": 1,
+                     *             "weightGrams": 1,
+                     *             "dimensionsCm": {
+                     *               "length": 30,
+                     *               "breadth": 20,
+                     *               "height": 8
+                     *             },
+                     *             "barcode": "string",
+                     *             "hsnCode": "string",
+                     *             "gstRateBps": 1,
+                     *             "images": [
+                     *               "string"
+                     *             ],
+                     *             "isActive": true
+                     *           }
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            brand: string;
+                            catalogId: string;
+                            categoryId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string;
+                            dimensionsCm: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
+                            gstRateBps: number | null;
+                            hsnCode: string | null;
+                            id: string;
+                            images: string[];
+                            isActive: boolean;
+                            mrp: string;
+                            name: string;
+                            /** @description Up to three options; none: one variant, the default (the product itself) */
+                            options: {
+                                /** @example Size */
+                                name: string;
+                                /**
+                                 * @example [
+                                 *       "S",
+                                 *       "M",
+                                 *       "L"
+                                 *     ]
+                                 */
+                                values: string[];
+                            }[];
+                            sellingPrice: string;
+                            sku: string;
+                            slug: string;
+                            stock: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description Its variants (a product without options: its default, the product's own fields) */
+                            variants: {
+                                barcode: string | null;
+                                dimensionsCm: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps: number | null;
+                                hsnCode: string | null;
+                                id: string;
+                                /** @description none: the product's */
+                                images: string[];
+                                isActive: boolean;
+                                mrp: string;
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                sellingPrice: string;
+                                sku: string;
+                                stock: number;
+                                title: string | null;
+                                weightGrams: number | null;
+                            }[];
+                            weightGrams: number;
+                        };
+                        message: string;
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": [
+                     *         "property unknownField should not exist"
+                     *       ],
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with the current state (stock, a state move, an idempotency key in use): read again and decide */
+            409: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "Concurrent update, please retry",
+                     *       "error": "Conflict",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "message": "Request body is too large",
+                     *       "error": "Payload Too Large",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not of a content type the operation takes (the message names them) */
+            415: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "message": "Unsupported content type: send application/json",
+                     *       "error": "Unsupported Media Type",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/products/{productId}/variants/{variantId}"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -36065,6 +37370,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -36275,6 +37587,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -36305,6 +37622,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -36811,6 +38129,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -37017,6 +38342,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -37047,6 +38377,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -37487,6 +38818,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -37693,6 +39031,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -37723,6 +39066,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -38243,6 +39587,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -38449,6 +39800,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -38479,6 +39835,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals
@@ -42304,6 +43661,13 @@ export interface operations {
                      *             "id": "string",
                      *             "productId": "string",
                      *             "variantId": "string",
+                     *             "variantTitle": "string",
+                     *             "options": [
+                     *               {
+                     *                 "name": "string",
+                     *                 "value": "string"
+                     *               }
+                     *             ],
                      *             "name": "string",
                      *             "sku": "string",
                      *             "imageUrl": "string",
@@ -42523,6 +43887,11 @@ export interface operations {
                                  */
                                 mrp: string;
                                 name: string;
+                                /** @description The variant's option values as sold, by option name (none: a product without options) */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
                                 /**
                                  * @description lineTotal - couponDiscount - rewardPointsDiscount - prepaidDiscount: what the customer pays for the line, by any means, rupees with two decimals
                                  * @example 1299.00
@@ -42553,6 +43922,7 @@ export interface operations {
                                 unitPrice: string;
                                 /** @description The variant sold (a product without options: its default variant) */
                                 variantId: string;
+                                variantTitle: string | null;
                             }[];
                             /**
                              * @description Rupees with two decimals

@@ -251,11 +251,11 @@ export async function resolveLostParcel(
 }
 
 /** The stock of a lost parcel's units, taken again for the parcel that replaces it (products in one order: no deadlock). */
-async function takeStockAgain(tx: Executor, items: { id: string; productId: string; sku: string }[], lines: { orderItemId: string; quantity: number }[]) {
+async function takeStockAgain(tx: Executor, items: { id: string; productId: string; variantId: string; sku: string }[], lines: { orderItemId: string; quantity: number }[]) {
   const wanted = lines.map((l) => ({ item: items.find((i) => i.id === l.orderItemId)!, quantity: l.quantity }))
   for (const { item, quantity } of wanted.sort((a, b) => (a.item.productId < b.item.productId ? -1 : a.item.productId > b.item.productId ? 1 : 0))) {
-    if ((await reserveStock(tx, item.productId, quantity)) === null) {
-      const available = await currentStock(tx, item.productId)
+    if ((await reserveStock(tx, item, quantity)) === null) {
+      const available = await currentStock(tx, item)
       throw new AppError('CONFLICT', `Not enough stock of ${item.sku} to send ${quantity} again (${available} available): refund the units instead (action REFUND)`)
     }
   }

@@ -163,7 +163,7 @@ async function settle(
       throw new AppError('CONFLICT', `Order item ${line.item.id}: ${line.quantity} units cannot be cancelled, more than are left of its ${line.item.quantity}`)
     }
     // Units lost or damaged on the way are gone: nothing comes back to stock.
-    if (restock) await releaseStock(tx, line.item.productId, line.quantity)
+    if (restock) await releaseStock(tx, line.item, line.quantity)
   }
   const amount = sumPaise(priced.map((l) => l.amount))
   const tenders = await splitOverTenders(tx, order, amount)

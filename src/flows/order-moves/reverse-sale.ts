@@ -77,7 +77,7 @@ export async function reverseSale(tx: Executor, order: OrderRow, reason: string,
 export async function releaseReservation(tx: Executor, order: OrderRow, at: Date, options: { restock: boolean } = { restock: true }) {
   if (order.releasedAt) return order
   const items = await orderItemsOf(tx, order.id)
-  if (options.restock) for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item.productId, item.quantity - item.cancelledQuantity)
+  if (options.restock) for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item, item.quantity - item.cancelledQuantity)
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
   const given = await givenBackForCancelledUnits(tx, order, items)
   const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }

@@ -32,7 +32,7 @@ import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { currentStock, defaultVariantId, reserveStock } from '../../modules/catalog/index.ts'
+import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
 import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../../modules/checkout/index.ts'
 import { lockCustomer } from '../../modules/customers/index.ts'
 import { eventInsert, type NewEvent } from '../../modules/events/index.ts'
@@ -64,7 +64,7 @@ import {
 } from '../../modules/orders/index.ts'
 import { currentPayment, NO_CLIENT_ACTION, paymentsOf } from '../../modules/payments/index.ts'
 import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, shippingAddressFor } from './order-request.ts'
-import { outOfStock, SoldOutSightings } from './sold-out.ts'
+import { outOfStock, SoldOutSightings, type SoldUnit } from './sold-out.ts'
 
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
 type PricedOrder = Awaited<ReturnType<CheckoutService['priceForCustomer']>>
@@ -121,7 +121,7 @@ export class OrderPlacement {
     const request = await this.checkRequest(customer, input)
     const cart = await this.checkCart(customer, input, request.began)
 
-    const soldOut = new Set<string>() // products this order sold out
+    const soldOut = new Set<SoldUnit>() // variants this order sold out
     let txBegan = 0
     const created = await this.#deps.database.db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
@@ -147,7 +147,7 @@ export class OrderPlacement {
       return inserted
     })
     // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
-    for (const productId of soldOut) this.#soldOut.saw(productId, txBegan)
+    for (const unit of soldOut) this.#soldOut.saw(unit, txBegan)
     return created
   }
 
@@ -180,7 +180,7 @@ export class OrderPlacement {
   async checkCart(customer: CustomerRef, input: CreateOrderInput, began: number): Promise<Cart> {
     const cart = await this.#checkout.loadCart(customer.partnerId, input.items)
     const short = cart.lines.find((l) => l.product.isActive && l.product.stock < l.quantity)
-    if (short) throw outOfStock(short.productId, short.quantity, short.product.stock)
+    if (short) throw outOfStock({ productId: short.productId, variantId: short.product.variantId, variantTitle: short.product.variantTitle }, short.quantity, short.product.stock)
     this.#soldOut.refuseIfSoldOutSince(began, input.items)
     return cart
   }
@@ -234,19 +234,20 @@ export class OrderPlacement {
 
   /**
    * Conditional decrements, in product id order so two orders never wait on each other's rows in a
-   * cycle. A short product is a 409 with the stock read then (a 0 is remembered as a sighting);
+   * cycle (a variant's row is taken after its product's: reserveStock). A short product is a 409 with the stock read then (a 0 is remembered as a sighting);
    * products this order takes the last unit of are added to `soldOut`.
    */
-  async reserveOrderStock(tx: Executor, priced: PricedOrder, soldOut: Set<string>) {
+  async reserveOrderStock(tx: Executor, priced: PricedOrder, soldOut: Set<SoldUnit>) {
     for (const line of [...priced.cart.lines].sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
-      const left = await reserveStock(tx, line.productId, line.quantity)
+      const unit = { productId: line.productId, variantId: line.product.variantId, variantTitle: line.product.variantTitle }
+      const left = await reserveStock(tx, unit, line.quantity)
       if (left === null) {
         const reading = performance.now()
-        const available = await currentStock(tx, line.productId)
-        if (available === 0) this.#soldOut.saw(line.productId, reading)
-        throw outOfStock(line.productId, line.quantity, available)
+        const available = await currentStock(tx, unit)
+        if (available === 0) this.#soldOut.saw(unit, reading)
+        throw outOfStock(unit, line.quantity, available)
       }
-      if (left === 0) soldOut.add(line.productId)
+      if (left === 0) soldOut.add(unit)
     }
   }
 
@@ -297,16 +298,19 @@ export class OrderPlacement {
       createdAt: now,
       updatedAt: now,
     }
-    const products = new Map(priced.cart.lines.map((l) => [l.productId, l.product]))
-    const items: OrderItemRow[] = priced.lines.map((l, position) => ({
+    const items: OrderItemRow[] = priced.lines.map((l, position) => {
+      const unit = priced.cart.lines[position]!.product
+      return {
       id: newId('itm', now.getTime()),
       orderId,
       productId: l.productId,
-      variantId: defaultVariantId(l.productId),
-      catalogId: products.get(l.productId)!.catalogId,
-      name: products.get(l.productId)!.name,
-      sku: products.get(l.productId)!.sku,
-      imageUrl: products.get(l.productId)!.images[0] ?? null,
+      variantId: unit.variantId,
+      variantTitle: unit.variantTitle,
+      variantOptions: unit.variantOptions,
+      catalogId: unit.catalogId,
+      name: unit.name,
+      sku: unit.sku,
+      imageUrl: unit.images[0] ?? null,
       cancelledQuantity: 0,
       returnedQuantity: 0,
       quantity: l.quantity,
@@ -319,7 +323,8 @@ export class OrderPlacement {
       paidAmount: l.paidAmount,
       position,
       ...lineTaxColumns(priced.tax?.lines[position] ?? null),
-    }))
+      }
+    })
     const history: HistoryRow[] = [{ id: newId('osh', now.getTime()), orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now }]
     const payment: PaymentRow | null = prepaid
       ? {

@@ -1,4 +1,4 @@
-// /admin catalog management (roles CATALOG or ADMIN): catalogs, categories, products, stock,
+// /admin catalog management (roles CATALOG or ADMIN): catalogs, categories, products, variants, stock,
 // bulk import (JSON, or CSV of products) and search analytics. Each resource's routes are in their
 // own file (*-admin-routes.ts); this plugin registers them, in this order.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
@@ -9,6 +9,7 @@ import { categoryAdminRoutes } from './category-admin-routes.ts'
 import { importAdminRoutes } from './import-admin-routes.ts'
 import { productAdminRoutes } from './product-admin-routes.ts'
 import { searchAnalyticsAdminRoutes } from './search-analytics-admin-routes.ts'
+import { variantAdminRoutes } from './variant-admin-routes.ts'
 
 export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdminService; guards: Guards }> = async (app, { admin, guards }) => {
   // CSV imports arrive as text; everything else stays JSON-only.
@@ -17,6 +18,7 @@ export const catalogAdminRoutes: FastifyPluginAsyncTypebox<{ admin: CatalogAdmin
   catalogsAdminRoutes(app, { admin, guards })
   categoryAdminRoutes(app, { admin, guards })
   productAdminRoutes(app, { admin, guards })
+  variantAdminRoutes(app, { admin, guards })
   importAdminRoutes(app, { admin, guards })
   searchAnalyticsAdminRoutes(app, { admin, guards })
 }

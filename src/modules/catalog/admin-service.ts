@@ -1,7 +1,7 @@
 // Back-office catalog management: catalogs, categories, products, stock, bulk import and search
 // analytics. Each write runs in one transaction, refreshes the derived search columns it affects,
 // and then invalidates the catalog's read cache on every node.
-import type { Db } from '../../db/client.ts'
+import type { Db, Executor } from '../../db/client.ts'
 import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -9,7 +9,9 @@ import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type OptionalPage, pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
 import { type CatalogImport, importCatalog, type ProductRowLabel } from './import.ts'
-import { type CategoryRow, catalogRepo, type Dimensions, type ProductRow, refreshSearchColumns } from './repo.ts'
+import { type CategoryRow, catalogRepo, type Dimensions, type ProductRow, refreshSearchColumns, type VariantRow } from './repo.ts'
+import type { ProductOptionRow } from './schema.sql.ts'
+import { adminVariantsOf, checkOptions, defaultVariantId, isGtin, optionValuesOf, summaryOf } from './variants.ts'
 import { descendantIds } from './service.ts'
 
 export interface CategoryInput {
@@ -40,6 +42,34 @@ export interface ProductInput {
   gstRateBps?: number | null
 }
 
+/** A variant's fields as the back office writes them (null: inherit the product's). */
+export interface VariantInput {
+  sku?: string
+  sellingPrice?: string | number
+  mrp?: string | number
+  stock?: number
+  weightGrams?: number | null
+  dimensionsCm?: Dimensions | null
+  barcode?: string | null
+  hsnCode?: string | null
+  gstRateBps?: number | null
+  images?: string[]
+  isActive?: boolean
+}
+export interface VariantGridInput {
+  options: ProductOptionRow[]
+  variants: (VariantInput & { id?: string; options: { name: string; value: string }[]; sku: string; sellingPrice: string | number; mrp: string | number })[]
+}
+
+/** A variant's stored columns as a write sets them. */
+type VariantColumns = Pick<
+  VariantRow,
+  'sku' | 'sellingPrice' | 'mrp' | 'stock' | 'weightGrams' | 'lengthCm' | 'breadthCm' | 'heightCm' | 'barcode' | 'hsnCode' | 'gstRateBps' | 'images' | 'isActive'
+>
+
+/** The flat fields of a product with options that are its variants' summary: written through its variants only. */
+const SUMMARY_FIELDS = ['sku', 'sellingPrice', 'mrp', 'stock'] as const
+
 /** The three columns of a product's dimensions: all set or all null. */
 const dimensionColumns = (d: Dimensions | null) => ({ lengthCm: d?.length ?? null, breadthCm: d?.breadth ?? null, heightCm: d?.height ?? null })
 
@@ -68,7 +98,7 @@ export function toAdminCategory(row: CategoryRow) {
   }
 }
 
-export function toAdminProduct(row: ProductRow) {
+export function toAdminProduct(row: ProductRow, stored: VariantRow[] = []) {
   return {
     id: row.id,
     catalogId: row.catalogId,
@@ -87,6 +117,8 @@ export function toAdminProduct(row: ProductRow) {
     isActive: row.isActive,
     hsnCode: row.hsnCode,
     gstRateBps: row.gstRateBps,
+    options: row.options,
+    variants: adminVariantsOf(row, stored),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
@@ -97,6 +129,15 @@ function money(field: string, value: string | number | undefined): bigint | unde
   const paise = parseRupees(value)
   if (paise === null || paise < 0n) throw new AppError('BAD_REQUEST', `${field} must be an amount with at most two decimals`)
   return paise
+}
+
+/** A 409: a product with options has its SKU, price, MRP and stock from its variants. */
+function refuseSummaryWrite(product: ProductRow, fields: readonly string[]) {
+  if (fields.length === 0) return
+  throw new AppError(
+    'CONFLICT',
+    `Product ${product.id} has variants: its ${fields.join(', ')} ${fields.length === 1 ? 'comes' : 'come'} from them; write the variant instead (PATCH /admin/products/${product.id}/variants/{variantId})`,
+  )
 }
 
 export class CatalogAdminService {
@@ -212,13 +253,28 @@ export class CatalogAdminService {
   async listProducts(catalogId: string, query: { page: number; limit: number; search?: string }) {
     await this.#catalogOrThrow(catalogId)
     const { rows, total } = await catalogRepo.adminListProducts(this.#db, catalogId, query)
-    return { data: rows.map(toAdminProduct), meta: pageMeta(total, query) }
+    const variants = await catalogRepo.variantsOf(this.#db, rows.filter((r) => r.options.length > 0).map((r) => r.id))
+    return { data: rows.map((r) => toAdminProduct(r, variants.get(r.id))), meta: pageMeta(total, query) }
   }
 
   async getProduct(productId: string) {
     const row = await catalogRepo.findProduct(this.#db, productId)
     if (!row) throw new AppError('NOT_FOUND', 'Product not found')
-    return toAdminProduct(row)
+    return this.#adminView(this.#db, row)
+  }
+
+  async #adminView(db: Executor, row: ProductRow) {
+    const stored = row.options.length > 0 ? ((await catalogRepo.variantsOf(db, [row.id])).get(row.id) ?? []) : []
+    return toAdminProduct(row, stored)
+  }
+
+  /** A SKU this write sets must not be another product's or variant's in the catalog (under the catalog's SKU lock). */
+  async #checkSkusFree(tx: Executor, catalogId: string, productId: string | null, skus: { sku: string; field: string }[]) {
+    if (skus.length === 0) return
+    await catalogRepo.lockSkus(tx, catalogId)
+    const taken = await catalogRepo.skusTaken(tx, catalogId, skus.map((s) => s.sku), productId)
+    const clash = skus.find((s) => taken.has(s.sku))
+    if (clash) throw new AppError('CONFLICT', `${clash.field} ${clash.sku} is already the SKU of another product or variant in this catalog`)
   }
 
   async createProduct(catalogId: string, input: Required<Pick<ProductInput, 'name' | 'slug' | 'brand' | 'sku' | 'categoryId' | 'sellingPrice' | 'mrp'>> & ProductInput) {
@@ -233,6 +289,7 @@ export class CatalogAdminService {
     const now = this.#clock.now()
     const id = newId('prd', now.getTime())
     const row = await this.#db.transaction(async (tx) => {
+      await this.#checkSkusFree(tx, catalogId, null, [{ sku: input.sku.trim(), field: 'sku' }])
       await catalogRepo.insertProducts(tx, [
         {
           id,
@@ -269,12 +326,14 @@ export class CatalogAdminService {
     if (input.categoryId && !(await catalogRepo.findCategory(this.#db, current.catalogId, input.categoryId))) {
       throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
     }
+    if (current.options.length > 0) refuseSummaryWrite(current, SUMMARY_FIELDS.filter((f) => input[f] !== undefined))
     const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
     const mrp = money('mrp', input.mrp) ?? current.mrp
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
     await this.#checkGstRate(input.gstRateBps)
     const { sellingPrice: _s, mrp: _m, dimensionsCm, ...rest } = input
     const row = await this.#db.transaction(async (tx) => {
+      if (input.sku !== undefined) await this.#checkSkusFree(tx, current.catalogId, productId, [{ sku: input.sku.trim(), field: 'sku' }])
       await catalogRepo.updateProduct(tx, productId, {
         ...rest,
         ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
@@ -285,20 +344,130 @@ export class CatalogAdminService {
         updatedAt: this.#clock.now(),
       })
       await refreshSearchColumns(tx, current.catalogId, [productId])
-      return (await catalogRepo.findProduct(tx, productId))!
+      return this.#adminView(tx, (await catalogRepo.findProduct(tx, productId))!)
     })
     await this.#cache.invalidate(current.catalogId)
-    return toAdminProduct(row)
+    return row
   }
 
   /** Adds (or with a negative delta removes) stock; never below zero. */
   async adjustStock(productId: string, delta: number) {
     const current = await catalogRepo.findProduct(this.#db, productId)
     if (!current) throw new AppError('NOT_FOUND', 'Product not found')
+    if (current.options.length > 0) refuseSummaryWrite(current, ['stock'])
     const row = await catalogRepo.adjustStock(this.#db, productId, delta, this.#clock.now())
     if (!row) throw new AppError('CONFLICT', `Stock cannot go below zero (current stock ${current.stock})`)
     await this.#cache.invalidate(current.catalogId)
     return toAdminProduct(row)
+  }
+
+  /**
+   * PUT /admin/products/{id}/variants: the product's options and every variant, as a whole (variants
+   * not listed are removed; order lines keep what they sold). A product without options gets them
+   * here: its default variant's id passes to the first variant the grid does not name by id, so
+   * stock its open orders hold comes back to a variant. The product's summary is written with them.
+   */
+  async putVariants(productId: string, input: VariantGridInput) {
+    checkOptions(input.options)
+    const options = input.options.map((o) => ({ name: o.name.trim(), values: o.values.map((v) => v.trim()) }))
+    const combinations = new Map<string, number>()
+    const skus = new Map<string, number>()
+    const grid: ({ id: string | undefined; values: string[] } & VariantColumns)[] = []
+    for (const [i, v] of input.variants.entries()) {
+      const field = `variants[${i}]`
+      const values = optionValuesOf(options, v.options, `${field}.options`)
+      const key = JSON.stringify(values)
+      if (combinations.has(key)) throw new AppError('BAD_REQUEST', `${field}.options repeats the combination of variants[${combinations.get(key)}] (${values.join(' / ')})`)
+      combinations.set(key, i)
+      const sku = v.sku.trim()
+      if (skus.has(sku)) throw new AppError('BAD_REQUEST', `${field}.sku ${sku} is also the SKU of variants[${skus.get(sku)}]`)
+      skus.set(sku, i)
+      grid.push({ id: v.id, values, ...(await this.#variantColumns(v, field, null)), sku })
+    }
+    const now = this.#clock.now()
+    const { catalogId, view } = await this.#db.transaction(async (tx) => {
+      const product = await catalogRepo.lockProduct(tx, productId)
+      if (!product) throw new AppError('NOT_FOUND', 'Product not found')
+      const existing = (await catalogRepo.variantsOf(tx, [productId])).get(productId) ?? []
+      const keepable = new Map(existing.map((v) => [v.id, v]))
+      const defaultId = defaultVariantId(productId)
+      const unknown = grid.findIndex((v) => v.id !== undefined && !keepable.has(v.id) && !(existing.length === 0 && v.id === defaultId))
+      if (unknown >= 0) throw new AppError('BAD_REQUEST', `variants[${unknown}].id ${grid[unknown]!.id} is not a variant of product ${productId}`)
+      const inheritsDefault = existing.length === 0 && !grid.some((v) => v.id === defaultId) ? grid.findIndex((v) => v.id === undefined) : -1
+      await this.#checkSkusFree(tx, product.catalogId, productId, grid.map((v, i) => ({ sku: v.sku, field: `variants[${i}].sku` })))
+      const rows = grid.map(({ id, values, ...columns }, position) => ({
+        id: id ?? (position === inheritsDefault ? defaultId : newId('var', now.getTime())),
+        productId,
+        catalogId: product.catalogId,
+        position,
+        optionValues: values,
+        ...columns,
+        createdAt: (id && keepable.get(id)?.createdAt) || now,
+        updatedAt: now,
+      }))
+      // Replaced as a whole: a swap of two variants' combinations or SKUs never meets itself in a unique index.
+      await catalogRepo.deleteVariants(tx, existing.map((v) => v.id))
+      await catalogRepo.insertVariants(tx, rows)
+      await catalogRepo.updateProduct(tx, productId, { options, ...summaryOf(rows), updatedAt: now })
+      return { catalogId: product.catalogId, view: await this.#adminView(tx, (await catalogRepo.findProduct(tx, productId))!) }
+    })
+    await this.#cache.invalidate(catalogId)
+    return view
+  }
+
+  /** PATCH /admin/products/{id}/variants/{variantId}: some fields of one stored variant; the product's summary follows. */
+  async updateVariant(productId: string, variantId: string, input: VariantInput) {
+    const now = this.#clock.now()
+    const { catalogId, view } = await this.#db.transaction(async (tx) => {
+      const product = await catalogRepo.lockProduct(tx, productId)
+      if (!product) throw new AppError('NOT_FOUND', 'Product not found')
+      const stored = (await catalogRepo.variantsOf(tx, [productId])).get(productId) ?? []
+      const current = stored.find((v) => v.id === variantId)
+      if (!current) {
+        if (stored.length === 0 && variantId === defaultVariantId(productId)) {
+          throw new AppError('CONFLICT', `Product ${productId} has no options: its default variant is the product itself, write it with PATCH /admin/products/${productId}`)
+        }
+        throw new AppError('NOT_FOUND', 'Variant not found')
+      }
+      const changes = await this.#variantColumns(input, '', current)
+      const after = stored.map((v) => (v.id === variantId ? { ...v, ...changes } : v))
+      if (after.filter((v) => v.sku === changes.sku).length > 1) throw new AppError('CONFLICT', `sku ${changes.sku} is already the SKU of another variant of this product`)
+      if (input.sku !== undefined) await this.#checkSkusFree(tx, product.catalogId, productId, [{ sku: changes.sku, field: 'sku' }])
+      await catalogRepo.updateVariant(tx, variantId, { ...changes, updatedAt: now })
+      await catalogRepo.updateProduct(tx, productId, { ...summaryOf(after), updatedAt: now })
+      return { catalogId: product.catalogId, view: await this.#adminView(tx, (await catalogRepo.findProduct(tx, productId))!) }
+    })
+    await this.#cache.invalidate(catalogId)
+    return view
+  }
+
+  /**
+   * A variant's columns from its input, checked (field: `variants[i]`, or '' for one variant):
+   * money, price within MRP, the barcode's check digit, a GST rate in force. With `current`, only
+   * what the input names (the rest stays).
+   */
+  async #variantColumns(v: VariantInput, field: string, current: VariantRow | null): Promise<VariantColumns> {
+    const named = (name: string) => (field ? `${field}.${name}` : name)
+    const sellingPrice = money(named('sellingPrice'), v.sellingPrice) ?? current?.sellingPrice
+    const mrp = money(named('mrp'), v.mrp) ?? current?.mrp
+    if (sellingPrice === undefined || mrp === undefined) throw new AppError('BAD_REQUEST', `${named('sellingPrice')} and ${named('mrp')} are required`)
+    if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', `${named('sellingPrice')} must not be greater than ${named('mrp')}`)
+    if (v.barcode && !isGtin(v.barcode)) throw new AppError('BAD_REQUEST', `${named('barcode')} ${v.barcode} is not a GTIN: its last digit is not its check digit`)
+    await this.#checkGstRate(v.gstRateBps)
+    const pick = <T>(value: T | undefined, kept: T) => (value === undefined ? kept : value)
+    return {
+      sku: pick(v.sku?.trim(), current?.sku ?? ''),
+      sellingPrice,
+      mrp,
+      stock: pick(v.stock, current?.stock ?? 0),
+      weightGrams: pick(v.weightGrams, current?.weightGrams ?? null),
+      ...(v.dimensionsCm !== undefined ? dimensionColumns(v.dimensionsCm) : { lengthCm: current?.lengthCm ?? null, breadthCm: current?.breadthCm ?? null, heightCm: current?.heightCm ?? null }),
+      barcode: pick(v.barcode, current?.barcode ?? null),
+      hsnCode: pick(v.hsnCode, current?.hsnCode ?? null),
+      gstRateBps: pick(v.gstRateBps, current?.gstRateBps ?? null),
+      images: pick(v.images, current?.images ?? []),
+      isActive: pick(v.isActive, current?.isActive ?? true),
+    }
   }
 
   /** `productLabel` names a product row in errors (a CSV body's line numbers; default `products[i]`). */

@@ -34,6 +34,10 @@ export interface ImportContext {
   categories: { slug: string; parentSlug: string | null }[]
   /** The slug of the product that holds each SKU: a row may not take another product's SKU. */
   productSlugBySku: Map<string, string>
+  /** The slug of the product each variant SKU is of (decision 0043): never a row's to take. */
+  variantSkuHolders: Map<string, string>
+  /** Products with options: their SKU, prices and stock are their variants', not a row's to write. */
+  slugsWithVariants: Set<string>
   /** The GST rates in force today (basis points); null: unknown here, only the range is checked. */
   gstRatesInForce: Set<number> | null
 }
@@ -291,12 +295,17 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     const sku = typeof p.sku === 'string' ? p.sku.trim() : ''
     if (slug) {
       if (slugs.has(slug)) add(['duplicate slug', `duplicate slug "${slug}"`])
+      if (context.slugsWithVariants.has(slug)) {
+        add(['has variants', `product "${slug}" has variants: its sku, prices and stock are theirs, written with PUT /admin/products/{productId}/variants`])
+      }
       slugs.add(slug)
     }
     if (sku) {
       const holder = skuTaken(sku, slug)
+      const variantOf = context.variantSkuHolders.get(sku)
       if (skus.has(sku)) add(['duplicate sku', `duplicate sku "${sku}"`])
       else if (holder) add(['sku taken', `sku "${sku}" belongs to another product of the catalog ("${holder}")`])
+      else if (variantOf !== undefined && variantOf !== slug) add(['sku taken', `sku "${sku}" belongs to a variant of another product of the catalog ("${variantOf}")`])
       skus.add(sku)
     }
   }

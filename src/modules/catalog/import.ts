@@ -101,7 +101,9 @@ async function catalogFor(db: Db, catalogId: string, input: CatalogImport, gstRa
     productSlugs: new Set(matching.map((p) => p.slug)),
     context: {
       categories: categoryRows.map((c) => ({ slug: c.slug, parentSlug: c.parentId ? (slugOf.get(c.parentId) ?? null) : null })),
-      productSlugBySku: new Map(matching.map((p) => [p.sku, p.slug])),
+      productSlugBySku: new Map(matching.filter((p) => !p.ofVariant).map((p) => [p.sku, p.slug])),
+      variantSkuHolders: new Map(matching.filter((p) => p.ofVariant).map((p) => [p.sku, p.slug])),
+      slugsWithVariants: new Set(matching.filter((p) => p.hasVariants).map((p) => p.slug)),
       gstRatesInForce: gstRatesInForce ? new Set(gstRatesInForce) : null,
     },
   }

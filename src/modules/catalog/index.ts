@@ -6,6 +6,8 @@ import { newId } from '../../lib/ids.ts'
 import { projectFile } from '../../lib/paths.ts'
 import { type CatalogImport, importCatalog } from './import.ts'
 import { catalogRepo } from './repo.ts'
+import type { StockUnit } from './stock.ts'
+import { type CartLineProblem, type CartProduct, unitAsSold } from './variants.ts'
 import { products } from './schema.sql.ts'
 
 export async function createCatalog(db: Executor, name: string) {
@@ -26,28 +28,19 @@ export async function importDemoCatalog(db: Db, catalogId: string): Promise<bool
   return true
 }
 
-export interface CartProduct {
-  id: string
-  catalogId: string
-  name: string
-  sku: string
-  images: string[]
-  sellingPrice: bigint
-  mrp: bigint
-  stock: number
-  weightGrams: number
-  isActive: boolean
-  categoryId: string
-  slug: string
-  /** The product's own GST fields (null: inherited from its category, or unset): cartProductsTax resolves them. */
-  hsnCode: string | null
-  gstRateBps: number | null
-}
-
-/** The products of a cart, limited to the given catalogs (those the partner's keys can read). */
-export async function findCartProducts(db: Executor, catalogIds: string[] | SQLWrapper, productIds: string[]): Promise<CartProduct[]> {
-  if ((Array.isArray(catalogIds) && catalogIds.length === 0) || productIds.length === 0) return []
-  return db
+/**
+ * The units of a cart's lines (each `{productId, variantId?}`), limited to the given catalogs (those
+ * the partner's keys can read), in the lines' order: a CartProduct or why there is none. Stored
+ * variants are read (one query) only when a line's product has options.
+ */
+export async function findCartProducts(
+  db: Executor,
+  catalogIds: string[] | SQLWrapper,
+  lines: { productId: string; variantId?: string | undefined }[],
+): Promise<(CartProduct | CartLineProblem)[]> {
+  const productIds = [...new Set(lines.map((l) => l.productId))]
+  if ((Array.isArray(catalogIds) && catalogIds.length === 0) || productIds.length === 0) return lines.map(() => 'NO_PRODUCT')
+  const rows = await db
     .select({
       id: products.id,
       catalogId: products.catalogId,
@@ -63,31 +56,58 @@ export async function findCartProducts(db: Executor, catalogIds: string[] | SQLW
       slug: products.slug,
       hsnCode: products.hsnCode,
       gstRateBps: products.gstRateBps,
+      options: products.options,
     })
     .from(products)
     .where(and(inArray(products.catalogId, catalogIds), inArray(products.id, productIds)))
+  const byId = new Map(rows.map((p) => [p.id, p]))
+  const variants = await catalogRepo.variantsOf(
+    db,
+    rows.filter((p) => p.options.length > 0).map((p) => p.id),
+  )
+  return lines.map((line) => {
+    const product = byId.get(line.productId)
+    if (!product) return 'NO_PRODUCT'
+    return unitAsSold(product, variants.get(product.id) ?? [], line.variantId)
+  })
 }
 
-/** A product's packed weight and size (null: not given), for carriers; products since deleted are missing. */
+/** A unit's packed weight and size (null: not given), for carriers. */
 export interface ProductPackage {
   weightGrams: number
   dimensionsCm: { length: number; breadth: number; height: number } | null
 }
 
-export async function productPackages(db: Executor, productIds: string[]): Promise<Map<string, ProductPackage>> {
-  if (productIds.length === 0) return new Map()
+/**
+ * The packages of sold units, by variant id: a stored variant's weight and size where it sets them,
+ * else its product's. Units whose product was deleted since are missing.
+ */
+export async function unitPackages(db: Executor, units: StockUnit[]): Promise<Map<string, ProductPackage>> {
+  if (units.length === 0) return new Map()
+  const productIds = [...new Set(units.map((u) => u.productId))]
   const rows = await db
-    .select({ id: products.id, weightGrams: products.weightGrams, length: products.lengthCm, breadth: products.breadthCm, height: products.heightCm })
+    .select({ id: products.id, weightGrams: products.weightGrams, lengthCm: products.lengthCm, breadthCm: products.breadthCm, heightCm: products.heightCm, options: products.options })
     .from(products)
     .where(inArray(products.id, productIds))
-  return new Map(
-    rows.map((r) => [r.id, { weightGrams: r.weightGrams, dimensionsCm: r.length !== null && r.breadth !== null && r.height !== null ? { length: r.length, breadth: r.breadth, height: r.height } : null }]),
-  )
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  const stored = await catalogRepo.variantsOf(db, rows.filter((r) => r.options.length > 0).map((r) => r.id))
+  const packages = new Map<string, ProductPackage>()
+  for (const unit of units) {
+    const product = byId.get(unit.productId)
+    if (!product) continue
+    const variant = stored.get(unit.productId)?.find((v) => v.id === unit.variantId)
+    const sized = variant && variant.lengthCm !== null ? variant : product
+    packages.set(unit.variantId, {
+      weightGrams: variant?.weightGrams ?? product.weightGrams,
+      dimensionsCm: sized.lengthCm !== null && sized.breadthCm !== null && sized.heightCm !== null ? { length: sized.lengthCm, breadth: sized.breadthCm, height: sized.heightCm } : null,
+    })
+  }
+  return packages
 }
 
-export { currentStock, onStockMoved, releaseStock, reserveStock } from './stock.ts'
+export { currentStock, onStockMoved, releaseStock, reserveStock, type StockUnit } from './stock.ts'
 export { CatalogService } from './service.ts'
-export { defaultVariantId } from './variants.ts'
+export { type CartLineProblem, type CartProduct, defaultVariantId } from './variants.ts'
 export { catalogRoutes } from './routes.ts'
 export { CatalogAdminService, type GstRatesInForce } from './admin-service.ts'
 /** GST fields of products as they resolve through categories (the tax module's checks). */

@@ -6,7 +6,7 @@ import { PageQuery } from '../../http/schemas.ts'
 import { type CatalogAdminDeps, catalogAdminCommon, sec, tags } from './admin-route-shared.ts'
 import { AdminProduct, CatalogParams, ProductFields } from './schemas.ts'
 
-const ProductParams = Type.Object({ productId: Type.String({ maxLength: 100 }) })
+export const ProductParams = Type.Object({ productId: Type.String({ maxLength: 100 }) })
 
 export function productAdminRoutes(app: RouteApp, { admin, guards }: CatalogAdminDeps): void {
   const common = catalogAdminCommon(guards)

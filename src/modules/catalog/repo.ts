@@ -1,12 +1,13 @@
 // Catalog queries. Every read is scoped by catalog id; the service decides which catalog.
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm'
 import { containing, startingWith } from '../../db/like.ts'
-import type { Executor } from '../../db/client.ts'
+import { type Executor, queryRows } from '../../db/client.ts'
 import { type OptionalPage, wholeOrPage } from '../../lib/pagination.ts'
-import { catalogs, categories, products, searchQueries } from './schema.sql.ts'
+import { catalogs, categories, products, productVariants, searchQueries } from './schema.sql.ts'
 
 export type CategoryRow = typeof categories.$inferSelect
 export type ProductRow = typeof products.$inferSelect
+export type VariantRow = typeof productVariants.$inferSelect
 export type SortBy = 'createdAt' | 'updatedAt' | 'name' | 'brand' | 'sku'
 
 export interface ProductFilter {
@@ -41,6 +42,7 @@ const productColumns = {
   stock: products.stock,
   images: products.images,
   isActive: products.isActive,
+  options: products.options,
 }
 export type ProductSummary = { [K in keyof typeof productColumns]: ProductRow[K] }
 
@@ -191,17 +193,82 @@ export const catalogRepo = {
   /**
    * Stock moved by orders (reservation, release): sets `stock` only, so the update is
    * HOT (no new entries in the product's indexes, `stock` being in none of them) and `updatedAt`
-   * keeps meaning "edited by the merchant". The new stock and the product's catalog (whose cached
-   * answers it changes); null when it would go below zero. Call it through catalog/index.ts
-   * (reserveStock, releaseStock), which tells the catalog cache.
+   * keeps meaning "edited by the merchant". The new stock, the product's catalog (whose cached
+   * answers it changes) and whether it has stored variants; null when it would go below zero. Call
+   * it through catalog/index.ts (reserveStock, releaseStock), which moves the variant too.
    */
   async moveStock(db: Executor, id: string, delta: number) {
     const [row] = await db
       .update(products)
       .set({ stock: sql`${products.stock} + ${delta}` })
       .where(and(eq(products.id, id), sql`${products.stock} + ${delta} >= 0`))
-      .returning({ stock: products.stock, catalogId: products.catalogId })
+      .returning({ stock: products.stock, catalogId: products.catalogId, hasVariants: sql<boolean>`${products.options} <> '[]'::jsonb` })
     return row ?? null
+  },
+  /** A stored variant's stock moved (with its product's summary, by moveStock): its new stock and whether it is active; null when short or gone. */
+  async moveVariantStock(db: Executor, productId: string, variantId: string, delta: number) {
+    const [row] = await db
+      .update(productVariants)
+      .set({ stock: sql`${productVariants.stock} + ${delta}` })
+      .where(and(eq(productVariants.id, variantId), eq(productVariants.productId, productId), sql`${productVariants.stock} + ${delta} >= 0`))
+      .returning({ stock: productVariants.stock, isActive: productVariants.isActive })
+    return row ?? null
+  },
+  /** The product's row locked for a change of its variants: whether it has any (it is the lock every variant write and stock move takes first). */
+  async lockProduct(db: Executor, id: string) {
+    const [row] = await db
+      .select({ catalogId: products.catalogId, hasVariants: sql<boolean>`${products.options} <> '[]'::jsonb` })
+      .from(products)
+      .where(eq(products.id, id))
+      .for('update')
+    return row ?? null
+  },
+  async variantStock(db: Executor, productId: string, variantId: string) {
+    const [row] = await db
+      .select({ stock: productVariants.stock })
+      .from(productVariants)
+      .where(and(eq(productVariants.id, variantId), eq(productVariants.productId, productId)))
+    return row?.stock ?? null
+  },
+  /** The stored variants of these products, in each product's order (none for products without options). */
+  async variantsOf(db: Executor, productIds: string[]): Promise<Map<string, VariantRow[]>> {
+    const byProduct = new Map<string, VariantRow[]>()
+    if (productIds.length === 0) return byProduct
+    const rows = await db
+      .select()
+      .from(productVariants)
+      .where(inArray(productVariants.productId, productIds))
+      .orderBy(asc(productVariants.productId), asc(productVariants.position))
+    for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row])
+    return byProduct
+  },
+  async insertVariants(db: Executor, rows: (typeof productVariants.$inferInsert)[]) {
+    if (rows.length > 0) await db.insert(productVariants).values(rows)
+  },
+  async updateVariant(db: Executor, id: string, changes: Partial<typeof productVariants.$inferInsert>) {
+    await db.update(productVariants).set(changes).where(eq(productVariants.id, id))
+  },
+  async deleteVariants(db: Executor, ids: string[]) {
+    if (ids.length > 0) await db.delete(productVariants).where(inArray(productVariants.id, ids))
+  },
+  /**
+   * SKU writes of a catalog take turns (a transaction-scoped advisory lock): a SKU is unique across
+   * products and variants, two tables no single index covers. SKU writes are rare (the back office,
+   * imports), so the lock costs nothing that matters.
+   */
+  async lockSkus(db: Executor, catalogId: string) {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtext('catalog-sku'), hashtext(${catalogId}))`)
+  },
+  /** Which of these SKUs a product or a variant of the catalog other than `productId`'s uses. */
+  async skusTaken(db: Executor, catalogId: string, skus: string[], productId: string | null): Promise<Set<string>> {
+    if (skus.length === 0) return new Set()
+    const other = productId ?? ''
+    const rows = await queryRows<{ sku: string }>(
+      db,
+      sql`select sku from ${products} where catalog_id = ${catalogId} and id <> ${other} and sku = any(${sql.param(skus)}::text[])
+          union select sku from ${productVariants} where catalog_id = ${catalogId} and product_id <> ${other} and sku = any(${sql.param(skus)}::text[])`,
+    )
+    return new Set(rows.map((r) => r.sku))
   },
   async adjustStock(db: Executor, id: string, delta: number, at: Date) {
     const [row] = await db
@@ -211,13 +278,21 @@ export const catalogRepo = {
       .returning()
     return row ?? null
   },
-  /** The products of a catalog that have one of these slugs or SKUs (an import's rows): two array parameters, however many rows. */
+  /**
+   * The products of a catalog that have one of these slugs or SKUs (an import's rows), and the
+   * variants that have one of these SKUs (`ofVariant`, with their product's slug): two array
+   * parameters, however many rows.
+   */
   async productsBySlugOrSku(db: Executor, catalogId: string, slugs: string[], skus: string[]) {
     if (slugs.length === 0 && skus.length === 0) return []
-    return db
-      .select({ slug: products.slug, sku: products.sku })
-      .from(products)
-      .where(and(eq(products.catalogId, catalogId), or(sql`${products.slug} = any(${sql.param(slugs)}::text[])`, sql`${products.sku} = any(${sql.param(skus)}::text[])`)))
+    return queryRows<{ slug: string; sku: string; hasVariants: boolean; ofVariant: boolean }>(
+      db,
+      sql`select slug, sku, options <> '[]'::jsonb as "hasVariants", false as "ofVariant" from ${products}
+            where catalog_id = ${catalogId} and (slug = any(${sql.param(slugs)}::text[]) or sku = any(${sql.param(skus)}::text[]))
+          union all
+          select p.slug, v.sku, true, true from ${productVariants} v join ${products} p on p.id = v.product_id
+            where v.catalog_id = ${catalogId} and v.sku = any(${sql.param(skus)}::text[])`,
+    )
   },
 
   /**

@@ -71,6 +71,12 @@ export const products = pgTable(
     // null inherits the category's. The rates in force are the tax module's data.
     hsnCode: text('hsn_code'),
     gstRateBps: integer('gst_rate_bps'),
+    /**
+     * Up to three options in the merchant's order (decision 0043); none: the product has one variant,
+     * its default, which is this row. With options, its variants are `product_variants` rows and
+     * `sku`, `selling_price`, `mrp` and `stock` here are their summary (variants.ts writes it).
+     */
+    options: jsonb('options').$type<ProductOptionRow[]>().notNull().default([]),
     searchVector: tsvector('search_vector'),
     searchText: text('search_text').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -98,6 +104,59 @@ export const products = pgTable(
     // All three or none.
     check(
       'products_dimensions_check',
+      sql`(${t.lengthCm} is null and ${t.breadthCm} is null and ${t.heightCm} is null) or (${t.lengthCm} between 1 and 500 and ${t.breadthCm} between 1 and 500 and ${t.heightCm} between 1 and 500)`,
+    ),
+  ],
+)
+
+export interface ProductOptionRow {
+  name: string
+  values: string[]
+}
+
+/**
+ * The variants of products with options (decision 0043): one row per combination of option values,
+ * in the options' order. Null weight, dimensions, HSN code and rate inherit the product's; no images:
+ * the product's. SKUs are unique in a catalog across this table and `products` (variants.ts checks
+ * the other table under the catalog's SKU lock).
+ */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: text('id').primaryKey(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id),
+    catalogId: text('catalog_id')
+      .notNull()
+      .references(() => catalogs.id),
+    position: integer('position').notNull(),
+    optionValues: text('option_values').array().notNull(),
+    sku: text('sku').notNull(),
+    sellingPrice: bigint('selling_price', { mode: 'bigint' }).notNull(),
+    mrp: bigint('mrp', { mode: 'bigint' }).notNull(),
+    stock: integer('stock').notNull().default(0),
+    weightGrams: integer('weight_grams'),
+    lengthCm: integer('length_cm'),
+    breadthCm: integer('breadth_cm'),
+    heightCm: integer('height_cm'),
+    barcode: text('barcode'),
+    hsnCode: text('hsn_code'),
+    gstRateBps: integer('gst_rate_bps'),
+    images: jsonb('images').$type<string[]>().notNull().default([]),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('product_variants_combination_uq').on(t.productId, t.optionValues),
+    uniqueIndex('product_variants_catalog_sku_uq').on(t.catalogId, t.sku),
+    index('product_variants_product_idx').on(t.productId, t.position),
+    check('product_variants_money_check', sql`${t.sellingPrice} >= 0 and ${t.mrp} >= ${t.sellingPrice}`),
+    check('product_variants_stock_check', sql`${t.stock} >= 0`),
+    check('product_variants_gst_rate_check', sql`${t.gstRateBps} between 0 and 10000`),
+    check(
+      'product_variants_dimensions_check',
       sql`(${t.lengthCm} is null and ${t.breadthCm} is null and ${t.heightCm} is null) or (${t.lengthCm} between 1 and 500 and ${t.breadthCm} between 1 and 500 and ${t.heightCm} between 1 and 500)`,
     ),
   ],

@@ -96,6 +96,23 @@ export const DimensionsCm = Type.Object(
   },
   { additionalProperties: false, description: "The packed unit's size in whole centimetres (null: not given; a parcel then counts it as a 10 cm cube)", examples: [{ length: 30, breadth: 20, height: 8 }] },
 )
+/** A variant in the back office: what it sells as, and what it inherits (null) from its product. */
+export const AdminVariant = Type.Object({
+  id: Type.String(),
+  title: Nullable(Type.String({ description: 'Its option values joined, M / Red (null: the default variant of a product without options)' })),
+  options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+  sku: Type.String(),
+  sellingPrice: Type.String(),
+  mrp: Type.String(),
+  stock: Type.Integer(),
+  weightGrams: Nullable(Type.Integer({ description: "null: the product's" })),
+  dimensionsCm: Nullable(DimensionsCm),
+  barcode: Nullable(Type.String({ description: 'GTIN-8, 12, 13 or 14 (EAN/UPC)' })),
+  hsnCode: Nullable(Type.String({ description: "null: the product's" })),
+  gstRateBps: Nullable(Type.Integer({ description: "null: the product's" })),
+  images: Type.Array(Type.String(), { description: "none: the product's" }),
+  isActive: Type.Boolean(),
+})
 export const AdminProduct = Type.Object({
   id: Type.String(),
   catalogId: Type.String(),
@@ -114,6 +131,8 @@ export const AdminProduct = Type.Object({
   isActive: Type.Boolean(),
   hsnCode: Nullable(Type.String({ description: "HSN/SAC code (null: the category's)" })),
   gstRateBps: Nullable(Type.Integer({ description: "GST rate in basis points (null: the category's)" })),
+  options: Type.Array(ProductOption, { description: 'Up to three options; none: one variant, the default (the product itself)' }),
+  variants: Type.Array(AdminVariant, { description: "Its variants (a product without options: its default, the product's own fields)" }),
   createdAt: Time,
   updatedAt: Time,
 })
@@ -144,6 +163,47 @@ export const ProductFields = {
   hsnCode: NullableHsnCode,
   gstRateBps: NullableGstRateBps,
 }
+const OptionValue = Type.String({ minLength: 1, maxLength: 60 })
+const Barcode = Type.String({ pattern: '^[0-9]{8}$|^[0-9]{12,14}$', 'x-message': 'must be a GTIN-8, 12, 13 or 14 (digits only)' })
+/** The fields of a variant that PUT (each variant of the grid) and PATCH (one variant) write. */
+export const VariantFields = {
+  sku: ProductFields.sku,
+  sellingPrice: ProductFields.sellingPrice,
+  mrp: ProductFields.mrp,
+  stock: ProductFields.stock,
+  weightGrams: Nullable(ProductFields.weightGrams),
+  dimensionsCm: Nullable(DimensionsCm),
+  barcode: Nullable(Barcode),
+  hsnCode: NullableHsnCode,
+  gstRateBps: NullableGstRateBps,
+  images: ProductFields.images,
+  isActive: ProductFields.isActive,
+}
+/** PUT /admin/products/{productId}/variants: the whole grid, options and every variant. */
+export const VariantGrid = Type.Object({
+  options: Type.Array(
+    Type.Object({ name: Type.String({ minLength: 1, maxLength: 40 }), values: Type.Array(OptionValue, { minItems: 1, maxItems: 100 }) }),
+    { minItems: 1, maxItems: 3, description: 'One to three options, in the order shoppers choose them' },
+  ),
+  variants: Type.Array(
+    Type.Object({
+      id: Type.Optional(Type.String({ maxLength: 100, description: 'A variant of the product to keep (left out: a new variant; variants not listed are removed)' })),
+      options: Type.Array(Type.Object({ name: Type.String({ maxLength: 40 }), value: OptionValue }), { maxItems: 3, description: 'One value for each option' }),
+      sku: VariantFields.sku,
+      sellingPrice: VariantFields.sellingPrice,
+      mrp: VariantFields.mrp,
+      stock: Type.Optional(VariantFields.stock),
+      weightGrams: Type.Optional(VariantFields.weightGrams),
+      dimensionsCm: Type.Optional(VariantFields.dimensionsCm),
+      barcode: Type.Optional(VariantFields.barcode),
+      hsnCode: Type.Optional(VariantFields.hsnCode),
+      gstRateBps: Type.Optional(VariantFields.gstRateBps),
+      images: Type.Optional(VariantFields.images),
+      isActive: Type.Optional(VariantFields.isActive),
+    }),
+    { minItems: 1, maxItems: 250, description: 'Every variant, one per combination of option values (at most 250)' },
+  ),
+})
 export const ImportReport = Type.Object({
   categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
   products: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),

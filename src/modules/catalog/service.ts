@@ -8,7 +8,7 @@ import { formatPaise } from '../../lib/money.ts'
 import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { onStockMoved } from './stock.ts'
-import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy } from './repo.ts'
+import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy, type VariantRow } from './repo.ts'
 import { priceRangeOf, variantsOf } from './variants.ts'
 import type { searchQueries } from './schema.sql.ts'
 import { currentIndex, type IndexBuilds, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
@@ -25,7 +25,8 @@ export interface ProductQuery {
   sortOrder: 'asc' | 'desc'
 }
 
-export function toProduct(row: ProductSummary) {
+/** A product as the API shows it; `stored`: its variants when it has options (none read otherwise). */
+export function toProduct(row: ProductSummary, stored: VariantRow[] = []) {
   return {
     id: row.id,
     name: row.name,
@@ -38,8 +39,8 @@ export function toProduct(row: ProductSummary) {
     stock: row.stock,
     images: row.images,
     isActive: row.isActive,
-    options: [],
-    priceRange: priceRangeOf(row),
+    options: row.options,
+    priceRange: priceRangeOf(row, stored),
   }
 }
 
@@ -156,13 +157,15 @@ export class CatalogService {
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
     })
-    return { data: rows.map(toProduct), meta: pageMeta(total, query) }
+    const variants = await catalogRepo.variantsOf(this.#reads, rows.filter((r) => r.options.length > 0).map((r) => r.id))
+    return { data: rows.map((r) => toProduct(r, variants.get(r.id))), meta: pageMeta(total, query) }
   }
 
   async productBySlug(catalogId: string, slug: string) {
     const row = await catalogRepo.findProductBySlug(this.#reads, catalogId, slug)
     if (!row) throw new AppError('NOT_FOUND', 'Product not found')
-    return { ...toProduct(row), variants: variantsOf(row) }
+    const stored = row.options.length > 0 ? ((await catalogRepo.variantsOf(this.#reads, [row.id])).get(row.id) ?? []) : []
+    return { ...toProduct(row, stored), variants: variantsOf(row, stored) }
   }
 
   async search(

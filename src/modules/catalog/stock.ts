@@ -36,22 +36,52 @@ async function stockMoved(tx: Executor, catalogId: string) {
   })
 }
 
-/** Takes `quantity` from stock unless that would go below zero: the new stock, or null if short. */
-export async function reserveStock(tx: Executor, productId: string, quantity: number): Promise<number | null> {
-  const row = await catalogRepo.moveStock(tx, productId, -quantity)
+/** What stock is held for: a product's variant (its default variant: the product's own row, decision 0043). */
+export interface StockUnit {
+  productId: string
+  variantId: string
+}
+
+/**
+ * Takes `quantity` from stock unless that would go below zero: the new stock, or null if short.
+ * The product's row is moved (and so locked) first, then its stored variant's, so every writer
+ * takes a product's rows in one order (the back office's variant writes lock the product first
+ * too): two orders of two variants of one product never wait on each other in a cycle. A product
+ * without options is one statement, as before variants. Null leaves the product's summary moved:
+ * every caller refuses the whole transaction then.
+ */
+export async function reserveStock(tx: Executor, unit: StockUnit, quantity: number): Promise<number | null> {
+  const row = await catalogRepo.moveStock(tx, unit.productId, -quantity)
   if (!row) return null
+  let left = row.stock
+  if (row.hasVariants) {
+    const variant = await catalogRepo.moveVariantStock(tx, unit.productId, unit.variantId, -quantity)
+    if (!variant || !variant.isActive) return null
+    left = variant.stock
+  }
   await stockMoved(tx, row.catalogId)
-  return row.stock
+  return left
 }
 
-/** Gives reserved units back (cancellation, expiry). */
-export async function releaseStock(tx: Executor, productId: string, quantity: number): Promise<void> {
-  const row = await catalogRepo.moveStock(tx, productId, quantity)
-  if (row) await stockMoved(tx, row.catalogId)
+/**
+ * Gives reserved units back (cancellation, expiry, a return restocked). A variant since deleted
+ * or deactivated takes nothing back, and the product's summary (its active variants' sum) neither.
+ */
+export async function releaseStock(tx: Executor, unit: StockUnit, quantity: number): Promise<void> {
+  const product = await catalogRepo.lockProduct(tx, unit.productId)
+  if (!product) return
+  if (product.hasVariants) {
+    const variant = await catalogRepo.moveVariantStock(tx, unit.productId, unit.variantId, quantity)
+    if (!variant?.isActive) return
+  }
+  await catalogRepo.moveStock(tx, unit.productId, quantity)
+  await stockMoved(tx, product.catalogId)
 }
 
-export async function currentStock(db: Executor, productId: string): Promise<number> {
-  const [row] = await db.select({ stock: products.stock }).from(products).where(eq(products.id, productId)).limit(1)
-  return row?.stock ?? 0
+/** The units of `unit` in stock now (a stored variant's own; a product without options: its row's). */
+export async function currentStock(db: Executor, unit: StockUnit): Promise<number> {
+  const variant = await catalogRepo.variantStock(db, unit.productId, unit.variantId)
+  if (variant !== null) return variant
+  const [row] = await db.select({ stock: products.stock, options: products.options }).from(products).where(eq(products.id, unit.productId)).limit(1)
+  return row && row.options.length === 0 ? row.stock : 0
 }
-

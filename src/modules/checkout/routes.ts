@@ -53,7 +53,7 @@ export function checkoutPincodeRoutes(app: RouteApp, { checkout, guards }: { che
         querystring: Type.Object({
           pincode: Pincode,
           deliveryMethod: Type.Enum(['STANDARD', 'EXPRESS'], { default: 'STANDARD' }),
-          items: Type.String({ minLength: 1, maxLength: 5000, description: 'productId:quantity pairs, for example prd_a:2,prd_b:1' }),
+          items: Type.String({ minLength: 1, maxLength: 5000, description: 'productId:quantity pairs, or productId:variantId:quantity for a product with several variants, for example prd_a:2,prd_b:var_c:1' }),
         }),
         response: {
           200: Envelope(Type.Object({ pincode: Type.String(), deliveryMethod: Method, charge: Money(), estimatedDays: Days, estimatedDeliveryDate: DateOnly })),

@@ -41,13 +41,13 @@ export interface CartItem {
 
 const rupees = (paise: bigint) => formatPaise(paise)
 
-/** `prd_a:2,prd_b:1` -> items; null when malformed. */
+/** `prd_a:2,prd_b:var_c:1` -> items (a variant between product and quantity); null when malformed. */
 export function parseItemsParam(text: string): CartItem[] | null {
   const items: CartItem[] = []
   for (const part of text.split(',')) {
-    const match = /^([A-Za-z0-9_-]{1,100}):(\d{1,4})$/.exec(part.trim())
-    if (!match || Number(match[2]) < 1) return null
-    items.push({ productId: match[1]!, quantity: Number(match[2]) })
+    const match = /^([A-Za-z0-9_-]{1,100})(?::([A-Za-z0-9_-]{1,100}))?:(\d{1,4})$/.exec(part.trim())
+    if (!match || Number(match[3]) < 1) return null
+    items.push({ productId: match[1]!, ...(match[2] ? { variantId: match[2] } : {}), quantity: Number(match[3]) })
   }
   return items.length > 0 && items.length <= 100 ? items : null
 }
@@ -179,18 +179,32 @@ export class CheckoutService {
     return stateMismatch(executor, address, field, (pincode) => this.#zoneForPincode(pincode, executor))
   }
 
-  /** The cart's products, from the partner's catalogs; unknown ids and duplicate lines are refused. */
+  /**
+   * The cart's units (each line's product as its variant sells it), from the partner's catalogs.
+   * Refused with a 400: a line repeating another's product and variant, an unknown product, a
+   * `variantId` not of its product, a product with options named without its variant.
+   */
   async loadCart(partnerId: string, items: CartItem[], db: Executor = this.#db) {
-    const ids = items.map((i) => i.productId)
-    const duplicate = ids.find((id, i) => ids.indexOf(id) !== i)
-    if (duplicate) throw new AppError('BAD_REQUEST', `items must not list product ${duplicate} twice`)
-    const found = await findCartProducts(db, activeCatalogIdsQuery(db, partnerId), ids)
-    const byId = new Map(found.map((p) => [p.id, p]))
-    const missing = ids.find((id) => !byId.has(id))
-    if (missing) throw new AppError('BAD_REQUEST', `Product ${missing} does not exist`)
-    const stranger = items.find((i) => i.variantId !== undefined && i.variantId !== defaultVariantId(i.productId))
-    if (stranger) throw new AppError('BAD_REQUEST', `variantId ${stranger.variantId} is not a variant of product ${stranger.productId}`)
-    const lines = items.map((i) => ({ ...i, product: byId.get(i.productId)! }))
+    const keys = items.map((i) => `${i.productId} ${i.variantId ?? defaultVariantId(i.productId)}`)
+    const twice = keys.findIndex((key, i) => keys.indexOf(key) !== i)
+    if (twice >= 0) {
+      const { productId, variantId } = items[twice]!
+      throw new AppError('BAD_REQUEST', variantId ? `items must not list variant ${variantId} of product ${productId} twice` : `items must not list product ${productId} twice`)
+    }
+    const found = await findCartProducts(db, activeCatalogIdsQuery(db, partnerId), items)
+    const missing = items.find((_, i) => found[i] === 'NO_PRODUCT')
+    if (missing) throw new AppError('BAD_REQUEST', `Product ${missing.productId} does not exist`)
+    const problem = found.findIndex((f) => typeof f === 'string')
+    if (problem >= 0) {
+      const { productId, variantId } = items[problem]!
+      throw new AppError(
+        'BAD_REQUEST',
+        found[problem] === 'VARIANT_REQUIRED'
+          ? `items[${problem}].variantId is required: product ${productId} has several variants (GET /products/{slug}: variants[].id)`
+          : `variantId ${variantId} is not a variant of product ${productId}`,
+      )
+    }
+    const lines = items.map((i, index) => ({ ...i, product: found[index] as CartProduct }))
     const itemsTotal = sumPaise(lines.map((l) => lineTotal(l.product.sellingPrice, l.quantity)))
     const weightGrams = lines.reduce((sum, l) => sum + l.product.weightGrams * l.quantity, 0)
     return { lines, itemsTotal, weightGrams }
@@ -300,10 +314,14 @@ export class CheckoutService {
         cart.lines.filter((l) => registered.includes(l.product.catalogId)).map((l) => l.product),
       ),
     ])
-    const terms = new Map(found.map((p) => [p.id, p]))
+    // The taxed lines' resolved terms, by the line's position (two variants of one product may differ).
+    const taxed = cart.lines.map((l) => registered.includes(l.product.catalogId))
+    const terms = new Map<number, (typeof found)[number]>()
+    let next = 0
+    taxed.forEach((isTaxed, i) => isTaxed && terms.set(i, found[next++]!))
     const problems: string[] = []
-    for (const line of cart.lines) {
-      const product = terms.get(line.productId)
+    for (const [i] of cart.lines.entries()) {
+      const product = terms.get(i)
       if (!product) continue
       const missing = [product.hsnCode === null ? 'no HSN code' : null, product.gstRateBps === null ? 'no GST rate' : null].filter((m) => m !== null)
       if (missing.length > 0) problems.push(`Product ${product.slug} has ${missing.join(' and ')}`)
@@ -318,7 +336,7 @@ export class CheckoutService {
     if (!place) return null
     const tax = taxCart({
       lines: priced.lines.map((l, i) => {
-        const product = terms.get(l.productId)
+        const product = terms.get(i)
         const seller = sellers.get(cart.lines[i]!.product.catalogId)
         return {
           productId: l.productId,

@@ -168,8 +168,8 @@ export function newOrderNumber(): string {
  */
 export async function createReplacementOrder(tx: Executor, original: OrderRow, lines: { item: OrderItemRow; quantity: number }[], at: Date) {
   for (const { item, quantity } of [...lines].sort((a, b) => (a.item.productId < b.item.productId ? -1 : 1))) {
-    if ((await reserveStock(tx, item.productId, quantity)) === null) {
-      throw new AppError('CONFLICT', `Not enough stock of product ${item.productId} for the replacement: ${quantity} needed, ${await currentStock(tx, item.productId)} available`)
+    if ((await reserveStock(tx, item, quantity)) === null) {
+      throw new AppError('CONFLICT', `Not enough stock of product ${item.productId} for the replacement: ${quantity} needed, ${await currentStock(tx, item)} available`)
     }
   }
   const id = newId('ord', at.getTime())

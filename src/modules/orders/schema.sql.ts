@@ -108,6 +108,9 @@ export const orderItems = pgTable(
     productId: text('product_id').notNull(),
     /** The variant sold (decision 0043); a product without options: its default variant's id. */
     variantId: text('variant_id').notNull(),
+    /** The variant as sold: its option values joined (`M / Red`) and named; null and none for a product without options. */
+    variantTitle: text('variant_title'),
+    variantOptions: jsonb('variant_options').$type<{ name: string; value: string }[]>().notNull().default([]),
     /** The product's catalog: whose seller invoices the line (null for lines from before). */
     catalogId: text('catalog_id'),
     name: text('name').notNull(),

@@ -74,6 +74,8 @@ export const OrderFields = {
       id: Type.String(),
       productId: Type.String(),
       variantId: Type.String({ description: 'The variant sold (a product without options: its default variant)' }),
+      variantTitle: Nullable(Type.String({ description: 'The variant as sold, its option values joined: M / Red (null: a product without options)' })),
+      options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() }), { description: "The variant's option values as sold, by option name (none: a product without options)" }),
       name: Type.String(),
       sku: Type.String(),
       imageUrl: Nullable(Type.String()),

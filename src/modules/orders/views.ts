@@ -44,6 +44,8 @@ export function orderView({ order: o, items, history, payment, refunds, shipment
       id: i.id,
       productId: i.productId,
       variantId: i.variantId,
+      variantTitle: i.variantTitle,
+      options: i.variantOptions,
       name: i.name,
       sku: i.sku,
       imageUrl: i.imageUrl,

@@ -33,6 +33,6 @@ export async function recordQualityCheck(tx: Executor, row: ReturnRow, order: Or
   const note = check.note ?? null
   if (check.result === 'FAILED') return returnRepo.update(tx, row.id, { qcResult: 'FAILED', qcNote: note, qcAt: at, updatedAt: at })
   const lines = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
-  for (const item of await returnRepo.items(tx, [row.id])) await releaseStock(tx, lines.get(item.orderItemId)!.productId, item.quantity)
+  for (const item of await returnRepo.items(tx, [row.id])) await releaseStock(tx, lines.get(item.orderItemId)!, item.quantity)
   return returnRepo.update(tx, row.id, { qcResult: 'PASSED', qcNote: note, qcAt: at, restockedAt: at, updatedAt: at })
 }

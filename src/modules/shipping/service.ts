@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts'
 import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { formatPaise, sumPaise } from '../../lib/money.ts'
-import { productPackages } from '../catalog/index.ts'
+import { unitPackages } from '../catalog/index.ts'
 import { indiaDay, taxDocumentsOf } from '../tax/index.ts'
 import { checkEwayBill } from './eway-bill.ts'
 import { deleteZoneRule, listZoneRules, putZoneRule, zoneRuleFor, type ZoneRuleInput } from './zone-rules.ts'
@@ -91,7 +91,7 @@ function byDays(a: CarrierRate, b: CarrierRate): number {
 
 /** Units of an order's line going in a parcel: what packing and the declaration read of the line. */
 interface PackedLine {
-  item: { productId: string; quantity: number; lineTotal: bigint; couponDiscount: bigint }
+  item: { productId: string; variantId: string; quantity: number; lineTotal: bigint; couponDiscount: bigint }
   quantity: number
 }
 
@@ -214,10 +214,10 @@ export class ShippingService {
 
   /** The box of these lines: weighed and measured, or by the packing rule from the products. */
   async box(lines: PackedLine[], given: { weightGrams?: number; dimensionsCm?: Dimensions }): Promise<ParcelBox> {
-    const packages = await productPackages(this.db, [...new Set(lines.map((l) => l.item.productId))])
+    const packages = await unitPackages(this.db, lines.map((l) => l.item))
     // A product deleted since the sale weighs what products weigh by default, size unknown.
     return packParcel(
-      lines.map((l) => ({ quantity: l.quantity, weightGrams: packages.get(l.item.productId)?.weightGrams ?? 500, dimensionsCm: packages.get(l.item.productId)?.dimensionsCm ?? null })),
+      lines.map((l) => ({ quantity: l.quantity, weightGrams: packages.get(l.item.variantId)?.weightGrams ?? 500, dimensionsCm: packages.get(l.item.variantId)?.dimensionsCm ?? null })),
       given,
     )
   }
