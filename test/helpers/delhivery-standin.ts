@@ -185,6 +185,7 @@ export function createDelhiveryStandIn(options: { token: string }): DelhiverySta
     }
 
     if (request.method === 'GET' && path === '/api/kinko/v1/invoice/charges/.json') return charges(query)
+    if (request.method === 'GET' && path === '/api/dc/expected_tat') return expectedTat(query)
 
     if (request.method === 'GET' && path === '/api/v1/packages/json/') {
       const shipment = standIn.trackingByAwb.get(query.get('waybill') ?? '')
@@ -271,6 +272,17 @@ function ndrProblem(action: Record<string, unknown>): string | null {
     default:
       return `Invalid act ${String(action.act)}`
   }
+}
+
+/** The expected-TAT API: Surface 5 days, Express 2 (pdt B2C); an unknown mode or pincode is its 400. */
+function expectedTat(query: URLSearchParams): DelhiveryReply {
+  const problems = [
+    !['S', 'E', 'N'].includes(query.get('mot') ?? '') && 'mot must be S, E or N',
+    !/^\d{6}$/.test(query.get('origin_pin') ?? '') && 'origin_pin must be a 6-digit pincode',
+    !/^\d{6}$/.test(query.get('destination_pin') ?? '') && 'destination_pin must be a 6-digit pincode',
+  ].filter((p): p is string => p !== false)
+  if (problems.length > 0) return { status: 400, body: { success: false, msg: problems.join('; '), data: '' } }
+  return { status: 200, body: { success: true, msg: '', data: { tat: query.get('mot') === 'E' ? 2 : 5 } } }
 }
 
 /** The rate calculator: Surface ₹45 a 500 g slab (Express twice that), COD ₹30 or 2 %, then 18 % GST; total_amount as Delhivery answers it. */

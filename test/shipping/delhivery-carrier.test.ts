@@ -292,17 +292,30 @@ describe('rates', () => {
     ...overrides,
   })
 
-  test('one rate per mode, from the warehouse to the customer, the cheaper recommended, no days', async () => {
+  test("one rate per mode, from the warehouse to the customer, the cheaper recommended, each with its expected-TAT days (so FASTEST can pick Express)", async () => {
     const rates = await carrier().rates(rateRequest())
     // 400 g, but 20 x 15 x 10 / 5 = 600 g volumetric: two slabs. Surface 2 x 45 = 90 + 18 % GST.
     assert.deepEqual(rates, [
-      { courierId: 'S', courierName: 'Delhivery Surface', charge: 10_620n, estimatedDays: null, recommended: true },
-      { courierId: 'E', courierName: 'Delhivery Express', charge: 21_240n, estimatedDays: null, recommended: false },
+      { courierId: 'S', courierName: 'Delhivery Surface', charge: 10_620n, estimatedDays: 5, recommended: true },
+      { courierId: 'E', courierName: 'Delhivery Express', charge: 21_240n, estimatedDays: 2, recommended: false },
+    ])
+    const tat = standIn.sent('GET', '/api/dc/expected_tat').map((r) => Object.fromEntries(new URLSearchParams(r.path.split('?')[1])))
+    assert.deepEqual(tat.sort((a, b) => (a.mot! < b.mot! ? -1 : 1)), [
+      { origin_pin: WAREHOUSE_PINCODE, destination_pin: '560038', mot: 'E', pdt: 'B2C' },
+      { origin_pin: WAREHOUSE_PINCODE, destination_pin: '560038', mot: 'S', pdt: 'B2C' },
     ])
     assert.deepEqual(standIn.sent('GET', '/c/api/pin-codes/json/').map((r) => r.path), ['/c/api/pin-codes/json/?filter_codes=560038'])
     const queries = standIn.sent('GET', '/api/kinko/v1/invoice/charges/.json').map((r) => Object.fromEntries(new URLSearchParams(r.path.split('?')[1])))
     assert.deepEqual(queries.map((q) => q.md).sort(), ['E', 'S'])
     assert.deepEqual({ ...queries[0], md: '' }, { md: '', ss: 'Delivered', o_pin: WAREHOUSE_PINCODE, d_pin: '560038', cgm: '600', pt: 'Pre-paid' })
+  })
+
+  test('the expected-TAT API down or answering no days leaves the rates without days, never without rates', async () => {
+    standIn.override = (r) => (r.path.startsWith('/api/dc/expected_tat') ? { status: 500, body: 'Internal Server Error' } : null)
+    const down = await carrier().rates(rateRequest())
+    assert.deepEqual(down.map((r) => [r.courierId, r.estimatedDays]), [['S', null], ['E', null]])
+    standIn.override = (r) => (r.path.startsWith('/api/dc/expected_tat') ? { status: 200, body: { success: false, msg: 'No TAT', data: '' } } : null)
+    assert.deepEqual((await carrier().rates(rateRequest())).map((r) => r.estimatedDays), [null, null])
   })
 
   test('COD: pt COD with the amount in rupees, its charge included', async () => {

@@ -51,6 +51,7 @@ const PATHS = {
   charges: '/api/kinko/v1/invoice/charges/.json',
   pincodes: '/c/api/pin-codes/json/',
   track: '/api/v1/packages/json/',
+  tat: '/api/dc/expected_tat',
 } as const
 
 /**
@@ -270,17 +271,21 @@ class DelhiveryCarrier implements Carrier {
     return { awb, carrierShipmentId: null, courierName: DELHIVERY_MODES[mode].courierName, trackingUrl: delhiveryTrackingUrl(awb), labelUrl, expectedDeliveryDate: null }
   }
 
-  /** One rate per mode for a pincode Delhivery serves (none for one it does not); Delhivery recommends nothing, so the cheaper is recommended. */
+  /**
+   * One rate per mode for a pincode Delhivery serves (none for one it does not), with the days its
+   * expected-TAT API gives for the mode (so FASTEST can choose Express); Delhivery recommends
+   * nothing, so the cheaper is recommended.
+   */
   async rates(request: RateRequest): Promise<CourierRate[]> {
     if (!(await this.#serviceable(request))) return []
     const modes = Object.keys(DELHIVERY_MODES) as ModeId[]
-    const charges = await Promise.all(modes.map((mode) => this.#charge(mode, request)))
+    const [charges, days] = await Promise.all([Promise.all(modes.map((mode) => this.#charge(mode, request))), Promise.all(modes.map((mode) => this.#days(mode, request)))])
     const offered = modes.flatMap((mode, i) => {
       const amount = charges[i]
-      return amount === null || amount === undefined ? [] : [{ mode, charge: amount }]
+      return amount === null || amount === undefined ? [] : [{ mode, charge: amount, days: days[i] ?? null }]
     })
     const cheapest = offered.reduce<(typeof offered)[number] | null>((best, o) => (best === null || o.charge < best.charge ? o : best), null)
-    return offered.map((o) => ({ courierId: o.mode, courierName: DELHIVERY_MODES[o.mode].courierName, charge: o.charge, estimatedDays: null, recommended: o === cheapest }))
+    return offered.map((o) => ({ courierId: o.mode, courierName: DELHIVERY_MODES[o.mode].courierName, charge: o.charge, estimatedDays: o.days, recommended: o === cheapest }))
   }
 
   /**
@@ -368,6 +373,28 @@ class DelhiveryCarrier implements Carrier {
     if (typeof postal.remarks === 'string' && /embargo/i.test(postal.remarks)) return false
     const flag = request.direction === 'REVERSE' ? postal.pickup : request.collectAmount > 0n ? postal.cod : postal.pre_paid
     return flag === 'Y'
+  }
+
+  /**
+   * One mode's transit days from its expected-TAT API (`{success, data: {tat}}`); null when it gives
+   * none or cannot be asked: a rate without days still books (it sorts last for FASTEST).
+   */
+  async #days(mode: ModeId, request: RateRequest): Promise<number | null> {
+    const reverse = request.direction === 'REVERSE'
+    const query = new URLSearchParams({
+      origin_pin: reverse ? request.customerPincode : this.#options.pickupPincode,
+      destination_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
+      mot: mode,
+      pdt: 'B2C',
+    })
+    try {
+      const answer = await this.#api.call<{ data?: { tat?: unknown } }>('GET', `${PATHS.tat}?${query}`)
+      const tat = Number(answer?.data?.tat)
+      return Number.isInteger(tat) && tat > 0 ? tat : null
+    } catch (err) {
+      if (err instanceof CarrierError) return null
+      throw err
+    }
   }
 
   /** One mode's charge for the parcel, in paise; null when Delhivery gives no amount. */
