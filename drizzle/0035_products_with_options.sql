@@ -33,4 +33,6 @@ ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_product_id_produ
 ALTER TABLE "product_variants" ADD CONSTRAINT "product_variants_catalog_id_catalogs_id_fk" FOREIGN KEY ("catalog_id") REFERENCES "public"."catalogs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "product_variants_combination_uq" ON "product_variants" USING btree ("product_id","option_values");--> statement-breakpoint
 CREATE UNIQUE INDEX "product_variants_catalog_sku_uq" ON "product_variants" USING btree ("catalog_id","sku");--> statement-breakpoint
-CREATE INDEX "product_variants_product_idx" ON "product_variants" USING btree ("product_id","position");
+CREATE INDEX "product_variants_product_idx" ON "product_variants" USING btree ("product_id","position");--> statement-breakpoint
+-- Variants are audited as products are (decision 0033): a back-office change of one records who, when and the values before and after.
+CREATE TRIGGER audit AFTER INSERT OR UPDATE OR DELETE ON "product_variants" FOR EACH ROW WHEN (coalesce(current_setting('commerce.audit', true), '') <> '') EXECUTE FUNCTION audit_record('product_variant', 'id', 'product_id');

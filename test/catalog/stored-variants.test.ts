@@ -295,6 +295,26 @@ describe('carts and orders sell a variant', () => {
     assert.equal((await publicGet('/products/stock-kurta')).json().data.variants[0].stock, 3)
   })
 
+  test("a parcel of a variant weighs the variant's units (its weight, else the product's), and the pick list names the variant", async () => {
+    const kurta = await givenKurta('ship-kurta')
+    await adminCall('PATCH', `/products/${kurta.productId}/variants/${kurta.id('M / Red')}`, { weightGrams: 1250 })
+    const placed = await order([{ productId: kurta.productId, variantId: kurta.id('M / Red'), quantity: 2 }, { productId: kurta.productId, variantId: kurta.id('M / Blue'), quantity: 1 }])
+    assert.equal(placed.statusCode, 201, placed.body)
+    const preview = await adminCall('GET', `/orders/${placed.json().data.id}/shipments/preview`)
+    const parcel = await adminCall('POST', `/orders/${placed.json().data.id}/shipments`, {})
+    assert.equal(parcel.statusCode, 201, parcel.body)
+    // M / Red 2 x 1,250 g (its own), M / Blue 500 g (the product's default weight).
+    assert.equal(parcel.json().data.weightGrams, 2 * 1250 + 500, preview.body)
+    const list = (await adminCall('GET', '/fulfilment/pick-list')).json().data.lines
+    assert.deepEqual(
+      list.filter((l: { sku: string }) => l.sku.startsWith('SHIP-KURTA')).map((l: { sku: string; name: string; quantity: number }) => [l.sku, l.name, l.quantity]),
+      [
+        ['SHIP-KURTA-M-BLUE', 'Kurta ship-kurta (M / Blue)', 1],
+        ['SHIP-KURTA-M-RED', 'Kurta ship-kurta (M / Red)', 2],
+      ],
+    )
+  })
+
   test('concurrent orders of two variants of one product sell exactly their stock, and the summary stays their sum', async () => {
     const kurta = await givenKurta('rush-kurta')
     const buyers = await Promise.all(Array.from({ length: 8 }, () => givenCustomer(t.app, partner)))

@@ -3993,7 +3993,7 @@ export interface operations {
                  * @example ord_01j9...
                  */
                 object?: string;
-                objectType?: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
+                objectType?: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "product_variant" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
                 page?: number;
                 /** @description Entries before this time */
                 to?: string;
@@ -4075,7 +4075,7 @@ export interface operations {
                              * @description The kind of record changed
                              * @enum {unknown}
                              */
-                            objectType: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
+                            objectType: "order" | "order_item" | "refund" | "shipment" | "ndr_action" | "return" | "ticket" | "ticket_message" | "customer" | "ledger_entry" | "catalog" | "category" | "product" | "product_variant" | "partner" | "api_key" | "partner_pricing" | "cod_rules" | "cod_blocked_pincode" | "coupon" | "delivery_zone" | "zone_rule" | "gst_registration" | "gst_seller" | "admin";
                             /** @enum {unknown} */
                             operation: "INSERT" | "UPDATE" | "DELETE";
                             relatedId: string | null;
@@ -36206,7 +36206,7 @@ export interface operations {
         parameters: {
             query: {
                 deliveryMethod?: "STANDARD" | "EXPRESS";
-                /** @description productId:quantity pairs, for example prd_a:2,prd_b:1 */
+                /** @description productId:quantity pairs, or productId:variantId:quantity for a product with several variants, for example prd_a:2,prd_b:var_c:1 */
                 items: string;
                 /**
                  * @description 6-digit Indian PIN code

@@ -31,6 +31,7 @@ import {
   recordShipment,
   type RefundRow,
   SHIPPABLE,
+  soldAs,
 } from '../../modules/orders/index.ts'
 import { applyTrackingEvent, type LossResolution, recordUnappliedTrackingEvent, resolveLostParcel } from '../order-moves/index.ts'
 import type { PaymentService } from '../payments/index.ts'
@@ -158,7 +159,7 @@ export class Fulfilment {
       bookedAt: this.#clock.now(),
       direction: 'FORWARD',
       customer: { ...order.shippingAddress, email: customer?.email || null },
-      items: lines.map((l) => ({ sku: l.item.sku, name: l.item.name, quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode, gstRateBps: l.item.gstRateBps })),
+      items: lines.map((l) => ({ sku: l.item.sku, name: soldAs(l.item), quantity: l.quantity, unitPrice: l.item.unitPrice, hsnCode: l.item.hsnCode, gstRateBps: l.item.gstRateBps })),
       collectAmount,
       declaredValue,
       weightGrams: declared.box.weightGrams,
@@ -378,7 +379,7 @@ export class Fulfilment {
       returnTo: catalogId ? await sellerReturnAddressOf(this.#db, catalogId) : null,
       items: lines.map((l) => {
         const item = items.find((i) => i.id === l.orderItemId)!
-        return { sku: item.sku, name: item.name, quantity: l.quantity }
+        return { sku: item.sku, name: soldAs(item), quantity: l.quantity }
       }),
     }
   }
@@ -396,8 +397,8 @@ export class Fulfilment {
     const bySku = new Map<string, { sku: string; name: string; quantity: number; orders: Set<string> }>()
     for (const unit of units) {
       const item = itemById.get(unit.orderItemId)!
-      const line = bySku.get(item.sku) ?? { sku: item.sku, name: item.name, quantity: 0, orders: new Set<string>() }
-      if (item.name < line.name) line.name = item.name
+      const line = bySku.get(item.sku) ?? { sku: item.sku, name: soldAs(item), quantity: 0, orders: new Set<string>() }
+      if (soldAs(item) < line.name) line.name = soldAs(item)
       line.quantity += unit.quantity
       line.orders.add(orderNumber.get(orderOfParcel.get(unit.shipmentId)!)!)
       bySku.set(item.sku, line)

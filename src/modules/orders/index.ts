@@ -86,7 +86,7 @@ export const writeNewOrder = (
   at: Date,
 ) => orderRepo.insertNewOrder(tx, rows, [...alongside, idempotencyRepo.beginInsert(tx, key.scope, key.fingerprint, rows.order.id, at, key.answer)])
 export { invoiceOrder, newOrderNumber, orderEvent } from './lifecycle.ts'
-export { type OrderDetail, orderView } from './views.ts'
+export { type OrderDetail, orderView, soldAs } from './views.ts'
 export const purgeExpiredIdempotencyKeys = (db: Executor, now: Date) => idempotencyRepo.purgeExpired(db, now)
 
 /** A keyed request (x-idempotency-key) run once, and a new provider payment opened as one (the placement and cod-conversion flows). */

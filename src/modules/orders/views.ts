@@ -123,3 +123,7 @@ function orderTaxView(o: OrderRow) {
 }
 
 export type OrderView = ReturnType<typeof orderView>
+
+/** A line's goods as a person packing or carrying them reads them: the name, and the variant sold (`Cotton Kurta (M / Red)`). */
+export const soldAs = (item: { name: string; variantTitle: string | null }) => (item.variantTitle ? `${item.name} (${item.variantTitle})` : item.name)
+

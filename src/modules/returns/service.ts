@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
-import { findOrderById, findOwnOrder, lockOrder, orderItemsOf, type PayoutAccountRow, recordShipment } from '../orders/index.ts'
+import { findOrderById, findOwnOrder, lockOrder, orderItemsOf, type PayoutAccountRow, recordShipment, soldAs } from '../orders/index.ts'
 import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
 import type { CourierRule, ShippingService } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
@@ -168,7 +168,7 @@ export class ReturnService {
       customer: { ...order.shippingAddress, email: null },
       items: items.map((i) => {
         const line = lines.get(i.orderItemId)!
-        return { sku: line.sku, name: line.name, quantity: i.quantity, unitPrice: line.unitPrice, hsnCode: line.hsnCode, gstRateBps: line.gstRateBps }
+        return { sku: line.sku, name: soldAs(line), quantity: i.quantity, unitPrice: line.unitPrice, hsnCode: line.hsnCode, gstRateBps: line.gstRateBps }
       }),
       collectAmount: 0n,
       declaredValue: row.requestedAmount,
