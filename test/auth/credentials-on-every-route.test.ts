@@ -290,6 +290,7 @@ test('the fulfilment back office (shipments, labels, pick list) declares the adm
     fulfilment.map((op) => `${label(op)}: ${kindOf(op.security)}`).sort(),
     [
       'DELETE /admin/fulfilment/zone-rules/{zoneId}: admin',
+      'GET /admin/fulfilment/carrier-callbacks: admin',
       'GET /admin/fulfilment/manifest: admin',
       'GET /admin/fulfilment/pick-list: admin',
       'GET /admin/fulfilment/zone-rules: admin',

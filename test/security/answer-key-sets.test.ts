@@ -365,6 +365,7 @@ const SHAPES = {
   'admin webhook (secret shown once)': { ...WEBHOOK, secret: V },
   'admin webhook (secret rotated)': { ...WEBHOOK, secret: V, previousSecretExpiresAt: V },
   'admin events (list)': list(EVENT),
+  'carrier callbacks (list)': list({ id: V, carrier: V, problem: V, detail: V, unknownAwbs: list(V), body: V, receivedAt: V }),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
   'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }), resolution: nullable({ action: V, at: V, note: V, resolvedBy: V }) },
   'shipping rates': {
@@ -581,6 +582,12 @@ describe('answers carry only whitelisted keys', () => {
     const zoneId = (await t.app.inject({ method: 'GET', url: `${PREFIX}/admin/delivery-zones?search=${ADDRESS.pincode}`, headers: admin })).json().data[0].id
     await call('zone rule', 'PUT', `/admin/fulfilment/zone-rules/${zoneId}`, admin, { carrier: 'sandbox', courierRule: null })
     await call('zone rules (list)', 'GET', '/admin/fulfilment/zone-rules', admin)
+    // A signed callback naming an AWB booked nowhere: kept (decision 0044), its AWB listed.
+    const sandboxCarrier = createSandboxCarrier({ secret: createHmac('sha256', t.deps.config.authSecret).update('sandbox-carrier').digest('hex'), publicBaseUrl: '' })
+    const stray = sandboxCarrier.signedEvent(sandboxCarrier.eventFor('SBX0000000000999', 'IN_TRANSIT'))
+    const strayAnswer = await t.app.inject({ method: 'POST', url: `${PREFIX}/shipping/webhooks/sandbox`, headers: stray.headers as Record<string, string>, payload: stray.rawBody })
+    assert.equal(strayAnswer.statusCode, 200, strayAnswer.body)
+    await call('carrier callbacks (list)', 'GET', '/admin/fulfilment/carrier-callbacks?carrier=sandbox', admin)
     await call('shipping rates', 'POST', `/admin/orders/${shipped.id}/shipping-rates`, admin, {})
     await call('zone rule', 'DELETE', `/admin/fulfilment/zone-rules/${zoneId}`, admin)
     const parcel = await call('admin shipment', 'POST', `/admin/orders/${shipped.id}/shipments`, admin, { weightGrams: 700 })

@@ -223,6 +223,7 @@ export const MATRIX: Record<string, Route> = {
   'GET /admin/fulfilment/manifest': { auth: SUPPORT, ok: 200, req: () => ({ url: '/admin/fulfilment/manifest?carrier=sandbox' }) },
   // Courier rules of the matrix zone (it has no pincodes: no booking goes by them). SUPPORT reads, ADMIN writes.
   'GET /admin/fulfilment/zone-rules': { auth: SUPPORT, ok: 200 },
+  'GET /admin/fulfilment/carrier-callbacks': { auth: SUPPORT, ok: 200 },
   'PUT /admin/fulfilment/zone-rules/:zoneId': { auth: ADMIN_ONLY, ok: 200, req: () => ({ url: `/admin/fulfilment/zone-rules/${f.admin.zoneId}`, payload: { carrier: null, courierRule: 'CHEAPEST' } }) },
   'DELETE /admin/fulfilment/zone-rules/:zoneId': {
     auth: ADMIN_ONLY,

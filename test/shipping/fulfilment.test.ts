@@ -172,11 +172,18 @@ describe('shipments', () => {
     const afterEnd = await callback(parcel.awb, 'DELIVERY_FAILED', 700).send()
     assert.equal(afterEnd.json().data.applied, 0, 'a delivered parcel stays delivered')
     assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERED')
-    const unknown = await callback('SBX0000000000000', 'DELIVERED').send()
+    const stranger = callback('SBX0000000000000', 'DELIVERED')
+    const unknown = await stranger.send()
+    assert.equal(unknown.statusCode, 200, 'a well-signed callback is never refused')
     assert.deepEqual(unknown.json().data, { received: 1, applied: 0, duplicates: 0, unknown: 1 })
+    assert.equal(unknown.json().message, 'Tracking received; scans of AWBs this service did not book were kept, not applied (SBX0000000000000)')
+    assert.equal((await stranger.send()).statusCode, 200, 'the carrier retrying it')
+    const kept = (await admin('GET', '/fulfilment/carrier-callbacks?carrier=sandbox')).json().data.filter((c: { unknownAwbs: string[] }) => c.unknownAwbs.includes('SBX0000000000000'))
+    assert.equal(kept.length, 1, 'kept once, however often the carrier sends it')
+    assert.deepEqual([kept[0].problem, kept[0].detail, JSON.parse(kept[0].body).awb], ['UNKNOWN_AWB', '1 of 1 scans name AWBs this service did not book', 'SBX0000000000000'])
   })
 
-  test('a forged, stale or missing signature is 401; an unknown carrier 404; a signed body that is no event 400', async () => {
+  test('a forged, stale or missing signature is 401; an unknown carrier 404; a signed body that is no event is 200, kept for the back office and applied to nothing', async () => {
     const { order } = await codOrder([item('earbuds')])
     const parcel = (await ship(order.id, { weightGrams: 200 })).json().data
     const signed = carrier.signedEvent(carrier.eventFor(parcel.awb, 'DELIVERED'))
@@ -197,9 +204,15 @@ describe('shipments', () => {
     assert.equal((await send({ 'x-sandbox-carrier-signature': header }, signed.rawBody, 'fedex')).statusCode, 404)
     const notAnEvent = carrier.signedEvent({ id: 'x' } as SandboxTrackingBody)
     const bad = await send(notAnEvent.headers as Record<string, string>, notAnEvent.rawBody)
-    assert.equal(bad.statusCode, 400)
-    assert.match(bad.json().message, /^Unreadable tracking event/)
+    assert.equal(bad.statusCode, 200, bad.body)
+    assert.equal(bad.json().message, 'Tracking kept, not applied: the body could not be read (A tracking event needs id, awb, status and occurredAt)')
+    assert.deepEqual(bad.json().data, { received: 0, applied: 0, duplicates: 0, unknown: 0 })
     assert.equal((await admin('GET', `/shipments/${parcel.id}`)).json().data.status, 'CREATED', 'nothing applied')
+    const kept = (await admin('GET', '/fulfilment/carrier-callbacks?carrier=sandbox&limit=100')).json().data.find((c: { body: string }) => c.body === notAnEvent.rawBody.toString())
+    assert.deepEqual([kept.problem, kept.detail, kept.unknownAwbs], ['UNREADABLE', 'A tracking event needs id, awb, status and occurredAt', []])
+    const unsigned = await send({ 'x-sandbox-carrier-signature': 'bad' }, 'not even JSON')
+    assert.equal(unsigned.statusCode, 401)
+    assert.equal((await admin('GET', '/fulfilment/carrier-callbacks?carrier=sandbox&limit=100')).json().data.some((c: { body: string }) => c.body === 'not even JSON'), false, 'an unsigned body is never kept')
   })
 })
 

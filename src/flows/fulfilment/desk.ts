@@ -288,10 +288,22 @@ export class Fulfilment {
     })
   }
 
-  /** A carrier's tracking callback: verified (shipping), each event applied once, refunds of parcels back at origin sent. */
+  /**
+   * A carrier's tracking callback: verified (shipping), each event applied once, refunds of parcels
+   * back at origin sent. A well-signed callback is never refused (decision 0044): one that cannot
+   * be read, or that names parcels this service did not book, is kept for the back office, and the
+   * carrier gets its 200 with a message saying so.
+   */
   async carrierCallback(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders) {
-    const { carrier, events } = this.#shipping.parseCallback(carrierName, rawBody, headers)
-    return this.#applyScans(carrier.name, events)
+    const { carrier, events, unreadable } = this.#shipping.parseCallback(carrierName, rawBody, headers)
+    if (unreadable !== null) {
+      await this.#shipping.keepCallback(carrier.name, rawBody, 'UNREADABLE', unreadable, [])
+      return { receipt: { received: 0, applied: 0, duplicates: 0, unknown: 0 }, message: `Tracking kept, not applied: the body could not be read (${unreadable})` }
+    }
+    const { unknownAwbs, ...receipt } = await this.#applyScans(carrier.name, events)
+    if (unknownAwbs.length === 0) return { receipt, message: 'Tracking received' }
+    await this.#shipping.keepCallback(carrier.name, rawBody, 'UNKNOWN_AWB', `${unknownAwbs.length} of ${events.length} scans name AWBs this service did not book`, unknownAwbs)
+    return { receipt, message: `Tracking received; scans of AWBs this service did not book were kept, not applied (${unknownAwbs.slice(0, 10).join(', ')})` }
   }
 
   /** Asks the carrier for a parcel's events (a callback late or lost) and applies what is new. */
@@ -305,12 +317,12 @@ export class Fulfilment {
   async #applyScans(carrier: string, events: TrackingEvent[]) {
     let applied = 0
     let duplicates = 0
-    let unknown = 0
+    const unknownAwbs: string[] = []
     const refunds: RefundRow[] = []
     for (const event of events) {
       const shipment = await findParcelByAwb(this.#db, carrier, event.awb)
       if (!shipment) {
-        unknown++
+        unknownAwbs.push(event.awb)
         continue
       }
       const update = { eventId: event.eventId, status: event.status, occurredAt: event.occurredAt, location: event.location, note: event.note, expectedDeliveryDate: event.expectedDeliveryDate, refused: event.refused }
@@ -328,7 +340,7 @@ export class Fulfilment {
       refunds.push(...result.refunds)
     }
     await this.#payments.sendRefunds(refunds)
-    return { received: events.length, applied, duplicates, unknown }
+    return { received: events.length, applied, duplicates, unknown: unknownAwbs.length, unknownAwbs: [...new Set(unknownAwbs)] }
   }
 
   /**

@@ -26,13 +26,16 @@ export const shippingRoutes: FastifyPluginAsyncTypebox<{ shipping: ShippingServi
           tags: ['Shipping'],
           security: security.public,
           summary: 'Carrier tracking callbacks: verified (signature or shared token), each event applied once, never moving a parcel or an order backwards',
+          description:
+            'Every well-signed callback answers 200: a body that cannot be read, or scans of AWBs this service did not book, are kept for the back office (GET /admin/fulfilment/carrier-callbacks) and the message says so. 401 for a missing or wrong signature, 404 for an unknown carrier.',
           params: CarrierParams,
-          response: { 200: Envelope(TrackingReceipt), ...errorResponses(400, 401, 404) },
+          response: { 200: Envelope(TrackingReceipt), ...errorResponses(401, 404) },
         },
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from('')
-        return ok(await fulfilment.carrierCallback(request.params.carrier, body, request.headers), 'Tracking received')
+        const { receipt, message } = await fulfilment.carrierCallback(request.params.carrier, body, request.headers)
+        return ok(receipt, message)
       },
     )
   })
@@ -101,7 +104,7 @@ for (const button of document.querySelectorAll('button[data-status]')) {
     async (request) => {
       const shipment = await parcel(request.params.awb)
       const signed = sandbox.signedEvent(sandbox.eventFor(shipment.awb, request.params.status))
-      const receipt = await fulfilment.carrierCallback('sandbox', signed.rawBody, signed.headers)
+      const { receipt } = await fulfilment.carrierCallback('sandbox', signed.rawBody, signed.headers)
       const after = await parcel(request.params.awb)
       return ok(
         { shipmentId: after.id, orderId: after.orderId, shipmentStatus: after.status, orderStatus: (await orderStatusOf(shipping.db, after.orderId)) ?? 'UNKNOWN', applied: receipt.applied > 0 },

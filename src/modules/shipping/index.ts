@@ -21,6 +21,8 @@ export {
   CarrierParams,
   CourierFields,
   CreateShipmentBody,
+  KeptCallback,
+  KeptCallbacksQuery,
   Manifest as ManifestSchema,
   ManifestQuery,
   ManualMoveBody,

@@ -1,8 +1,8 @@
 // Data access and views of shipments (decision 0024): the rows of a parcel, its lines and its
 // tracking events, and the shape the API answers them in.
-import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
-import { type ShipmentStatus, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
+import { carrierCallbacks, type ShipmentStatus, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
 
 export type ShipmentRow = typeof shipments.$inferSelect
 export type ShipmentItemRow = typeof shipmentItems.$inferSelect
@@ -39,7 +39,21 @@ export const isResolvedLoss = (s: Pick<ShipmentRow, 'status' | 'settledAt'>) => 
 export const cashParcelOf = <T extends Pick<ShipmentRow, 'direction' | 'status' | 'settledAt'>>(parcels: T[]): T | undefined =>
   parcels.find((s) => s.direction === 'FORWARD' && s.status !== 'CANCELLED' && !isResolvedLoss(s))
 
+export type CarrierCallbackRow = typeof carrierCallbacks.$inferSelect
+
 export const shipmentRepo = {
+  /** Keeps a callback once per carrier and body (a retry of the same body adds nothing). */
+  async keepCallback(db: Executor, row: CarrierCallbackRow) {
+    await db.insert(carrierCallbacks).values(row).onConflictDoNothing()
+  },
+  async keptCallbacks(db: Executor, carrier: string | undefined, page: { limit: number; offset: number }) {
+    const where = carrier ? eq(carrierCallbacks.carrier, carrier) : undefined
+    const [rows, totals] = await Promise.all([
+      db.select().from(carrierCallbacks).where(where).orderBy(desc(carrierCallbacks.receivedAt), desc(carrierCallbacks.id)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(carrierCallbacks).where(where),
+    ])
+    return { rows, total: totals[0]?.n ?? 0 }
+  },
   async insert(tx: Executor, row: ShipmentRow, items: ShipmentItemRow[]) {
     await tx.insert(shipments).values(row)
     await tx.insert(shipmentItems).values(items)

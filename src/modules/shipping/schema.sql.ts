@@ -156,3 +156,26 @@ export const shipmentNdrActions = pgTable(
   },
   (t) => [index('shipment_ndr_actions_shipment_idx').on(t.shipmentId, t.createdAt), check('shipment_ndr_actions_action', sql`${t.action} in ('REATTEMPT', 'RTO')`)],
 )
+
+/**
+ * Well-signed carrier callbacks that could not be applied in full (decision 0044): a body the
+ * carrier's format could not be read from, or scans of AWBs this service did not book. The carrier
+ * got its 200; the back office reads them here. Kept once per carrier and body (its SHA-256): a
+ * carrier retrying the same body adds nothing. The body is kept to its first 64 KiB, as text.
+ */
+export const carrierCallbacks = pgTable(
+  'carrier_callbacks',
+  {
+    id: text('id').primaryKey(),
+    carrier: text('carrier').notNull(),
+    bodySha256: text('body_sha256').notNull(),
+    body: text('body').notNull(),
+    /** UNREADABLE: nothing could be read; UNKNOWN_AWB: some scans name parcels this service did not book. */
+    problem: text('problem').$type<'UNREADABLE' | 'UNKNOWN_AWB'>().notNull(),
+    detail: text('detail').notNull(),
+    unknownAwbs: text('unknown_awbs').array().notNull().default(sql`'{}'::text[]`),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('carrier_callbacks_body_uq').on(t.carrier, t.bodySha256), index('carrier_callbacks_received_idx').on(t.receivedAt, t.id)],
+)
+

@@ -48,6 +48,21 @@ export const TrackingReceipt = Type.Object({
   duplicates: Type.Integer({ description: 'Events already received before' }),
   unknown: Type.Integer({ description: 'Events for an AWB this service did not book' }),
 })
+/** A well-signed carrier callback kept because it was not applied in full (decision 0044). */
+export const KeptCallback = Type.Object({
+  id: Type.String(),
+  carrier: Type.String(),
+  problem: Type.Enum(['UNREADABLE', 'UNKNOWN_AWB'], { description: 'UNREADABLE: nothing could be read; UNKNOWN_AWB: some scans name AWBs this service did not book' }),
+  detail: Type.String({ description: 'What could not be read, or how many scans were of unknown AWBs' }),
+  unknownAwbs: Type.Array(Type.String()),
+  body: Type.String({ description: 'The body as the carrier sent it (its first 64 KiB)' }),
+  receivedAt: Type.String({ format: 'date-time' }),
+})
+export const KeptCallbacksQuery = Type.Object({
+  carrier: Type.Optional(Type.String({ maxLength: 40 })),
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+})
 export const TrackingStatusSchema = Type.Enum(['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED', 'DELIVERED', 'RTO_INITIATED', 'RTO_DELIVERED', 'CANCELLED', 'LOST', 'DAMAGED'])
 export const AwbParams = Type.Object({ awb: Type.String({ maxLength: 40 }) })
 export const SandboxTrackingParams = Type.Object({ awb: Type.String({ maxLength: 40 }), status: TrackingStatusSchema })

@@ -2,11 +2,14 @@
 // cancelling it before pickup, and carrier tracking callbacks moving parcels and orders. A carrier is
 // called outside any transaction; what it booked is written afterwards in one transaction that checks
 // the order again, and a booking that lost a race is cancelled at the carrier.
+import { createHash } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Db } from '../../db/client.ts'
 import type { Deps, ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
 import { formatPaise, sumPaise } from '../../lib/money.ts'
+import { pageMeta } from '../../lib/pagination.ts'
 import { unitPackages } from '../catalog/index.ts'
 import { indiaDay, taxDocumentsOf } from '../tax/index.ts'
 import { checkEwayBill } from './eway-bill.ts'
@@ -78,6 +81,9 @@ export const NDR_MAX_DEFER_DAYS = 7
 export interface CarrierRate extends CourierRate {
   carrier: string
 }
+
+/** How much of a kept callback's body is kept. */
+const KEPT_BODY_BYTES = 64 * 1024
 
 /** Cheapest first; equal charges: the faster, then the carrier's recommendation. */
 const byCharge = (a: CarrierRate, b: CarrierRate) => (a.charge === b.charge ? byDays(a, b) : a.charge < b.charge ? -1 : 1)
@@ -401,16 +407,46 @@ export class ShippingService {
     }
   }
 
-  /** A carrier's tracking callback, verified and read: 404 for an unknown carrier, 401 for a bad signature, 400 for a body it cannot read. */
-  parseCallback(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders): { carrier: Carrier; events: TrackingEvent[] } {
+  /**
+   * A carrier's tracking callback, verified and read: 404 for an unknown carrier, 401 for a bad
+   * signature. A well-signed body it cannot read is not refused (decision 0044): no events, and
+   * why, for keepCallback.
+   */
+  parseCallback(carrierName: string, rawBody: Buffer, headers: IncomingHttpHeaders): { carrier: Carrier; events: TrackingEvent[]; unreadable: string | null } {
     const carrier = this.carriers.get(WEBHOOK_ALIASES[carrierName] ?? carrierName)
     if (!carrier) throw notFound('Carrier')
     try {
-      return { carrier, events: carrier.parseWebhook(rawBody, headers) }
+      return { carrier, events: carrier.parseWebhook(rawBody, headers), unreadable: null }
     } catch (err) {
       if (err instanceof CarrierSignatureError) throw new AppError('UNAUTHORIZED', 'Invalid webhook signature')
-      if (err instanceof CarrierPayloadError) throw new AppError('BAD_REQUEST', `Unreadable tracking event: ${err.message}`)
+      if (err instanceof CarrierPayloadError) return { carrier, events: [], unreadable: err.message }
       throw err
+    }
+  }
+
+  /**
+   * Keeps a well-signed callback that was not applied in full (decision 0044): once per carrier and
+   * body, its first 64 KiB as text (NUL characters dropped: PostgreSQL text cannot hold them).
+   */
+  async keepCallback(carrier: string, rawBody: Buffer, problem: 'UNREADABLE' | 'UNKNOWN_AWB', detail: string, unknownAwbs: string[]) {
+    await shipmentRepo.keepCallback(this.db, {
+      id: newId('ccb', this.#clock.now().getTime()),
+      carrier,
+      bodySha256: createHash('sha256').update(rawBody).digest('hex'),
+      body: rawBody.subarray(0, KEPT_BODY_BYTES).toString('utf8').replaceAll('\u0000', ''),
+      problem,
+      detail: detail.slice(0, 2000),
+      unknownAwbs: unknownAwbs.slice(0, 1000),
+      receivedAt: this.#clock.now(),
+    })
+  }
+
+  /** The callbacks kept, newest first, one page (GET /admin/fulfilment/carrier-callbacks). */
+  async keptCallbacks(query: { carrier?: string | undefined; page: number; limit: number }) {
+    const { rows, total } = await shipmentRepo.keptCallbacks(this.db, query.carrier, { limit: query.limit, offset: (query.page - 1) * query.limit })
+    return {
+      data: rows.map((r) => ({ id: r.id, carrier: r.carrier, problem: r.problem, detail: r.detail, unknownAwbs: r.unknownAwbs, body: r.body, receivedAt: r.receivedAt.toISOString() })),
+      meta: pageMeta(total, query),
     }
   }
 
