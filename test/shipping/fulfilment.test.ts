@@ -181,6 +181,12 @@ describe('shipments', () => {
     const kept = (await admin('GET', '/fulfilment/carrier-callbacks?carrier=sandbox')).json().data.filter((c: { unknownAwbs: string[] }) => c.unknownAwbs.includes('SBX0000000000000'))
     assert.equal(kept.length, 1, 'kept once, however often the carrier sends it')
     assert.deepEqual([kept[0].problem, kept[0].detail, JSON.parse(kept[0].body).awb], ['UNKNOWN_AWB', '1 of 1 scans name AWBs this service did not book', 'SBX0000000000000'])
+    // Kept 90 days (the server's timer purges them): one received long before goes, this one stays.
+    await t.deps.database.db.execute(sql`insert into carrier_callbacks values ('ccb_old', 'sandbox', 'old', '{}', 'UNREADABLE', 'old', '{}', '2020-01-01T00:00:00Z')`)
+    assert.ok((await t.app.shipping.purgeKeptCallbacks()) >= 1)
+    const left = (await admin('GET', '/fulfilment/carrier-callbacks?carrier=sandbox&limit=100')).json().data.map((c: { id: string }) => c.id)
+    assert.equal(left.includes('ccb_old'), false)
+    assert.equal(left.includes(kept[0].id), true)
   })
 
   test('a forged, stale or missing signature is 401; an unknown carrier 404; a signed body that is no event is 200, kept for the back office and applied to nothing', async () => {

@@ -289,6 +289,19 @@ describe('book, reverse', () => {
     assert.equal(booked.trackingUrl, `https://shiprocket.co/tracking/${booked.awb}`)
   })
 
+  test("a pickup location without an e-mail sends the return to it with the customer's; with neither, a CarrierError naming what to set, and nothing is created", async () => {
+    standIn.pickupLocations = [{ ...DEFAULT_PICKUP_LOCATION, email: '' }]
+    await carrier().book(reverse())
+    assert.equal(standIn.sent('POST', '/v1/external/orders/create/return')[0]!.body!.shipping_email, 'asha@example.com')
+    const anonymous = reverse()
+    await assert.rejects(carrier().book({ ...anonymous, customer: { ...anonymous.customer, email: null } }), (err: Error) => {
+      assert.ok(err instanceof CarrierError, String(err))
+      assert.match(err.message, /^Shiprocket requires an e-mail/)
+      return true
+    })
+    assert.equal(standIn.sent('POST', '/v1/external/orders/create/return').length, 1)
+  })
+
   test('the pickup location is read once for later returns', async () => {
     const shiprocket = carrier()
     await shiprocket.book(reverse())

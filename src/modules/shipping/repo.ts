@@ -1,6 +1,6 @@
 // Data access and views of shipments (decision 0024): the rows of a parcel, its lines and its
 // tracking events, and the shape the API answers them in.
-import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { carrierCallbacks, type ShipmentStatus, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
 
@@ -45,6 +45,11 @@ export const shipmentRepo = {
   /** Keeps a callback once per carrier and body (a retry of the same body adds nothing). */
   async keepCallback(db: Executor, row: CarrierCallbackRow) {
     await db.insert(carrierCallbacks).values(row).onConflictDoNothing()
+  },
+  /** Forgets kept callbacks received before `before`, at most `limit` of them; how many. */
+  async purgeCallbacks(db: Executor, before: Date, limit: number) {
+    const oldest = db.select({ id: carrierCallbacks.id }).from(carrierCallbacks).where(lt(carrierCallbacks.receivedAt, before)).orderBy(asc(carrierCallbacks.receivedAt)).limit(limit)
+    return (await db.delete(carrierCallbacks).where(inArray(carrierCallbacks.id, oldest)).returning({ id: carrierCallbacks.id })).length
   },
   async keptCallbacks(db: Executor, carrier: string | undefined, page: { limit: number; offset: number }) {
     const where = carrier ? eq(carrierCallbacks.carrier, carrier) : undefined

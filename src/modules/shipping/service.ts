@@ -84,6 +84,8 @@ export interface CarrierRate extends CourierRate {
 
 /** How much of a kept callback's body is kept. */
 const KEPT_BODY_BYTES = 64 * 1024
+/** How long a kept callback is kept: long enough for a month's reconciliation with the carrier, and the next. */
+export const KEPT_CALLBACK_DAYS = 90
 
 /** Cheapest first; equal charges: the faster, then the carrier's recommendation. */
 const byCharge = (a: CarrierRate, b: CarrierRate) => (a.charge === b.charge ? byDays(a, b) : a.charge < b.charge ? -1 : 1)
@@ -439,6 +441,11 @@ export class ShippingService {
       unknownAwbs: unknownAwbs.slice(0, 1000),
       receivedAt: this.#clock.now(),
     })
+  }
+
+  /** Kept callbacks older than KEPT_CALLBACK_DAYS are forgotten (the server's timer, a batch at a time). */
+  purgeKeptCallbacks(limit = 1000): Promise<number> {
+    return shipmentRepo.purgeCallbacks(this.db, new Date(this.#clock.now().getTime() - KEPT_CALLBACK_DAYS * 86_400_000), limit)
   }
 
   /** The callbacks kept, newest first, one page (GET /admin/fulfilment/carrier-callbacks). */

@@ -684,6 +684,17 @@ function emailOf(request: BookingRequest, merchant: PickupLocation | null): stri
   return email
 }
 
+/**
+ * The e-mail a return goes to (Shiprocket requires one): the pickup location's, else the customer's
+ * (who is returning the parcel); neither is a CarrierError naming what to set, never an empty field.
+ */
+function warehouseEmail(request: BookingRequest, warehouse: PickupLocation): string {
+  const own = typeof warehouse.email === 'string' ? warehouse.email.trim() : ''
+  if (own !== '') return own
+  if (request.customer.email) return request.customer.email
+  throw new CarrierError(`Shiprocket requires an e-mail for the return's destination: the pickup location "${warehouse.pickup_location ?? ''}" has none (set it in the Shiprocket panel), and the customer has none`)
+}
+
 function forwardOrder(request: BookingRequest, options: ShiprocketOptions, merchant: PickupLocation | null) {
   const customer = request.customer
   const cod = request.collectAmount > 0n
@@ -737,7 +748,7 @@ function returnOrder(request: BookingRequest, options: ShiprocketOptions, wareho
     shipping_state: warehouse.state ?? '',
     shipping_country: warehouse.country ?? 'India',
     shipping_pincode: String(warehouse.pin_code ?? ''),
-    shipping_email: warehouse.email ?? '',
+    shipping_email: warehouseEmail(request, warehouse),
     shipping_phone: mobile(String(warehouse.phone ?? '')),
     shipping_isd_code: '91',
     order_items: orderItems(request),
