@@ -3,8 +3,9 @@
 // signs in the first 200 of them), and products that can be ordered for the whole run (stock topped
 // up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it starts
 // the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like the
-// server; prints {"productIds": [...]} on stdout.
-// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000] [--gst]
+// server; prints {"lines": [{productId, variantId?}, ...]} on stdout. --variants: each ordered product
+// gets options (Size S, M, L) and three stored variants (decision 0043), and its line names M.
+// Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000] [--gst] [--variants]
 import { parseArgs } from 'node:util'
 import { sql } from 'drizzle-orm'
 import { openRuntime } from '../src/bootstrap.ts'
@@ -12,7 +13,7 @@ import { loadConfig } from '../src/config.ts'
 import { queryRows } from '../src/db/client.ts'
 import { seedDeliveryZones } from '../src/modules/checkout/seed-zones.ts'
 
-const { values } = parseArgs({ options: { catalog: { type: 'string' }, partner: { type: 'string' }, count: { type: 'string', default: '2000' }, gst: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { catalog: { type: 'string' }, partner: { type: 'string' }, count: { type: 'string', default: '2000' }, gst: { type: 'boolean', default: false }, variants: { type: 'boolean', default: false } } })
 if (!values.catalog || !values.partner) throw new Error('--catalog and --partner are required')
 const CUSTOMERS = 10_000
 const count = Number(values.count)
@@ -53,8 +54,25 @@ try {
   } else {
     await db.execute(sql`delete from gst_sellers where catalog_id = ${values.catalog}`)
   }
-  process.stderr.write(`bench data: GST seller ${values.gst ? 'registered' : 'none'}, zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}\n`)
-  process.stdout.write(`${JSON.stringify({ productIds })}\n`)
+  // --variants: three stored variants a product (the product's price, STOCK each), the summary's stock their sum.
+  let variantOf = new Map<string, string>()
+  if (values.variants) {
+    const ids = sql.join(productIds.map((id) => sql`${id}`), sql`, `)
+    await db.execute(sql`delete from product_variants where product_id in (${ids})`)
+    await db.execute(sql`insert into product_variants (id, product_id, catalog_id, position, option_values, sku, selling_price, mrp, stock)
+                         select 'var_bench_' || p.id || '_' || s.size, p.id, p.catalog_id, s.position, array[s.size], p.sku || '-' || s.size, p.selling_price, p.mrp, ${STOCK}
+                         from products p cross join (values (0, 'S'), (1, 'M'), (2, 'L')) as s(position, size) where p.id in (${ids})`)
+    await db.execute(sql`update products set options = '[{"name":"Size","values":["S","M","L"]}]'::jsonb, stock = ${3 * STOCK} where id in (${ids})`)
+    variantOf = new Map(productIds.map((id) => [id, `var_bench_${id}_M`]))
+  } else {
+    await db.execute(sql`delete from product_variants where catalog_id = ${values.catalog}`)
+    await db.execute(sql`update products set options = '[]'::jsonb where catalog_id = ${values.catalog} and options <> '[]'::jsonb`)
+  }
+  const lines = productIds.map((productId) => (variantOf.has(productId) ? { productId, variantId: variantOf.get(productId)! } : { productId }))
+  process.stderr.write(
+    `bench data: GST seller ${values.gst ? 'registered' : 'none'}, zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}${values.variants ? ', three variants each' : ''}\n`,
+  )
+  process.stdout.write(`${JSON.stringify({ lines })}\n`)
 } finally {
   await runtime.close()
 }

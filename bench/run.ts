@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel } from './open-model.ts'
-import { codOrders, customerTokens } from './workload.ts'
+import { codOrders, customerTokens, type OrderLine } from './workload.ts'
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +36,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200', description: 'Requests/s of the fixed-rate order scenario' },
     only: { type: 'string', description: 'Run only the scenarios whose name contains this' },
     gst: { type: 'boolean', default: false, description: "The bench catalog gets a GST seller: orders are taxed and COD orders invoiced as they are placed (without it, the seller is removed)" },
+    variants: { type: 'boolean', default: false, description: 'The ordered products get options (Size S, M, L: three stored variants each) and orders name a variant (decision 0043)' },
   },
 })
 if (values.backend === 'both') {
@@ -115,15 +116,15 @@ const ORDER_SCENARIOS = { open: 'POST /orders (COD, 1 item)', fixed: `POST /orde
 const CUSTOMER_SCENARIOS = ['GET /users/me', 'POST /wallet/quote', 'GET /support/tickets', ...Object.values(ORDER_SCENARIOS)]
 const ORDER_CUSTOMERS = 200
 const ORDER_PRODUCTS = 3000
-let orderProducts: string[] = []
+let orderProducts: OrderLine[] = []
 if (CUSTOMER_SCENARIOS.some(selected)) {
   // Before the server starts: the embedded database serves one process.
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS), ...(values.gst ? ['--gst'] : [])], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS), ...(values.gst ? ['--gst'] : []), ...(values.variants ? ['--variants'] : [])], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  orderProducts = (JSON.parse(out.toString()) as { productIds: string[] }).productIds
+  orderProducts = (JSON.parse(out.toString()) as { lines: OrderLine[] }).lines
 }
 
 /** Resident memory of a process, in MB, from /proc (Linux). */
@@ -269,7 +270,7 @@ try {
       request: (i: number) => ({
         path: '/api/v1/wallet/quote',
         headers: { authorization: `Bearer ${tokens[i % tokens.length]!}` },
-        body: JSON.stringify({ items: [{ productId: orderProducts[i % orderProducts.length]!, quantity: 1 + (i % 3) }], pincode: '560001', useRewardPoints: true, useWalletCash: true }),
+        body: JSON.stringify({ items: [{ ...orderProducts[i % orderProducts.length]!, quantity: 1 + (i % 3) }], pincode: '560001', useRewardPoints: true, useWalletCash: true }),
       }),
       warmup: 100,
       headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId },

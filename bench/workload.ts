@@ -21,11 +21,17 @@ export async function customerTokens(api: string, partner: { partnerId: string; 
 }
 
 /** The n-th order of a run: a COD order of one unit, round-robin over customers and products, its own key. */
+/** What an order line names: a product, and its variant when the product has options (--variants). */
+export interface OrderLine {
+  productId: string
+  variantId?: string
+}
+
 export function codOrders(label: string) {
   const runId = randomUUID()
-  return (n: number, tokens: string[], productIds: string[]) => ({
+  return (n: number, tokens: string[], lines: OrderLine[]) => ({
     path: '/api/v1/orders',
     headers: { authorization: `Bearer ${tokens[n % tokens.length]!}`, 'x-idempotency-key': `${label}-${runId}-${n}` },
-    body: JSON.stringify({ items: [{ productId: productIds[n % productIds.length]!, quantity: 1 }], shippingAddress: BENCH_ADDRESS, paymentMode: 'COD' }),
+    body: JSON.stringify({ items: [{ ...lines[n % lines.length]!, quantity: 1 }], shippingAddress: BENCH_ADDRESS, paymentMode: 'COD' }),
   })
 }

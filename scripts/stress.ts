@@ -141,8 +141,8 @@ async function loadRows() {
     const productIds = (
       JSON.parse(
         execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', '2000'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] }).toString(),
-      ) as { productIds: string[] }
-    ).productIds
+      ) as { lines: { productId: string }[] }
+    ).lines.map((l) => l.productId)
 
     // The server as `npm start` runs it (the bundle): what LD-07 measures is production's memory.
     execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' })
@@ -155,8 +155,9 @@ async function loadRows() {
     const tokens = await customerTokens(api, data, 200)
     let orderSeq = 0
     const nextOrder = codOrders('stress')
+    const orderLines = productIds.map((productId) => ({ productId }))
     const orderRequest = (): Request => {
-      const q = nextOrder(orderSeq++, tokens, productIds)
+      const q = nextOrder(orderSeq++, tokens, orderLines)
       return { method: 'POST', ...q, headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, ...q.headers } }
     }
     const readRequest = (i: number): Request => ({

@@ -120,6 +120,10 @@ function Parcel({ parcelId }: { parcelId: string }) {
   const [parcel, setParcel] = useState<Rec | null>(null)
   const [move, setMove] = useState('')
   const [note, setNote] = useState('')
+  // A re-attempt's corrections (decision 0030): the day to deliver on, an address line, a mobile.
+  const [deferredDate, setDeferredDate] = useState('')
+  const [addressLine, setAddressLine] = useState('')
+  const [phone, setPhone] = useState('')
   const notify = useNotify()
   const refresh = useRefresh()
   useEffect(() => {
@@ -162,7 +166,19 @@ function Parcel({ parcelId }: { parcelId: string }) {
         {!manual && !['CANCELLED', 'DELIVERED', 'RTO_DELIVERED'].includes(parcel.status) && <ActionButton label="Refresh tracking" method="POST" path={`${path}/refresh`} onDone={done} />}
         {parcel.status === 'DELIVERY_FAILED' && parcel.direction === 'FORWARD' && !manual && (
           <>
-            <ActionButton label="Deliver again" method="POST" path={`${path}/ndr`} body={{ action: 'REATTEMPT', ...(note ? { note } : {}) }} onDone={done} />
+            <ActionButton
+              label="Deliver again"
+              method="POST"
+              path={`${path}/ndr`}
+              body={{
+                action: 'REATTEMPT',
+                ...(deferredDate ? { deferredDate } : {}),
+                ...(addressLine.trim() ? { addressLine: addressLine.trim() } : {}),
+                ...(phone.trim() ? { phone: phone.trim() } : {}),
+                ...(note ? { note } : {}),
+              }}
+              onDone={done}
+            />
             <ActionButton label="Return to origin" color="warning" method="POST" path={`${path}/ndr`} body={{ action: 'RTO', ...(note ? { note } : {}) }} onDone={done} />
           </>
         )}
@@ -183,6 +199,22 @@ function Parcel({ parcelId }: { parcelId: string }) {
                 </MenuItem>
               ))}
             </MuiTextField>
+          )}
+          {parcel.status === 'DELIVERY_FAILED' && parcel.direction === 'FORWARD' && !manual && (
+            <>
+              <MuiTextField
+                size="small"
+                type="date"
+                label="Deliver on"
+                value={deferredDate}
+                onChange={(e) => setDeferredDate(e.target.value)}
+                slotProps={{ inputLabel: { shrink: true } }}
+                helperText="Today to 7 days ahead"
+                data-testid="ndr-date"
+              />
+              <MuiTextField size="small" label="Corrected address line" value={addressLine} onChange={(e) => setAddressLine(e.target.value)} data-testid="ndr-address" />
+              <MuiTextField size="small" label="Corrected mobile" value={phone} onChange={(e) => setPhone(e.target.value)} data-testid="ndr-phone" />
+            </>
           )}
           <MuiTextField size="small" label="Note" value={note} onChange={(e) => setNote(e.target.value)} sx={{ flex: 1 }} />
           {manual && move && <ActionButton label="Move parcel" method="POST" path={`${path}/status`} body={{ status: move, ...(note ? { note } : {}) }} onDone={done} />}
@@ -205,7 +237,14 @@ function Parcel({ parcelId }: { parcelId: string }) {
       )}
       {parcel.ndrActions.length > 0 && (
         <Typography variant="body2">
-          Non-delivery actions: {(parcel.ndrActions as Rec[]).map((a) => `${a.action} (${formatTime(a.at)})`).join(', ')}
+          Non-delivery actions:{' '}
+          {(parcel.ndrActions as Rec[])
+            .map((a) =>
+              [a.action, a.deferredDate ? `on ${a.deferredDate}` : null, a.addressLine ? `to ${a.addressLine}` : null, a.phone ? `call ${a.phone}` : null, `(${formatTime(a.at)}, ${a.requestedBy})`]
+                .filter((part) => part !== null)
+                .join(' '),
+            )
+            .join('; ')}
         </Typography>
       )}
     </Box>

@@ -362,6 +362,38 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
     await shot(page, '48-fulfilment-day')
   })
 
+  test('SUPPORT asks for another delivery attempt of a failed parcel on a given day, at a corrected address line and mobile, from the order page; the API shows the action as asked', async () => {
+    const customer = await givenCustomer(t.app, shop.partner)
+    const placed = await placeOrder(t, customer, { items: [{ productId: shop.ids.earbuds!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data
+    await adminApi('POST', `/orders/${order.id}/status`, { status: 'PACKED' })
+    const parcel = (await adminApi('POST', `/orders/${order.id}/shipments`, { weightGrams: 300 })).data
+    for (const status of ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERY_FAILED']) {
+      assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.awb}/${status}` })).statusCode, 200)
+    }
+    // Tomorrow in India: a re-attempt may be put off up to 7 days.
+    const day = new Date(Date.now() + (330 + 24 * 60) * 60_000).toISOString().slice(0, 10)
+
+    const page = await signedIn('SUPPORT')
+    await page.goto(`${base}/admin#/orders/${order.id}/show`)
+    const box = page.getByTestId(`parcel-${parcel.awb}`)
+    await box.getByTestId('parcel-status').filter({ hasText: 'DELIVERY_FAILED' }).waitFor()
+    await box.getByLabel('Deliver on').fill(day)
+    await box.getByLabel('Corrected address line').fill('Flat 4B, 12 MG Road')
+    await box.getByLabel('Corrected mobile').fill('98765 00000')
+    await box.getByLabel('Note').fill('Call before coming')
+    await box.getByRole('button', { name: 'Deliver again' }).click()
+    await notified(page, 'Non-delivery action sent')
+    await box.getByText(new RegExp(`REATTEMPT on ${day} to Flat 4B, 12 MG Road call 9876500000 \\(.+, ADMIN:`)).waitFor()
+    await shot(page, '52-ndr-reattempt')
+    const seen = (await adminApi('GET', `/shipments/${parcel.id}`)).data
+    assert.deepEqual(
+      seen.ndrActions.map((a: { action: string; deferredDate: string; addressLine: string; phone: string; note: string }) => [a.action, a.deferredDate, a.addressLine, a.phone, a.note]),
+      [['REATTEMPT', day, 'Flat 4B, 12 MG Road', '9876500000', 'Call before coming']],
+    )
+  })
+
   test("SUPPORT finds an order from the app bar's search by the last digits of the customer's phone, and by its parcel's AWB (an exact hit, first)", async () => {
     const phone = randomPhone()
     const order = await codOrder(await givenCustomer(t.app, shop.partner, { phone }))
