@@ -190,7 +190,7 @@ function Parcel({ parcelId }: { parcelId: string }) {
         )}
       </Stack>
       {(manual || parcel.status === 'DELIVERY_FAILED' || parcel.status === 'LOST' || parcel.status === 'DAMAGED') && (
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 1 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} useFlexGap sx={{ mb: 1, flexWrap: 'wrap' }}>
           {manual && !['CANCELLED', 'DELIVERED', 'RTO_DELIVERED', 'LOST', 'DAMAGED'].includes(parcel.status) && (
             <MuiTextField select size="small" label="Move own delivery to" value={move} onChange={(e) => setMove(e.target.value)} sx={{ minWidth: 220 }} data-testid="parcel-move">
               {MANUAL_MOVES.map((s) => (
@@ -210,13 +210,21 @@ function Parcel({ parcelId }: { parcelId: string }) {
                 onChange={(e) => setDeferredDate(e.target.value)}
                 slotProps={{ inputLabel: { shrink: true } }}
                 helperText="Today to 7 days ahead"
+                sx={{ width: { xs: '100%', sm: 180 } }}
                 data-testid="ndr-date"
               />
-              <MuiTextField size="small" label="Corrected address line" value={addressLine} onChange={(e) => setAddressLine(e.target.value)} data-testid="ndr-address" />
-              <MuiTextField size="small" label="Corrected mobile" value={phone} onChange={(e) => setPhone(e.target.value)} data-testid="ndr-phone" />
+              <MuiTextField
+                size="small"
+                label="Corrected address line"
+                value={addressLine}
+                onChange={(e) => setAddressLine(e.target.value)}
+                sx={{ width: { xs: '100%', sm: 280 } }}
+                data-testid="ndr-address"
+              />
+              <MuiTextField size="small" label="Corrected mobile" value={phone} onChange={(e) => setPhone(e.target.value)} sx={{ width: { xs: '100%', sm: 180 } }} data-testid="ndr-phone" />
             </>
           )}
-          <MuiTextField size="small" label="Note" value={note} onChange={(e) => setNote(e.target.value)} sx={{ flex: 1 }} />
+          <MuiTextField size="small" label="Note" value={note} onChange={(e) => setNote(e.target.value)} sx={{ flex: 1, minWidth: 200 }} />
           {manual && move && <ActionButton label="Move parcel" method="POST" path={`${path}/status`} body={{ status: move, ...(note ? { note } : {}) }} onDone={done} />}
         </Stack>
       )}

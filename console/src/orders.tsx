@@ -256,6 +256,8 @@ const LINE_COLUMNS: [string, string][] = [
 function Lines({ order }: { order: Record<string, any> }) {
   const rows = (order.items as Record<string, any>[]).map((i) => ({
     ...i,
+    // The variant sold (decision 0043): Cotton Kurta (M / Red).
+    name: i.variantTitle ? `${i.name} (${i.variantTitle})` : i.name,
     unitPrice: formatRupees(i.unitPrice),
     lineTotal: formatRupees(i.lineTotal),
     couponDiscount: formatRupees(i.couponDiscount),
