@@ -272,6 +272,17 @@ describe('carts and orders sell a variant', () => {
     assert.equal(await variantStock(kurta.id('M / Red')), 1)
     assert.equal(await variantStock(kurta.id('L / Red')), 4)
     assert.equal((await productRow(kurta.productId)).stock, 12 - 3)
+    // The tax invoice describes each line with its variant, at its own HSN code and rate.
+    const invoice = await t.app.inject({ method: 'GET', url: `/api/v1/orders/${placed.json().data.id}/invoice`, headers: customerHeaders(customer) })
+    assert.equal(invoice.statusCode, 200, invoice.body)
+    const goods = invoice.json().data.invoices.flatMap((d: { lines: { kind: string; description: string; hsnCode: string; gstRateBps: number }[] }) => d.lines).filter((l: { kind: string }) => l.kind === 'GOODS')
+    assert.deepEqual(
+      goods.map((l: { description: string; hsnCode: string; gstRateBps: number }) => [l.description, l.hsnCode, l.gstRateBps]),
+      [
+        ['Kurta order-kurta (M / Red)', '6211', 500],
+        ['Kurta order-kurta (L / Red)', '6109', 1800],
+      ],
+    )
     // A renamed variant leaves the sold line as it was.
     await adminCall('PATCH', `/products/${kurta.productId}/variants/${kurta.id('M / Red')}`, { sku: 'RENAMED-M-RED' })
     const read = await t.app.inject({ method: 'GET', url: `/api/v1/orders/${placed.json().data.id}`, headers: customerHeaders(customer) })

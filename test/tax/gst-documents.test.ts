@@ -228,7 +228,7 @@ describe('tax invoices', () => {
       placeOfSupplyState: 'Karnataka',
       shippingAddress: { ...KARNATAKA, line2: '', landmark: '' },
       taxCharges: null,
-      items: [{ id: 'itm_x', catalogId, position: 0, name: 'x', quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
+      items: [{ id: 'itm_x', catalogId, position: 0, name: 'x', variantTitle: null, quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
     }
     await assert.rejects(
       db.transaction(async (tx) => {

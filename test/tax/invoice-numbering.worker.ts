@@ -20,7 +20,7 @@ await Promise.all(
       placeOfSupplyState: 'Karnataka',
       shippingAddress: address,
       taxCharges: null,
-      items: [{ id: `itm_${NAME}_${i}`, catalogId: catalogIds[i % catalogIds.length]!, position: 0, name: 'Atta', quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
+      items: [{ id: `itm_${NAME}_${i}`, catalogId: catalogIds[i % catalogIds.length]!, position: 0, name: 'Atta', variantTitle: null, quantity: 1, unitPrice: 10500n, lineTotal: 10500n, couponDiscount: 0n, hsnCode: '1101', gstRateBps: 500, taxableValue: 10000n, cgst: 0n, sgst: 0n, igst: 500n }],
     }
     try {
       await database.db.transaction(async (tx) => {

@@ -46,6 +46,8 @@ export interface InvoicedOrder {
     catalogId: string | null
     position: number
     name: string
+    /** The variant sold (`M / Red`), on the document after the name; null for a product without options. */
+    variantTitle: string | null
     quantity: number
     unitPrice: Paise
     lineTotal: Paise
@@ -122,7 +124,7 @@ export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date
       const lines: IssuedLine[] = goods.map((i) => ({
         kind: 'GOODS',
         orderItemId: i.id,
-        description: i.name,
+        description: i.variantTitle ? `${i.name} (${i.variantTitle})` : i.name,
         hsnCode: i.hsnCode!,
         quantity: i.quantity,
         unitPrice: i.unitPrice,
