@@ -214,6 +214,28 @@ export const catalogRepo = {
       .returning({ stock: productVariants.stock, isActive: productVariants.isActive })
     return row ?? null
   },
+  /**
+   * A stored variant's units taken, with its product's summary, in one statement: the product's row
+   * first (the variant's update waits on the product's through its condition, so the lock order is
+   * the product's, then the variant's, as everywhere), then the variant's if it is active and holds
+   * them. Null when the product is short; `variantStock` null when the variant is short, inactive or
+   * not the product's (the summary moved then: the caller refuses the transaction).
+   */
+  async takeVariantStock(db: Executor, productId: string, variantId: string, quantity: number) {
+    const [row] = await queryRows<{ catalogId: string; stock: number; hasVariants: boolean; variantStock: number | null }>(
+      db,
+      sql`with p as (
+            update ${products} set stock = stock - ${quantity} where id = ${productId} and stock >= ${quantity}
+            returning catalog_id, stock, options <> '[]'::jsonb as has_variants
+          ), v as (
+            update ${productVariants} set stock = stock - ${quantity}
+            where id = ${variantId} and product_id = ${productId} and stock >= ${quantity} and is_active and (select has_variants from p)
+            returning stock
+          )
+          select catalog_id as "catalogId", stock, has_variants as "hasVariants", (select stock from v) as "variantStock" from p`,
+    )
+    return row ?? null
+  },
   /** The product's row locked for a change of its variants: whether it has any (it is the lock every variant write and stock move takes first). */
   async lockProduct(db: Executor, id: string) {
     const [row] = await db

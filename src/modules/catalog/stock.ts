@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import { afterCommit, type Db, type Executor, inTransaction } from '../../db/client.ts'
 import { catalogRepo } from './repo.ts'
 import { products } from './schema.sql.ts'
+import { defaultVariantId } from './variants.ts'
 
 /**
  * Stock moved by orders shows in catalog answers at once, on every node: each transaction that
@@ -47,10 +48,18 @@ export interface StockUnit {
  * The product's row is moved (and so locked) first, then its stored variant's, so every writer
  * takes a product's rows in one order (the back office's variant writes lock the product first
  * too): two orders of two variants of one product never wait on each other in a cycle. A product
- * without options is one statement, as before variants. Null leaves the product's summary moved:
- * every caller refuses the whole transaction then.
+ * without options is one statement, as before variants, and so is a stored variant (one CTE that
+ * keeps that order; a product's first variant, which keeps the default's id, takes two). Null
+ * leaves the product's summary moved: every caller refuses the whole transaction then.
  */
 export async function reserveStock(tx: Executor, unit: StockUnit, quantity: number): Promise<number | null> {
+  if (unit.variantId !== defaultVariantId(unit.productId)) {
+    // A stored variant (its id is not the default's): both rows in one statement.
+    const taken = await catalogRepo.takeVariantStock(tx, unit.productId, unit.variantId, quantity)
+    if (!taken || !taken.hasVariants || taken.variantStock === null) return null
+    await stockMoved(tx, taken.catalogId)
+    return taken.variantStock
+  }
   const row = await catalogRepo.moveStock(tx, unit.productId, -quantity)
   if (!row) return null
   let left = row.stock

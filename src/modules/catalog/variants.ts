@@ -84,12 +84,18 @@ export function priceRangeOf(row: ProductSummary, stored: VariantRow[]) {
 
 type ProductForSale = Omit<CartProduct, 'variantId' | 'variantTitle' | 'variantOptions'> & { options: ProductOptionRow[] }
 
+/** What selling a stored variant reads of it. */
+export type VariantSold = Pick<VariantRow, 'id' | 'optionValues' | 'sku' | 'sellingPrice' | 'mrp' | 'stock' | 'weightGrams' | 'hsnCode' | 'gstRateBps' | 'images' | 'isActive'>
+/** A variant as the cart's query gives it (json_build_object: money as text). */
+export type VariantForSale = Omit<VariantSold, 'sellingPrice' | 'mrp'> & { sellingPrice: string; mrp: string }
+export const variantOfJson = (v: VariantForSale): VariantSold => ({ ...v, sellingPrice: BigInt(v.sellingPrice), mrp: BigInt(v.mrp) })
+
 /**
  * What a cart line of `product` sells: its default variant (no options; `variantId` omitted or the
  * default's id), or the stored variant named, with the variant's fields laid over the product's
  * (weight, HSN code and rate inherit the product's when the variant sets none; images too).
  */
-export function unitAsSold(product: ProductForSale, stored: VariantRow[], variantId: string | undefined): CartProduct | CartLineProblem {
+export function unitAsSold(product: ProductForSale, stored: VariantSold[], variantId: string | undefined): CartProduct | CartLineProblem {
   const { options, ...own } = product
   if (options.length === 0) {
     if (variantId !== undefined && variantId !== defaultVariantId(product.id)) return 'NO_VARIANT'
