@@ -503,7 +503,16 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
     await page.goto(`${base}/admin#/returns/${returnId}/show`)
     await page.getByTestId('return-status').filter({ hasText: 'REQUESTED' }).waitFor()
     await page.getByTestId('images').locator('img').waitFor()
-    assert.ok(await page.getByTestId('images').locator('img').evaluate((element) => { const img = element as unknown as { complete: boolean; naturalWidth: number }; return img.complete && img.naturalWidth > 0 }), 'the customer\'s image loads')
+    // Loaded, or its load awaited (on a busy machine the element shows before its bytes arrive): a broken image is an error, not a wait.
+    const loaded = await page.getByTestId('images').locator('img').evaluate((element) => {
+      const img = element as unknown as { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void): void }
+      if (img.complete) return img.naturalWidth > 0
+      return new Promise<boolean>((resolve) => {
+        img.addEventListener('load', () => resolve(img.naturalWidth > 0))
+        img.addEventListener('error', () => resolve(false))
+      })
+    })
+    assert.ok(loaded, "the customer's image loads")
     await shot(page, '05-return-review')
     for (const [button, status] of [['Start review', 'UNDER_REVIEW'], ['Approve', 'APPROVED']] as const) {
       await page.getByRole('button', { name: button, exact: true }).click()
