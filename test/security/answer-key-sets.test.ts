@@ -121,12 +121,15 @@ const TAX = {
   ...TAX_AMOUNTS,
   charges: list({ kind: V, amount: V, hsnCode: V, gstRateBps: V, ...TAX_AMOUNTS }),
 }
+/** A list that is always empty in this answer: an item of any key fails. */
+const ALWAYS_EMPTY = list(new KeysFrom([]))
 /** A parcel of the order (decision 0024), as the order answer, the back office and the shipment events carry it. */
 const SHIPMENT = {
   id: V, direction: V, returnId: V, carrier: V, courierName: V, awb: V, trackingUrl: V, expectedDeliveryDate: V, status: V, weightGrams: V,
   resolution: nullable({ action: V, at: V }),
   items: list({ orderItemId: V, quantity: V }),
   events: list({ status: V, location: V, note: V, at: V, applied: V, refused: V }),
+  ndrActions: list({ action: V, deferredDate: V, addressLine: V, phone: V, at: V }),
   createdAt: V,
   updatedAt: V,
 }
@@ -188,8 +191,9 @@ const RETURN = {
   refunds: list(REFUND),
   refundTo: nullable(PAYOUT_DESTINATION),
   replacementOrderId: V,
-  // A return's pickup is a reverse parcel: never resolved as lost here (decision 0030), its resolution always null.
-  pickup: nullable({ ...SHIPMENT, resolution: V }),
+  // A return's pickup is a reverse parcel: never resolved as lost here (decision 0030), its resolution always null;
+  // a failed pickup takes no non-delivery action (those are of forward parcels), so none are listed.
+  pickup: nullable({ ...SHIPMENT, resolution: V, ndrActions: ALWAYS_EMPTY }),
   qualityCheck: nullable({ result: V, note: V, at: V, restocked: V }),
   createdAt: V,
   updatedAt: V,
@@ -290,8 +294,6 @@ const ZONE = {
   updatedAt: V,
   pincodes: list({ prefix: V, city: V, state: V }),
 }
-/** A list that is always empty in this answer: an item of any key fails. */
-const ALWAYS_EMPTY = list(new KeysFrom([]))
 const META = { total: V, page: V, limit: V, totalPages: V }
 
 const SHAPES = {

@@ -522,6 +522,12 @@ describe('non-delivery reports (NDR)', () => {
     )
     const updated = (await events(order.id, 'shipment.updated')).map((e) => e.data as { ndrAction?: { action: string; requestedBy: string } }).filter((d) => d.ndrAction)
     assert.deepEqual(updated.map((d) => [d.ndrAction!.action, d.ndrAction!.requestedBy.split(':')[0]]), [['REATTEMPT', 'ADMIN']])
+    // The order's timeline shows it to the customer and the partner, without who asked or the courier's note.
+    const seen = (await customerOrder(customer, order.id)).shipments.find((p: { id: string }) => p.id === parcel.id)
+    assert.deepEqual(
+      seen.ndrActions.map(({ at, ...a }: { at: string }) => ({ ...a, dated: !Number.isNaN(Date.parse(at)) })),
+      [{ action: 'REATTEMPT', deferredDate: '2026-11-24', addressLine: 'Flat 4B, 12 MG Road', phone: '9876543210', dated: true }],
+    )
 
     await track(parcel.awb, 'OUT_FOR_DELIVERY', 'DELIVERED')
     assert.equal((await customerOrder(customer, order.id)).status, 'DELIVERED')

@@ -16206,6 +16206,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -16485,6 +16494,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -16964,6 +16986,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -17243,6 +17274,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -18591,8 +18635,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -18604,6 +18646,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -19429,6 +19473,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -19708,6 +19761,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -28508,6 +28574,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -28628,6 +28703,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -29002,6 +29090,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -29122,6 +29219,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -29542,6 +29652,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -29662,6 +29781,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -30083,6 +30215,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -30203,6 +30344,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -30777,8 +30931,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -30790,6 +30942,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -31096,8 +31250,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -31109,6 +31261,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -31699,8 +31853,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -31712,6 +31864,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -32083,8 +32237,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -32096,6 +32248,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -32465,8 +32619,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -32478,6 +32630,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -32864,8 +33018,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -32877,6 +33029,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -33265,8 +33419,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -33278,6 +33430,8 @@ export interface operations {
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
                      *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
                      *         "orderId": "string",
                      *         "labelUrl": "string",
                      *         "dimensionsCm": {
@@ -37722,6 +37876,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -37964,6 +38127,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -38481,6 +38657,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -38711,6 +38896,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -39170,6 +39368,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -39400,6 +39607,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -39939,6 +40159,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -40169,6 +40398,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -44013,6 +44255,15 @@ export interface operations {
                      *                 "refused": true
                      *               }
                      *             ],
+                     *             "ndrActions": [
+                     *               {
+                     *                 "action": "REATTEMPT",
+                     *                 "deferredDate": "2026-11-23",
+                     *                 "addressLine": "string",
+                     *                 "phone": "string",
+                     *                 "at": "2026-11-23T04:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "createdAt": "2026-11-23T04:30:00.000Z",
                      *             "updatedAt": "2026-11-23T04:30:00.000Z"
                      *           }
@@ -44274,6 +44525,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -45983,6 +46247,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -46075,6 +46348,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -46370,9 +46656,6 @@ export interface operations {
                      *             "refused": true
                      *           }
                      *         ],
-                     *         "createdAt": "2026-11-23T04:30:00.000Z",
-                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
-                     *         "orderId": "string",
                      *         "ndrActions": [
                      *           {
                      *             "action": "REATTEMPT",
@@ -46383,7 +46666,10 @@ export interface operations {
                      *             "requestedBy": "string",
                      *             "at": "2026-11-23T04:30:00.000Z"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "createdAt": "2026-11-23T04:30:00.000Z",
+                     *         "updatedAt": "2026-11-23T04:30:00.000Z",
+                     *         "orderId": "string"
                      *       }
                      *     }
                      */
@@ -49909,6 +50195,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -49975,6 +50270,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -50358,6 +50666,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -50424,6 +50741,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -50791,6 +51121,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -50857,6 +51196,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**
@@ -51274,6 +51626,15 @@ export interface operations {
                      *               "refused": true
                      *             }
                      *           ],
+                     *           "ndrActions": [
+                     *             {
+                     *               "action": "REATTEMPT",
+                     *               "deferredDate": "2026-11-23",
+                     *               "addressLine": "string",
+                     *               "phone": "string",
+                     *               "at": "2026-11-23T04:30:00.000Z"
+                     *             }
+                     *           ],
                      *           "createdAt": "2026-11-23T04:30:00.000Z",
                      *           "updatedAt": "2026-11-23T04:30:00.000Z"
                      *         },
@@ -51340,6 +51701,19 @@ export interface operations {
                                 items: {
                                     orderItemId: string;
                                     quantity: number;
+                                }[];
+                                /** @description What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events) */
+                                ndrActions: {
+                                    /**
+                                     * @description REATTEMPT: deliver again; RTO: return to origin
+                                     * @enum {unknown}
+                                     */
+                                    action: "REATTEMPT" | "RTO";
+                                    addressLine: string | null;
+                                    /** Format: date-time */
+                                    at: string;
+                                    deferredDate: string | null;
+                                    phone: string | null;
                                 }[];
                                 resolution: {
                                     /**

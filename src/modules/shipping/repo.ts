@@ -129,6 +129,10 @@ export const shipmentRepo = {
   ndrActionsOf(db: Executor, shipmentId: string) {
     return db.select().from(shipmentNdrActions).where(eq(shipmentNdrActions.shipmentId, shipmentId)).orderBy(asc(shipmentNdrActions.createdAt), asc(shipmentNdrActions.id))
   },
+  /** The non-delivery actions of these parcels, oldest first. */
+  ndrActionsOfMany(db: Executor, shipmentIds: string[]) {
+    return db.select().from(shipmentNdrActions).where(inArray(shipmentNdrActions.shipmentId, shipmentIds)).orderBy(asc(shipmentNdrActions.createdAt), asc(shipmentNdrActions.id))
+  },
   /** The event, unless the carrier sent it before (then null). */
   async insertEvent(tx: Executor, row: ShipmentEventRow) {
     const [inserted] = await tx.insert(shipmentEvents).values(row).onConflictDoNothing({ target: [shipmentEvents.carrier, shipmentEvents.eventId] }).returning()
@@ -153,7 +157,7 @@ export const shipmentRepo = {
 export const unshippedUnits = (item: { id: string; quantity: number; cancelledQuantity: number }, shipped: Map<string, number>) => item.quantity - item.cancelledQuantity - (shipped.get(item.id) ?? 0)
 
 /** A shipment as the API answers it (the customer's order, the back office, events). */
-export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: ShipmentEventRow[]) {
+export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: ShipmentEventRow[], ndrActions: ShipmentNdrActionRow[]) {
   return {
     id: s.id,
     direction: s.direction,
@@ -170,24 +174,28 @@ export function shipmentView(s: ShipmentRow, items: ShipmentItemRow[], events: S
     events: events
       .filter((e) => e.shipmentId === s.id)
       .map((e) => ({ status: e.status, location: e.location, note: e.note, at: e.occurredAt.toISOString(), applied: e.applied, refused: e.refused })),
+    // What was asked of the carrier after a failed attempt (who asked, and the note for the courier, are the back office's).
+    ndrActions: ndrActions
+      .filter((a) => a.shipmentId === s.id)
+      .map((a) => ({ action: a.action, deferredDate: a.deferredDate, addressLine: a.addressLine, phone: a.phone, at: a.createdAt.toISOString() })),
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
   }
 }
 export type ShipmentView = ReturnType<typeof shipmentView>
 
-/** The order's shipments with their lines and events, as the order answer carries them. */
+/** The order's shipments with their lines, events and non-delivery actions, as the order answer carries them. */
 export async function shipmentsOfOrder(db: Executor, orderId: string): Promise<ShipmentView[]> {
   const rows = await shipmentRepo.ofOrder(db, orderId)
   if (rows.length === 0) return []
   const ids = rows.map((r) => r.id)
-  const [items, events] = await Promise.all([shipmentRepo.itemsOf(db, ids), shipmentRepo.eventsOf(db, ids)])
-  return rows.map((r) => shipmentView(r, items, events))
+  const [items, events, ndrActions] = await Promise.all([shipmentRepo.itemsOf(db, ids), shipmentRepo.eventsOf(db, ids), shipmentRepo.ndrActionsOfMany(db, ids)])
+  return rows.map((r) => shipmentView(r, items, events, ndrActions))
 }
 
 export async function shipmentAnswer(db: Executor, row: ShipmentRow): Promise<ShipmentView> {
-  const [items, events] = await Promise.all([shipmentRepo.itemsOf(db, [row.id]), shipmentRepo.eventsOf(db, [row.id])])
-  return shipmentView(row, items, events)
+  const [items, events, ndrActions] = await Promise.all([shipmentRepo.itemsOf(db, [row.id]), shipmentRepo.eventsOf(db, [row.id]), shipmentRepo.ndrActionsOf(db, row.id)])
+  return shipmentView(row, items, events, ndrActions)
 }
 
 /** SQL for another module's query: the ids of orders with a parcel whose AWB is `awb`, on any carrier (one index probe per carrier). */

@@ -36,6 +36,16 @@ export const Shipment = Type.Object(
         refused: Type.Boolean({ description: "A failed delivery attempt the recipient refused (the carrier's reason says so)" }),
       }),
     ),
+    ndrActions: Type.Array(
+      Type.Object({
+        action: Type.Enum(['REATTEMPT', 'RTO'], { description: 'REATTEMPT: deliver again; RTO: return to origin' }),
+        deferredDate: Nullable(Type.String({ format: 'date', description: 'The day asked for the next attempt' })),
+        addressLine: Nullable(Type.String({ description: 'A corrected address line given to the courier' })),
+        phone: Nullable(Type.String({ description: 'A corrected mobile given to the courier' })),
+        at: Time,
+      }),
+      { description: 'What was asked of the carrier after failed delivery attempts, oldest first (the timeline of the parcel with its events)' },
+    ),
     createdAt: Time,
     updatedAt: Time,
   },
