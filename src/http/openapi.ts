@@ -73,6 +73,11 @@ export function guardErrorStatuses(schema: FastifySchema, credential: Credential
  */
 export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema || (schema as { hide?: boolean }).hide) return { schema, url }
+  // Parameters a querystring schema cannot name (an open set: the product list's option filters),
+  // declared by the route as `documentedParameters` and added to its operation by finishDocument.
+  const extra = (schema as { documentedParameters?: Operation['parameters'] }).documentedParameters
+  const operationId = (schema as { operationId?: string }).operationId
+  if (extra && operationId) extraParameters.set(operationId, extra)
   const wildcard = url.endsWith('*')
   const documented: FastifySchema = wildcard ? { ...schema, params: wildcardParams } : { ...schema }
   // A body that no JSON schema validates (the bytes of an upload, a CSV), declared by the route as
@@ -96,14 +101,17 @@ export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
   return { url: wildcard ? `${url.slice(0, -1)}:${WILDCARD_PARAM}` : url, schema: documented }
 }
 
+const extraParameters = new Map<string, NonNullable<Operation['parameters']>>()
+
 type Json = Record<string, unknown>
 interface MediaType {
   schema?: Json
   example?: unknown
 }
 interface Operation {
+  operationId?: string
   security?: Security
-  parameters?: { in: string; name?: string; required?: boolean; schema?: Json; description?: string }[]
+  parameters?: { in: string; name?: string; required?: boolean; schema?: Json; description?: string; style?: string; explode?: boolean }[]
   requestBody?: { content?: Record<string, MediaType> }
   responses?: Record<string, { description?: string; content?: Record<string, MediaType>; headers?: Record<string, unknown> }>
 }
@@ -217,6 +225,8 @@ export const finishDocument =
 
 function documentOperation(operation: Operation, path: string): void {
   const credential = credentialOf(operation.security)
+  const extra = operation.operationId ? extraParameters.get(operation.operationId) : undefined
+  if (extra) operation.parameters = [...(operation.parameters ?? []), ...structuredClone(extra)]
   documentHeaders(operation)
   // What the caller may leave out: Fastify's Ajv fills a field or parameter that has a `default`
   // (useDefaults) before the required check, so a generated client must not demand it.

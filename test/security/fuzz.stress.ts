@@ -100,6 +100,7 @@ interface Parameter {
   in: 'path' | 'query' | 'header'
   required?: boolean
   schema: JsonSchema
+  explode?: boolean
 }
 
 interface OpenApiOperation {
@@ -136,7 +137,9 @@ function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperati
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const params = op.parameters ?? []
-      const queryParams = params.filter((p) => p.in === 'query')
+      // An exploded object parameter (the product list's option filters: size=M) is not a parameter
+      // of its own name; its keys are open, so the fuzzer leaves it out.
+      const queryParams = params.filter((p) => p.in === 'query' && !(p.schema.type === 'object' && p.explode))
       const query: JsonSchema | null = queryParams.length
         ? {
             type: 'object',

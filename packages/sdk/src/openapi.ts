@@ -2213,7 +2213,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Active products, filtered, sorted and paginated */
+        /**
+         * Active products, filtered, sorted and paginated
+         * @description Option filters: any other parameter naming an option of the catalog's products (case-insensitive) filters by its values, comma-separated, any one matching: `size=M`, `size=M,L&colour=Red` (the products with an active variant that is M or L, and Red). A parameter naming no option is refused (400 `property x should not exist`). With `categoryId`, the answer has `facets`: each option of the category's products with its values, each with how many products choosing it would find beside the other filters.
+         */
         get: operations["listProducts"];
         put?: never;
         post?: never;
@@ -49298,6 +49301,10 @@ export interface operations {
                 /** @description Includes products of descendant categories */
                 categoryId?: string;
                 limit?: number;
+                /** @description Option filters, one parameter per option, named as the option (case-insensitive): size=M,L&colour=Red. Not a parameter named `options`. */
+                options?: {
+                    [key: string]: string;
+                };
                 page?: number;
                 /** @description Matches product name or brand (case-insensitive, partial) */
                 search?: string;
@@ -49415,6 +49422,18 @@ export interface operations {
                             slug: string;
                             /** @description Units available (a product with several variants: the sum of its active variants') */
                             stock: number;
+                        }[];
+                        /** @description With categoryId: the options of the category's products (none: no product there has options) */
+                        facets?: {
+                            /** @example Size */
+                            name: string;
+                            /** @description In the merchant's order of the option's values */
+                            values: {
+                                /** @description Products this value would find beside the other option filters given (an active variant holding them all) */
+                                count: number;
+                                /** @example M */
+                                value: string;
+                            }[];
                         }[];
                         message: string;
                         meta: {
@@ -53014,6 +53033,22 @@ export interface operations {
                                  */
                                 sellingPrice: string;
                                 slug: string;
+                                /** @description A product with options whose option values the query names ("red kurta xl"): the active variant holding the most query words (ties: the first in the product's order). Absent when the query names no option value. */
+                                variant?: {
+                                    /** @description Send it as variantId on cart and order lines */
+                                    id: string;
+                                    options: {
+                                        name: string;
+                                        value: string;
+                                    }[];
+                                    /**
+                                     * @description The variant's selling price, rupees with two decimals
+                                     * @example 1299.00
+                                     */
+                                    sellingPrice: string;
+                                    /** @example XL / Red */
+                                    title: string;
+                                };
                             }[];
                             topScore: number;
                             totalResults: number;

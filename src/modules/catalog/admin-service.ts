@@ -409,6 +409,8 @@ export class CatalogAdminService {
       await catalogRepo.deleteVariants(tx, existing.map((v) => v.id))
       await catalogRepo.insertVariants(tx, rows)
       await catalogRepo.updateProduct(tx, productId, { options, ...summaryOf(rows), updatedAt: now })
+      // Option values are searchable words of the product.
+      await refreshSearchColumns(tx, product.catalogId, [productId])
       return { catalogId: product.catalogId, view: await this.#adminView(tx, (await catalogRepo.findProduct(tx, productId))!) }
     })
     await this.#cache.invalidate(catalogId)

@@ -15,6 +15,8 @@ export interface ProductFilter {
   search?: string
   categoryIds?: string[]
   brand?: string
+  /** Option filters (`size=M,L`): option name and values, lower-cased; one active variant must hold them all. */
+  options?: OptionFilter[]
   sortBy: SortBy
   sortOrder: 'asc' | 'desc'
   limit: number
@@ -46,7 +48,17 @@ const productColumns = {
 }
 export type ProductSummary = { [K in keyof typeof productColumns]: ProductRow[K] }
 
-function listWhere(f: ProductFilter): SQL {
+export interface OptionFilter {
+  name: string
+  values: string[]
+}
+
+/** Whether variant `v`'s value of the option named `filter.name` (in its product's options) is one of `filter.values`. */
+const variantHolds = (filter: OptionFilter) => sql`exists (
+  select 1 from jsonb_array_elements(${products.options}) with ordinality as x(opt, i)
+  where lower(x.opt->>'name') = ${filter.name} and lower(v.option_values[x.i::int]) = any(${sql.param(filter.values)}::text[]))`
+
+function listWhere(f: Omit<ProductFilter, 'sortBy' | 'sortOrder' | 'limit' | 'offset'>): SQL {
   const conditions: SQL[] = [eq(products.catalogId, f.catalogId), eq(products.isActive, true)]
   if (f.search) {
     const pattern = containing(f.search.toLowerCase())
@@ -54,8 +66,18 @@ function listWhere(f: ProductFilter): SQL {
   }
   if (f.categoryIds) conditions.push(inArray(products.categoryId, f.categoryIds))
   if (f.brand) conditions.push(sql`lower(${products.brand}) = ${f.brand.toLowerCase()}`)
+  if (f.options?.length) {
+    conditions.push(sql`exists (select 1 from product_variants v where v.product_id = ${products.id} and v.is_active and ${sql.join(f.options.map(variantHolds), sql` and `)})`)
+  }
   return and(...conditions)!
 }
+
+/**
+ * A product's option values, space-separated ('' without options): searchable as its category path
+ * is (weight C, and after the path in `search_text`), so "red kurta xl" finds the kurta whose
+ * variants are Red and XL (decision 0043, step 3). Products' own name is `p`.
+ */
+const optionWords = sql`coalesce((select string_agg(v, ' ') from jsonb_array_elements(p.options) o, jsonb_array_elements_text(o->'values') v), '')`
 
 /**
  * Rebuilds the derived search columns of a catalog's products (or some of them) from name, brand,
@@ -74,9 +96,9 @@ export async function refreshSearchColumns(db: Executor, catalogId: string, prod
       search_vector =
         setweight(to_tsvector('english', p.name), 'A') ||
         setweight(to_tsvector('english', p.brand), 'B') ||
-        setweight(to_tsvector('english', tree.path), 'C') ||
+        setweight(to_tsvector('english', tree.path || ' ' || ${optionWords}), 'C') ||
         setweight(to_tsvector('english', left(p.description, 2000)), 'D'),
-      search_text = lower(p.name || ' ' || p.brand || ' ' || tree.path)
+      search_text = lower(p.name || ' ' || p.brand || ' ' || tree.path || ' ' || ${optionWords})
     from tree
     where p.category_id = tree.id and p.catalog_id = ${catalogId} ${only}`)
 }
@@ -156,6 +178,39 @@ export const catalogRepo = {
       db.select({ n: count() }).from(products).where(where),
     ])
     return { rows, total: totals[0]?.n ?? 0 }
+  },
+  /**
+   * Facet counts of the options of the products a list filter finds: per option name (lower-cased)
+   * and value, how many products have an active variant with it that also
+   * holds the filter's other options (a value's count is what choosing it would find, beside the
+   * values chosen). `lists`: the names and value lists of those products' options, for their order.
+   */
+  async optionFacets(db: Executor, f: Omit<ProductFilter, 'sortBy' | 'sortOrder' | 'limit' | 'offset'>) {
+    const filters = f.options ?? []
+    const base = listWhere({ ...f, options: [] })
+    const others = filters.length === 0 ? sql`true` : sql.join(filters.map((o) => sql`(lower(x.opt->>'name') = ${o.name} or ${variantHolds(o)})`), sql` and `)
+    const [counts, lists] = await Promise.all([
+      queryRows<{ key: string; value: string; products: number }>(db, sql`
+        select lower(x.opt->>'name') as key, min(v.option_values[x.i::int]) as value, count(distinct ${products.id})::int as products
+        from ${products}
+        join product_variants v on v.product_id = ${products.id} and v.is_active
+        cross join lateral jsonb_array_elements(${products.options}) with ordinality as x(opt, i)
+        where ${base} and ${others}
+        group by lower(x.opt->>'name'), lower(v.option_values[x.i::int])`),
+      queryRows<{ key: string; name: string; place: number; values: string[]; products: number }>(db, sql`
+        select lower(x.opt->>'name') as key, x.opt->>'name' as name, min(x.i)::int as place, x.opt->'values' as values, count(*)::int as products
+        from ${products} cross join lateral jsonb_array_elements(${products.options}) with ordinality as x(opt, i)
+        where ${base} and ${products.options} <> '[]'::jsonb
+        group by x.opt->>'name', x.opt->'values'`),
+    ])
+    return { counts, lists }
+  },
+  /** The option names of a catalog's active products, lower-cased. */
+  async optionNames(db: Executor, catalogId: string): Promise<string[]> {
+    const rows = await queryRows<{ name: string }>(db, sql`
+      select distinct lower(o->>'name') as name from ${products}, jsonb_array_elements(${products.options}) o
+      where ${products.catalogId} = ${catalogId} and ${products.isActive} and ${products.options} <> '[]'::jsonb`)
+    return rows.map((r) => r.name)
   },
   async findProductBySlug(db: Executor, catalogId: string, slug: string): Promise<ProductSummary | null> {
     const [row] = await db

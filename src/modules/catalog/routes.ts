@@ -9,7 +9,7 @@ import { apiKeyOf, type Guards } from '../../http/guards.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import type { CatalogService, ProductQuery } from './service.ts'
 import { Limit, security } from '../../http/schemas.ts'
-import { Page, Product, ProductDetail, SearchResult, TopCategory } from './schemas.ts'
+import { OptionFacet, Page, Product, ProductDetail, SearchResult, TopCategory } from './schemas.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -35,9 +35,20 @@ const answerBytes = (answer: CachedAnswer) => answer.bytes.length + answer.etag.
  * (tracking parameters, junk) never reaches the key, so it cannot add entries (issue #20), and two
  * requests that differ only in parameter order or spelt-out defaults share one entry.
  */
+const LIST_PARAMS = new Set(['page', 'limit', 'search', 'categoryId', 'brand', 'sortBy', 'sortOrder'])
+/**
+ * The list's parameters it does not declare: option filters, each a string or, repeated
+ * (`size=M&size=L`), a list of them, checked by the service against the catalog's options.
+ */
+const optionParamsOf = (query: object): Record<string, string | string[]> =>
+  Object.fromEntries(Object.entries(query).filter((e): e is [string, string | string[]] => !LIST_PARAMS.has(e[0])))
+
 export function productListKey(query: ProductQuery): string {
   // Numbers and enum words cannot hold "|"; text is JSON-quoted (or empty), so keys never collide.
-  return `products|${query.page}|${query.limit}|${query.sortBy}|${query.sortOrder}|${keyText(query.categoryId)}|${keyText(query.brand)}|${keyText(query.search)}`
+  const options = Object.entries(query.options ?? {})
+    .map(([name, value]) => [name.toLowerCase(), [value].flat().join(',').toLowerCase()])
+    .sort()
+  return `products|${query.page}|${query.limit}|${query.sortBy}|${query.sortOrder}|${keyText(query.categoryId)}|${keyText(query.brand)}|${keyText(query.search)}${options.length ? `|${JSON.stringify(options)}` : ''}`
 }
 function keyText(value: string | undefined): string {
   if (value === undefined) return ''
@@ -108,7 +119,21 @@ export function productRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDe
         operationId: 'listProducts',
         tags,
         summary: 'Active products, filtered, sorted and paginated',
+        description:
+          'Option filters: any other parameter naming an option of the catalog\'s products (case-insensitive) filters by its values, comma-separated, any one matching: `size=M`, `size=M,L&colour=Red` (the products with an active variant that is M or L, and Red). A parameter naming no option is refused (400 `property x should not exist`). ' +
+          'With `categoryId`, the answer has `facets`: each option of the category\'s products with its values, each with how many products choosing it would find beside the other filters.',
         security: security.apiKey,
+        documentedParameters: [
+          {
+            in: 'query',
+            name: 'options',
+            style: 'form',
+            explode: true,
+            required: false,
+            description: 'Option filters, one parameter per option, named as the option (case-insensitive): size=M,L&colour=Red. Not a parameter named `options`.',
+            schema: { type: 'object', additionalProperties: { type: 'string', maxLength: 200 }, example: { size: 'M,L', colour: 'Red' } },
+          },
+        ],
         querystring: Type.Object({
           page: Page,
           limit: Limit(100, 20),
@@ -117,21 +142,31 @@ export function productRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDe
           brand: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive' })),
           sortBy: Type.Enum(['createdAt', 'updatedAt', 'name', 'brand', 'sku'], { default: 'createdAt' }),
           sortOrder: Type.Enum(['asc', 'desc'], { default: 'desc' }),
-        }),
-        response: { 200: PagedEnvelope(Product), ...errorResponses(400, 401, 429) },
+        }, { additionalProperties: Type.Unknown({ description: 'An option filter: size=M,L (checked by the service: see optionFiltersOf)' }), maxProperties: 30 }),
+        response: {
+          200: Type.Object({
+            ...PagedEnvelope(Product).properties,
+            facets: Type.Optional(Type.Array(OptionFacet, { description: "With categoryId: the options of the category's products (none: no product there has options)" })),
+          }),
+          ...errorResponses(400, 401, 429),
+        },
       },
     },
     async (request, reply) => {
       const { catalogId } = apiKeyOf(request)
       // The hottest read: the serialized answer itself is cached, per catalog version.
       const { page, limit, search, categoryId, brand, sortBy, sortOrder } = request.query
-      const filter = { page, limit, search, categoryId, brand, sortBy, sortOrder }
+      // The parameters the list does not declare are its option filters (an open set: size, colour, …):
+      // optionParamsOf takes only those, as strings, and the service refuses any that names no option.
+      // eslint-disable-next-line no-restricted-syntax
+      const filter = { page, limit, search, categoryId, brand, sortBy, sortOrder, options: optionParamsOf(request.query) }
       const answer = await catalog.cache.getWithStock(
         catalogId,
         productListKey(filter),
         async () => {
           const result = await catalog.listProducts(catalogId, filter)
-          return cachedAnswer(reply.serialize(paged(result.data, result.meta, 'Products retrieved')) as string)
+          const answer = paged(result.data, result.meta, 'Products retrieved')
+          return cachedAnswer(reply.serialize(result.facets ? { ...answer, facets: result.facets } : answer) as string)
         },
         answerBytes,
       )
@@ -196,15 +231,15 @@ export function searchRoutes(app: RouteApp, { catalog, guards }: CatalogRouteDep
       const envelope = reply.serialize(ok({ ...found, products: [] }, 'Search results')) as string
       const at = envelope.indexOf(EMPTY_PRODUCTS) + EMPTY_PRODUCTS.length - 1
       // One buffer, written in place: the envelope around the items, each item's bytes and score.
-      const scores = found.products.map((hit, i) => `${hit.score}}${i === found.products.length - 1 ? '' : ','}`)
+      const scores = found.products.map((hit, i) => `${hit.score}${hit.variant ?? ''}}${i === found.products.length - 1 ? '' : ','}`)
       let size = Buffer.byteLength(envelope)
-      for (const [i, hit] of found.products.entries()) size += hit.json.length + scores[i]!.length
+      for (const [i, hit] of found.products.entries()) size += hit.json.length + Buffer.byteLength(scores[i]!)
       const body = Buffer.allocUnsafe(size)
       let offset = body.write(envelope.slice(0, at))
       for (const [i, hit] of found.products.entries()) {
         body.set(hit.json, offset)
         offset += hit.json.length
-        offset += body.write(scores[i]!, offset, 'latin1')
+        offset += body.write(scores[i]!, offset)
       }
       body.write(envelope.slice(at), offset)
       return reply.type(JSON_TYPE).send(body as never)

@@ -42,6 +42,17 @@ export const ProductVariant = Type.Object({
   stock: Type.Integer(),
   isActive: Type.Boolean(),
 })
+/** GET /products with a categoryId: the counts of its products' option values. */
+export const OptionFacet = Type.Object({
+  name: Type.String({ examples: ['Size'] }),
+  values: Type.Array(
+    Type.Object({
+      value: Type.String({ examples: ['M'] }),
+      count: Type.Integer({ description: 'Products this value would find beside the other option filters given (an active variant holding them all)' }),
+    }),
+    { description: "In the merchant's order of the option's values" },
+  ),
+})
 /** GET /products/{slug}: the product with its variants. */
 export const ProductDetail = Type.Object({ ...Product.properties, variants: Type.Array(ProductVariant, { minItems: 1 }) })
 export const SearchResult = Type.Object({
@@ -55,6 +66,20 @@ export const SearchResult = Type.Object({
       images: Type.Array(Type.String()),
       categoryId: Type.String(),
       score: Type.Number({ description: 'Relevance in [0, 1), higher is better' }),
+      variant: Type.Optional(
+        Type.Object(
+          {
+            id: Type.String({ description: 'Send it as variantId on cart and order lines' }),
+            title: Type.String({ examples: ['XL / Red'] }),
+            options: Type.Array(Type.Object({ name: Type.String(), value: Type.String() })),
+            sellingPrice: Money("The variant's selling price"),
+          },
+          {
+            description:
+              'A product with options whose option values the query names ("red kurta xl"): the active variant holding the most query words (ties: the first in the product\'s order). Absent when the query names no option value.',
+          },
+        ),
+      ),
     }),
   ),
   categories: Type.Array(

@@ -37,6 +37,30 @@ export function productJson(row: { id: string; slug: string; name: string; brand
   return `${item.slice(0, -1)},"score":`
 }
 
+/**
+ * An active variant of a product with options, as search reports it when the query names its option
+ * values ("red kurta xl": the variant Red / XL): its option values' words, lower-cased, and what the
+ * answer's item adds after its score, `,"variant":{…}`.
+ */
+export interface IndexedVariant {
+  words: string[]
+  json: string
+}
+
+function indexedVariants(row: ProductRow): IndexedVariant[] | null {
+  if (!row.variants?.length || !row.options?.length) return null
+  const names = row.options.map((o) => o.name)
+  return row.variants.map((v) => ({
+    words: wordsOf(v.values.join(' ')),
+    json: `,"variant":${JSON.stringify({
+      id: v.id,
+      title: v.values.join(' / '),
+      options: v.values.map((value, i) => ({ name: names[i] ?? '', value })),
+      sellingPrice: formatPaise(BigInt(v.price)),
+    })}`,
+  }))
+}
+
 export interface IndexedCategory {
   id: string
   slug: string
@@ -108,6 +132,9 @@ interface ProductRow {
   search_text: string
   vector: string | null
   updated_ms: number
+  /** A product with options: its options and its active variants in their order (else null). */
+  options: { name: string }[] | null
+  variants: { id: string; values: string[]; price: string }[] | null
 }
 interface CategoryRow {
   id: string
@@ -216,6 +243,8 @@ export class CatalogIndex {
   readonly nameWords = ints(1024)
   readonly wordPool = ints(16_384)
   readonly docOf = new Map<string, number>()
+  /** Per doc of a product with options: its active variants (see IndexedVariant). */
+  readonly variants = new Map<number, IndexedVariant[]>()
   live = 0
   /** Whether doc order is id order (true until an existing product is re-added at the end): ties then need no id comparison. */
   idOrdered = true
@@ -347,6 +376,8 @@ export class CatalogIndex {
     this.nameWordTotal += nameWords.length
     for (const w of words) this.wordPool.push(w)
     this.docOf.set(row.id, doc)
+    const variants = indexedVariants(row)
+    if (variants) this.variants.set(doc, variants)
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
@@ -378,6 +409,7 @@ export class CatalogIndex {
     this.ids[doc] = ''
     this.dead.data[doc] = 1
     this.docOf.delete(id)
+    this.variants.delete(doc)
     this.live--
     this.#vocabulary = null
     this.#correctionMemo.clear()
@@ -429,7 +461,11 @@ const shapeOf = (rows: CategoryRow[]) =>
     .join('\u0001')
 
 const productColumns = sql`id, slug, name, brand, selling_price, images, category_id, is_active, search_text,
-  search_vector::text as vector, (extract(epoch from updated_at) * 1000)::float8 as updated_ms`
+  search_vector::text as vector, (extract(epoch from updated_at) * 1000)::float8 as updated_ms,
+  case when options <> '[]'::jsonb then options end as options,
+  case when options <> '[]'::jsonb then (
+    select json_agg(json_build_object('id', v.id, 'values', v.option_values, 'price', v.selling_price::text) order by v.position)
+    from product_variants v where v.product_id = products.id and v.is_active) end as variants`
 
 async function readCategories(db: Db, catalogId: string) {
   return queryRows<CategoryRow>(db, sql`
@@ -553,6 +589,7 @@ export interface PackedIndex {
   categories: IndexedCategory[]
   categoryShape: string
   syncedXmin: string
+  variants: Map<number, IndexedVariant[]>
 }
 
 /**
@@ -589,6 +626,7 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     categories: index.categories,
     categoryShape: index.categoryShape,
     syncedXmin: index.syncedXmin,
+    variants: index.variants,
   }
   return { packed, transfer: [...transfer] }
 }
@@ -619,5 +657,6 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
   })
   for (const [trigram, id] of p.trigramId) index.trigramId.set(trigram, id)
   for (const [word, stem] of p.stems) index.stems.set(word, stem)
+  for (const [doc, variants] of p.variants) index.variants.set(doc, variants)
   return index
 }

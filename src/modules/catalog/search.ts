@@ -27,11 +27,23 @@ export interface ProductHit {
   id: string
   score: number
   json: Uint8Array
+  /** A product with options whose option values the query names: `,"variant":{…}`, written after the score. */
+  variant?: string
 }
 
 /** A hit as the answer's item: its JSON completed with the score (for scripts and tests; the route writes the bytes). */
 export const hitProduct = (hit: ProductHit) =>
-  JSON.parse(`${Buffer.from(hit.json.buffer, hit.json.byteOffset, hit.json.byteLength).toString()}${hit.score}}`) as { id: string; slug: string; name: string; brand: string; sellingPrice: string; images: string[]; categoryId: string; score: number }
+  JSON.parse(`${Buffer.from(hit.json.buffer, hit.json.byteOffset, hit.json.byteLength).toString()}${hit.score}${hit.variant ?? ''}}`) as {
+    id: string
+    slug: string
+    name: string
+    brand: string
+    sellingPrice: string
+    images: string[]
+    categoryId: string
+    score: number
+    variant?: { id: string; title: string; options: { name: string; value: string }[]; sellingPrice: string }
+  }
 
 export interface CategoryHit {
   id: string
@@ -489,8 +501,37 @@ function scoreCandidates(index: CatalogIndex, candidates: number[], total: numbe
     return { d, id: index.ids[d]!, score, length: index.nameWords.data[d]! }
   })
   scored.sort((a, b) => b.score - a.score || a.length - b.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => ({ id, score, json: index.jsonOf(d) }))
+  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => {
+    const variant = matchedVariant(index, d, tokens)
+    return variant ? { id, score, json: index.jsonOf(d), variant } : { id, score, json: index.jsonOf(d) }
+  })
   return { hits: found, total }
+}
+
+/**
+ * The variant of a product with options that the query names (decision 0043, step 3): the one whose
+ * option values hold the most query words, a word counting when it is a value's word, its stem, or
+ * (three letters or more) its start ("red kurta xl" -> Red / XL; "kurta m" -> M, a stop word the
+ * product's match does not need); ties go to the merchant's first. None when no word is a value's.
+ */
+function matchedVariant(index: CatalogIndex, d: number, tokens: string[]): string | undefined {
+  const variants = index.variants.get(d)
+  if (!variants) return undefined
+  const stemOf = (w: string) => index.stems.get(w) || null
+  let best: string | undefined
+  let most = 0
+  for (const v of variants) {
+    let n = 0
+    for (const t of tokens) {
+      const stem = stemOf(t)
+      if (v.words.some((w) => w === t || (t.length >= 3 && w.startsWith(t)) || (stem !== null && stemOf(w) === stem))) n++
+    }
+    if (n > most) {
+      most = n
+      best = v.json
+    }
+  }
+  return best
 }
 
 function searchCategories(index: CatalogIndex, groups: Group[], trigrams: QueryTrigrams, limit: number) {

@@ -8,12 +8,14 @@ import { formatPaise } from '../../lib/money.ts'
 import { type PageMeta, pageMeta } from '../../lib/pagination.ts'
 import { type CatalogCache, createCatalogCache } from './cache.ts'
 import { onStockMoved } from './stock.ts'
-import { type CategoryRow, catalogRepo, type ProductSummary, type SortBy, type VariantRow } from './repo.ts'
+import { type CategoryRow, catalogRepo, type OptionFilter, type ProductSummary, type SortBy, type VariantRow } from './repo.ts'
 import { priceRangeOf, variantsOf } from './variants.ts'
 import type { searchQueries } from './schema.sql.ts'
 import { currentIndex, type IndexBuilds, queryTokens, searchCatalog, sinceLastSync, syncedIndex } from './search.ts'
 
 const DEGRADED_SYNC_INTERVAL_MS = 1000
+/** Values one option filter may list (`size=S,M,L,…`). */
+const MAX_OPTION_VALUES = 50
 
 export interface ProductQuery {
   page: number
@@ -21,8 +23,45 @@ export interface ProductQuery {
   search?: string
   categoryId?: string
   brand?: string
+  /** Option filters by name as given (`size=M,L`, or repeated: a list): see optionFiltersOf. */
+  options?: Record<string, string | string[]>
   sortBy: SortBy
   sortOrder: 'asc' | 'desc'
+}
+
+/** A facet of a category's products: an option, its values and how many products each would find. */
+export interface OptionFacet {
+  name: string
+  values: { value: string; count: number }[]
+}
+
+/**
+ * One order of an option's values over the products that have it: the longest list first (the
+ * merchant's fullest size chart), then each other list's new values placed after the value before
+ * them in it, or before the one after them (XS before S), else at the end. Lower-cased.
+ */
+export function mergedOrder(lists: { values: string[]; products: number }[]): string[] {
+  const order: string[] = []
+  const sorted = [...lists].sort((a, b) => b.values.length - a.values.length || b.products - a.products || (a.values.join() < b.values.join() ? -1 : 1))
+  for (const { values } of sorted) {
+    const list = values.map((v) => v.toLowerCase())
+    list.forEach((value, i) => {
+      if (order.includes(value)) return
+      const before = i > 0 ? order.indexOf(list[i - 1]!) : -1
+      const after = list.slice(i + 1).map((v) => order.indexOf(v)).find((at) => at >= 0)
+      if (before >= 0) order.splice(before + 1, 0, value)
+      else if (after !== undefined) order.splice(after, 0, value)
+      else order.push(value)
+    })
+  }
+  return order
+}
+
+/** An option's name as most of its products write it (Size over size), ties alphabetically. */
+function spellingOf(lists: { name: string; products: number }[]): string {
+  const n = new Map<string, number>()
+  for (const l of lists) n.set(l.name, (n.get(l.name) ?? 0) + l.products)
+  return [...n].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0]
 }
 
 /** A product as the API shows it; `stored`: its variants when it has options (none read otherwise). */
@@ -141,25 +180,78 @@ export class CatalogService {
       }))
   }
 
-  async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta }> {
+  /**
+   * The list's option filters: a parameter the list does not declare is an option filter when some
+   * active product of the catalog has an option of that name (case-insensitive); any other is
+   * refused as an unknown parameter always was. Values are comma-separated, any one matching.
+   */
+  async #optionFiltersOf(catalogId: string, given: Record<string, string | string[]> | undefined): Promise<OptionFilter[]> {
+    const entries = Object.entries(given ?? {})
+    if (entries.length === 0) return []
+    const known = new Set(await this.cache.get(catalogId, 'option-names', () => catalogRepo.optionNames(this.#reads, catalogId)))
+    const unknown = entries.filter(([name]) => !known.has(name.toLowerCase()))
+    if (unknown.length > 0) throw new AppError('BAD_REQUEST', 'Bad request', unknown.map(([name]) => `property ${name} should not exist`))
+    return entries.map(([name, value]) => {
+      const values = [value].flat().flatMap((v) => v.split(',')).map((v) => v.trim().toLowerCase()).filter(Boolean)
+      if (values.length === 0) throw new AppError('BAD_REQUEST', 'Bad request', [`${name} should not be empty`])
+      if (values.length > MAX_OPTION_VALUES) throw new AppError('BAD_REQUEST', 'Bad request', [`${name} must contain no more than ${MAX_OPTION_VALUES} elements`])
+      if (values.some((v) => v.length > 200)) throw new AppError('BAD_REQUEST', 'Bad request', [`${name} must be shorter than or equal to 200 characters`])
+      return { name: name.toLowerCase(), values }
+    })
+  }
+
+  async listProducts(catalogId: string, query: ProductQuery): Promise<{ data: ReturnType<typeof toProduct>[]; meta: PageMeta; facets?: OptionFacet[] }> {
     let categoryIds: string[] | undefined
     if (query.categoryId) {
       const all = await this.#allCategories(catalogId)
       categoryIds = all.some((c) => c.id === query.categoryId) ? descendantIds(all, query.categoryId) : []
     }
-    const { rows, total } = await catalogRepo.listProducts(this.#reads, {
+    const filter = {
       catalogId,
       search: query.search?.trim() || undefined,
       categoryIds,
       brand: query.brand?.trim() || undefined,
-      sortBy: query.sortBy,
-      sortOrder: query.sortOrder,
-      limit: query.limit,
-      offset: (query.page - 1) * query.limit,
-    })
+      options: await this.#optionFiltersOf(catalogId, query.options),
+    }
+    const [{ rows, total }, facets] = await Promise.all([
+      catalogRepo.listProducts(this.#reads, {
+        ...filter,
+        sortBy: query.sortBy,
+        sortOrder: query.sortOrder,
+        limit: query.limit,
+        offset: (query.page - 1) * query.limit,
+      }),
+      query.categoryId ? this.#facets(filter) : undefined,
+    ])
     const variants = await catalogRepo.variantsOf(this.#reads, rows.filter((r) => r.options.length > 0).map((r) => r.id))
-    return { data: rows.map((r) => toProduct(r, variants.get(r.id))), meta: pageMeta(total, query) }
+    const data = rows.map((r) => toProduct(r, variants.get(r.id)))
+    return facets ? { data, meta: pageMeta(total, query), facets } : { data, meta: pageMeta(total, query) }
   }
+
+  /**
+   * The facets of a category's list: its products' options (by their mean place in those products),
+   * each value with what choosing it would find, in the merchant's order (mergedOrder).
+   */
+  async #facets(filter: Parameters<typeof catalogRepo.optionFacets>[1]): Promise<OptionFacet[]> {
+    const { counts, lists } = await catalogRepo.optionFacets(this.#reads, filter)
+    // Options by their mean place in their products (Size before Colour where most put it first).
+    const meanPlace = new Map<string, { sum: number; n: number }>()
+    for (const l of lists) {
+      const m = meanPlace.get(l.key) ?? { sum: 0, n: 0 }
+      meanPlace.set(l.key, { sum: m.sum + l.place * l.products, n: m.n + l.products })
+    }
+    const mean = (key: string) => meanPlace.get(key)!.sum / meanPlace.get(key)!.n
+    const keys = [...meanPlace.keys()].sort((a, b) => mean(a) - mean(b) || (a < b ? -1 : 1))
+    return keys.flatMap((key) => {
+      const rows = counts.filter((c) => c.key === key)
+      if (rows.length === 0) return []
+      const order = mergedOrder(lists.filter((l) => l.key === key))
+      const place = (value: string) => order.indexOf(value.toLowerCase())
+      rows.sort((a, b) => place(a.value) - place(b.value))
+      return [{ name: spellingOf(lists.filter((l) => l.key === key)), values: rows.map((r) => ({ value: r.value, count: r.products })) }]
+    })
+  }
+
 
   async productBySlug(catalogId: string, slug: string) {
     const row = await catalogRepo.findProductBySlug(this.#reads, catalogId, slug)
