@@ -14,6 +14,11 @@
 //   type        a product type ("pressure cooker", "kurti")        products of that type 2
 //   model       a model number, in any case                        products of that model 3
 //   hinglish    a type in Hinglish ("ladies chappal", "bachon ke liye school bag")  that type (and audience) 2
+//   variant     a colour, a clothing or footwear type and a size ("maroon kurta xl")    that type with an
+//               active variant of that colour and size, or so named, 2; that type 1 (decision 0043)
+// A third of clothing and footwear products have options (Size x Colour, a tenth of the variants
+// inactive), made with a random stream of their own after everything else, so the other classes'
+// products and queries are what they were before variants.
 import type { CatalogImport, CategoryImportRow, ProductImportRow } from '../src/modules/catalog/index.ts'
 import { seededRandom as random } from '../src/lib/random.ts'
 
@@ -121,11 +126,23 @@ interface Made {
   kind: Kind
   audience: string
   model: string | null
+  grid?: Grid
 }
+
+/** A product's options and variants (each an option value per option, in order), for search:eval to store. */
+export interface Grid {
+  slug: string
+  options: { name: string; values: string[] }[]
+  variants: { values: string[]; isActive: boolean }[]
+}
+
+const APPAREL_SIZES = ['S', 'M', 'L', 'XL', 'XXL']
+const SHOE_SIZES = ['UK 6', 'UK 7', 'UK 8', 'UK 9', 'UK 10']
+const VARIANT_COLOURS = ['Black', 'White', 'Navy Blue', 'Maroon', 'Mustard Yellow', 'Bottle Green', 'Pink', 'Grey', 'Beige', 'Red', 'Wine', 'Olive']
 
 const slugify = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 150).replace(/^-+|-+$/g, '')
 
-export function messyCatalog(count = 20_000, seed = 2026): { catalog: CatalogImport; judgments: Judgment[] } {
+export function messyCatalog(count = 20_000, seed = 2026): { catalog: CatalogImport; judgments: Judgment[]; grids: Grid[] } {
   const rand = random(seed)
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
   const chance = (p: number) => rand() < p
@@ -178,7 +195,49 @@ export function messyCatalog(count = 20_000, seed = 2026): { catalog: CatalogImp
       model,
     })
   }
-  return { catalog: { categories: CATEGORIES, products: made.map((m) => m.row) }, judgments: judge(made, rand) }
+  const judgments = judge(made, rand)
+  // Options, with a stream of their own (see the top of the file).
+  const more = random(seed + 7)
+  const pickMore = <T>(xs: readonly T[]) => xs[Math.floor(more() * xs.length)]!
+  for (const m of made) {
+    if ((m.kind.category !== 'clothing' && m.kind.category !== 'footwear') || more() >= 0.33) continue
+    const chart = m.kind.category === 'footwear' ? SHOE_SIZES : APPAREL_SIZES
+    const from = Math.floor(more() * 2)
+    const sizes = chart.slice(from, from + 3 + Math.floor(more() * 3))
+    const colours = [...new Set([pickMore(VARIANT_COLOURS), pickMore(VARIANT_COLOURS), pickMore(VARIANT_COLOURS)].slice(0, 1 + Math.floor(more() * 3)))]
+    m.grid = {
+      slug: m.row.slug,
+      options: [{ name: 'Size', values: sizes }, { name: 'Colour', values: colours }],
+      variants: sizes.flatMap((size) => colours.map((colour) => ({ values: [size, colour], isActive: more() >= 0.1 }))),
+    }
+  }
+  judgments.push(...judgeVariants(made, more))
+  return { catalog: { categories: CATEGORIES, products: made.map((m) => m.row) }, judgments, grids: made.flatMap((m) => (m.grid ? [m.grid] : [])) }
+}
+
+/** Whether a product sells this colour and size: an active variant of both, or (no options) its name says both. */
+export function sells(m: { row: { name: string }; grid?: Grid }, colour: string, size: string): boolean {
+  if (m.grid) return m.grid.variants.some((v) => v.isActive && v.values[0] === size && v.values[1] === colour)
+  const name = ` ${words(m.row.name).join(' ')} `
+  return name.includes(` ${words(colour).join(' ')} `) && name.includes(` ${words(size).join(' ')} `)
+}
+
+/** variant: "maroon kurta xl" (the words in one of three orders), judged from the products' variants and names. */
+function judgeVariants(made: Made[], rand: () => number): Judgment[] {
+  const out: Judgment[] = []
+  const withGrid = made.filter((m) => m.grid)
+  for (let n = 0; n < 50; n++) {
+    const m = withGrid[Math.floor(rand() * withGrid.length)]!
+    const active = m.grid!.variants.filter((v) => v.isActive)
+    if (active.length === 0) continue
+    const [size, colour] = active[Math.floor(rand() * active.length)]!.values as [string, string]
+    const type = m.kind.type.toLowerCase()
+    const query = [`${colour} ${type} ${size}`, `${type} ${colour} ${size}`, `${type} ${size} ${colour}`][n % 3]!.toLowerCase()
+    const relevant: Record<string, number> = {}
+    for (const x of made) if (x.kind === m.kind) relevant[x.row.slug] = sells(x, colour, size) ? 2 : 1
+    out.push({ query, kind: 'variant', relevant })
+  }
+  return out
 }
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []

@@ -65,8 +65,10 @@ try {
     await db.execute(sql`update products set options = '[{"name":"Size","values":["S","M","L"]}]'::jsonb, stock = ${3 * STOCK} where id in (${ids})`)
     variantOf = new Map(productIds.map((id) => [id, `var_bench_${id}_M`]))
   } else {
-    await db.execute(sql`delete from product_variants where catalog_id = ${values.catalog}`)
-    await db.execute(sql`update products set options = '[]'::jsonb where catalog_id = ${values.catalog} and options <> '[]'::jsonb`)
+    // Undoes an earlier --variants run (and nothing else: bench/catalog-variants.ts owns its own).
+    await db.execute(sql`delete from product_variants where catalog_id = ${values.catalog} and id like 'var_bench\_%'`)
+    await db.execute(sql`update products p set options = '[]'::jsonb where catalog_id = ${values.catalog} and options <> '[]'::jsonb
+                         and not exists (select 1 from product_variants v where v.product_id = p.id)`)
   }
   const lines = productIds.map((productId) => (variantOf.has(productId) ? { productId, variantId: variantOf.get(productId)! } : { productId }))
   process.stderr.write(

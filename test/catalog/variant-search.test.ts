@@ -89,6 +89,24 @@ describe('search finds products by their option values and says which variant ma
     assert.equal(found[0]!.variant?.id, detail.variants.find((v: { title: string }) => v.title === 'XL / Red').id)
   })
 
+  test('a product whose name says Red but whose variants are not Red ranks below one that sells Red in XL, and the pasted name still finds it first', async () => {
+    const festive = await givenProduct('red-festive-kurta', 'Red Festive Kurta', ethnic)
+    await givenGrid(festive, [{ name: 'Size', values: ['XL'] }, { name: 'Colour', values: ['Black'] }])
+    const found = await search('red kurta xl')
+    const at = (slug: string) => found.findIndex((p) => p.slug === slug)
+    assert.ok(at('cotton-kurta') >= 0 && at('red-festive-kurta') > at('cotton-kurta'), found.map((p) => p.slug).join(', '))
+    assert.equal(found[at('red-festive-kurta')]!.variant?.title, 'XL / Black')
+    assert.equal((await search('Red Festive Kurta'))[0]!.slug, 'red-festive-kurta')
+    // The "s" of "men's" is no size S: the product is not taken for one that fails to sell it.
+    const mens = await givenProduct('mens-silk-kurta', "Men's Silk Kurta", ethnic)
+    await givenGrid(mens, [{ name: 'Size', values: ['M', 'L'] }])
+    const plain = await search("men's silk kurta")
+    assert.equal(plain[0]!.slug, 'mens-silk-kurta')
+    assert.equal(plain[0]!.variant, undefined)
+    await adminCall('PATCH', `/products/${festive}`, { isActive: false })
+    await adminCall('PATCH', `/products/${mens}`, { isActive: false })
+  })
+
   test('an option value alone is a word of its product: "green" finds only the silk kurta', async () => {
     const found = await search('green')
     assert.deepEqual(found.map((p) => p.slug), ['silk-kurta'])

@@ -47,10 +47,16 @@ export interface IndexedVariant {
   json: string
 }
 
-function indexedVariants(row: ProductRow): IndexedVariant[] | null {
+/** A product with options in the index: its option names (lower-cased) and its active variants. */
+export interface IndexedOptions {
+  names: string[]
+  variants: IndexedVariant[]
+}
+
+function indexedOptions(row: ProductRow): IndexedOptions | null {
   if (!row.variants?.length || !row.options?.length) return null
   const names = row.options.map((o) => o.name)
-  return row.variants.map((v) => ({
+  const variants = row.variants.map((v) => ({
     words: wordsOf(v.values.join(' ')),
     json: `,"variant":${JSON.stringify({
       id: v.id,
@@ -59,6 +65,7 @@ function indexedVariants(row: ProductRow): IndexedVariant[] | null {
       sellingPrice: formatPaise(BigInt(v.price)),
     })}`,
   }))
+  return { names: names.map((n) => n.toLowerCase()), variants }
 }
 
 export interface IndexedCategory {
@@ -243,8 +250,14 @@ export class CatalogIndex {
   readonly nameWords = ints(1024)
   readonly wordPool = ints(16_384)
   readonly docOf = new Map<string, number>()
-  /** Per doc of a product with options: its active variants (see IndexedVariant). */
-  readonly variants = new Map<number, IndexedVariant[]>()
+  /** Per doc of a product with options: its option names and active variants (see IndexedVariant). */
+  readonly variants = new Map<number, IndexedOptions>()
+  /**
+   * Per option name (lower-cased), the words of its values in any product: "red" is a colour's. A
+   * query word of an option a product has that none of its variants holds is something it does not
+   * sell (search.ts). Only grows: a value no longer sold leaves a word that matches nothing.
+   */
+  readonly optionValueWords = new Map<string, Set<string>>()
   live = 0
   /** Whether doc order is id order (true until an existing product is re-added at the end): ties then need no id comparison. */
   idOrdered = true
@@ -376,8 +389,15 @@ export class CatalogIndex {
     this.nameWordTotal += nameWords.length
     for (const w of words) this.wordPool.push(w)
     this.docOf.set(row.id, doc)
-    const variants = indexedVariants(row)
-    if (variants) this.variants.set(doc, variants)
+    const options = indexedOptions(row)
+    if (options) {
+      this.variants.set(doc, options)
+      options.names.forEach((name, i) => {
+        let words = this.optionValueWords.get(name)
+        if (!words) this.optionValueWords.set(name, (words = new Set()))
+        for (const v of row.variants!) for (const w of wordsOf(v.values[i] ?? '')) words.add(w)
+      })
+    }
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
@@ -589,7 +609,8 @@ export interface PackedIndex {
   categories: IndexedCategory[]
   categoryShape: string
   syncedXmin: string
-  variants: Map<number, IndexedVariant[]>
+  variants: Map<number, IndexedOptions>
+  optionValueWords: Map<string, Set<string>>
 }
 
 /**
@@ -627,6 +648,7 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     categoryShape: index.categoryShape,
     syncedXmin: index.syncedXmin,
     variants: index.variants,
+    optionValueWords: index.optionValueWords,
   }
   return { packed, transfer: [...transfer] }
 }
@@ -658,5 +680,6 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
   for (const [trigram, id] of p.trigramId) index.trigramId.set(trigram, id)
   for (const [word, stem] of p.stems) index.stems.set(word, stem)
   for (const [doc, variants] of p.variants) index.variants.set(doc, variants)
+  for (const [name, words] of p.optionValueWords) index.optionValueWords.set(name, words)
   return index
 }

@@ -53,6 +53,18 @@ export interface CategoryHit {
   score: number
 }
 
+/** Which of the query's words are the "s" of a possessive ("men's", "women’s"). */
+function possessiveOf(q: string, tokens: string[]): Set<number> {
+  const out = new Set<number>()
+  let i = 0
+  for (const m of q.toLowerCase().normalize('NFKC').matchAll(/[\p{L}\p{N}]+/gu)) {
+    if (i >= tokens.length) break
+    if (m[0] === 's' && /['’]$/.test(q.normalize('NFKC').slice(0, m.index))) out.add(i)
+    i++
+  }
+  return out
+}
+
 /** Lower-cased words of the query: letters and digits only. */
 export function queryTokens(q: string): string[] {
   return (q.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TOKENS)
@@ -381,12 +393,12 @@ function topByRank(index: CatalogIndex, matches: Int32Array, k: number): number[
 /** How many of the best BM25 matches get the full score (phrase and trigram); exact names always do. */
 const CANDIDATES = 40
 
-function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number) {
+function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number, possessive: Set<number>) {
   if (groups.length === 0) return { hits: [], total: 0 }
   scratch(index.ids.length)
   const mean = index.meanNameWords()
   const k = Math.max(CANDIDATES, limit + 10)
-  if (groups.length === 1 && groups[0]!.reaches.length === 1) return oneWord(index, groups[0]!, tokens, trigrams, limit, k, mean)
+  if (groups.length === 1 && groups[0]!.reaches.length === 1) return oneWord(index, groups[0]!, tokens, trigrams, limit, k, mean, possessive)
   // Products with every word first; only when they are too few, products with any word.
   let matches = matchAll(index, groups, mean)
   if (matches.length < limit && groups.length > 1) matches = matchAny(index, groups, mean)
@@ -396,7 +408,7 @@ function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], 
   // scored whatever its BM25 rank among equals.
   const chosen = new Set(candidates)
   for (const d of matches) if (isNamed(index, d, tokens) && !chosen.has(d)) candidates.push(d)
-  return scoreCandidates(index, candidates, total, groups, tokens, trigrams, limit)
+  return scoreCandidates(index, candidates, total, groups, tokens, trigrams, limit, possessive)
 }
 
 /**
@@ -405,7 +417,7 @@ function searchProducts(index: CatalogIndex, groups: Group[], tokens: string[], 
  * name is among them: name weight, the shortest length), and the total is the posting's length
  * less removed docs.
  */
-function oneWord(index: CatalogIndex, group: Group, tokens: string[], trigrams: QueryTrigrams, limit: number, k: number, mean: number) {
+function oneWord(index: CatalogIndex, group: Group, tokens: string[], trigrams: QueryTrigrams, limit: number, k: number, mean: number, possessive: Set<number>) {
   const { posting, quality } = group.reaches[0]!
   const dead = index.dead.data
   const lengths = index.nameWords.data
@@ -419,7 +431,7 @@ function oneWord(index: CatalogIndex, group: Group, tokens: string[], trigrams: 
   }
   let total = posting.docs.length
   if (index.live < index.ids.length) for (let i = 0; i < posting.docs.length; i++) total -= dead[posting.docs.data[i]!]!
-  return scoreCandidates(index, candidates, total, [group], tokens, trigrams, limit)
+  return scoreCandidates(index, candidates, total, [group], tokens, trigrams, limit, possessive)
 }
 
 /** Whether the doc's name is exactly these words. */
@@ -490,48 +502,65 @@ function phraseOf(index: CatalogIndex, byToken: (Group | null)[], tokens: string
  *   trigram the best trigram similarity between the query and the name or a run of its words.
  * Ties: the shorter name, then the id.
  */
-function scoreCandidates(index: CatalogIndex, candidates: number[], total: number, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number) {
+function scoreCandidates(index: CatalogIndex, candidates: number[], total: number, groups: Group[], tokens: string[], trigrams: QueryTrigrams, limit: number, possessive: Set<number>) {
   const pool = index.wordPool.data
   const most = groups.reduce((n, g) => n + termWeight(g.idf, 1, K1 * (1 - B)), 0)
   const byToken = groupsByToken(index, groups, tokens)
   const scored = candidates.map((d) => {
     const bm25 = most > 0 ? Math.min(1, rankSum[d]! / most) : 0
     const trigram = trigrams.score(pool, index.wordStart.data[d]!, index.wordCount.data[d]!, index.nameWords.data[d]!)
-    const score = Math.min(0.9999, Math.max(0.0001, round(0.5 * bm25 + 0.3 * phraseOf(index, byToken, tokens, d) + 0.2 * trigram)))
-    return { d, id: index.ids[d]!, score, length: index.nameWords.data[d]! }
+    const fit = variantFit(index, d, tokens, possessive)
+    const phrase = phraseOf(index, byToken, tokens, d)
+    // A product with options none of whose variants holds the query's option values (an XL that is
+    // Black and no Red, for "red kurta xl", whatever its name says) does not sell what was asked;
+    // unless the query is its name (pasted whole).
+    const unsold = fit && fit.held < fit.named && phrase < 1 ? UNSOLD : 1
+    const score = Math.min(0.9999, Math.max(0.0001, round(unsold * (0.5 * bm25 + 0.3 * phrase + 0.2 * trigram))))
+    return { d, id: index.ids[d]!, score, length: index.nameWords.data[d]!, variant: fit?.best }
   })
   scored.sort((a, b) => b.score - a.score || a.length - b.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score }) => {
-    const variant = matchedVariant(index, d, tokens)
-    return variant ? { id, score, json: index.jsonOf(d), variant } : { id, score, json: index.jsonOf(d) }
-  })
+  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score, variant }) => (variant ? { id, score, json: index.jsonOf(d), variant } : { id, score, json: index.jsonOf(d) }))
   return { hits: found, total }
 }
+
+/** The share of its score a product keeps when no one variant holds the option values the query names. */
+const UNSOLD = 0.6
 
 /**
  * The variant of a product with options that the query names (decision 0043, step 3): the one whose
  * option values hold the most query words, a word counting when it is a value's word, its stem, or
  * (three letters or more) its start ("red kurta xl" -> Red / XL; "kurta m" -> M, a stop word the
  * product's match does not need); ties go to the merchant's first. None when no word is a value's.
+ * `held`: how many words it holds; `named`: how many (a possessive's "s" aside) are values of the
+ * product's options (Size, Colour) in any product of the catalog: more than `held`, the product does
+ * not sell what was asked.
  */
-function matchedVariant(index: CatalogIndex, d: number, tokens: string[]): string | undefined {
-  const variants = index.variants.get(d)
-  if (!variants) return undefined
+function variantFit(index: CatalogIndex, d: number, tokens: string[], possessive: Set<number>): { best: string | undefined; held: number; named: number } | null {
+  const options = index.variants.get(d)
+  if (!options) return null
   const stemOf = (w: string) => index.stems.get(w) || null
+  const stems = tokens.map(stemOf)
+  const reaches = (words: Iterable<string>, ti: number) => {
+    const t = tokens[ti]!
+    for (const w of words) if (w === t || (t.length >= 3 && w.startsWith(t)) || (stems[ti] !== null && stemOf(w) === stems[ti])) return true
+    return false
+  }
   let best: string | undefined
-  let most = 0
-  for (const v of variants) {
+  let held = 0
+  for (const v of options.variants) {
     let n = 0
-    for (const t of tokens) {
-      const stem = stemOf(t)
-      if (v.words.some((w) => w === t || (t.length >= 3 && w.startsWith(t)) || (stem !== null && stemOf(w) === stem))) n++
-    }
-    if (n > most) {
-      most = n
+    for (let ti = 0; ti < tokens.length; ti++) if (reaches(v.words, ti)) n++
+    if (n > held) {
+      held = n
       best = v.json
     }
   }
-  return best
+  // The query's words that are values of the product's options anywhere in the catalog ("red" of a
+  // Colour): what it would have to sell.
+  let named = 0
+  // The "s" of "men's" is no size S.
+  for (let ti = 0; ti < tokens.length; ti++) if (!possessive.has(ti) && options.names.some((name) => reaches(index.optionValueWords.get(name) ?? [], ti))) named++
+  return { best, held, named }
 }
 
 function searchCategories(index: CatalogIndex, groups: Group[], trigrams: QueryTrigrams, limit: number) {
@@ -696,7 +725,7 @@ export async function searchCatalog(
   // From here on nothing awaits: the scoring uses shared scratch space.
   const none = { hits: [], total: 0 }
   const trigrams = new QueryTrigrams(index, tokens)
-  const products = input.products ? searchProducts(index, groups, tokens, trigrams, input.limit) : none
+  const products = input.products ? searchProducts(index, groups, tokens, trigrams, input.limit, possessiveOf(input.q, tokens)) : none
   const categories = input.categories ? searchCategories(index, groups, trigrams, input.limit) : none
   return { products: products.hits, categories: categories.hits, totalProducts: products.total, totalCategories: categories.total }
 }
