@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../config.ts'
 import { AppError } from '../lib/errors.ts'
 import { adminCreate } from './admin.ts'
 import { apikeyCreate, apikeyList, apikeyRevoke } from './apikey.ts'
-import { benchData, catalogImport } from './catalog.ts'
+import { benchData, catalogExport, catalogImport } from './catalog.ts'
 import { type CliContext, type Command, openEarly, UsageError } from './command.ts'
 import { migrate } from './migrate.ts'
 import { partnerCreate, partnerDeactivate, partnerList, partnerReturnOrigins, partnerRotateSecret } from './partner.ts'
@@ -32,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   'apikey revoke': apikeyRevoke,
   'admin create': adminCreate,
   'catalog import': catalogImport,
+  'catalog export': catalogExport,
   'bench-data': benchData,
 }
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { AppError } from '../../src/lib/errors.ts'
-import { PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv } from '../../src/modules/catalog/import.ts'
+import { PRODUCT_CSV_COLUMNS, readProductsCsv, rejectsCsv, VARIANT_CSV_COLUMNS } from '../../src/modules/catalog/import.ts'
 
 const HEADER = 'slug,name,brand,sku,categorySlug,sellingPrice,mrp'
 
@@ -49,9 +49,9 @@ test('each product knows the line it starts on, past blank lines, quoted newline
 test('an unknown column is refused, as JSON refuses an unknown field; a missing or repeated one too', () => {
   const unknown = rejection(`${HEADER},colour\na,A,B,S,c,1,1,red\n`)
   assert.equal(unknown.message, 'The CSV header is not valid; nothing was imported')
-  assert.deepEqual(unknown.details, [`line 1: column colour should not exist (the columns are ${PRODUCT_CSV_COLUMNS.join(', ')})`])
+  assert.deepEqual(unknown.details, [`line 1: column colour should not exist (the columns are ${[...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS].join(', ')})`])
   assert.deepEqual(rejection('slug,name,brand,sku,categorySlug,sellingPrice,price\n').details, [
-    `line 1: column price should not exist (the columns are ${PRODUCT_CSV_COLUMNS.join(', ')})`,
+    `line 1: column price should not exist (the columns are ${[...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS].join(', ')})`,
     'line 1: column mrp is missing',
   ])
   assert.deepEqual(rejection(`${HEADER},sku\n`).details, ['line 1: column sku appears twice'])
@@ -83,5 +83,6 @@ test('a fixed rejects file imports as it is: its error column is read and ignore
 })
 
 test('an empty file has no products', () => {
-  assert.deepEqual(readProductsCsv(''), { products: [], lines: [], header: [], records: [] })
+  const empty = readProductsCsv('')
+  assert.deepEqual([empty.products, empty.lines, empty.header, empty.records], [[], [], [], []])
 })

@@ -345,14 +345,14 @@ describe('carts and orders sell a variant', () => {
   })
 })
 
-describe('the catalog import leaves variants to the variant grid', () => {
+describe('a catalog import row without variants leaves a product with variants alone', () => {
   test("a row of a product with variants, or one taking a variant's SKU, is a problem of its row; nothing is written", async () => {
     const kurta = await givenKurta('import-kurta')
     const row = (slug: string, sku: string) => ({ slug, name: slug, sku, categorySlug: 'ethnic', sellingPrice: '10.00', mrp: '10.00', stock: 99 })
     const res = await adminCall('POST', `/catalogs/${catalogId}/import`, { products: [row('import-kurta', 'IMPORT-KURTA-M-RED'), row('import-taker', 'IMPORT-KURTA-L-RED')] })
     assert.equal(res.statusCode, 400, res.body)
     assert.deepEqual(res.json().message, [
-      'products[0]: product "import-kurta" has variants: its sku, prices and stock are theirs, written with PUT /admin/products/{productId}/variants',
+      'products[0]: product "import-kurta" has variants: its sku, prices and stock are theirs; give its options and variants (or write them with PUT /admin/products/{productId}/variants)',
       'products[1]: sku "IMPORT-KURTA-L-RED" belongs to a variant of another product of the catalog ("import-kurta")',
     ])
     assert.equal((await productRow(kurta.productId)).stock, 12)

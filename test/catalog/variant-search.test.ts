@@ -107,6 +107,20 @@ describe('search finds products by their option values and says which variant ma
     await adminCall('PATCH', `/products/${mens}`, { isActive: false })
   })
 
+  test('a product imported with options is searched by its option values', async () => {
+    const res = await adminCall('POST', `/catalogs/${catalogId}/import`, {
+      products: [{
+        slug: 'imported-kurta', name: 'Imported Kurta', brand: 'Biba', categorySlug: 'ethnic',
+        options: [{ name: 'Size', values: ['M'] }, { name: 'Colour', values: ['Teal'] }],
+        variants: [{ options: [{ name: 'Size', value: 'M' }, { name: 'Colour', value: 'Teal' }], sku: 'IMP-M-TEAL', sellingPrice: '799.00', mrp: '999.00', stock: 2 }],
+      }],
+    })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual((await search('teal kurta')).map((p) => [p.slug, p.variant?.title])[0], ['imported-kurta', 'M / Teal'])
+    const off = await adminCall('PATCH', `/products/${(await publicGet('/products/imported-kurta')).json().data.id}`, { isActive: false })
+    assert.equal(off.statusCode, 200, off.body)
+  })
+
   test('an option value alone is a word of its product: "green" finds only the silk kurta', async () => {
     const found = await search('green')
     assert.deepEqual(found.map((p) => p.slug), ['silk-kurta'])

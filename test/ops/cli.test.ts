@@ -310,7 +310,7 @@ test('catalog import FILE.csv: rows named by their line, an unknown column refus
   writeFileSync(unknownColumn, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,colour\ncli-dal,CLI Dal,Tata,CLI-4,cli-staples,90,100,yellow\n')
   const refused = await cli('catalog', 'import', unknownColumn)
   assert.equal(refused.code, 1)
-  assert.match(refused.stderr, /^The CSV header is not valid; nothing was imported\n {2}line 1: column colour should not exist \(the columns are slug, name, brand, sku, categorySlug, sellingPrice, mrp, stock, images, description, weightGrams, lengthCm, breadthCm, heightCm, isActive, hsnCode, gstRateBps\)\n$/)
+  assert.match(refused.stderr, /^The CSV header is not valid; nothing was imported\n {2}line 1: column colour should not exist \(the columns are slug, name, brand, sku, categorySlug, sellingPrice, mrp, stock, images, description, weightGrams, lengthCm, breadthCm, heightCm, isActive, hsnCode, gstRateBps, option1Name, option1Value, option2Name, option2Value, option3Name, option3Value, variantSku, variantSellingPrice, variantMrp, variantStock, variantWeightGrams, variantLengthCm, variantBreadthCm, variantHeightCm, variantBarcode, variantHsnCode, variantGstRateBps, variantImages, variantIsActive\)\n$/)
 
   writeFileSync(csvFile, 'slug,name,brand,sku,categorySlug,sellingPrice,mrp,description\ncli-besan,"CLI Besan, 1 kg",Fortune,CLI-2,cli-staples,95,110,"Gram flour,\nfinely milled"\ncli-rava,CLI Rava,Fortune,CLI-3,cli-staples,55,60,\n')
   const imported = await cli('catalog', 'import', csvFile, '--json')

@@ -477,6 +477,7 @@ export const MATRIX: Record<string, Route> = {
     },
   },
   'POST /admin/catalogs/:catalogId/import': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/import`, payload: { categories: [], products: [] } }) },
+  'GET /admin/catalogs/:catalogId/export': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/export?format=csv` }) },
   'GET /admin/catalogs/:catalogId/search-analytics': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/search-analytics` }) },
 
   // Back office: GST. The seller of catalog C (ADMIN); rates and products missing tax data (CATALOG).

@@ -128,6 +128,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/catalogs/{catalogId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the catalog as a file the import reads back: JSON {categories, products}, its products CSV, or Shopify's product CSV
+         * @description `format=json` (the default) answers the import's JSON, `csv` the catalog's products CSV (a row per variant), `shopify` Shopify's product CSV in its own columns; each as a download, not in the envelope. Products come oldest first, the order an import writes a file's rows in, so importing the file into an empty catalog (with the same categories, for the CSV formats) and exporting it again gives the same file (docs/catalog-import.md).
+         */
+        get: operations["adminExportCatalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/catalogs/{catalogId}/gst-registration": {
         parameters: {
             query?: never;
@@ -5400,6 +5420,247 @@ export interface operations {
             };
         };
     };
+    adminExportCatalog: {
+        parameters: {
+            query?: {
+                /** @description json (the default), csv or shopify */
+                format?: "json" | "csv" | "shopify";
+            };
+            header?: never;
+            path: {
+                catalogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": {
+                        categories?: {
+                            gstRateBps?: number | null;
+                            hsnCode?: string | null;
+                            image?: string | null;
+                            isActive?: boolean;
+                            name: string;
+                            parentSlug?: string | null;
+                            position?: number;
+                            slug: string;
+                        }[];
+                        products?: {
+                            brand?: string;
+                            categorySlug: string;
+                            description?: string;
+                            dimensionsCm?: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
+                            gstRateBps?: number | null;
+                            hsnCode?: string | null;
+                            images?: string[];
+                            isActive?: boolean;
+                            mrp?: string | number;
+                            name: string;
+                            /** @description One to three options, in the order shoppers choose them */
+                            options?: {
+                                name: string;
+                                values: string[];
+                            }[];
+                            sellingPrice?: string | number;
+                            sku?: string;
+                            slug: string;
+                            stock?: number;
+                            /** @description Every variant of a product with options (its sku, sellingPrice, mrp and stock are then left out: their summary); replaces the stored grid as PUT /admin/products/{productId}/variants does */
+                            variants?: {
+                                barcode?: string | null;
+                                dimensionsCm?: {
+                                    breadth: number;
+                                    height: number;
+                                    length: number;
+                                } | null;
+                                gstRateBps?: number | null;
+                                hsnCode?: string | null;
+                                images?: string[];
+                                isActive?: boolean;
+                                /** @description Rupees: a decimal string such as "1299.00" or a number */
+                                mrp: string | number;
+                                /** @description One value for each option */
+                                options: {
+                                    name: string;
+                                    value: string;
+                                }[];
+                                /** @description Rupees: a decimal string such as "1299.00" or a number */
+                                sellingPrice: string | number;
+                                sku: string;
+                                stock?: number;
+                                weightGrams?: number | null;
+                            }[];
+                            weightGrams?: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is not valid: a field, a parameter, the JSON, a required header, or a business rule (message says which) */
+            400: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid identifier or value",
+                     *       "error": "Bad Request",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The credential is missing, wrong or expired */
+            401: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing bearer token",
+                     *       "error": "Unauthorized",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The back-office role does not allow this */
+            403: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "Your role does not allow this action",
+                     *       "error": "Forbidden",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not the caller’s */
+            404: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Not found",
+                     *       "error": "Not Found",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited: wait for Retry-After seconds */
+            429: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Too many requests, retry in 1 minute",
+                     *       "error": "Too Many Requests",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An unexpected failure */
+            500: {
+                headers: {
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "message": "Internal server error",
+                     *       "error": "Internal Server Error",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The service is briefly unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "retry-after": components["headers"]["RetryAfter"];
+                    "x-ratelimit-limit": components["headers"]["RateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["RateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Service temporarily unavailable, please retry",
+                     *       "error": "Service Unavailable",
+                     *       "timestamp": "2026-11-23T04:30:00.000Z",
+                     *       "path": "/api/v1/admin/catalogs/{catalogId}/export"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     adminSetCatalogRegistration: {
         parameters: {
             query?: never;
@@ -5714,12 +5975,42 @@ export interface operations {
                         hsnCode?: string | null;
                         images?: string[];
                         isActive?: boolean;
-                        mrp: string | number;
+                        mrp?: string | number;
                         name: string;
-                        sellingPrice: string | number;
-                        sku: string;
+                        /** @description One to three options, in the order shoppers choose them */
+                        options?: {
+                            name: string;
+                            values: string[];
+                        }[];
+                        sellingPrice?: string | number;
+                        sku?: string;
                         slug: string;
                         stock?: number;
+                        /** @description Every variant of a product with options (its sku, sellingPrice, mrp and stock are then left out: their summary); replaces the stored grid as PUT /admin/products/{productId}/variants does */
+                        variants?: {
+                            barcode?: string | null;
+                            dimensionsCm?: {
+                                breadth: number;
+                                height: number;
+                                length: number;
+                            } | null;
+                            gstRateBps?: number | null;
+                            hsnCode?: string | null;
+                            images?: string[];
+                            isActive?: boolean;
+                            /** @description Rupees: a decimal string such as "1299.00" or a number */
+                            mrp: string | number;
+                            /** @description One value for each option */
+                            options: {
+                                name: string;
+                                value: string;
+                            }[];
+                            /** @description Rupees: a decimal string such as "1299.00" or a number */
+                            sellingPrice: string | number;
+                            sku: string;
+                            stock?: number;
+                            weightGrams?: number | null;
+                        }[];
                         weightGrams?: number;
                     }[];
                 };
@@ -5766,6 +6057,8 @@ export interface operations {
                                 created: number;
                                 updated: number;
                             };
+                            /** @description A Shopify product CSV's columns the catalog does not keep (Tags, Published, …): read as it is, these are named, not refused */
+                            unusedColumns?: string[];
                         };
                         message: string;
                         statusCode: number;

@@ -8,7 +8,8 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type OptionalPage, pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
-import { type CatalogImport, importCatalog, type ProductRowLabel } from './import.ts'
+import { exportCatalog, type ExportFormat } from './export.ts'
+import { type CatalogImport, type csvImportOptions, importCatalog } from './import.ts'
 import { type CategoryRow, catalogRepo, type Dimensions, type ProductRow, refreshSearchColumns, type VariantRow } from './repo.ts'
 import type { ProductOptionRow } from './schema.sql.ts'
 import { adminVariantsOf, checkOptions, defaultVariantId, isGtin, optionValuesOf, summaryOf } from './variants.ts'
@@ -472,12 +473,17 @@ export class CatalogAdminService {
     }
   }
 
-  /** `productLabel` names a product row in errors (a CSV body's line numbers; default `products[i]`). */
-  async importCatalog(catalogId: string, input: CatalogImport, productLabel?: ProductRowLabel) {
+  /** `csv`: a CSV body's options (csvImportOptions: its lines name the rows; a Shopify file's categories by name); its unused columns are answered. */
+  async importCatalog(catalogId: string, input: CatalogImport, csv?: { options: ReturnType<typeof csvImportOptions>; unusedColumns: string[] }) {
     const gstRatesInForce = await this.#gstRates.ratesInForce(this.#clock.now())
-    const { written } = await importCatalog(this.#db, catalogId, input, { gstRatesInForce, ...(productLabel ? { productLabel } : {}) })
+    const { written } = await importCatalog(this.#db, catalogId, input, { gstRatesInForce, ...csv?.options })
     await this.#cache.invalidate(catalogId)
-    return written
+    return csv && csv.options.categoryByName ? { ...written, unusedColumns: csv.unusedColumns } : written
+  }
+
+  /** The catalog as a file the import reads back: JSON, the catalog's CSV or Shopify's (export.ts). */
+  exportCatalog(catalogId: string, format: ExportFormat) {
+    return exportCatalog(this.#db, catalogId, format)
   }
 
   async searchAnalytics(catalogId: string, days: number, limit: number) {

@@ -5,7 +5,9 @@
 // invalid rows are what an import refuses the file for, or leaves out (docs/catalog-import.md).
 import { parseRupees } from '../../lib/money.ts'
 import { HSN_OR_SAC_PATTERN } from '../../lib/hsn.ts'
-import type { CatalogImport, CategoryImportRow, ProductImportRow } from './import-rows.ts'
+import { AppError } from '../../lib/errors.ts'
+import type { CatalogImport, CategoryImportRow, ProductImportRow, VariantImportRow } from './import-rows.ts'
+import { checkOptions, isGtin, optionValuesOf } from './variants.ts'
 
 export interface ImportProblem {
   /** What kind of problem, to count them by: `name too long`, `missing sku`, `unknown category`, … */
@@ -45,13 +47,15 @@ export interface ImportContext {
 /** How an error names a product row: `products[3]` for JSON, `line 5` for a CSV file. */
 export type ProductRowLabel = (index: number) => string
 export const productIndexLabel: ProductRowLabel = (i) => `products[${i}]`
+/** How an error names a variant's row: its product's `products[3]` in JSON (the field says `variants[2]`), its own line in a CSV file. */
+export type VariantRowLabel = (productIndex: number, variantIndex: number) => string
 
 /** How many problems a report lists one by one (all of them are counted). */
 export const LISTED_PROBLEMS = 1000
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const CATEGORY_FIELDS = new Set(['slug', 'name', 'parentSlug', 'image', 'position', 'isActive', 'hsnCode', 'gstRateBps'])
-const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'dimensionsCm', 'isActive', 'hsnCode', 'gstRateBps'])
+const PRODUCT_FIELDS = new Set(['slug', 'name', 'brand', 'sku', 'categorySlug', 'sellingPrice', 'mrp', 'stock', 'images', 'description', 'weightGrams', 'dimensionsCm', 'isActive', 'hsnCode', 'gstRateBps', 'options', 'variants'])
 const DIMENSIONS = ['length', 'breadth', 'height'] as const
 /** The largest side of a parcel carriers take, in whole centimetres (the products table's check). */
 const MAX_SIDE_CM = 500
@@ -171,7 +175,14 @@ type Report = (found: Found | null) => void
  * holds (`context`). Categories come first, each parent before its children, so a category's
  * parent row is judged before it; products are judged after all categories.
  */
-export function checkImport(input: CatalogImport, context: ImportContext, productLabel: ProductRowLabel = productIndexLabel): ImportCheck {
+export function checkImport(
+  input: CatalogImport,
+  context: ImportContext,
+  productLabel: ProductRowLabel = productIndexLabel,
+  variantLabel?: VariantRowLabel,
+  /** Problems the file's reader found (a CSV variant row's product cell differing from its first row's), each of a product and a line. */
+  readProblems: { index: number; line: number; kind: string; text: string }[] = [],
+): ImportCheck {
   const categories: unknown[] = input.categories ?? []
   const products: unknown[] = input.products ?? []
   const check: ImportCheck = { checked: { categories: categories.length, products: products.length }, problems: [], invalidCategories: new Map(), invalidProducts: new Map() }
@@ -185,7 +196,8 @@ export function checkImport(input: CatalogImport, context: ImportContext, produc
     else invalid.set(index, [text])
   }
   const tree = checkCategories(categories, context, (i) => reporter('categories', i, `categories[${i}]`), (i) => check.invalidCategories.has(i))
-  checkProducts(products, context, tree, (i) => reporter('products', i, productLabel(i)))
+  checkProducts(products, context, tree, (i, at) => reporter('products', i, at ?? productLabel(i)), variantLabel ?? ((i) => productLabel(i)))
+  for (const p of readProblems) reporter('products', p.index, `line ${p.line}`)([p.kind, p.text])
   return check
 }
 
@@ -248,7 +260,7 @@ function checkCategories(rows: unknown[], context: ImportContext, reportFor: (in
   return { defined, isLeftOut }
 }
 
-function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTree, reportFor: (index: number) => Report) {
+function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTree, reportAt: (index: number, at?: string) => Report, variantLabel: VariantRowLabel) {
   const categoryProblem = (categorySlug: unknown): Found | null => {
     if (isBlank(categorySlug)) return ['missing category', 'categorySlug is required']
     if (typeof categorySlug !== 'string') return ['not text', `categorySlug must be text, got ${shown(categorySlug)}`]
@@ -262,28 +274,34 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     const holder = context.productSlugBySku.get(sku)
     return holder !== undefined && holder !== slug && !inFile.has(holder) ? holder : null
   }
+  // Products of the catalog whose grid the file replaces: their variants' SKUs are free for the file's rows.
+  const regridded = new Set(rows.flatMap((p) => (isRow(p) && typeof p.slug === 'string' && p.variants !== undefined ? [p.slug] : [])))
   const slugs = new Set<string>()
   const skus = new Set<string>()
 
   for (const [i, row] of rows.entries()) {
-    const add = reportFor(i)
+    const add = reportAt(i)
     if (!isRow(row)) {
       add(['not an object', 'must be an object'])
       continue
     }
     const p = row as Partial<Record<keyof ProductImportRow, unknown>>
+    const gridded = p.variants !== undefined || p.options !== undefined
     for (const field of unknownFields(row, PRODUCT_FIELDS)) add(['unknown field', `property ${field} should not exist`])
     add(slugProblem(p.slug, 200))
     add(textProblem('name', p.name, 200, 'missing name'))
     add(textProblem('brand', p.brand, 100, null))
-    add(textProblem('sku', p.sku, 64, 'missing sku'))
+    if (!gridded) add(textProblem('sku', p.sku, 64, 'missing sku'))
     add(categoryProblem(p.categorySlug))
-    const selling = price('sellingPrice', p.sellingPrice)
-    const mrp = price('mrp', p.mrp)
-    if (Array.isArray(selling)) add(selling)
-    if (Array.isArray(mrp)) add(mrp)
-    if (typeof selling === 'bigint' && typeof mrp === 'bigint' && selling > mrp) add(['price above mrp', 'sellingPrice must not be greater than mrp'])
-    add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
+    if (gridded) {
+      // The product's SKU, prices and stock are its variants' summary, written with them (decision 0043).
+      for (const field of SUMMARY_FIELDS) {
+        if (!isBlank(p[field])) add(['summary field', `${field} of a product with variants is their summary: leave it out and give each variant's`])
+      }
+    } else {
+      for (const found of pricesProblems('', p.sellingPrice, p.mrp)) add(found)
+      add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
+    }
     add(numberProblem('weightGrams', p.weightGrams, 1, 1_000_000, 'bad weight'))
     add(dimensionsProblem(p.dimensionsCm))
     add(booleanProblem(p.isActive))
@@ -292,23 +310,139 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     add(imagesProblem(p.images))
     if (p.description !== undefined) add(textProblem('description', p.description, 5000, null, false))
     const slug = typeof p.slug === 'string' ? p.slug : ''
-    const sku = typeof p.sku === 'string' ? p.sku.trim() : ''
     if (slug) {
       if (slugs.has(slug)) add(['duplicate slug', `duplicate slug "${slug}"`])
-      if (context.slugsWithVariants.has(slug)) {
-        add(['has variants', `product "${slug}" has variants: its sku, prices and stock are theirs, written with PUT /admin/products/{productId}/variants`])
+      if (!gridded && context.slugsWithVariants.has(slug)) {
+        add(['has variants', `product "${slug}" has variants: its sku, prices and stock are theirs; give its options and variants (or write them with PUT /admin/products/{productId}/variants)`])
       }
       slugs.add(slug)
     }
-    if (sku) {
+    const skuProblem = (sku: string, field: string): Found | null => {
       const holder = skuTaken(sku, slug)
       const variantOf = context.variantSkuHolders.get(sku)
-      if (skus.has(sku)) add(['duplicate sku', `duplicate sku "${sku}"`])
-      else if (holder) add(['sku taken', `sku "${sku}" belongs to another product of the catalog ("${holder}")`])
-      else if (variantOf !== undefined && variantOf !== slug) add(['sku taken', `sku "${sku}" belongs to a variant of another product of the catalog ("${variantOf}")`])
+      const taken = skus.has(sku)
       skus.add(sku)
+      if (taken) return ['duplicate sku', `duplicate sku "${sku}"${field === 'sku' ? '' : ` in ${field}`}`]
+      if (holder) return ['sku taken', `${field} "${sku}" belongs to another product of the catalog ("${holder}")`]
+      if (variantOf !== undefined && variantOf !== slug && !regridded.has(variantOf)) return ['sku taken', `${field} "${sku}" belongs to a variant of another product of the catalog ("${variantOf}")`]
+      return null
     }
+    if (!gridded) {
+      const sku = typeof p.sku === 'string' ? p.sku.trim() : ''
+      if (sku) add(skuProblem(sku, 'sku'))
+      continue
+    }
+    checkGrid(p.options, p.variants, context, (j) => reportAt(i, variantLabel(i, j)), add, skuProblem)
   }
+}
+
+const SUMMARY_FIELDS = ['sku', 'sellingPrice', 'mrp', 'stock'] as const
+const MAX_VARIANTS = 250
+const VARIANT_FIELDS = new Set(['options', 'sku', 'sellingPrice', 'mrp', 'stock', 'weightGrams', 'dimensionsCm', 'barcode', 'hsnCode', 'gstRateBps', 'images', 'isActive'])
+
+/** A price and MRP (of the product, or `variants[j].`'s): both amounts, the price not above the MRP. */
+function pricesProblems(prefix: string, sellingPrice: unknown, mrpValue: unknown): Found[] {
+  const selling = price(`${prefix}sellingPrice`, sellingPrice)
+  const mrp = price(`${prefix}mrp`, mrpValue)
+  if (typeof selling === 'bigint' && typeof mrp === 'bigint') return selling > mrp ? [['price above mrp', `${prefix}sellingPrice must not be greater than ${prefix}mrp`]] : []
+  // The same bad text in both (a Shopify row's empty Compare At Price is its price) is one problem.
+  if (Array.isArray(selling) && !isBlank(sellingPrice) && sellingPrice === mrpValue) return [selling]
+  return [selling, mrp].filter((p): p is Found => Array.isArray(p))
+}
+
+/** A problem's text with the field it is about in front: `variants[2].` + `stock must be …`. */
+const within = (prefix: string, found: Found | null): Found | null => (found ? [found[0], `${prefix}${found[1]}`] : null)
+
+/** The AppError of one of the back office grid's checks (variants.ts) as a problem of this kind. */
+function gridRule(kind: (message: string) => string, rule: () => void): Found | null {
+  try {
+    rule()
+    return null
+  } catch (err) {
+    if (err instanceof AppError) return [kind(err.message), err.message]
+    throw err
+  }
+}
+
+/**
+ * A product's options and variants, checked as the back office's grid is (variants.ts: checkOptions,
+ * optionValuesOf, isGtin; at most 250 variants; a combination once) and each variant's fields as a
+ * product's. A variant's problems name its own row (`variantAt`: its CSV line, or the product's
+ * `products[i]` in JSON) and its field (`variants[j].sku`).
+ */
+function checkGrid(options: unknown, variants: unknown, context: ImportContext, variantAt: (j: number) => Report, add: Report, skuProblem: (sku: string, field: string) => Found | null) {
+  const named = optionsOf(options)
+  if (typeof named === 'string') add(['bad options', named])
+  else add(gridRule(() => 'bad options', () => checkOptions(named)))
+  if (!Array.isArray(variants) || variants.length === 0) {
+    add(['missing variants', 'variants must list 1 to 250 variants, one per combination of option values'])
+    return
+  }
+  if (variants.length > MAX_VARIANTS) add(['too many variants', `variants must be at most ${MAX_VARIANTS}, got ${variants.length}`])
+  const combinations = new Map<string, number>()
+  for (const [j, variant] of variants.entries()) {
+    const at = variantAt(j)
+    const field = `variants[${j}]`
+    if (!isRow(variant)) {
+      at(['not an object', `${field} must be an object`])
+      continue
+    }
+    const v = variant as Partial<Record<keyof VariantImportRow, unknown>>
+    for (const unknown of unknownFields(variant, VARIANT_FIELDS)) at(['unknown field', `${field} property ${unknown} should not exist`])
+    if (typeof named !== 'string') {
+      const given = optionValuesGiven(v.options)
+      if (typeof given === 'string') at(['bad variant options', `${field}.options ${given}`])
+      else {
+        let values: string[] = []
+        const found = gridRule((m) => (m.includes('is not a value of option') ? 'unknown option value' : 'bad variant options'), () => {
+          values = optionValuesOf(named, given, `${field}.options`)
+        })
+        at(found)
+        if (!found) {
+          const key = JSON.stringify(values.map((value) => value.toLowerCase()))
+          const first = combinations.get(key)
+          if (first !== undefined) at(['duplicate combination', `${field}.options repeats the combination of variants[${first}] (${values.join(' / ')})`])
+          else combinations.set(key, j)
+        }
+      }
+    }
+    const prefix = `${field}.`
+    const skuText = textProblem(`${prefix}sku`, v.sku, 64, 'missing sku')
+    at(skuText)
+    if (!skuText) at(skuProblem((v.sku as string).trim(), `${prefix}sku`))
+    for (const found of pricesProblems(prefix, v.sellingPrice, v.mrp)) at(found)
+    at(numberProblem(`${prefix}stock`, v.stock, 0, 10_000_000, 'bad stock'))
+    if (v.weightGrams !== null) at(numberProblem(`${prefix}weightGrams`, v.weightGrams, 1, 1_000_000, 'bad weight'))
+    at(within(prefix, dimensionsProblem(v.dimensionsCm)))
+    if (v.barcode !== undefined && v.barcode !== null) {
+      if (typeof v.barcode !== 'string' || !isGtin(v.barcode)) at(['bad barcode', `${prefix}barcode ${shown(v.barcode)} is not a GTIN (8, 12, 13 or 14 digits, the last its check digit)`])
+    }
+    at(within(prefix, hsnProblem(v.hsnCode)))
+    at(within(prefix, gstRateProblem(v.gstRateBps, context.gstRatesInForce)))
+    at(within(prefix, imagesProblem(v.images)))
+    at(within(prefix, booleanProblem(v.isActive)))
+  }
+}
+
+/** Options as `[{name, values}]` of text (the grid's limits: names of 1 to 40 characters, 1 to 100 values of 1 to 60), or what is wrong. */
+function optionsOf(options: unknown): { name: string; values: string[] }[] | string {
+  if (!Array.isArray(options)) return `options must be a list of 1 to 3 {name, values}, got ${shown(options)}`
+  for (const [k, o] of options.entries()) {
+    if (!isRow(o) || typeof o.name !== 'string' || !Array.isArray(o.values)) return `options[${k}] must be {name, values}`
+    const extra = Object.keys(o).filter((key) => key !== 'name' && key !== 'values')
+    if (extra.length > 0) return `options[${k}] property ${extra[0]} should not exist`
+    if (o.name.trim() === '' || characters(o.name.trim()) > 40) return `options[${k}].name must be 1 to 40 characters`
+    if (o.values.length === 0 || o.values.length > 100) return `options[${k}].values must list 1 to 100 values, got ${o.values.length}`
+    const bad = (o.values as unknown[]).find((v) => typeof v !== 'string' || v.trim() === '' || characters(v.trim()) > 60)
+    if (bad !== undefined) return `options[${k}].values must be texts of 1 to 60 characters, got ${shown(bad)}`
+  }
+  return options as { name: string; values: string[] }[]
+}
+
+/** A variant's `options` as `[{name, value}]` of text, or what is wrong. */
+function optionValuesGiven(given: unknown): { name: string; value: string }[] | string {
+  if (!Array.isArray(given) || given.some((g) => !isRow(g) || typeof g.name !== 'string' || typeof g.value !== 'string')) return 'must be a list of {name, value}, one for each option'
+  return given as { name: string; value: string }[]
 }
 
 /** A check as people read it: rows checked and invalid, every problem counted by kind, the first 1,000 listed. */

@@ -11,15 +11,34 @@ export interface CategoryImportRow {
   hsnCode?: string | null
   gstRateBps?: number | null
 }
+/**
+ * A variant of a product with options, in the back office grid's shape (decision 0043): one value
+ * for each option, by name; null weight, size, barcode, HSN code and rate inherit the product's.
+ */
+export interface VariantImportRow {
+  options: { name: string; value: string }[]
+  sku: string
+  sellingPrice: string | number
+  mrp: string | number
+  stock?: number | string
+  weightGrams?: number | string | null
+  dimensionsCm?: { length: unknown; breadth: unknown; height: unknown } | null
+  barcode?: string | null
+  hsnCode?: string | null
+  gstRateBps?: number | string | null
+  images?: string[]
+  isActive?: boolean | string
+}
 export interface ProductImportRow {
   slug: string
   name: string
   /** Empty, or absent from a file: stored as "" (many real catalogs have products without a brand). */
   brand: string
-  sku: string
+  /** A product with variants leaves out sku, sellingPrice, mrp and stock: they are its variants' summary. */
+  sku?: string
   categorySlug: string
-  sellingPrice: string | number
-  mrp: string | number
+  sellingPrice?: string | number
+  mrp?: string | number
   /** From CSV: text that is not a whole number is kept as it was, and refused by validation. */
   stock?: number | string
   images?: string[]
@@ -34,6 +53,10 @@ export interface ProductImportRow {
   hsnCode?: string | null
   /** As `stock`; a rate in basis points in force today (1800 = 18 %). */
   gstRateBps?: number | string | null
+  /** One to three options, in the order shoppers choose them: given with `variants`, never alone. */
+  options?: { name: string; values: string[] }[]
+  /** Every variant (1 to 250): the product's grid, replacing the stored one as the back office's PUT does. */
+  variants?: VariantImportRow[]
 }
 export interface CatalogImport {
   categories?: CategoryImportRow[]

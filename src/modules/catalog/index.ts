@@ -125,8 +125,10 @@ export { activeProductsTax, cartProductsTax, type ProductTax, type TaxFieldSourc
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
+export { exportCatalog, type ExportFormat } from './export.ts'
 export {
   checkCatalogImport,
+  csvImportOptions,
   importCatalog,
   LISTED_PROBLEMS,
   problemReport,

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } 
 import { containing, startingWith } from '../../db/like.ts'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { type OptionalPage, wholeOrPage } from '../../lib/pagination.ts'
-import { catalogs, categories, products, productVariants, searchQueries } from './schema.sql.ts'
+import { catalogs, categories, type ProductOptionRow, products, productVariants, searchQueries } from './schema.sql.ts'
 
 export type CategoryRow = typeof categories.$inferSelect
 export type ProductRow = typeof products.$inferSelect
@@ -378,9 +378,9 @@ export const catalogRepo = {
    * The search vector is computed in it, as refreshSearchColumns does (`path`: the category's path).
    */
   async upsertProducts(db: Executor, catalogId: string, updatedAt: Date, rows: (Omit<typeof products.$inferInsert, 'catalogId' | 'searchVector'> & { path: string })[]) {
-    if (rows.length === 0) return
+    if (rows.length === 0) return new Map<string, string>()
     const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
-    await db.execute(sql`
+    const written = await queryRows<{ id: string; slug: string }>(db, sql`
       insert into products (id, catalog_id, category_id, name, slug, brand, sku, description, selling_price, mrp, stock, images,
         weight_grams, is_active, created_at, updated_at, search_text, search_vector)
       select r.id, ${catalogId}, r.category_id, r.name, r.slug, r.brand, r.sku, r.description, r.selling_price, r.mrp, r.stock, r.images::jsonb,
@@ -399,7 +399,33 @@ export const catalogRepo = {
         category_id = excluded.category_id, name = excluded.name, brand = excluded.brand, sku = excluded.sku,
         description = excluded.description, selling_price = excluded.selling_price, mrp = excluded.mrp, stock = excluded.stock,
         images = excluded.images, weight_grams = excluded.weight_grams, is_active = excluded.is_active,
-        search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz`)
+        search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz
+      returning id, slug`)
+    return new Map(written.map((r) => [r.slug, r.id]))
+  },
+
+  /** An import's products of these slugs: their ids and whether they have options (stored variants). */
+  async productIdsBySlug(db: Executor, catalogId: string, slugs: string[]) {
+    if (slugs.length === 0) return new Map<string, { id: string; hasVariants: boolean }>()
+    const rows = await queryRows<{ id: string; slug: string; hasVariants: boolean }>(
+      db,
+      sql`select id, slug, options <> '[]'::jsonb as "hasVariants" from ${products} where catalog_id = ${catalogId} and slug = any(${sql.param(slugs)}::text[])`,
+    )
+    return new Map(rows.map((r) => [r.slug, { id: r.id, hasVariants: r.hasVariants }]))
+  },
+
+  /** Sets the options of products, by slug, in one statement (an import's products with variants). */
+  async setProductsOptions(db: Executor, catalogId: string, rows: { slug: string; options: ProductOptionRow[] }[]) {
+    if (rows.length === 0) return
+    await db.execute(sql`
+      update products p set options = r.options::jsonb
+      from unnest(${sql.param(rows.map((r) => r.slug))}::text[], ${sql.param(rows.map((r) => JSON.stringify(r.options)))}::text[]) as r(slug, options)
+      where p.catalog_id = ${catalogId} and p.slug = r.slug`)
+  },
+
+  /** Every product of a catalog, oldest first (the order an import wrote them in), for its export. */
+  async exportProducts(db: Executor, catalogId: string) {
+    return db.select().from(products).where(eq(products.catalogId, catalogId)).orderBy(asc(products.createdAt), asc(products.id))
   },
 
   /** Sets (or, null, clears) the packed size of products, by slug, in one statement. */

@@ -232,6 +232,9 @@ export const VariantGrid = Type.Object({
 export const ImportReport = Type.Object({
   categories: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
   products: Type.Object({ created: Type.Integer(), updated: Type.Integer() }),
+  unusedColumns: Type.Optional(
+    Type.Array(Type.String(), { description: "A Shopify product CSV's columns the catalog does not keep (Tags, Published, …): read as it is, these are named, not refused" }),
+  ),
 })
 export const QueryStat = Type.Object({ query: Type.String(), searches: Type.Integer(), averageResults: Type.Number(), lastSearchedAt: Time })
 export const CatalogParams = Type.Object({ catalogId: Type.String({ maxLength: 100 }) })
@@ -265,10 +268,10 @@ export const CatalogImportBodies = {
             slug: Text(200),
             name: Text(200),
             brand: Type.Optional(Text(200)),
-            sku: Text(100),
+            sku: Type.Optional(Text(100)),
             categorySlug: Text(200),
-            sellingPrice: MoneyInput(),
-            mrp: MoneyInput(),
+            sellingPrice: Type.Optional(MoneyInput()),
+            mrp: Type.Optional(MoneyInput()),
             stock: Type.Optional(Type.Integer({ minimum: 0 })),
             images: Type.Optional(Type.Array(Text(2000))),
             description: Type.Optional(Type.String()),
@@ -277,6 +280,13 @@ export const CatalogImportBodies = {
             isActive: Type.Optional(Type.Boolean()),
             hsnCode: Type.Optional(NullableHsnCode),
             gstRateBps: Type.Optional(NullableGstRateBps),
+            options: Type.Optional(VariantGrid.properties.options),
+            variants: Type.Optional(
+              Type.Array(Type.Omit(VariantGrid.properties.variants.items, ['id']), {
+                maxItems: 250,
+                description: "Every variant of a product with options (its sku, sellingPrice, mrp and stock are then left out: their summary); replaces the stored grid as PUT /admin/products/{productId}/variants does",
+              }),
+            ),
           }),
         ),
       ),
@@ -284,7 +294,8 @@ export const CatalogImportBodies = {
     { additionalProperties: false },
   ),
   'text/csv': Type.String({
-    description: 'A header line naming the columns (any order), then a product a line',
+    description:
+      'A header line naming the columns (any order), then a product a line, or a variant a line (rows of one product share its slug: option1Name, option1Value, …, variantSku, variantSellingPrice, variantMrp, …); or a Shopify product CSV as Shopify exports it (a header naming Handle)',
     examples: ['slug,name,sku,categorySlug,sellingPrice,mrp,stock,hsnCode,gstRateBps\nsona-masoori-5kg,Sona Masoori Rice 5 kg,RICE-SM-5,staples,499.00,560.00,40,1006,500'],
   }),
 }
