@@ -326,6 +326,48 @@ describe('carts and orders sell a variant', () => {
     )
   })
 
+  test('a variant through to its return: shipped, delivered, picked up, checked back into its own stock, refunded with a credit note at its own HSN code and rate', async () => {
+    const kurta = await givenKurta('return-kurta')
+    const lRed = kurta.id('L / Red')
+    const placed = await order([{ productId: kurta.productId, variantId: lRed, quantity: 2 }, { productId: kurta.productId, variantId: kurta.id('M / Blue'), quantity: 1 }])
+    assert.equal(placed.statusCode, 201, placed.body)
+    const placedOrder = placed.json().data
+    const line = placedOrder.items.find((i: { variantId: string }) => i.variantId === lRed)
+    assert.equal(await variantStock(lRed), 3)
+    // Shipped and delivered by the sandbox carrier.
+    const parcel = await adminCall('POST', `/orders/${placedOrder.id}/shipments`, {})
+    assert.equal(parcel.statusCode, 201, parcel.body)
+    assert.ok(parcel.json().data.items.some((i: { orderItemId: string; quantity: number }) => i.orderItemId === line.id && i.quantity === 2), parcel.body)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${parcel.json().data.awb}/DELIVERED` })).statusCode, 200)
+    // One unit of L / Red comes back.
+    const asked = await t.app.inject({
+      method: 'POST', url: '/api/v1/returns', headers: customerHeaders(customer),
+      payload: { orderId: placedOrder.id, reason: 'Too small', detail: 'Does not fit', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: line.id, quantity: 1, reason: 'Size' }] },
+    })
+    assert.equal(asked.statusCode, 201, asked.body)
+    const returnId = asked.json().data.id
+    for (const status of ['UNDER_REVIEW', 'APPROVED']) assert.equal((await adminCall('POST', `/returns/${returnId}/status`, { status })).statusCode, 200)
+    const pickup = await adminCall('POST', `/returns/${returnId}/pickup`, { weightGrams: 500 })
+    assert.equal(pickup.statusCode, 200, pickup.body)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${pickup.json().data.pickup.awb}/DELIVERED` })).statusCode, 200)
+    assert.equal((await adminCall('POST', `/returns/${returnId}/quality-check`, { result: 'PASSED', note: 'Unworn' })).statusCode, 200)
+    // Back into L / Red and the product's summary, not into a sibling.
+    assert.equal(await variantStock(lRed), 4)
+    assert.equal(await variantStock(kurta.id('M / Blue')), 3)
+    assert.equal((await productRow(kurta.productId)).stock, 12 - 3 + 1)
+    assert.equal((await adminCall('POST', `/returns/${returnId}/status`, { status: 'REFUND_PENDING' })).statusCode, 200)
+    const documents = await t.app.inject({ method: 'GET', url: `/api/v1/orders/${placedOrder.id}/invoice`, headers: customerHeaders(customer) })
+    assert.equal(documents.statusCode, 200, documents.body)
+    const [note, ...more] = documents.json().data.creditNotes as { reason: string; lines: { description: string; hsnCode: string; gstRateBps: number; quantity: number; amount: string; cgst: string; sgst: string }[] }[]
+    assert.deepEqual(more, [])
+    assert.equal(note!.reason, `Return ${returnId}`)
+    // Half of the invoice line of 2 x 1,099.00 at 18 % intra-state (tax 335.29: CGST 167.65, SGST 167.64).
+    assert.deepEqual(
+      note!.lines.map((l) => [l.description, l.hsnCode, l.gstRateBps, l.quantity, l.amount, l.cgst, l.sgst]),
+      [['Kurta return-kurta (L / Red)', '6109', 1800, 1, '1099.00', '83.83', '83.82']],
+    )
+  })
+
   test('concurrent orders of two variants of one product sell exactly their stock, and the summary stays their sum', async () => {
     const kurta = await givenKurta('rush-kurta')
     const buyers = await Promise.all(Array.from({ length: 8 }, () => givenCustomer(t.app, partner)))
