@@ -39,33 +39,30 @@ export function productJson(row: { id: string; slug: string; name: string; brand
 
 /**
  * An active variant of a product with options, as search reports it when the query names its option
- * values ("red kurta xl": the variant Red / XL): its option values' words, lower-cased, and what the
- * answer's item adds after its score, `,"variant":{…}`.
+ * values ("red kurta xl": the variant Red / XL): its id, its option values (interned: a catalog's
+ * values are few, its variants many) and price in paise. Its answer JSON is made for a hit only
+ * (variantJson).
  */
 export interface IndexedVariant {
-  words: string[]
-  json: string
+  id: string
+  values: string[]
+  price: number
 }
 
-/** A product with options in the index: its option names (lower-cased) and its active variants. */
+/** A product with options in the index: its option names (interned, as written) and its active variants. */
 export interface IndexedOptions {
   names: string[]
   variants: IndexedVariant[]
 }
 
-function indexedOptions(row: ProductRow): IndexedOptions | null {
-  if (!row.variants?.length || !row.options?.length) return null
-  const names = row.options.map((o) => o.name)
-  const variants = row.variants.map((v) => ({
-    words: wordsOf(v.values.join(' ')),
-    json: `,"variant":${JSON.stringify({
-      id: v.id,
-      title: v.values.join(' / '),
-      options: v.values.map((value, i) => ({ name: names[i] ?? '', value })),
-      sellingPrice: formatPaise(BigInt(v.price)),
-    })}`,
-  }))
-  return { names: names.map((n) => n.toLowerCase()), variants }
+/** What a search item adds after its score for the variant it names: `,"variant":{…}`. */
+export function variantJson(options: IndexedOptions, v: IndexedVariant): string {
+  return `,"variant":${JSON.stringify({
+    id: v.id,
+    title: v.values.join(' / '),
+    options: v.values.map((value, i) => ({ name: options.names[i] ?? '', value })),
+    sellingPrice: formatPaise(BigInt(v.price)),
+  })}`
 }
 
 export interface IndexedCategory {
@@ -389,15 +386,7 @@ export class CatalogIndex {
     this.nameWordTotal += nameWords.length
     for (const w of words) this.wordPool.push(w)
     this.docOf.set(row.id, doc)
-    const options = indexedOptions(row)
-    if (options) {
-      this.variants.set(doc, options)
-      options.names.forEach((name, i) => {
-        let words = this.optionValueWords.get(name)
-        if (!words) this.optionValueWords.set(name, (words = new Set()))
-        for (const v of row.variants!) for (const w of wordsOf(v.values[i] ?? '')) words.add(w)
-      })
-    }
+    if (row.variants?.length && row.options?.length) this.#addOptions(doc, { names: row.options.map((o) => o.name), variants: row.variants.map((v) => ({ id: v.id, values: v.values, price: Number(v.price) })) })
     this.live++
     for (const w of new Set(words)) this.wordDocs[w]!++
     for (const [lexeme, weight] of parseTsvector(row.vector ?? '')) {
@@ -413,6 +402,39 @@ export class CatalogIndex {
     for (const [w, code] of fieldOf) if (appendPosting(this.surface, w, doc, code)) this.#sortedSurface = null
     this.#vocabulary = null
     this.#correctionMemo.clear()
+  }
+
+  /** Keeps a product's options, its strings interned, and its values' words under their option's name. */
+  #addOptions(doc: number, options: IndexedOptions) {
+    const names = options.names.map((n) => this.#intern(n))
+    this.variants.set(doc, { names, variants: options.variants.map((v) => ({ id: v.id, values: v.values.map((x) => this.#intern(x)), price: v.price })) })
+    names.forEach((name, i) => {
+      const key = name.toLowerCase()
+      let words = this.optionValueWords.get(key)
+      if (!words) this.optionValueWords.set(key, (words = new Set()))
+      for (const v of options.variants) for (const w of this.valueWords(v.values[i] ?? '')) words.add(w)
+    })
+  }
+
+  #interned = new Map<string, string>()
+  #intern(value: string): string {
+    const known = this.#interned.get(value)
+    if (known !== undefined) return known
+    this.#interned.set(value, value)
+    return value
+  }
+
+  #valueWords = new Map<string, string[]>()
+  /** The words of an option value (lower-cased), remembered per value. */
+  valueWords(value: string): string[] {
+    let words = this.#valueWords.get(value)
+    if (!words) this.#valueWords.set(value, (words = wordsOf(value)))
+    return words
+  }
+
+  /** Re-adds products' options (after a worker built the index: each string arrives as a copy of its own). */
+  restoreOptions(entries: Iterable<[number, IndexedOptions]>) {
+    for (const [doc, options] of entries) this.#addOptions(doc, options)
   }
 
   #lastId(): string | null {
@@ -610,7 +632,6 @@ export interface PackedIndex {
   categoryShape: string
   syncedXmin: string
   variants: Map<number, IndexedOptions>
-  optionValueWords: Map<string, Set<string>>
 }
 
 /**
@@ -648,7 +669,6 @@ export function packIndex(index: CatalogIndex): { packed: PackedIndex; transfer:
     categoryShape: index.categoryShape,
     syncedXmin: index.syncedXmin,
     variants: index.variants,
-    optionValueWords: index.optionValueWords,
   }
   return { packed, transfer: [...transfer] }
 }
@@ -679,7 +699,6 @@ export function unpackIndex(p: PackedIndex): CatalogIndex {
   })
   for (const [trigram, id] of p.trigramId) index.trigramId.set(trigram, id)
   for (const [word, stem] of p.stems) index.stems.set(word, stem)
-  for (const [doc, variants] of p.variants) index.variants.set(doc, variants)
-  for (const [name, words] of p.optionValueWords) index.optionValueWords.set(name, words)
+  index.restoreOptions(p.variants)
   return index
 }

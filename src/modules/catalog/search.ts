@@ -14,7 +14,7 @@
 import { Worker } from 'node:worker_threads'
 import { sql } from 'drizzle-orm'
 import { connectionStringOf, type Db, queryRows } from '../../db/client.ts'
-import { buildIndex, type CatalogIndex, FIELD_WEIGHT, type PackedIndex, type Posting, rankedDocs, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex } from './search-index.ts'
+import { buildIndex, type CatalogIndex, FIELD_WEIGHT, type IndexedVariant, type PackedIndex, type Posting, rankedDocs, stemVocabulary, syncIndex, trigramsOfWord, unpackIndex, variantJson } from './search-index.ts'
 import { HINGLISH_MEANINGS, HINGLISH_STOP_WORDS } from './hinglish.ts'
 import { corrections } from './spelling.ts'
 
@@ -506,10 +506,11 @@ function scoreCandidates(index: CatalogIndex, candidates: number[], total: numbe
   const pool = index.wordPool.data
   const most = groups.reduce((n, g) => n + termWeight(g.idf, 1, K1 * (1 - B)), 0)
   const byToken = groupsByToken(index, groups, tokens)
+  const optionQuery = new OptionQuery(index, tokens, possessive)
   const scored = candidates.map((d) => {
     const bm25 = most > 0 ? Math.min(1, rankSum[d]! / most) : 0
     const trigram = trigrams.score(pool, index.wordStart.data[d]!, index.wordCount.data[d]!, index.nameWords.data[d]!)
-    const fit = variantFit(index, d, tokens, possessive)
+    const fit = variantFit(index, d, optionQuery)
     const phrase = phraseOf(index, byToken, tokens, d)
     // A product with options none of whose variants holds the query's option values (an XL that is
     // Black and no Red, for "red kurta xl", whatever its name says) does not sell what was asked;
@@ -535,32 +536,87 @@ const UNSOLD = 0.6
  * product's options (Size, Colour) in any product of the catalog: more than `held`, the product does
  * not sell what was asked.
  */
-function variantFit(index: CatalogIndex, d: number, tokens: string[], possessive: Set<number>): { best: string | undefined; held: number; named: number } | null {
+function variantFit(index: CatalogIndex, d: number, query: OptionQuery): { best: string | undefined; held: number; named: number } | null {
   const options = index.variants.get(d)
-  if (!options) return null
-  const stemOf = (w: string) => index.stems.get(w) || null
-  const stems = tokens.map(stemOf)
-  const reaches = (words: Iterable<string>, ti: number) => {
-    const t = tokens[ti]!
-    for (const w of words) if (w === t || (t.length >= 3 && w.startsWith(t)) || (stems[ti] !== null && stemOf(w) === stems[ti])) return true
-    return false
-  }
-  let best: string | undefined
+  if (!options || !query.any) return null
+  let best: IndexedVariant | undefined
   let held = 0
   for (const v of options.variants) {
-    let n = 0
-    for (let ti = 0; ti < tokens.length; ti++) if (reaches(v.words, ti)) n++
+    let mask = 0
+    for (const value of v.values) mask |= query.valueMask(value)
+    const n = bitCount(mask)
     if (n > held) {
       held = n
-      best = v.json
+      best = v
     }
   }
-  // The query's words that are values of the product's options anywhere in the catalog ("red" of a
-  // Colour): what it would have to sell.
-  let named = 0
-  // The "s" of "men's" is no size S.
-  for (let ti = 0; ti < tokens.length; ti++) if (!possessive.has(ti) && options.names.some((name) => reaches(index.optionValueWords.get(name) ?? [], ti))) named++
-  return { best, held, named }
+  let namedMask = 0
+  for (const name of options.names) namedMask |= query.nameMask(name)
+  return { best: best && variantJson(options, best), held, named: bitCount(namedMask) }
+}
+
+const bitCount = (n: number) => {
+  let c = 0
+  for (let m = n; m !== 0; m &= m - 1) c++
+  return c
+}
+
+/**
+ * What a query's words reach among option values, as bit masks of its words (the first 31):
+ * a word reaches a value's word when it is that word, has its English stem, or (three letters or
+ * more) starts it. Remembered per value and option name for the query's scoring only.
+ */
+class OptionQuery {
+  readonly any: boolean
+  #index: CatalogIndex
+  #tokens: string[]
+  #stems: (string | null)[]
+  #possessive: Set<number>
+  #values = new Map<string, number>()
+  #names = new Map<string, number>()
+
+  constructor(index: CatalogIndex, tokens: string[], possessive: Set<number>) {
+    this.#index = index
+    this.#tokens = tokens.slice(0, 31)
+    this.#stems = this.#tokens.map((t) => index.stems.get(t) || null)
+    this.#possessive = possessive
+    let any = false
+    if (index.variants.size > 0) for (const name of index.optionValueWords.keys()) if (this.nameMask(name) !== 0) any = true
+    this.any = any
+  }
+
+  #wordMask(word: string): number {
+    let mask = 0
+    const stem = this.#index.stems.get(word) || null
+    this.#tokens.forEach((t, ti) => {
+      if (word === t || (t.length >= 3 && word.startsWith(t)) || (stem !== null && stem === this.#stems[ti])) mask |= 1 << ti
+    })
+    return mask
+  }
+
+  /** The words reaching one of this value's words. */
+  valueMask(value: string): number {
+    let mask = this.#values.get(value)
+    if (mask === undefined) {
+      mask = 0
+      for (const w of this.#index.valueWords(value)) mask |= this.#wordMask(w)
+      this.#values.set(value, mask)
+    }
+    return mask
+  }
+
+  /** The words (a possessive's "s" aside: "men's" names no size S) reaching a word of a value of this option, in any product. */
+  nameMask(name: string): number {
+    const key = name.toLowerCase()
+    let mask = this.#names.get(key)
+    if (mask === undefined) {
+      mask = 0
+      for (const w of this.#index.optionValueWords.get(key) ?? []) mask |= this.#wordMask(w)
+      for (const ti of this.#possessive) if (ti < 31) mask &= ~(1 << ti)
+      this.#names.set(key, mask)
+    }
+    return mask
+  }
 }
 
 function searchCategories(index: CatalogIndex, groups: Group[], trigrams: QueryTrigrams, limit: number) {
