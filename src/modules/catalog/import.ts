@@ -289,6 +289,7 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
         createdAt,
         path,
         searchText: `${name} ${brand} ${path}`.toLowerCase(),
+        options: grid?.options ?? [],
       }
     })
     const productIds = await catalogRepo.upsertProducts(tx, catalogId, now, values)
@@ -305,7 +306,6 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
       )
     }
     if (grids.size > 0) {
-      await catalogRepo.setProductsOptions(tx, catalogId, [...grids].map(([slug, grid]) => ({ slug, options: grid.options })))
       const variantRows = [...grids].flatMap(([slug, grid]) => {
         const productId = productIds.get(slug)!
         const kept = keptIds.get(productId)
@@ -317,8 +317,6 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
         })
       })
       for (let j = 0; j < variantRows.length; j += VARIANT_CHUNK) await catalogRepo.insertVariants(tx, variantRows.slice(j, j + VARIANT_CHUNK))
-      // Option values are searchable words of their product (written above without them).
-      await refreshSearchColumns(tx, catalogId, [...grids.keys()].map((slug) => productIds.get(slug)!))
     }
     for (const p of chunk) report.products[catalog.productSlugs.has(p.slug) ? 'updated' : 'created']++
     done += chunk.length

@@ -319,8 +319,28 @@ export const catalogRepo = {
     for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row])
     return byProduct
   },
+  /**
+   * Inserts variants in one statement of array parameters, however many (the grid's up to 250, an
+   * import's thousands): a row-per-value insert built by Drizzle cost more than the database's work.
+   */
   async insertVariants(db: Executor, rows: (typeof productVariants.$inferInsert)[]) {
-    if (rows.length > 0) await db.insert(productVariants).values(rows)
+    if (rows.length === 0) return
+    const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
+    const at = new Date()
+    await db.execute(sql`
+      insert into product_variants (id, product_id, catalog_id, position, option_values, sku, selling_price, mrp, stock, weight_grams,
+        length_cm, breadth_cm, height_cm, barcode, hsn_code, gst_rate_bps, images, is_active, created_at, updated_at)
+      select r.id, r.product_id, r.catalog_id, r.position, array(select jsonb_array_elements_text(r.option_values::jsonb)), r.sku, r.selling_price, r.mrp,
+        r.stock, r.weight_grams, r.length_cm, r.breadth_cm, r.height_cm, r.barcode, r.hsn_code, r.gst_rate_bps, r.images::jsonb, r.is_active, r.created_at, r.updated_at
+      from unnest(${column((r) => r.id)}::text[], ${column((r) => r.productId)}::text[], ${column((r) => r.catalogId)}::text[], ${column((r) => r.position)}::int[],
+        ${column((r) => JSON.stringify(r.optionValues))}::text[], ${column((r) => r.sku)}::text[], ${column((r) => String(r.sellingPrice))}::bigint[],
+        ${column((r) => String(r.mrp))}::bigint[], ${column((r) => r.stock ?? 0)}::int[], ${column((r) => r.weightGrams ?? null)}::int[],
+        ${column((r) => r.lengthCm ?? null)}::int[], ${column((r) => r.breadthCm ?? null)}::int[], ${column((r) => r.heightCm ?? null)}::int[],
+        ${column((r) => r.barcode ?? null)}::text[], ${column((r) => r.hsnCode ?? null)}::text[], ${column((r) => r.gstRateBps ?? null)}::int[],
+        ${column((r) => JSON.stringify(r.images ?? []))}::text[], ${column((r) => r.isActive ?? true)}::boolean[],
+        ${column((r) => (r.createdAt ?? at).toISOString())}::timestamptz[], ${column((r) => (r.updatedAt ?? at).toISOString())}::timestamptz[])
+        as r(id, product_id, catalog_id, position, option_values, sku, selling_price, mrp, stock, weight_grams, length_cm, breadth_cm, height_cm,
+          barcode, hsn_code, gst_rate_bps, images, is_active, created_at, updated_at)`)
   },
   async updateVariant(db: Executor, id: string, changes: Partial<typeof productVariants.$inferInsert>) {
     await db.update(productVariants).set(changes).where(eq(productVariants.id, id))
@@ -380,25 +400,29 @@ export const catalogRepo = {
   async upsertProducts(db: Executor, catalogId: string, updatedAt: Date, rows: (Omit<typeof products.$inferInsert, 'catalogId' | 'searchVector'> & { path: string })[]) {
     if (rows.length === 0) return new Map<string, string>()
     const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
+    // A row's options are its grid's (none: a product without options; the import refuses a row
+    // without a grid for a product that has one). Their values are searchable words (optionWords).
+    const valuesOf = (options: ProductOptionRow[] | undefined) => (options ?? []).flatMap((o) => o.values).join(' ')
     const written = await queryRows<{ id: string; slug: string }>(db, sql`
       insert into products (id, catalog_id, category_id, name, slug, brand, sku, description, selling_price, mrp, stock, images,
-        weight_grams, is_active, created_at, updated_at, search_text, search_vector)
+        weight_grams, is_active, created_at, updated_at, options, search_text, search_vector)
       select r.id, ${catalogId}, r.category_id, r.name, r.slug, r.brand, r.sku, r.description, r.selling_price, r.mrp, r.stock, r.images::jsonb,
-        r.weight_grams, r.is_active, r.created_at, r.created_at, r.search_text,
+        r.weight_grams, r.is_active, r.created_at, r.created_at, r.options::jsonb, trim(r.search_text || ' ' || lower(r.option_words)),
         setweight(to_tsvector('english', r.name), 'A') ||
         setweight(to_tsvector('english', r.brand), 'B') ||
-        setweight(to_tsvector('english', r.path), 'C') ||
+        setweight(to_tsvector('english', r.path || ' ' || r.option_words), 'C') ||
         setweight(to_tsvector('english', left(r.description, 2000)), 'D')
       from unnest(${column((r) => r.id)}::text[], ${column((r) => r.categoryId)}::text[], ${column((r) => r.name)}::text[], ${column((r) => r.slug)}::text[],
         ${column((r) => r.brand)}::text[], ${column((r) => r.sku)}::text[], ${column((r) => r.description ?? '')}::text[],
         ${column((r) => String(r.sellingPrice))}::bigint[], ${column((r) => String(r.mrp))}::bigint[], ${column((r) => r.stock ?? 0)}::int[],
         ${column((r) => JSON.stringify(r.images ?? []))}::text[], ${column((r) => r.weightGrams ?? 500)}::int[], ${column((r) => r.isActive ?? true)}::boolean[],
-        ${column((r) => (r.createdAt ?? updatedAt).toISOString())}::timestamptz[], ${column((r) => r.searchText ?? '')}::text[], ${column((r) => r.path)}::text[])
-        as r(id, category_id, name, slug, brand, sku, description, selling_price, mrp, stock, images, weight_grams, is_active, created_at, search_text, path)
+        ${column((r) => (r.createdAt ?? updatedAt).toISOString())}::timestamptz[], ${column((r) => r.searchText ?? '')}::text[], ${column((r) => r.path)}::text[],
+        ${column((r) => JSON.stringify(r.options ?? []))}::text[], ${column((r) => valuesOf(r.options))}::text[])
+        as r(id, category_id, name, slug, brand, sku, description, selling_price, mrp, stock, images, weight_grams, is_active, created_at, search_text, path, options, option_words)
       on conflict (catalog_id, slug) do update set
         category_id = excluded.category_id, name = excluded.name, brand = excluded.brand, sku = excluded.sku,
         description = excluded.description, selling_price = excluded.selling_price, mrp = excluded.mrp, stock = excluded.stock,
-        images = excluded.images, weight_grams = excluded.weight_grams, is_active = excluded.is_active,
+        images = excluded.images, weight_grams = excluded.weight_grams, is_active = excluded.is_active, options = excluded.options,
         search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz
       returning id, slug`)
     return new Map(written.map((r) => [r.slug, r.id]))
@@ -412,15 +436,6 @@ export const catalogRepo = {
       sql`select id, slug, options <> '[]'::jsonb as "hasVariants" from ${products} where catalog_id = ${catalogId} and slug = any(${sql.param(slugs)}::text[])`,
     )
     return new Map(rows.map((r) => [r.slug, { id: r.id, hasVariants: r.hasVariants }]))
-  },
-
-  /** Sets the options of products, by slug, in one statement (an import's products with variants). */
-  async setProductsOptions(db: Executor, catalogId: string, rows: { slug: string; options: ProductOptionRow[] }[]) {
-    if (rows.length === 0) return
-    await db.execute(sql`
-      update products p set options = r.options::jsonb
-      from unnest(${sql.param(rows.map((r) => r.slug))}::text[], ${sql.param(rows.map((r) => JSON.stringify(r.options)))}::text[]) as r(slug, options)
-      where p.catalog_id = ${catalogId} and p.slug = r.slug`)
   },
 
   /** Every product of a catalog, oldest first (the order an import wrote them in), for its export. */
