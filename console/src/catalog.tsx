@@ -1,5 +1,5 @@
 // Catalog (CATALOG and ADMIN): products of a catalog (search, create, edit price, stock, active,
-// images, HSN and GST rate), the categories tree (create, edit), and the all-or-nothing import of a CSV or JSON file with an upload progress
+// images, HSN and GST rate; options and variants: variants.tsx), the categories tree (create, edit), and the all-or-nothing import of a CSV or JSON file with an upload progress
 // bar and the API's per-row error report.
 import { useEffect, useState } from 'react'
 import { Link } from 'react-router-dom'
@@ -36,6 +36,7 @@ import { ActionButton } from './actions.tsx'
 import { API, api, errorMessage, session } from './api.ts'
 import { History } from './audit.tsx'
 import { ResponsiveTable } from './responsive.tsx'
+import { VariantEditor } from './variants.tsx'
 
 export const catalogFilter = (
   <ReferenceInput key="catalogId" source="catalogId" reference="catalogs" alwaysOn>
@@ -126,9 +127,7 @@ export const ProductEdit = () => (
   <Edit mutationMode="pessimistic" transform={withDimensions}>
     <SimpleForm toolbar={<Toolbar><SaveButton /></Toolbar>}>
       <TextInput source="name" fullWidth />
-      <TextInput source="sellingPrice" label="Selling price (₹)" validate={money} />
-      <TextInput source="mrp" label="MRP (₹)" validate={money} />
-      <NumberInput source="stock" min={0} step={1} />
+      <PriceAndStockInputs />
       <NumberInput source="weightGrams" label="Weight (grams)" min={1} step={1} />
       <DimensionsInput />
       <BooleanInput source="isActive" label="Active (shown to customers)" />
@@ -137,9 +136,37 @@ export const ProductEdit = () => (
       <ImagesInput />
       <TextInput source="description" multiline fullWidth />
     </SimpleForm>
+    <VariantEditor />
     <ProductHistory />
   </Edit>
 )
+
+/**
+ * The product's price, MRP and stock: edited here when it has no options; for a product with
+ * options, its variants' summary, shown read-only (the API answers 409 to a write of them).
+ */
+function PriceAndStockInputs() {
+  const product = useRecordContext()
+  if (!product?.options?.length)
+    return (
+      <>
+        <TextInput source="sellingPrice" label="Selling price (₹)" validate={money} />
+        <TextInput source="mrp" label="MRP (₹)" validate={money} />
+        <NumberInput source="stock" min={0} step={1} />
+      </>
+    )
+  return (
+    <>
+      <Alert severity="info" data-testid="variant-summary-note" sx={{ mb: 2 }}>
+        This product has options: its SKU, selling price, MRP and stock summarise its variants (the first variant's SKU, the lowest-priced active variant's price and MRP, the active variants' stock). Change them in Options and variants below.
+      </Alert>
+      <TextInput source="sku" label="SKU (the first variant's)" readOnly />
+      <TextInput source="sellingPrice" label="Selling price (₹, the lowest active variant's)" readOnly />
+      <TextInput source="mrp" label="MRP (₹, of that variant)" readOnly />
+      <NumberInput source="stock" label="Stock (the active variants' total)" readOnly />
+    </>
+  )
+}
 
 /** Who changed the product's price, stock or anything else, for ADMIN and SUPPORT. */
 function ProductHistory() {

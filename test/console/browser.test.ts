@@ -62,7 +62,7 @@ after(async () => {
 
 let adminToken: string | null = null
 /** The admin API as the test sees it, with a token of its own (one sign-in: they are rate limited): the answer, whatever its status. */
-async function adminCall(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+async function adminCall(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) {
   if (!adminToken) {
     const login = await t.app.inject({ method: 'POST', url: '/api/v1/admin/auth/login', payload: { email: 'admin@console.test', password: PASSWORD } })
     assert.equal(login.statusCode, 200, login.body)
@@ -72,7 +72,7 @@ async function adminCall(method: 'GET' | 'POST' | 'PUT', url: string, payload?: 
 }
 
 /** The admin API's JSON answer, which must be a success. */
-async function adminApi(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+async function adminApi(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object) {
   const res = await adminCall(method, url, payload)
   assert.ok(res.statusCode < 300, res.body)
   return res.json()
@@ -182,6 +182,15 @@ async function searchList(page: Page, box: Locator, text: string, rows: number) 
     if (Date.now() > deadline) throw new Error(`the search ${JSON.stringify(text)} shows ${await shown.count()} rows, not ${rows} (${page.url()})`)
     if ((await box.inputValue()) !== text) await box.fill(text)
     await page.waitForTimeout(100)
+  }
+}
+
+/** An input has come to show this value (after the page read the record again). */
+async function valueBecomes(input: Locator, value: string) {
+  const deadline = Date.now() + WAIT.timeout
+  while ((await input.inputValue()) !== value) {
+    if (Date.now() > deadline) throw new Error(`the input shows ${JSON.stringify(await input.inputValue())}, not ${JSON.stringify(value)}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
@@ -1125,6 +1134,123 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
       await notFound(catalog)
       assert.equal(await catalog.locator('main form').count(), 0, `CATALOG opens ${path}`)
     }
+  })
+
+  test('CATALOG gives a product options (Size S, M, L; Colour Red, Blue), generates the six combinations, bulk-sets their price and adds to their stock, saves once, and the API stores those variants (the first keeping the default variant\'s id); the product form then shows its summary read-only', async () => {
+    const audio = await categoryOf('audio')
+    const created = (await adminApi('POST', `/catalogs/${shop.catalogId}/products`, { name: 'Console kurta', slug: 'console-kurta', brand: 'Fabindia', sku: 'CK-1', categoryId: audio.id, sellingPrice: '899.00', mrp: '999.00', stock: 7 })).data
+    const defaultId = created.variants[0].id
+    const page = await signedIn('CATALOG')
+    await page.goto(`${base}/admin#/products/${created.id}`)
+    const editor = page.getByTestId('variant-editor')
+    await editor.getByRole('button', { name: 'Add options' }).click()
+    await editor.getByLabel('Option 1 name').fill('Size')
+    for (const value of ['S', 'M', 'L']) {
+      await editor.getByLabel('New Size value').fill(value)
+      await editor.getByLabel('New Size value').press('Enter')
+    }
+    await editor.getByRole('button', { name: 'Add option', exact: true }).click()
+    await editor.getByLabel('Option 2 name').fill('Colour')
+    for (const value of ['Red', 'Blue']) {
+      await editor.getByLabel('New Colour value').fill(value)
+      await editor.getByRole('button', { name: 'Add Colour value' }).click()
+    }
+    await editor.getByRole('button', { name: 'Generate combinations' }).click()
+    await editor.getByTestId('variants-notice').getByText('6 variants: 5 added').waitFor()
+    assert.equal(await editor.getByTestId('variant-row').count(), 6)
+    assert.equal(await editor.getByLabel('SKU of S / Red').inputValue(), 'CK-1', "the product's own fields are the first combination")
+
+    await editor.getByLabel('Select all variants').check()
+    await choose(page, /^Change/, 'Selling price (₹)')
+    await editor.getByLabel('Value', { exact: true }).fill('749')
+    await editor.getByRole('button', { name: 'Apply to selected' }).click()
+    await choose(page, /^Change/, 'Stock')
+    await choose(page, /^How/, 'Add')
+    await editor.getByLabel('Value', { exact: true }).fill('5')
+    await editor.getByRole('button', { name: 'Apply to selected' }).click()
+    await editor.getByTestId('variants-notice').getByText('6 variants changed: save to write them').waitFor()
+    assert.equal(await editor.getByLabel('Selling price of M / Blue').inputValue(), '749.00')
+    assert.equal(await editor.getByLabel('Stock of S / Red').inputValue(), '12')
+    await editor.getByLabel('Select L / Blue').uncheck()
+    await editor.getByLabel('Barcode of S / Red').fill('12345670')
+    await editor.evaluate('(element) => element.scrollIntoView()')
+    await shot(page, '53-variant-grid')
+    assert.ok(Number(await page.evaluate('document.documentElement.scrollWidth')) <= DESKTOP.width, 'the grid scrolls inside its card, not the page')
+
+    await editor.getByRole('button', { name: 'Save variants' }).click()
+    await notified(page, 'Variants saved')
+    const stored = (await adminApi('GET', `/products/${created.id}`)).data
+    assert.deepEqual(stored.options, [
+      { name: 'Size', values: ['S', 'M', 'L'] },
+      { name: 'Colour', values: ['Red', 'Blue'] },
+    ])
+    assert.deepEqual(
+      stored.variants.map((v: { title: string; sku: string; sellingPrice: string; mrp: string; stock: number; barcode: string | null }) => [v.title, v.sku, v.sellingPrice, v.mrp, v.stock, v.barcode]),
+      [
+        ['S / Red', 'CK-1', '749.00', '999.00', 12, '12345670'],
+        ['S / Blue', 'CONSOLE-KURTA-S-BLUE', '749.00', '999.00', 5, null],
+        ['M / Red', 'CONSOLE-KURTA-M-RED', '749.00', '999.00', 5, null],
+        ['M / Blue', 'CONSOLE-KURTA-M-BLUE', '749.00', '999.00', 5, null],
+        ['L / Red', 'CONSOLE-KURTA-L-RED', '749.00', '999.00', 5, null],
+        ['L / Blue', 'CONSOLE-KURTA-L-BLUE', '749.00', '999.00', 5, null],
+      ],
+    )
+    assert.equal(stored.variants[0].id, defaultId, "the product's first variant keeps the default variant's id")
+    assert.deepEqual([stored.sku, stored.sellingPrice, stored.stock], ['CK-1', '749.00', 37], 'the summary')
+
+    // The product form now shows the summary, read-only; the grid shows what was stored.
+    await page.getByTestId('variant-summary-note').waitFor()
+    await valueBecomes(page.locator('input[name="stock"]'), '37')
+    for (const name of ['sku', 'sellingPrice', 'mrp', 'stock']) assert.notEqual(await page.locator(`input[name="${name}"]`).getAttribute('readonly'), null, `${name} is read-only`)
+    assert.equal(await editor.getByLabel('Stock of M / Red').inputValue(), '5')
+  })
+
+  test("CATALOG's variant saves the API refuses keep its message beside the grid, the cell it names marked, and save nothing: a SKU of another product (409), a barcode whose check digit is wrong (400); a grid read before an order moved its stock is not saved over it", async () => {
+    const audio = await categoryOf('audio')
+    await adminApi('POST', `/catalogs/${shop.catalogId}/products`, { name: 'Console tee taken', slug: 'console-tee-taken', brand: 'Jockey', sku: 'CT-TAKEN', categoryId: audio.id, sellingPrice: '299.00', mrp: '399.00', stock: 1 })
+    const tee = (await adminApi('POST', `/catalogs/${shop.catalogId}/products`, { name: 'Console tee', slug: 'console-tee', brand: 'Jockey', sku: 'CT-1', categoryId: audio.id, sellingPrice: '299.00', mrp: '399.00', stock: 1 })).data
+    const grid = {
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { options: [{ name: 'Size', value: 'S' }], sku: 'CT-S', sellingPrice: '299.00', mrp: '399.00', stock: 3 },
+        { options: [{ name: 'Size', value: 'M' }], sku: 'CT-M', sellingPrice: '299.00', mrp: '399.00', stock: 4 },
+      ],
+    }
+    const before = (await adminApi('PUT', `/products/${tee.id}/variants`, grid)).data
+    const page = await signedIn('CATALOG')
+    await page.goto(`${base}/admin#/products/${tee.id}`)
+    const editor = page.getByTestId('variant-editor')
+    const error = editor.getByTestId('variants-error')
+
+    // Two rows changed: the whole grid (PUT), refused with a 409 naming variants[1].sku.
+    await editor.getByLabel('SKU of M').fill('CT-TAKEN')
+    await editor.getByLabel('Stock of S').fill('9')
+    await editor.getByRole('button', { name: 'Save variants' }).click()
+    await error.getByText(/variants\[1\]\.sku CT-TAKEN is already the SKU of another product or variant in this catalog/).waitFor()
+    await notified(page, /CT-TAKEN/)
+    assert.equal(await editor.getByLabel('SKU of M').getAttribute('aria-invalid'), 'true', 'the cell named is marked')
+    await page.locator('.MuiSnackbar-root').waitFor({ state: 'detached' }) // the message stays beside the grid after the notification goes
+    await shot(page, '54-variant-grid-refused')
+
+    // One row changed: that variant alone (PATCH), refused with the API's 400.
+    await editor.getByLabel('SKU of M').fill('CT-M')
+    await editor.getByLabel('Stock of S').fill('3')
+    await editor.getByLabel('Barcode of S').fill('12345678')
+    await editor.getByRole('button', { name: 'Save variants' }).click()
+    await error.getByText(/barcode 12345678 is not a GTIN/).waitFor()
+    assert.deepEqual((await adminApi('GET', `/products/${tee.id}`)).data.variants, before.variants, 'nothing saved')
+
+    // An order's worth of stock moves after the grid was read: saving the grid over it is refused, naming the move.
+    await adminApi('PATCH', `/products/${tee.id}/variants/${before.variants[1].id}`, { stock: 2 })
+    await editor.getByLabel('Barcode of S').fill('')
+    await editor.getByLabel('Stock of S').fill('8')
+    await editor.getByLabel('Selling price of M').fill('279')
+    await editor.getByRole('button', { name: 'Save variants' }).click()
+    await error.getByText(/M: stock 4 → 2\. Nothing was saved/).waitFor()
+    assert.equal((await adminApi('GET', `/products/${tee.id}`)).data.variants[0].stock, 3, 'nothing saved')
+    await editor.getByRole('button', { name: 'Reload the grid' }).click()
+    await valueBecomes(editor.getByLabel('Stock of M'), '2')
+    assert.equal(await error.count(), 0)
   })
 
   test('the new screens at phone width (390×844): product and zone forms, COD, GST seller and GSTR-1, GST registrations (list and form), untaxable products, without sideways scrolling', async () => {
