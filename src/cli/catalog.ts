@@ -1,4 +1,6 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { extname, resolve } from 'node:path'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
@@ -198,16 +200,34 @@ export const catalogExport: Command = {
   async run(config, values, _positionals, context) {
     const format = (values.format as ExportFormat | undefined) ?? 'json'
     const output = values.output as string | undefined
-    const { exportCatalog } = await import('../modules/catalog/index.ts')
+    const { exportCatalog, openCatalogExport } = await import('../modules/catalog/index.ts')
     const progress: Progress = { step: () => {}, update: () => {}, end: () => {} }
-    const { catalogId, file } = await onCatalog(config, context, values.catalog as string | undefined, progress, async (db, id) => ({ catalogId: id, file: await exportCatalog(db, id, format) }))
-    if (output === undefined) return { text: file.replace(/\n$/, ''), json: { catalogId, format, content: file } }
-    try {
-      writeFileSync(output, file)
-    } catch (err) {
-      throw new AppError('BAD_REQUEST', `Cannot write ${output}: ${(err as Error).message}`)
+    if (output === undefined) {
+      const { catalogId, file } = await onCatalog(config, context, values.catalog as string | undefined, progress, async (db, id) => ({ catalogId: id, file: await exportCatalog(db, id, format) }))
+      return { text: file.replace(/\n$/, ''), json: { catalogId, format, content: file } }
     }
-    return { text: `Exported catalog ${catalogId} as ${format} to ${output} (${Buffer.byteLength(file)} bytes).`, json: { catalogId, format, output, bytes: Buffer.byteLength(file) } }
+    // To a file: written a page of products at a time, never held whole.
+    const { catalogId, bytes } = await onCatalog(config, context, values.catalog as string | undefined, progress, async (db, id) => {
+      const pieces = await openCatalogExport(db, id, format)
+      let written = 0
+      const counted = async function* () {
+        for await (const piece of pieces) {
+          written += Buffer.byteLength(piece)
+          yield piece
+        }
+      }
+      const file = createWriteStream(output)
+      let cannotWrite: Error | null = null
+      file.on('error', (err) => (cannotWrite = err))
+      try {
+        await pipeline(Readable.from(counted()), file)
+      } catch (err) {
+        if (cannotWrite) throw new AppError('BAD_REQUEST', `Cannot write ${output}: ${(cannotWrite as Error).message}`)
+        throw err
+      }
+      return { catalogId: id, bytes: written }
+    })
+    return { text: `Exported catalog ${catalogId} as ${format} to ${output} (${bytes} bytes).`, json: { catalogId, format, output, bytes } }
   },
 }
 

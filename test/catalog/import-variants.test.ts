@@ -246,3 +246,26 @@ describe("Shopify's product CSV", () => {
     assert.equal((await cli('catalog', 'export', '--format', 'xml')).code, 2)
   })
 })
+
+describe('an export of more products than one page', () => {
+  test('is written a page at a time and is still the whole catalog, each product once, in order: JSON, CSV and Shopify alike, and a round trip', async () => {
+    const catalogId = await givenCatalog('Export pages')
+    const plain = Array.from({ length: 2_050 }, (_, i) => ({
+      slug: `paged-${String(i).padStart(4, '0')}`, name: `Paged product ${i}`, brand: 'Acme', sku: `PAGED-${i}`, categorySlug: 'kurtas', sellingPrice: '10.00', mrp: '12.00', stock: i % 7,
+    }))
+    const res = await importJson(catalogId, { products: [...plain.slice(0, 1_000), KURTA, ...plain.slice(1_000)] })
+    assert.equal(res.statusCode, 200, res.body)
+    const json = JSON.parse(await exported(catalogId, 'json')) as { products: { slug: string }[] }
+    assert.deepEqual(json.products.map((p) => p.slug), [...plain.slice(0, 1_000).map((p) => p.slug), KURTA.slug, ...plain.slice(1_000).map((p) => p.slug)])
+    const csvLines = (await exported(catalogId, 'csv')).trim().split('\n')
+    assert.equal(csvLines.length, 1 + 2_050 + KURTA.variants.length)
+    const shopify = (await exported(catalogId, 'shopify')).trim().split('\n')
+    assert.equal(new Set(shopify.slice(1).map((l) => l.split(',')[0])).size, 2_051)
+    // The JSON imported into an empty catalog exports as the same file.
+    const again = await createCatalog(t.deps.database.db, 'Export pages again')
+    const text = await exported(catalogId, 'json')
+    assert.equal((await importJson(again.id, JSON.parse(text))).statusCode, 200)
+    assert.equal(await exported(again.id, 'json'), text)
+  })
+})
+

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise, parseRupees } from '../../lib/money.ts'
 import { type OptionalPage, pageMeta } from '../../lib/pagination.ts'
 import type { CatalogCache } from './cache.ts'
-import { exportCatalog, type ExportFormat } from './export.ts'
+import { type ExportFormat, openCatalogExport } from './export.ts'
 import { type CatalogImport, type csvImportOptions, importCatalog } from './import.ts'
 import { type CategoryRow, catalogRepo, type Dimensions, type ProductRow, refreshSearchColumns, type VariantRow } from './repo.ts'
 import type { ProductOptionRow } from './schema.sql.ts'
@@ -481,9 +481,9 @@ export class CatalogAdminService {
     return csv && csv.options.categoryByName ? { ...written, unusedColumns: csv.unusedColumns } : written
   }
 
-  /** The catalog as a file the import reads back: JSON, the catalog's CSV or Shopify's (export.ts). */
+  /** The catalog as a file the import reads back: JSON, the catalog's CSV or Shopify's, in pieces to write in turn (export.ts). */
   exportCatalog(catalogId: string, format: ExportFormat) {
-    return exportCatalog(this.#db, catalogId, format)
+    return openCatalogExport(this.#db, catalogId, format)
   }
 
   async searchAnalytics(catalogId: string, days: number, limit: number) {

@@ -12,8 +12,6 @@ import { type CategoryRow, catalogRepo, type ProductRow, type VariantRow } from 
 
 export type ExportFormat = 'json' | 'csv' | 'shopify'
 
-const BATCH = 1000
-
 const dimensions = (r: { lengthCm: number | null; breadthCm: number | null; heightCm: number | null }) =>
   r.lengthCm !== null && r.breadthCm !== null && r.heightCm !== null ? { length: r.lengthCm, breadth: r.breadthCm, height: r.heightCm } : null
 
@@ -32,38 +30,82 @@ function treeOrder(rows: CategoryRow[]): CategoryRow[] {
   return ordered
 }
 
-/** The catalog's categories and products, with the stored variants of products with options. */
-async function catalogContents(db: Executor, catalogId: string) {
-  if (!(await catalogRepo.findById(db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
-  const categories = treeOrder(await catalogRepo.categories(db, catalogId))
-  const products = await catalogRepo.exportProducts(db, catalogId)
-  const variants = new Map<string, VariantRow[]>()
-  const gridded = products.filter((p) => p.options.length > 0).map((p) => p.id)
-  for (let i = 0; i < gridded.length; i += BATCH) for (const [id, rows] of await catalogRepo.variantsOf(db, gridded.slice(i, i + BATCH))) variants.set(id, rows)
-  return { categories, products, variants }
+/** Products per page of an export: the file is written a page at a time, never held whole. */
+const PAGE = 1000
+
+/** A catalog's products, oldest first, a page at a time with the stored variants of those with options. */
+async function* productPages(db: Executor, catalogId: string): AsyncGenerator<{ products: ProductRow[]; variants: Map<string, VariantRow[]> }> {
+  let after: { id: string } | null = null
+  for (;;) {
+    const products: ProductRow[] = await catalogRepo.exportProducts(db, catalogId, after, PAGE)
+    if (products.length === 0) return
+    const gridded = products.filter((p) => p.options.length > 0).map((p) => p.id)
+    yield { products, variants: gridded.length > 0 ? await catalogRepo.variantsOf(db, gridded) : new Map() }
+    if (products.length < PAGE) return
+    after = { id: products[products.length - 1]!.id }
+  }
 }
 
-/** The catalog as a file of `format` (JSON, the catalog's CSV, Shopify's CSV): its text. */
+/**
+ * The catalog as a file of `format` (JSON, the catalog's CSV, Shopify's CSV), as pieces of text to
+ * write one after the other (a page of products each): 404 for an unknown catalog before any piece.
+ * The pages are read one after another, not in one snapshot: a product written during the export
+ * may show in part (export a catalog at rest for a round trip).
+ */
+export async function openCatalogExport(db: Executor, catalogId: string, format: ExportFormat): Promise<AsyncGenerator<string>> {
+  if (!(await catalogRepo.findById(db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
+  const categories = treeOrder(await catalogRepo.categories(db, catalogId))
+  return exportPieces(db, catalogId, format, categories)
+}
+
+/** The whole file as one string (tests, and the command line writing to stdout). */
 export async function exportCatalog(db: Executor, catalogId: string, format: ExportFormat): Promise<string> {
-  const { categories, products, variants } = await catalogContents(db, catalogId)
+  let out = ''
+  for await (const piece of await openCatalogExport(db, catalogId, format)) out += piece
+  return out
+}
+
+/** JSON.stringify(value, null, 2) of an element of a top-level array of the file: indented four spaces. */
+const element = (value: unknown) => `    ${JSON.stringify(value, null, 2).replaceAll('\n', '\n    ')}`
+
+async function* exportPieces(db: Executor, catalogId: string, format: ExportFormat, categories: CategoryRow[]): AsyncGenerator<string> {
   const slugOf = new Map(categories.map((c) => [c.id, c.slug]))
-  const variantsOf = (p: ProductRow) => variants.get(p.id) ?? []
-  if (format === 'json') return `${JSON.stringify({ categories: categories.map((c) => categoryJson(c, slugOf)), products: products.map((p) => productJson(p, slugOf.get(p.categoryId)!, variantsOf(p))) }, null, 2)}\n`
-  if (format === 'csv') return stringify([[...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS], ...products.flatMap((p) => productCsvRows(p, slugOf.get(p.categoryId)!, variantsOf(p)))])
+  if (format === 'json') {
+    // The same text as JSON.stringify({categories, products}, null, 2), written a page at a time.
+    yield categories.length === 0 ? '{\n  "categories": [],\n  "products": [' : `{\n  "categories": [\n${categories.map((c) => element(categoryJson(c, slugOf))).join(',\n')}\n  ],\n  "products": [`
+    let first = true
+    for await (const page of productPages(db, catalogId)) {
+      const items = page.products.map((p) => element(productJson(p, slugOf.get(p.categoryId)!, page.variants.get(p.id) ?? [])))
+      yield `${first ? '\n' : ',\n'}${items.join(',\n')}`
+      first = false
+    }
+    yield first ? ']\n}\n' : '\n  ]\n}\n'
+    return
+  }
+  if (format === 'csv') {
+    yield stringify([[...PRODUCT_CSV_COLUMNS, ...VARIANT_CSV_COLUMNS]])
+    for await (const page of productPages(db, catalogId)) {
+      yield stringify(page.products.flatMap((p) => productCsvRows(p, slugOf.get(p.categoryId)!, page.variants.get(p.id) ?? [])))
+    }
+    return
+  }
   // Shopify's Type: the category's name, or its slug where two categories share the name (the import reads either).
   const named = new Map<string, number>()
   for (const c of categories) named.set(c.name.toLowerCase(), (named.get(c.name.toLowerCase()) ?? 0) + 1)
   const typeOf = new Map(categories.map((c) => [c.id, named.get(c.name.toLowerCase()) === 1 ? c.name : c.slug]))
-  const rows = products.flatMap((p) =>
-    shopifyRows({
-      slug: p.slug, name: p.name, description: p.description, brand: p.brand, category: typeOf.get(p.categoryId)!, isActive: p.isActive, images: p.images, weightGrams: p.weightGrams, options: p.options,
-      variants:
-        p.options.length === 0
-          ? [{ values: [], sku: p.sku, sellingPrice: formatPaise(p.sellingPrice), mrp: formatPaise(p.mrp), stock: p.stock, weightGrams: null, barcode: null, images: [] }]
-          : variantsOf(p).map((v) => ({ values: v.optionValues, sku: v.sku, sellingPrice: formatPaise(v.sellingPrice), mrp: formatPaise(v.mrp), stock: v.stock, weightGrams: v.weightGrams, barcode: v.barcode, images: v.images })),
-    }),
-  )
-  return stringify([[...SHOPIFY_COLUMNS], ...rows])
+  yield stringify([[...SHOPIFY_COLUMNS]])
+  for await (const page of productPages(db, catalogId)) {
+    const rows = page.products.flatMap((p) =>
+      shopifyRows({
+        slug: p.slug, name: p.name, description: p.description, brand: p.brand, category: typeOf.get(p.categoryId)!, isActive: p.isActive, images: p.images, weightGrams: p.weightGrams, options: p.options,
+        variants:
+          p.options.length === 0
+            ? [{ values: [], sku: p.sku, sellingPrice: formatPaise(p.sellingPrice), mrp: formatPaise(p.mrp), stock: p.stock, weightGrams: null, barcode: null, images: [] }]
+            : (page.variants.get(p.id) ?? []).map((v) => ({ values: v.optionValues, sku: v.sku, sellingPrice: formatPaise(v.sellingPrice), mrp: formatPaise(v.mrp), stock: v.stock, weightGrams: v.weightGrams, barcode: v.barcode, images: v.images })),
+      }),
+    )
+    if (rows.length > 0) yield stringify(rows)
+  }
 }
 
 function categoryJson(c: CategoryRow, slugOf: Map<string, string>) {

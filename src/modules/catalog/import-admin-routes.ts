@@ -1,5 +1,6 @@
 // /admin/catalogs/{catalogId}/import: bulk import, all or nothing, of JSON {categories, products} or a
 // CSV of products (the text/csv parser is added by admin-routes.ts).
+import { Readable } from 'node:stream'
 import { Envelope, errorResponses, ok } from '../../http/envelope.ts'
 import type { RouteApp } from '../../http/route-app.ts'
 import { AppError } from '../../lib/errors.ts'
@@ -75,12 +76,13 @@ export function importAdminRoutes(app: RouteApp, { admin, guards }: CatalogAdmin
     },
     async (request, reply) => {
       const format = request.query.format ?? 'json'
-      const file = await admin.exportCatalog(request.params.catalogId, format)
+      // Written a page of products at a time as the client reads it (never the whole file in memory).
+      const file = Readable.from(await admin.exportCatalog(request.params.catalogId, format))
       const name = `catalog-${request.params.catalogId}${format === 'shopify' ? '-shopify' : ''}.${format === 'json' ? 'json' : 'csv'}`
       return reply
         .type(format === 'json' ? 'application/json; charset=utf-8' : 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
-        .send(file)
+        .send(file as never)
     },
   )
 }

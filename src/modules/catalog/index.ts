@@ -125,7 +125,7 @@ export { activeProductsTax, cartProductsTax, type ProductTax, type TaxFieldSourc
 export { catalogAdminRoutes } from './admin-routes.ts'
 export type { CatalogCache } from './cache.ts'
 /** Bulk import (the back office, `commerce catalog import`, the demo seed) and the benchmark's synthetic catalog. */
-export { exportCatalog, type ExportFormat } from './export.ts'
+export { exportCatalog, type ExportFormat, openCatalogExport } from './export.ts'
 export {
   checkCatalogImport,
   csvImportOptions,

@@ -438,9 +438,11 @@ export const catalogRepo = {
     return new Map(rows.map((r) => [r.slug, { id: r.id, hasVariants: r.hasVariants }]))
   },
 
-  /** Every product of a catalog, oldest first (the order an import wrote them in), for its export. */
-  async exportProducts(db: Executor, catalogId: string) {
-    return db.select().from(products).where(eq(products.catalogId, catalogId)).orderBy(asc(products.createdAt), asc(products.id))
+  /** A page of a catalog's products, oldest first (the order an import wrote them in), after `after`, for its export. */
+  async exportProducts(db: Executor, catalogId: string, after: { id: string } | null, limit: number) {
+    // After the last product's own (created_at, id), read back: a Date holds milliseconds, the column microseconds.
+    const page = after ? sql`(${products.createdAt}, ${products.id}) > (select p.created_at, p.id from products p where p.id = ${after.id})` : sql`true`
+    return db.select().from(products).where(and(eq(products.catalogId, catalogId), page)).orderBy(asc(products.createdAt), asc(products.id)).limit(limit)
   },
 
   /** Sets (or, null, clears) the packed size of products, by slug, in one statement. */
