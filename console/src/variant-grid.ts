@@ -40,6 +40,8 @@ export interface Row {
   sellingPrice: string
   mrp: string
   stock: string
+  /** The stock as read (a stored variant): left out of PUT while unchanged, so orders since keep their units. */
+  loadedStock?: string
   barcode: string
   weightGrams: string
   isActive: boolean
@@ -70,6 +72,7 @@ export function rowsOf(options: ProductOption[], variants: AdminVariant[]): Row[
     sellingPrice: v.sellingPrice,
     mrp: v.mrp,
     stock: String(v.stock),
+    loadedStock: String(v.stock),
     barcode: v.barcode ?? '',
     weightGrams: v.weightGrams === null ? '' : String(v.weightGrams),
     isActive: v.isActive,
@@ -217,7 +220,8 @@ export interface VariantBody {
   sku: string
   sellingPrice: string
   mrp: string
-  stock: number
+  /** Left out for a stored variant whose stock was not edited: the API keeps the units it has when saving. */
+  stock?: number
   weightGrams: number | null
   barcode: string | null
   isActive: boolean
@@ -257,7 +261,8 @@ export function gridBody(options: ProductOption[], rows: Row[]): { body: { optio
       sku: r.sku.trim(),
       sellingPrice: sellingPrice ?? r.sellingPrice,
       mrp: mrp ?? r.mrp,
-      stock: Number(r.stock.trim()),
+      // A stored variant's stock goes only when edited: orders placed since the page was read keep their units.
+      ...(r.id && r.loadedStock !== undefined && r.stock.trim() === r.loadedStock ? {} : { stock: Number(r.stock.trim()) }),
       weightGrams: r.weightGrams.trim() ? Number(r.weightGrams.trim()) : null,
       barcode: r.barcode.trim() || null,
       isActive: r.isActive,

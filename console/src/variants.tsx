@@ -115,9 +115,13 @@ function VariantSection({ product }: { product: Product }) {
         const answer = await api('PATCH', `/admin/products/${product.id}/variants/${one.id}`, one.changes)
         notify(answer.message, { type: 'success' })
       } else {
-        // PUT writes every variant's stock as shown: refused when the product moved since it was read (an order, another person).
+        // PUT writes what the grid shows: refused when the product moved since it was read (another
+        // person's edit, or an order that moved a stock this grid sends). A stock the grid did not
+        // edit is left out of PUT and kept as it is then, so orders in between never refuse a save.
         const fresh = (await api<Product>('GET', `/admin/products/${product.id}`)).data
-        if (JSON.stringify([fresh.options, fresh.variants]) !== JSON.stringify([product.options, product.variants])) {
+        const sent = new Set(built.body.variants.flatMap((v) => (v.id && v.stock !== undefined ? [v.id] : [])))
+        const compared = (p: Product) => JSON.stringify([p.options, p.variants.map((v) => (sent.has(v.id) ? v : { ...v, stock: null }))])
+        if (compared(fresh) !== compared(product)) {
           setStale(true)
           return setProblem(`The variants changed since this page read them (an order, or someone else's edit): ${changesOf(product, fresh)}. Nothing was saved; reload the grid and make the change again.`)
         }

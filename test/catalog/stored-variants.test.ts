@@ -145,6 +145,28 @@ describe('the back office writes a product\'s options and variants', () => {
     assert.equal(renamed.json().data.name, 'Kurta, renamed')
   })
 
+  test("a grid saved without a variant's stock keeps the units it has then (an order since the grid was read keeps its take); a new variant without one has none; the product's own units go to the variant that takes its default's id", async () => {
+    const kurta = await givenKurta('kept-stock-kurta')
+    const read = (await adminCall('GET', `/products/${kurta.productId}`)).json().data
+    const sold = await order([{ productId: kurta.productId, variantId: kurta.id('M / Red'), quantity: 1 }])
+    assert.equal(sold.statusCode, 201, sold.body)
+    const grid = read.variants.map((v: { id: string; options: object; sku: string; sellingPrice: string; mrp: string; isActive: boolean }) => ({ id: v.id, options: v.options, sku: v.sku, sellingPrice: v.sellingPrice, mrp: v.mrp, isActive: v.isActive }))
+    grid[1].stock = 9
+    grid.push({ options: [{ name: 'Size', value: 'L' }, { name: 'Colour', value: 'Red' }], sku: 'KEPT-NEW', sellingPrice: '999.00', mrp: '1499.00' })
+    grid.splice(2, 1) // L / Red goes; a new L / Red takes its place with no units given
+    const saved = await adminCall('PUT', `/products/${kurta.productId}/variants`, { options: SIZE_COLOUR, variants: grid })
+    assert.equal(saved.statusCode, 200, saved.body)
+    assert.deepEqual(saved.json().data.variants.map((v: { title: string; stock: number }) => [v.title, v.stock]), [['M / Red', 2], ['M / Blue', 9], ['L / Blue', 6], ['L / Red', 0]])
+    // A product without options given some: its 7 units go to the first variant, which takes its default variant's id.
+    const plain = await givenProduct('kept-stock-plain')
+    const first = await adminCall('PUT', `/products/${plain}/variants`, {
+      options: [{ name: 'Size', values: ['M', 'L'] }],
+      variants: [{ options: [{ name: 'Size', value: 'M' }], sku: 'KSP-M', sellingPrice: '999.00', mrp: '1299.00' }, { options: [{ name: 'Size', value: 'L' }], sku: 'KSP-L', sellingPrice: '999.00', mrp: '1299.00' }],
+    })
+    assert.equal(first.statusCode, 200, first.body)
+    assert.deepEqual(first.json().data.variants.map((v: { id: string; stock: number }) => [v.id, v.stock]), [[`var_${plain.slice(4)}`, 7], [first.json().data.variants[1].id, 0]])
+  })
+
   test('one variant patched: its price, stock and active flag move the summary; the default of a product without options is the product (409); an unknown variant is a 404', async () => {
     const kurta = await givenKurta('patch-kurta')
     const cheaper = await adminCall('PATCH', `/products/${kurta.productId}/variants/${kurta.id('L / Red')}`, { sellingPrice: '799.00', stock: 1 })

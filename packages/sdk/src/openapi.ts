@@ -5501,6 +5501,7 @@ export interface operations {
                                 /** @description Rupees: a decimal string such as "1299.00" or a number */
                                 sellingPrice: string | number;
                                 sku: string;
+                                /** @description Left out: a variant kept (named by id, or the product's default) keeps the units it has when the grid is saved, whatever orders did since it was read; a new one has none */
                                 stock?: number;
                                 weightGrams?: number | null;
                             }[];
@@ -6008,6 +6009,7 @@ export interface operations {
                             /** @description Rupees: a decimal string such as "1299.00" or a number */
                             sellingPrice: string | number;
                             sku: string;
+                            /** @description Left out: a variant kept (named by id, or the product's default) keeps the units it has when the grid is saved, whatever orders did since it was read; a new one has none */
                             stock?: number;
                             weightGrams?: number | null;
                         }[];
@@ -27750,6 +27752,7 @@ export interface operations {
                         /** @description Rupees: a decimal string such as "1299.00" or a number */
                         sellingPrice: string | number;
                         sku: string;
+                        /** @description Left out: a variant kept (named by id, or the product's default) keeps the units it has when the grid is saved, whatever orders did since it was read; a new one has none */
                         stock?: number;
                         weightGrams?: number | null;
                     }[];

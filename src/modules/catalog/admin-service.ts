@@ -373,7 +373,7 @@ export class CatalogAdminService {
     const options = input.options.map((o) => ({ name: o.name.trim(), values: o.values.map((v) => v.trim()) }))
     const combinations = new Map<string, number>()
     const skus = new Map<string, number>()
-    const grid: ({ id: string | undefined; values: string[] } & VariantColumns)[] = []
+    const grid: ({ id: string | undefined; values: string[]; stockGiven: boolean } & VariantColumns)[] = []
     for (const [i, v] of input.variants.entries()) {
       const field = `variants[${i}]`
       const values = optionValuesOf(options, v.options, `${field}.options`)
@@ -383,7 +383,7 @@ export class CatalogAdminService {
       const sku = v.sku.trim()
       if (skus.has(sku)) throw new AppError('BAD_REQUEST', `${field}.sku ${sku} is also the SKU of variants[${skus.get(sku)}]`)
       skus.set(sku, i)
-      grid.push({ id: v.id, values, ...(await this.#variantColumns(v, field, null)), sku })
+      grid.push({ id: v.id, values, stockGiven: v.stock !== undefined, ...(await this.#variantColumns(v, field, null)), sku })
     }
     const now = this.#clock.now()
     const { catalogId, view } = await this.#db.transaction(async (tx) => {
@@ -396,16 +396,24 @@ export class CatalogAdminService {
       if (unknown >= 0) throw new AppError('BAD_REQUEST', `variants[${unknown}].id ${grid[unknown]!.id} is not a variant of product ${productId}`)
       const inheritsDefault = existing.length === 0 && !grid.some((v) => v.id === defaultId) ? grid.findIndex((v) => v.id === undefined) : -1
       await this.#checkSkusFree(tx, product.catalogId, productId, grid.map((v, i) => ({ sku: v.sku, field: `variants[${i}].sku` })))
-      const rows = grid.map(({ id, values, ...columns }, position) => ({
-        id: id ?? (position === inheritsDefault ? defaultId : newId('var', now.getTime())),
-        productId,
-        catalogId: product.catalogId,
-        position,
-        optionValues: values,
-        ...columns,
-        createdAt: (id && keepable.get(id)?.createdAt) || now,
-        updatedAt: now,
-      }))
+      // A variant kept without a stock keeps the units it has now (read under the product's lock),
+      // so a grid saved from a page read before an order moved them never writes them back.
+      const productStock = existing.length === 0 ? ((await catalogRepo.findProduct(tx, productId))?.stock ?? 0) : 0
+      const stockNow = (id: string) => keepable.get(id)?.stock ?? (id === defaultId ? productStock : 0)
+      const rows = grid.map(({ id, values, stockGiven, ...columns }, position) => {
+        const rowId = id ?? (position === inheritsDefault ? defaultId : newId('var', now.getTime()))
+        return {
+          id: rowId,
+          productId,
+          catalogId: product.catalogId,
+          position,
+          optionValues: values,
+          ...columns,
+          stock: stockGiven ? columns.stock : stockNow(rowId),
+          createdAt: (id && keepable.get(id)?.createdAt) || now,
+          updatedAt: now,
+        }
+      })
       // Replaced as a whole: a swap of two variants' combinations or SKUs never meets itself in a unique index.
       await catalogRepo.deleteVariants(tx, existing.map((v) => v.id))
       await catalogRepo.insertVariants(tx, rows)

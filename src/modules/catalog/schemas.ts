@@ -217,7 +217,7 @@ export const VariantGrid = Type.Object({
       sku: VariantFields.sku,
       sellingPrice: VariantFields.sellingPrice,
       mrp: VariantFields.mrp,
-      stock: Type.Optional(VariantFields.stock),
+      stock: Type.Optional({ ...VariantFields.stock, description: "Left out: a variant kept (named by id, or the product's default) keeps the units it has when the grid is saved, whatever orders did since it was read; a new one has none" }),
       weightGrams: Type.Optional(VariantFields.weightGrams),
       dimensionsCm: Type.Optional(VariantFields.dimensionsCm),
       barcode: Type.Optional(VariantFields.barcode),
