@@ -28,7 +28,7 @@ export const LAYERS = [
   ['partners'],
   ['customers', 'events'],
   ['ledgers', 'tax', 'auth'],
-  ['checkout', 'admins'],
+  ['checkout', 'admins', 'inventory'],
   ['shipping', 'payments'],
   ['orders'],
   ['returns', 'support'],

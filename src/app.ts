@@ -19,6 +19,7 @@ import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutServ
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
 import { Dispatcher, EventAdminService, eventAdminRoutes, eventWebhooks } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
+import { InventoryAdminService, inventoryAdminRoutes } from './modules/inventory/index.ts'
 import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { ReturnService, returnRoutes } from './modules/returns/index.ts'
@@ -155,6 +156,7 @@ async function registerApiRoutes(api: FastifyInstance, deps: Deps, services: Ser
   await api.register(checkoutAdminRoutes, { admin: new CheckoutAdminService(deps, checkout.settingsCache), guards })
   await api.register(ledgerAdminRoutes, { admin: new LedgerAdminService(deps), guards })
   await api.register(catalogAdminRoutes, { admin: new CatalogAdminService(deps, catalog.cache, catalog.searchLog.flush, tax), guards })
+  await api.register(inventoryAdminRoutes, { admin: new InventoryAdminService(deps), guards })
   await api.register(taxAdminRoutes, { tax, guards })
   await api.register(shippingRoutes, { shipping, fulfilment, sandbox: sandboxCarrier })
   await api.register(shippingAdminRoutes, { shipping, fulfilment, guards })

@@ -23,7 +23,7 @@ export interface AuditEntry {
 }
 
 const OBJECT_TYPES = [
-  'order', 'order_item', 'refund', 'shipment', 'ndr_action', 'return', 'ticket', 'ticket_message', 'customer', 'ledger_entry', 'catalog', 'category', 'product', 'product_variant',
+  'order', 'order_item', 'refund', 'shipment', 'ndr_action', 'return', 'ticket', 'ticket_message', 'customer', 'ledger_entry', 'catalog', 'category', 'product', 'product_variant', 'location', 'inventory_level',
   'partner', 'api_key', 'partner_pricing', 'cod_rules', 'cod_blocked_pincode', 'coupon', 'delivery_zone', 'zone_rule', 'gst_registration', 'gst_seller', 'admin',
 ]
 

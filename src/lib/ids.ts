@@ -34,7 +34,7 @@ function encodeRandom(ms: number): string {
 
 export type IdPrefix =
   | 'prt' | 'cat' | 'key' | 'usr' | 'ses' | 'rtk' | 'adm' | 'ctg' | 'prd' | 'adr'
-  | 'req' | 'srq' | 'osh' | 'whd' | 'rth' | 'zon' | 'red' | 'ord' | 'itm' | 'pay' | 'ref' | 'ret' | 'rti' | 'tkt' | 'msg' | 'evt' | 'cpn' | 'led' | 'upl' | 'doc' | 'shp' | 'sev' | 'pya' | 'gsr' | 'ndr' | 'var' | 'ccb'
+  | 'req' | 'srq' | 'osh' | 'whd' | 'rth' | 'zon' | 'red' | 'ord' | 'itm' | 'pay' | 'ref' | 'ret' | 'rti' | 'tkt' | 'msg' | 'evt' | 'cpn' | 'led' | 'upl' | 'doc' | 'shp' | 'sev' | 'pya' | 'gsr' | 'ndr' | 'var' | 'ccb' | 'loc' | 'imv' | 'trf'
 
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${encodeTime(now)}${encodeRandom(now)}`

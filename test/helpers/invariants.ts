@@ -70,6 +70,29 @@ const CHECKS: Check[] = [
                and (exists (select 1 from order_items i where i.order_id = o.id)
                     or o.wallet_cash_used > 0 or o.reward_points_used > 0 or o.coupon_id is not null)`,
   },
+  {
+    // Stock kept at locations (decision 0043, step 5): every level is the sum of its ledger's moves.
+    id: 'I1',
+    rule: "a location's level of a variant is the sum of its inventory moves",
+    query: `select 'location ' || l.location_id || ' holds ' || l.on_hand || ' of ' || l.variant_id || ', its moves add up to ' || coalesce(m.total, 0) as detail
+              from inventory_levels l
+              left join (select location_id, variant_id, sum(quantity) as total from inventory_moves group by location_id, variant_id) m
+                on m.location_id = l.location_id and m.variant_id = l.variant_id
+             where l.on_hand <> coalesce(m.total, 0)`,
+  },
+  {
+    // ... and a catalog at locations can sell exactly what its locations hold, unit by unit.
+    id: 'I1',
+    rule: "a catalog at locations has the stock of each unit its levels add up to",
+    query: `with units as (
+              select p.catalog_id, 'var_' || substr(p.id, 5) as variant_id, p.stock from products p where p.options = '[]'::jsonb
+              union all select v.catalog_id, v.id, v.stock from product_variants v),
+            held as (select variant_id, sum(on_hand) as total from inventory_levels group by variant_id)
+            select 'unit ' || u.variant_id || ' of catalog ' || u.catalog_id || ' has stock ' || u.stock || ', its locations hold ' || coalesce(h.total, 0) as detail
+              from units u join catalogs c on c.id = u.catalog_id and c.stock_at_locations
+              left join held h on h.variant_id = u.variant_id
+             where u.stock <> coalesce(h.total, 0)`,
+  },
 
   // ---- I2 one logical request, one effect ----
   {

@@ -476,6 +476,33 @@ export const MATRIX: Record<string, Route> = {
       return { url: `/admin/products/${productId}/variants/${put.json().data.variants[0].id}`, payload: { stock: 3 } }
     },
   },
+  'GET /admin/catalogs/:catalogId/locations': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.locations.catalogId}/locations` }) },
+  'POST /admin/catalogs/:catalogId/locations': {
+    auth: CATALOG,
+    ok: 201,
+    req: () => ({ url: `/admin/catalogs/${f.admin.locations.catalogId}/locations`, payload: { name: `Store ${randomUUID().slice(0, 6)}`, addressLine1: '2 Hill Road', city: 'Mumbai', state: 'Maharashtra', pincode: '400050' } }),
+  },
+  'PATCH /admin/locations/:locationId': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/locations/${f.admin.locations.locationId}`, payload: { pickupName: 'MATRIX-WH' } }) },
+  'GET /admin/locations/:locationId/stock': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/locations/${f.admin.locations.locationId}/stock` }) },
+  'POST /admin/locations/:locationId/stock': {
+    auth: CATALOG,
+    ok: 200,
+    req: () => ({ url: `/admin/locations/${f.admin.locations.locationId}/stock`, payload: { productId: f.admin.locations.productId, kind: 'RECEIVE', quantity: 1, reason: 'Matrix receipt' } }),
+  },
+  'POST /admin/locations/:locationId/transfers': {
+    auth: CATALOG,
+    ok: 200,
+    req: async () => {
+      const other = await f.t.app.inject({
+        method: 'POST',
+        url: `${PREFIX}/admin/catalogs/${f.admin.locations.catalogId}/locations`,
+        headers: { authorization: `Bearer ${f.adminTokens.ADMIN}` },
+        payload: { name: `Depot ${randomUUID().slice(0, 6)}`, addressLine1: '3 Port Road', city: 'Mumbai', state: 'Maharashtra', pincode: '400001' },
+      })
+      return { url: `/admin/locations/${f.admin.locations.locationId}/transfers`, payload: { productId: f.admin.locations.productId, toLocationId: other.json().data.id, quantity: 1, reason: 'Matrix transfer' } }
+    },
+  },
+  'GET /admin/catalogs/:catalogId/inventory-moves': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.locations.catalogId}/inventory-moves` }) },
   'POST /admin/catalogs/:catalogId/import': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/import`, payload: { categories: [], products: [] } }) },
   'GET /admin/catalogs/:catalogId/export': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/export?format=csv` }) },
   'GET /admin/catalogs/:catalogId/search-analytics': { auth: CATALOG, ok: 200, req: () => ({ url: `/admin/catalogs/${f.admin.catalogId}/search-analytics` }) },

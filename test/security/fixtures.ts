@@ -76,7 +76,7 @@ export interface Fixtures {
   adminTokens: Record<AdminRole, string>
   objects: Record<CustomerName, OwnedObjects>
   /** Objects the back-office routes act on (partner C and its catalog, so A and B stay untouched). */
-  admin: { catalogId: string; categoryId: string; productId: string; zoneId: string; couponId: string; eventId: string }
+  admin: { catalogId: string; categoryId: string; productId: string; zoneId: string; couponId: string; eventId: string; locations: { catalogId: string; locationId: string; productId: string } }
   /** A refresh token nobody uses elsewhere (for the positive /auth/refresh cell). */
   spareRefreshToken: string
   /** The email of the ADMIN principal (password long-enough-password, from givenAdminToken). */
@@ -270,6 +270,18 @@ export async function buildFixtures(options: { skipAuditCheck?: boolean } = {}):
   const events = await asAdmin('GET', `/admin/events?partnerId=${A}&limit=1`)
   const [event] = JSON.parse(events.body).data as { id: string }[]
   if (!event) throw new Error(`no event of partner A: ${events.body}`)
+  // Catalog D keeps its stock at a location (catalog C's flat stock writes stay open to the matrix).
+  const catalogD = await createCatalog(db, `Catalog D ${randomUUID()}`)
+  await importCatalog(db, catalogD.id, {
+    categories: [{ slug: 'd-misc', name: 'Misc' }],
+    products: [{ slug: 'd-thing', name: 'Stocked thing', brand: 'D', sku: 'D-1', categorySlug: 'd-misc', sellingPrice: '10.00', mrp: '10.00', stock: 10 }],
+  })
+  const [productD] = await productsOf(catalogD.id)
+  const locationD = json(
+    await asAdmin('POST', `/admin/catalogs/${catalogD.id}/locations`, { name: 'Matrix warehouse', addressLine1: '1 Dock Road', city: 'Mumbai', state: 'Maharashtra', pincode: '400001' }),
+    201,
+    'location',
+  )
 
   return {
     t,
@@ -280,7 +292,15 @@ export async function buildFixtures(options: { skipAuditCheck?: boolean } = {}):
     principals,
     adminTokens,
     objects,
-    admin: { catalogId: catalogC.id, categoryId: productC!.categoryId, productId: productC!.id, zoneId: zone.id, couponId: coupon.id, eventId: event.id },
+    admin: {
+      catalogId: catalogC.id,
+      categoryId: productC!.categoryId,
+      productId: productC!.id,
+      zoneId: zone.id,
+      couponId: coupon.id,
+      eventId: event.id,
+      locations: { catalogId: catalogD.id, locationId: locationD.id, productId: productD!.id },
+    },
     spareRefreshToken: spare.refreshToken,
     adminEmail,
     fresh,

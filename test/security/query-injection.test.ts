@@ -78,6 +78,7 @@ function pathValue(name: string): string | undefined {
     shipmentId: parcels.A1.id,
     awb: parcels.A1.awb,
     registrationId: registration.id,
+    locationId: f.admin.locations.locationId,
     // The uploads wildcard (`/uploads/*`), documented as {path}: the object name, slashes included.
     [WILDCARD_PARAM]: new URL(a1.imageUrl).pathname.replace(/^\/api\/v1\/uploads\//, ''),
   }

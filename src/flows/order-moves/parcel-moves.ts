@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { pointsEarned } from '../../lib/money.ts'
 import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
+import { takeUnitsForOrder } from '../../modules/inventory/index.ts'
 import { partnerPricingOf } from '../../modules/checkout/index.ts'
 import { creditLedger } from '../../modules/ledgers/index.ts'
 import {
@@ -231,7 +232,15 @@ export async function resolveLostParcel(
   }
   const lines = await parcelItems(tx, [parcel.id])
   const items = await orderItemsOf(tx, order.id)
-  if (action === 'RESHIP') await takeStockAgain(tx, items, lines)
+  if (action === 'RESHIP') {
+    await takeStockAgain(tx, items, lines)
+    // From the stock locations too, nearest the delivery first (a catalog without locations: nothing).
+    const units = lines.map((l) => ({ item: items.find((i) => i.id === l.orderItemId)!, quantity: l.quantity }))
+    for (const catalogId of new Set(units.flatMap((u) => (u.item.catalogId ? [u.item.catalogId] : [])))) {
+      const mine = units.filter((u) => u.item.catalogId === catalogId).map((u) => ({ productId: u.item.productId, variantId: u.item.variantId, quantity: u.quantity }))
+      await takeUnitsForOrder(tx, { orderId: order.id, catalogId, delivery: { pincode: order.shippingAddress.pincode, state: order.shippingAddress.state } }, mine, at)
+    }
+  }
   const resolved = await updateParcel(tx, parcel.id, { settledAt: at, resolution: action, resolutionNote: actor.note ?? null, resolvedBy: actor.name, updatedAt: at })
   await emitShipment(tx, order, resolved, 'shipment.updated', at, { from: parcel.status, resolution: { action, note: actor.note ?? null, by: actor.name } })
   if (action === 'RESHIP') return { shipment: resolved, refunds: [] }

@@ -30,6 +30,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise as rupees, minPaise, paisePerPointOf, pointsFor, pointsForSlice, shareOfSlice, splitRefund, sumPaise } from '../../lib/money.ts'
 import { releaseStock } from '../../modules/catalog/index.ts'
+import { giveUnitsBack } from '../../modules/inventory/index.ts'
 import { recordEvent } from '../../modules/events/index.ts'
 import { creditLedger } from '../../modules/ledgers/index.ts'
 import {
@@ -163,7 +164,10 @@ async function settle(
       throw new AppError('CONFLICT', `Order item ${line.item.id}: ${line.quantity} units cannot be cancelled, more than are left of its ${line.item.quantity}`)
     }
     // Units lost or damaged on the way are gone: nothing comes back to stock.
-    if (restock) await releaseStock(tx, line.item, line.quantity)
+    if (restock) {
+      await releaseStock(tx, line.item, line.quantity)
+      if (line.item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.item.catalogId }, line.item, line.quantity, 'RELEASE', at)
+    }
   }
   const amount = sumPaise(priced.map((l) => l.amount))
   const tenders = await splitOverTenders(tx, order, amount)

@@ -18,6 +18,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { sumPaise } from '../../lib/money.ts'
 import { releaseStock } from '../../modules/catalog/index.ts'
+import { giveUnitsBack } from '../../modules/inventory/index.ts'
 import { releaseCoupon } from '../../modules/checkout/index.ts'
 import { creditLedger } from '../../modules/ledgers/index.ts'
 import { type Actor, CANCELLABLE, moveOrder, orderItemsOf, type OrderRow, type PaymentRow, type RefundRow, updateOrder } from '../../modules/orders/index.ts'
@@ -77,7 +78,14 @@ export async function reverseSale(tx: Executor, order: OrderRow, reason: string,
 export async function releaseReservation(tx: Executor, order: OrderRow, at: Date, options: { restock: boolean } = { restock: true }) {
   if (order.releasedAt) return order
   const items = await orderItemsOf(tx, order.id)
-  if (options.restock) for (const item of items) if (item.quantity > item.cancelledQuantity) await releaseStock(tx, item, item.quantity - item.cancelledQuantity)
+  if (options.restock) {
+    for (const item of items) {
+      if (item.quantity <= item.cancelledQuantity) continue
+      await releaseStock(tx, item, item.quantity - item.cancelledQuantity)
+      // Back to the stock locations it came from too (a catalog without locations: nothing).
+      if (item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: item.catalogId }, item, item.quantity - item.cancelledQuantity, 'RELEASE', at)
+    }
+  }
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })
   const given = await givenBackForCancelledUnits(tx, order, items)
   const back = { userId: order.userId, partnerId: order.partnerId, reason: 'ORDER_CANCELLED', reference: order.id, at }

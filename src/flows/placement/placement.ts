@@ -33,6 +33,7 @@ import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
+import { takeUnitsForOrder } from '../../modules/inventory/index.ts'
 import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../../modules/checkout/index.ts'
 import { lockCustomer } from '../../modules/customers/index.ts'
 import { eventInsert, type NewEvent } from '../../modules/events/index.ts'
@@ -137,6 +138,7 @@ export class OrderPlacement {
       if (settlement.prepaid) await this.checkUnpaidLimit(tx, customer)
       if (request.paymentMode === 'COD') await this.checkCodRisk(tx, customer, address.pincode, priced)
       await this.reserveOrderStock(tx, priced, soldOut)
+      await takeOrderUnits(tx, orderId, address, priced.cart.lines, now)
       const rows = this.orderRows(customer, input, request, priced, address, orderId, settlement, now)
       await redeemOrderCoupon(tx, customer, priced, orderId, now)
       await debitLedgers(tx, customer, priced, orderId, now)
@@ -438,4 +440,15 @@ export async function insertOrder(tx: Executor, rows: OrderRows, settlement: Set
   const event = orderCreatedEvent(rows.order, shown, at)
   await writeNewOrder(tx, rows, [eventInsert(tx, event)], { scope, fingerprint, answer }, at)
   return { resourceId: rows.order.id, answer, rows }
+}
+
+/**
+ * The order's units taken from its catalog's stock locations, nearest the delivery first (a catalog
+ * without locations: nothing to do), after catalog reserved them (decision 0043, step 5).
+ */
+async function takeOrderUnits(tx: Executor, orderId: string, address: { pincode: string; state: string }, lines: { productId: string; quantity: number; product: { catalogId: string; variantId: string } }[], at: Date) {
+  for (const catalogId of new Set(lines.map((l) => l.product.catalogId))) {
+    const units = lines.filter((l) => l.product.catalogId === catalogId).map((l) => ({ productId: l.productId, variantId: l.product.variantId, quantity: l.quantity }))
+    await takeUnitsForOrder(tx, { orderId, catalogId, delivery: { pincode: address.pincode, state: address.state } }, units, at)
+  }
 }

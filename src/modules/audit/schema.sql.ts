@@ -5,7 +5,7 @@ import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-c
 
 /** The kinds of record the trigger records (migration 0030's list of audited tables). */
 export const OBJECT_TYPES = [
-  'order', 'order_item', 'refund', 'shipment', 'ndr_action', 'return', 'ticket', 'ticket_message', 'customer', 'ledger_entry', 'catalog', 'category', 'product', 'product_variant',
+  'order', 'order_item', 'refund', 'shipment', 'ndr_action', 'return', 'ticket', 'ticket_message', 'customer', 'ledger_entry', 'catalog', 'category', 'product', 'product_variant', 'location', 'inventory_level',
   'partner', 'api_key', 'partner_pricing', 'cod_rules', 'cod_blocked_pincode', 'coupon', 'delivery_zone', 'zone_rule', 'gst_registration', 'gst_seller', 'admin',
 ] as const
 export type ObjectType = (typeof OBJECT_TYPES)[number]

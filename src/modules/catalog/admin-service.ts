@@ -133,6 +133,16 @@ function money(field: string, value: string | number | undefined): bigint | unde
 }
 
 /** A 409: a product with options has its SKU, price, MRP and stock from its variants. */
+/**
+ * 409 when a stock is written flat in a catalog that keeps its stock at locations (decision 0043,
+ * step 5): its units change only by receipts and adjustments at a location, and by orders.
+ */
+async function refuseStockAtLocations(db: Executor, catalogId: string, written: boolean) {
+  if (written && (await catalogRepo.stockAtLocations(db, catalogId))) {
+    throw new AppError('CONFLICT', `Catalog ${catalogId} keeps its stock at locations: receive or adjust units at a location (POST /admin/locations/{locationId}/stock)`)
+  }
+}
+
 function refuseSummaryWrite(product: ProductRow, fields: readonly string[]) {
   if (fields.length === 0) return
   throw new AppError(
@@ -283,6 +293,7 @@ export class CatalogAdminService {
     if (!(await catalogRepo.findCategory(this.#db, catalogId, input.categoryId))) {
       throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
     }
+    await refuseStockAtLocations(this.#db, catalogId, (input.stock ?? 0) !== 0)
     const sellingPrice = money('sellingPrice', input.sellingPrice)!
     const mrp = money('mrp', input.mrp)!
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
@@ -328,6 +339,7 @@ export class CatalogAdminService {
       throw new AppError('BAD_REQUEST', 'categoryId must be a category of the same catalog')
     }
     if (current.options.length > 0) refuseSummaryWrite(current, SUMMARY_FIELDS.filter((f) => input[f] !== undefined))
+    await refuseStockAtLocations(this.#db, current.catalogId, input.stock !== undefined)
     const sellingPrice = money('sellingPrice', input.sellingPrice) ?? current.sellingPrice
     const mrp = money('mrp', input.mrp) ?? current.mrp
     if (sellingPrice > mrp) throw new AppError('BAD_REQUEST', 'sellingPrice must not be greater than mrp')
@@ -356,6 +368,7 @@ export class CatalogAdminService {
     const current = await catalogRepo.findProduct(this.#db, productId)
     if (!current) throw new AppError('NOT_FOUND', 'Product not found')
     if (current.options.length > 0) refuseSummaryWrite(current, ['stock'])
+    await refuseStockAtLocations(this.#db, current.catalogId, true)
     const row = await catalogRepo.adjustStock(this.#db, productId, delta, this.#clock.now())
     if (!row) throw new AppError('CONFLICT', `Stock cannot go below zero (current stock ${current.stock})`)
     await this.#cache.invalidate(current.catalogId)
@@ -395,6 +408,13 @@ export class CatalogAdminService {
       const unknown = grid.findIndex((v) => v.id !== undefined && !keepable.has(v.id) && !(existing.length === 0 && v.id === defaultId))
       if (unknown >= 0) throw new AppError('BAD_REQUEST', `variants[${unknown}].id ${grid[unknown]!.id} is not a variant of product ${productId}`)
       const inheritsDefault = existing.length === 0 && !grid.some((v) => v.id === defaultId) ? grid.findIndex((v) => v.id === undefined) : -1
+      // Stock kept at locations: a grid keeps its variants' units (a new variant has none until
+      // received), and a variant holding units there is not dropped (they would leave no trace).
+      await refuseStockAtLocations(tx, product.catalogId, grid.some((v) => v.stockGiven))
+      const dropped = existing.filter((v) => v.stock > 0 && !grid.some((g) => g.id === v.id))
+      if (dropped.length > 0 && (await catalogRepo.stockAtLocations(tx, product.catalogId))) {
+        throw new AppError('CONFLICT', `Variant ${dropped[0]!.id} (${dropped[0]!.optionValues.join(' / ')}) holds ${dropped[0]!.stock} units at the catalog's locations: adjust them to zero there before removing it`)
+      }
       await this.#checkSkusFree(tx, product.catalogId, productId, grid.map((v, i) => ({ sku: v.sku, field: `variants[${i}].sku` })))
       // A variant kept without a stock keeps the units it has now (read under the product's lock),
       // so a grid saved from a page read before an order moved them never writes them back.
@@ -440,6 +460,7 @@ export class CatalogAdminService {
         }
         throw new AppError('NOT_FOUND', 'Variant not found')
       }
+      await refuseStockAtLocations(tx, product.catalogId, input.stock !== undefined)
       const changes = await this.#variantColumns(input, '', current)
       const after = stored.map((v) => (v.id === variantId ? { ...v, ...changes } : v))
       if (after.filter((v) => v.sku === changes.sku).length > 1) throw new AppError('CONFLICT', `sku ${changes.sku} is already the SKU of another variant of this product`)

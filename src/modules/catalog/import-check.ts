@@ -42,7 +42,11 @@ export interface ImportContext {
   slugsWithVariants: Set<string>
   /** The GST rates in force today (basis points); null: unknown here, only the range is checked. */
   gstRatesInForce: Set<number> | null
+  /** The catalog keeps its stock at locations (decision 0043, step 5): no row may give a stock. */
+  stockAtLocations?: boolean
 }
+
+const STOCK_AT_LOCATIONS = 'this catalog keeps its stock at locations: receive units at a location (POST /admin/locations/{locationId}/stock), not by import'
 
 /** How an error names a product row: `products[3]` for JSON, `line 5` for a CSV file. */
 export type ProductRowLabel = (index: number) => string
@@ -301,6 +305,7 @@ function checkProducts(rows: unknown[], context: ImportContext, tree: CategoryTr
     } else {
       for (const found of pricesProblems('', p.sellingPrice, p.mrp)) add(found)
       add(numberProblem('stock', p.stock, 0, 10_000_000, 'bad stock'))
+      if (context.stockAtLocations && !isBlank(p.stock)) add(['stock at locations', `stock: ${STOCK_AT_LOCATIONS}`])
     }
     add(numberProblem('weightGrams', p.weightGrams, 1, 1_000_000, 'bad weight'))
     add(dimensionsProblem(p.dimensionsCm))
@@ -412,6 +417,7 @@ function checkGrid(options: unknown, variants: unknown, context: ImportContext, 
     if (!skuText) at(skuProblem((v.sku as string).trim(), `${prefix}sku`))
     for (const found of pricesProblems(prefix, v.sellingPrice, v.mrp)) at(found)
     at(numberProblem(`${prefix}stock`, v.stock, 0, 10_000_000, 'bad stock'))
+    if (context.stockAtLocations && !isBlank(v.stock)) at(['stock at locations', `${prefix}stock: ${STOCK_AT_LOCATIONS}`])
     if (v.weightGrams !== null) at(numberProblem(`${prefix}weightGrams`, v.weightGrams, 1, 1_000_000, 'bad weight'))
     at(within(prefix, dimensionsProblem(v.dimensionsCm)))
     if (v.barcode !== undefined && v.barcode !== null) {

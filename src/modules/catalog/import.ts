@@ -151,6 +151,7 @@ async function catalogFor(db: Executor, catalogId: string, given: CatalogImport,
       variantSkuHolders: new Map(matching.filter((p) => p.ofVariant).map((p) => [p.sku, p.slug])),
       slugsWithVariants: new Set(matching.filter((p) => p.hasVariants).map((p) => p.slug)),
       gstRatesInForce: options.gstRatesInForce ? new Set(options.gstRatesInForce) : null,
+      stockAtLocations: await catalogRepo.stockAtLocations(db, catalogId),
     },
   }
 }
@@ -245,11 +246,14 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
   // a SKU or combination moving between products (or within one) never meets itself in a unique index.
   const gridSlugs = input.products.filter((p) => p.variants !== undefined).map((p) => p.slug)
   const existing = await catalogRepo.productIdsBySlug(tx, catalogId, gridSlugs)
-  const keptIds = new Map<string, Map<string, { id: string; createdAt: Date }>>()
+  const keptIds = new Map<string, Map<string, { id: string; createdAt: Date; stock: number }>>()
+  // A catalog that keeps its stock at locations (decision 0043, step 5) takes none from a file (the
+  // check refuses a row giving one): products and variants keep their units, new ones have none.
+  const atLocations = await catalogRepo.stockAtLocations(tx, catalogId)
   const ids = [...existing.values()].filter((p) => p.hasVariants).map((p) => p.id)
   for (let i = 0; i < ids.length; i += CHUNK) {
     const stored = await catalogRepo.variantsOf(tx, ids.slice(i, i + CHUNK))
-    for (const [productId, variants] of stored) keptIds.set(productId, new Map(variants.map((v) => [combinationKey(v.optionValues), { id: v.id, createdAt: v.createdAt }])))
+    for (const [productId, variants] of stored) keptIds.set(productId, new Map(variants.map((v) => [combinationKey(v.optionValues), { id: v.id, createdAt: v.createdAt, stock: v.stock }])))
     const variantIds = [...stored.values()].flat().map((v) => v.id)
     for (let j = 0; j < variantIds.length; j += VARIANT_CHUNK * 5) await catalogRepo.deleteVariants(tx, variantIds.slice(j, j + VARIANT_CHUNK * 5))
   }
@@ -261,7 +265,15 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
     for (const p of chunk) {
       if (p.variants === undefined) continue
       const options = p.options!.map((o) => ({ name: o.name.trim(), values: o.values.map((v) => v.trim()) }))
-      grids.set(p.slug, { options, variants: p.variants.map((v) => variantColumns(options, v)) })
+      const variants = p.variants.map((v) => variantColumns(options, v))
+      if (atLocations) {
+        const before = existing.get(p.slug)
+        const kept = before && keptIds.get(before.id)
+        variants.forEach((v, position) => (v.stock = kept ? (kept.get(combinationKey(v.optionValues))?.stock ?? 0) : position === 0 && before ? before.stock : 0))
+        const held = kept ? [...kept.values()].filter((k) => k.stock > 0 && !variants.some((v) => combinationKey(v.optionValues) === [...kept].find(([, x]) => x === k)![0])) : []
+        if (held.length > 0) throw new AppError('CONFLICT', `products "${p.slug}": variant ${held[0]!.id} holds ${held[0]!.stock} units at the catalog's locations; a file leaving it out would drop them (adjust them to zero there first)`)
+      }
+      grids.set(p.slug, { options, variants })
     }
     // Created timestamps step by a millisecond so that "newest first" follows the file's order.
     const values = chunk.map((p, j) => {
@@ -292,7 +304,8 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
         options: grid?.options ?? [],
       }
     })
-    const productIds = await catalogRepo.upsertProducts(tx, catalogId, now, values)
+    // At locations, an updated product keeps its units; one with variants gets their summary below.
+    const productIds = await catalogRepo.upsertProducts(tx, catalogId, now, values, atLocations)
     // The packed size only where a row names it, as GST below.
     const sized = chunk.filter((p) => p.dimensionsCm !== undefined)
     if (sized.length > 0) await catalogRepo.setProductsSize(tx, catalogId, sized.map((p) => ({ slug: p.slug, dimensionsCm: p.dimensionsCm as Dimensions | null })))
@@ -317,6 +330,7 @@ async function writeRows(tx: Tx, catalogId: string, input: Required<CatalogImpor
         })
       })
       for (let j = 0; j < variantRows.length; j += VARIANT_CHUNK) await catalogRepo.insertVariants(tx, variantRows.slice(j, j + VARIANT_CHUNK))
+      if (atLocations) await catalogRepo.setProductsStock(tx, [...grids].map(([slug, grid]) => ({ id: productIds.get(slug)!, stock: summaryOf(grid.variants).stock })))
     }
     for (const p of chunk) report.products[catalog.productSlugs.has(p.slug) ? 'updated' : 'created']++
     done += chunk.length

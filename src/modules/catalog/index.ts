@@ -115,7 +115,19 @@ export async function unitPackages(db: Executor, units: StockUnit[]): Promise<Ma
   return packages
 }
 
-export { currentStock, onStockMoved, releaseStock, reserveStock, type StockUnit } from './stock.ts'
+export {
+  currentStock,
+  keepStockAtLocations,
+  moveUnitStock,
+  onStockMoved,
+  releaseStock,
+  reserveStock,
+  stockAtLocations,
+  type StockUnit,
+  stockUnitNames,
+  stockUnitOf,
+  unitsInStock,
+} from './stock.ts'
 export { CatalogService } from './service.ts'
 export { type CartLineProblem, type CartProduct, defaultVariantId } from './variants.ts'
 export { catalogRoutes } from './routes.ts'

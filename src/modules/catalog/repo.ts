@@ -119,6 +119,44 @@ export const catalogRepo = {
     const [row] = await db.select().from(catalogs).where(eq(catalogs.id, id)).limit(1)
     return row ?? null
   },
+  /** Whether the catalog keeps its stock at locations (decision 0043, step 5). */
+  async stockAtLocations(db: Executor, catalogId: string): Promise<boolean> {
+    const [row] = await db.select({ at: catalogs.stockAtLocations }).from(catalogs).where(eq(catalogs.id, catalogId)).limit(1)
+    return row?.at ?? false
+  },
+  /** Marks (and locks) the catalog as keeping its stock at locations: false when there is no such catalog. */
+  async keepStockAtLocations(db: Executor, catalogId: string): Promise<boolean> {
+    const rows = await db.update(catalogs).set({ stockAtLocations: true }).where(eq(catalogs.id, catalogId)).returning({ id: catalogs.id })
+    return rows.length > 0
+  },
+  /**
+   * Every unit of the catalog holding stock: products without options (their default variant) and
+   * stored variants, their rows locked (every product of the catalog first, as stock writers lock
+   * them): an order reserving now waits, or has committed and is counted.
+   */
+  async unitsInStock(db: Executor, catalogId: string) {
+    const plain = await queryRows<{ productId: string; variantId: string; stock: number; options: string }>(db, sql`
+      select p.id as "productId", 'var_' || substr(p.id, 5) as "variantId", p.stock, p.options::text as options from ${products} p
+        where p.catalog_id = ${catalogId} order by p.id for update`)
+    const variants = await queryRows<{ productId: string; variantId: string; stock: number }>(db, sql`
+      select v.product_id as "productId", v.id as "variantId", v.stock from ${productVariants} v
+        where v.catalog_id = ${catalogId} and v.stock > 0 order by v.product_id, v.id for update`)
+    return [...plain.filter((p) => p.options === '[]' && p.stock > 0).map(({ productId, variantId, stock }) => ({ productId, variantId, stock })), ...variants]
+  },
+  /** The names of units as the back office lists them: product name, SKU (the variant's), variant title (null: the default). */
+  async unitNames(db: Executor, units: { productId: string; variantId: string }[]) {
+    const out = new Map<string, { name: string; sku: string; title: string | null }>()
+    if (units.length === 0) return out
+    const rows = await queryRows<{ defaultId: string; name: string; sku: string; variantId: string | null; variantSku: string | null; title: string | null }>(db, sql`
+      select 'var_' || substr(p.id, 5) as "defaultId", p.name, p.sku, v.id as "variantId", v.sku as "variantSku", array_to_string(v.option_values, ' / ') as title
+      from ${products} p left join ${productVariants} v on v.product_id = p.id and v.id = any(${sql.param(units.map((u) => u.variantId))}::text[])
+      where p.id = any(${sql.param([...new Set(units.map((u) => u.productId))])}::text[])`)
+    for (const r of rows) {
+      if (r.variantId) out.set(r.variantId, { name: r.name, sku: r.variantSku!, title: r.title })
+      else out.set(r.defaultId, { name: r.name, sku: r.sku, title: null })
+    }
+    return out
+  },
   async findOldest(db: Executor) {
     const [row] = await db.select().from(catalogs).orderBy(asc(catalogs.createdAt), asc(catalogs.id)).limit(1)
     return row ?? null
@@ -397,7 +435,7 @@ export const catalogRepo = {
    * many rows: a row-per-value insert of 1,000 products cost more to build in Drizzle than to run.
    * The search vector is computed in it, as refreshSearchColumns does (`path`: the category's path).
    */
-  async upsertProducts(db: Executor, catalogId: string, updatedAt: Date, rows: (Omit<typeof products.$inferInsert, 'catalogId' | 'searchVector'> & { path: string })[]) {
+  async upsertProducts(db: Executor, catalogId: string, updatedAt: Date, rows: (Omit<typeof products.$inferInsert, 'catalogId' | 'searchVector'> & { path: string })[], keepStock = false) {
     if (rows.length === 0) return new Map<string, string>()
     const column = <T>(pick: (r: (typeof rows)[number]) => T) => sql.param(rows.map(pick))
     // A row's options are its grid's (none: a product without options; the import refuses a row
@@ -421,21 +459,30 @@ export const catalogRepo = {
         as r(id, category_id, name, slug, brand, sku, description, selling_price, mrp, stock, images, weight_grams, is_active, created_at, search_text, path, options, option_words)
       on conflict (catalog_id, slug) do update set
         category_id = excluded.category_id, name = excluded.name, brand = excluded.brand, sku = excluded.sku,
-        description = excluded.description, selling_price = excluded.selling_price, mrp = excluded.mrp, stock = excluded.stock,
+        description = excluded.description, selling_price = excluded.selling_price, mrp = excluded.mrp,
+        stock = ${keepStock ? sql`products.stock` : sql`excluded.stock`},
         images = excluded.images, weight_grams = excluded.weight_grams, is_active = excluded.is_active, options = excluded.options,
         search_vector = excluded.search_vector, search_text = excluded.search_text, updated_at = ${updatedAt.toISOString()}::timestamptz
       returning id, slug`)
     return new Map(written.map((r) => [r.slug, r.id]))
   },
 
+  /** Sets products' stock (an import's products with variants, in a catalog at locations: their variants' summary). */
+  async setProductsStock(db: Executor, rows: { id: string; stock: number }[]) {
+    if (rows.length === 0) return
+    await db.execute(sql`
+      update products p set stock = r.stock
+      from unnest(${sql.param(rows.map((r) => r.id))}::text[], ${sql.param(rows.map((r) => r.stock))}::int[]) as r(id, stock)
+      where p.id = r.id`)
+  },
   /** An import's products of these slugs: their ids and whether they have options (stored variants). */
   async productIdsBySlug(db: Executor, catalogId: string, slugs: string[]) {
-    if (slugs.length === 0) return new Map<string, { id: string; hasVariants: boolean }>()
-    const rows = await queryRows<{ id: string; slug: string; hasVariants: boolean }>(
+    if (slugs.length === 0) return new Map<string, { id: string; hasVariants: boolean; stock: number }>()
+    const rows = await queryRows<{ id: string; slug: string; hasVariants: boolean; stock: number }>(
       db,
-      sql`select id, slug, options <> '[]'::jsonb as "hasVariants" from ${products} where catalog_id = ${catalogId} and slug = any(${sql.param(slugs)}::text[])`,
+      sql`select id, slug, options <> '[]'::jsonb as "hasVariants", stock from ${products} where catalog_id = ${catalogId} and slug = any(${sql.param(slugs)}::text[])`,
     )
-    return new Map(rows.map((r) => [r.slug, { id: r.id, hasVariants: r.hasVariants }]))
+    return new Map(rows.map((r) => [r.slug, { id: r.id, hasVariants: r.hasVariants, stock: r.stock }]))
   },
 
   /** A page of a catalog's products, oldest first (the order an import wrote them in), after `after`, for its export. */

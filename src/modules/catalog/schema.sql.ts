@@ -7,6 +7,12 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 export const catalogs = pgTable('catalogs', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * Set when the catalog's first stock location is made (decision 0043, step 5): its stock is then
+   * the sum of its locations' levels, moved only by the inventory module (receipts, adjustments,
+   * orders), and the back office's flat stock writes are refused.
+   */
+  stockAtLocations: boolean('stock_at_locations').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

@@ -1,6 +1,7 @@
 // Stock: the only ways other modules move a product's stock (reserveStock, releaseStock), and the
 // notice every committed transaction that moved it gives the catalog's caches (onStockMoved).
 import { eq } from 'drizzle-orm'
+import { AppError } from '../../lib/errors.ts'
 import { afterCommit, type Db, type Executor, inTransaction } from '../../db/client.ts'
 import { catalogRepo } from './repo.ts'
 import { products } from './schema.sql.ts'
@@ -94,3 +95,45 @@ export async function currentStock(db: Executor, unit: StockUnit): Promise<numbe
   const [row] = await db.select({ stock: products.stock, options: products.options }).from(products).where(eq(products.id, unit.productId)).limit(1)
   return row && row.options.length === 0 ? row.stock : 0
 }
+
+/**
+ * Moves a unit's stock by `delta` for the inventory module's receipts and adjustments (decision
+ * 0043, step 5): the variant's own stock whether or not it is on sale, and its product's summary
+ * (its active variants' sum) when it is. False, moving nothing the caller keeps, when it would go
+ * below zero or the unit is gone: the caller refuses the transaction.
+ */
+export async function moveUnitStock(tx: Executor, unit: StockUnit, delta: number): Promise<boolean> {
+  const product = await catalogRepo.lockProduct(tx, unit.productId)
+  if (!product) return false
+  if (product.hasVariants) {
+    const variant = await catalogRepo.moveVariantStock(tx, unit.productId, unit.variantId, delta)
+    if (!variant) return false
+    if (variant.isActive && !(await catalogRepo.moveStock(tx, unit.productId, delta))) return false
+  } else if (unit.variantId !== defaultVariantId(unit.productId) || !(await catalogRepo.moveStock(tx, unit.productId, delta))) return false
+  await stockMoved(tx, product.catalogId)
+  return true
+}
+
+/**
+ * The unit a back-office stock write names in a catalog: a product and its variant (left out: the
+ * default of a product without options). 404 for a product of another catalog; 400 naming
+ * `variantId` when a product with options names none, or names one of another product.
+ */
+export async function stockUnitOf(db: Executor, catalogId: string, productId: string, variantId: string | undefined): Promise<StockUnit> {
+  const product = await catalogRepo.findProduct(db, productId)
+  if (!product || product.catalogId !== catalogId) throw new AppError('NOT_FOUND', 'Product not found')
+  if (product.options.length === 0) {
+    if (variantId !== undefined && variantId !== defaultVariantId(productId)) throw new AppError('BAD_REQUEST', `variantId ${variantId} is not a variant of product ${productId}`)
+    return { productId, variantId: defaultVariantId(productId) }
+  }
+  const variants = (await catalogRepo.variantsOf(db, [productId])).get(productId) ?? []
+  if (variantId === undefined) throw new AppError('BAD_REQUEST', `variantId is required: product ${productId} has several variants (${variants.map((v) => v.optionValues.join(' / ')).join(', ')})`)
+  if (!variants.some((v) => v.id === variantId)) throw new AppError('BAD_REQUEST', `variantId ${variantId} is not a variant of product ${productId}`)
+  return { productId, variantId }
+}
+
+/** Whether a catalog keeps its stock at locations, and marking it so (the inventory module's first location). */
+export const stockAtLocations = (db: Executor, catalogId: string) => catalogRepo.stockAtLocations(db, catalogId)
+export const keepStockAtLocations = (db: Executor, catalogId: string) => catalogRepo.keepStockAtLocations(db, catalogId)
+export const unitsInStock = (db: Executor, catalogId: string) => catalogRepo.unitsInStock(db, catalogId)
+export const stockUnitNames = (db: Executor, units: StockUnit[]) => catalogRepo.unitNames(db, units)

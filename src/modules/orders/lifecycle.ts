@@ -13,6 +13,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise, lineTotal, shareOfSlice, sumPaise } from '../../lib/money.ts'
 import { currentStock, reserveStock } from '../catalog/index.ts'
+import { takeUnitsForOrder } from '../inventory/index.ts'
 import { type EventType, type NewEvent, recordEvent } from '../events/index.ts'
 import { issueInvoices } from '../tax/index.ts'
 import { type OrderItemRow, type OrderRow, orderRepo, type PaymentRow } from './repo.ts'
@@ -239,6 +240,11 @@ export async function createReplacementOrder(tx: Executor, original: OrderRow, l
       igst: null,
     })),
   )
+  // Its units from the stock locations, nearest the delivery first (a catalog without locations: nothing).
+  for (const catalogId of new Set(lines.flatMap((l) => (l.item.catalogId ? [l.item.catalogId] : [])))) {
+    const units = lines.filter((l) => l.item.catalogId === catalogId).map((l) => ({ productId: l.item.productId, variantId: l.item.variantId, quantity: l.quantity }))
+    await takeUnitsForOrder(tx, { orderId: id, catalogId, delivery: { pincode: original.shippingAddress.pincode, state: original.shippingAddress.state } }, units, at)
+  }
   await orderRepo.addHistory(tx, { orderId: id, fromStatus: null, toStatus: 'CONFIRMED', actor: 'SYSTEM', note: `Replacement for order ${original.orderNumber}`, createdAt: at })
   await emit(tx, order, 'order.created', { status: 'CONFIRMED', paymentMode: 'PREPAID', totalAmount: formatPaise(0n), amountPayable: formatPaise(0n), replacementFor: original.id }, at)
   return order

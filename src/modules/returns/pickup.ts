@@ -4,6 +4,7 @@
 // locked and restocked_at is the guard); one that fails does not. Refunds keep their own rules.
 import type { Executor } from '../../db/client.ts'
 import { releaseStock } from '../catalog/index.ts'
+import { giveUnitsBack } from '../inventory/index.ts'
 import { orderItemsOf, type OrderRow } from '../orders/index.ts'
 import { parcelsOfReturn, type ShipmentRow } from '../shipping/index.ts'
 import { pickupRefusal, qualityCheckRefusal, refuse, unitsComeBackRefusal } from './allowed.ts'
@@ -33,6 +34,11 @@ export async function recordQualityCheck(tx: Executor, row: ReturnRow, order: Or
   const note = check.note ?? null
   if (check.result === 'FAILED') return returnRepo.update(tx, row.id, { qcResult: 'FAILED', qcNote: note, qcAt: at, updatedAt: at })
   const lines = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
-  for (const item of await returnRepo.items(tx, [row.id])) await releaseStock(tx, lines.get(item.orderItemId)!, item.quantity)
+  for (const item of await returnRepo.items(tx, [row.id])) {
+    const line = lines.get(item.orderItemId)!
+    await releaseStock(tx, line, item.quantity)
+    // Back to the stock location the units came from (a catalog without locations: nothing).
+    if (line.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.catalogId }, line, item.quantity, 'RETURN', at)
+  }
   return returnRepo.update(tx, row.id, { qcResult: 'PASSED', qcNote: note, qcAt: at, restockedAt: at, updatedAt: at })
 }

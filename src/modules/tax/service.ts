@@ -320,6 +320,12 @@ export async function gstSellerOf(db: Executor, catalogId: string): Promise<{ st
   return row ? { stateCode: row.stateCode, state: row.state } : null
 }
 
+/** A GST registration's GSTIN and state, by its id (a stock location ships under one: decision 0043). Null: none such. */
+export async function gstRegistrationOf(db: Executor, id: string): Promise<{ gstin: string; stateCode: string; state: string } | null> {
+  const row = await registrationRepo.find(db, id)
+  return row ? { gstin: row.gstin, stateCode: row.stateCode, state: row.state } : null
+}
+
 /** Where a catalog's parcels come back to: its GST seller's name and registered address (null: no seller). */
 export async function sellerReturnAddressOf(db: Executor, catalogId: string): Promise<{ name: string; address: string } | null> {
   const row = await taxRepo.findSeller(db, catalogId)
