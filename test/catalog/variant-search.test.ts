@@ -3,6 +3,7 @@
 // answers a category's facet counts.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { mergedOrder } from '../../src/modules/catalog/service.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { givenAdminToken, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
 
@@ -215,3 +216,19 @@ describe('the product list filters by option value and answers facets', () => {
     assert.deepEqual([many.statusCode, many.json().message], [400, ['size must contain no more than 50 elements']])
   })
 })
+
+describe("a facet's values in one order merged from the products' own", () => {
+  test('the fullest list first; a value new to it goes after the value before it in its own list, or before the one after (XS before S), else last', () => {
+    assert.deepEqual(
+      mergedOrder([
+        { values: ['M', 'L'], products: 5 },
+        { values: ['S', 'M', 'L', 'XL'], products: 1 },
+        { values: ['XS', 'S'], products: 2 },
+        { values: ['XL', 'XXL'], products: 1 },
+        { values: ['Free Size'], products: 1 },
+      ]),
+      ['xs', 's', 'm', 'l', 'xl', 'xxl', 'free size'],
+    )
+  })
+})
+

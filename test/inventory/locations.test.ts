@@ -118,7 +118,10 @@ describe("a catalog's first location", () => {
     assert.equal(closing.statusCode, 409)
     assert.match(closing.json().message, /holds 15 units: transfer them/)
     assert.equal((await adminCall('PATCH', `/locations/${store.id}`, { pickupName: 'BLR-INDIRANAGAR' })).json().data.pickupName, 'BLR-INDIRANAGAR')
-    assert.equal((await adminCall('POST', '/catalogs/cat_missing/locations', WAREHOUSE)).statusCode, 404)
+    for (const [method, url] of [['POST', '/catalogs/cat_missing/locations'], ['GET', '/catalogs/cat_missing/locations'], ['GET', '/catalogs/cat_missing/inventory-moves'], ['GET', '/locations/loc_missing/stock'], ['PATCH', '/locations/loc_missing']] as const) {
+      const res = await adminCall(method, url, method === 'GET' ? undefined : method === 'PATCH' ? { name: 'x' } : WAREHOUSE)
+      assert.equal(res.statusCode, 404, `${method} ${url}: ${res.body}`)
+    }
   })
 })
 

@@ -184,6 +184,21 @@ describe('invariant sweep', () => {
     assertReports(found, 'I1 products.stock >= 0', `product ${shop.ids.hot} has stock -1`)
   })
 
+  test("I1: a location's level off its ledger, and a catalog at locations whose stock is not what its locations hold", async () => {
+    const hot = shop.ids.hot!
+    const variant = `var_${hot.slice(4)}`
+    const found = await violationsWhen(async (tx) => {
+      await exec(tx, sql`update catalogs set stock_at_locations = true where id = ${shop.catalogId}`)
+      await exec(tx, sql`insert into locations (id, catalog_id, name, address_line1, city, state, pincode) values ('loc_sweep', ${shop.catalogId}, 'Sweep', '1 Road', 'Bengaluru', 'Karnataka', '560001')`)
+      // 50 units of hot held, only 40 of them in the ledger; atta and earbuds held nowhere.
+      await exec(tx, sql`insert into inventory_levels (location_id, product_id, variant_id, on_hand) values ('loc_sweep', ${hot}, ${variant}, 50)`)
+      await exec(tx, sql`insert into inventory_moves (id, catalog_id, location_id, product_id, variant_id, kind, quantity, actor, reason) values ('imv_sweep', ${shop.catalogId}, 'loc_sweep', ${hot}, ${variant}, 'RECEIVE', 40, 'system', 'x')`)
+    })
+    assertReports(found, "I1 a location's level of a variant is the sum of its inventory moves", `location loc_sweep holds 50 of ${variant}, its moves add up to 40`)
+    assertReports(found, 'I1 a catalog at locations has the stock of each unit its levels add up to', `unit var_${shop.ids.atta!.slice(4)} of catalog ${shop.catalogId} has stock`)
+    assert.ok(!found.some((line) => line.includes(`unit ${variant} `)), 'hot is held in full: no stock violation for it')
+  })
+
   test('I1: a live order whose reservation was released, and a cancelled order that never released', async () => {
     const released = await violationsWhen((tx) => exec(tx, sql`update orders set released_at = now() where id = ${f.paid.id}`))
     assertReports(released, 'I1 only a cancelled order, or one returned to origin, has released its reservation', f.paid.id)

@@ -20,6 +20,11 @@ export const findCatalog = (db: Executor, id: string) => catalogRepo.findById(db
 export const findDefaultCatalog = (db: Executor) => catalogRepo.findOldest(db)
 
 /** Loads the shipped demo catalog (Indian brands, INR prices) into a catalog that has no products yet. */
+/** Whether a catalog exists (another module's back office answers 404 for one that does not). */
+export async function catalogExists(db: Executor, id: string): Promise<boolean> {
+  return (await catalogRepo.findById(db, id)) !== null
+}
+
 export async function importDemoCatalog(db: Db, catalogId: string): Promise<boolean> {
   const [existing] = await db.select({ id: products.id }).from(products).where(eq(products.catalogId, catalogId)).limit(1)
   if (existing) return false

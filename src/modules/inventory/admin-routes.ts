@@ -38,7 +38,7 @@ function locationRoutes(app: RouteApp, { admin, guards }: InventoryAdminDeps): v
         security: sec,
         summary: "A catalog's stock locations, by position, with the units each holds",
         params: CatalogParams,
-        response: { 200: Envelope(Type.Array(Location)), ...errorResponses(400, 401, 403) },
+        response: { 200: Envelope(Type.Array(Location)), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => ok(await admin.locations(request.params.catalogId), 'Locations retrieved'),
@@ -168,7 +168,7 @@ function stockRoutes(app: RouteApp, { admin, guards }: InventoryAdminDeps): void
         summary: "The catalog's inventory ledger, newest first: every receipt, adjustment, transfer, sale, release and return, with who and why",
         params: CatalogParams,
         querystring: MovesQuery,
-        response: { 200: PagedEnvelope(Move), ...errorResponses(400, 401, 403) },
+        response: { 200: PagedEnvelope(Move), ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { type Page, pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
-import { keepStockAtLocations, moveUnitStock, type StockUnit, stockUnitNames, stockUnitOf, unitsInStock } from '../catalog/index.ts'
+import { catalogExists, keepStockAtLocations, moveUnitStock, type StockUnit, stockUnitNames, stockUnitOf, unitsInStock } from '../catalog/index.ts'
 import { gstRegistrationOf } from '../tax/index.ts'
 import { inventoryRepo, type LocationRow } from './repo.ts'
 import type { MoveKind } from './schema.sql.ts'
@@ -35,6 +35,7 @@ export class InventoryAdminService {
   }
 
   async locations(catalogId: string) {
+    await this.#catalogOrThrow(catalogId)
     const rows = await inventoryRepo.locationsOf(this.#db, catalogId)
     return Promise.all(rows.map(async (r) => this.#view(r, await inventoryRepo.unitsAt(this.#db, r.id))))
   }
@@ -160,11 +161,16 @@ export class InventoryAdminService {
   }
 
   async moves(catalogId: string, filter: { locationId?: string; productId?: string; variantId?: string; kind?: MoveKind }, page: Page) {
+    await this.#catalogOrThrow(catalogId)
     const { rows, total } = await inventoryRepo.movesPage(this.#db, catalogId, filter, { limit: page.limit, offset: (page.page - 1) * page.limit })
     return {
       data: rows.map((m) => ({ id: m.id, locationId: m.locationId, productId: m.productId, variantId: m.variantId, kind: m.kind, quantity: m.quantity, actor: m.actor, reason: m.reason, reference: m.reference, createdAt: m.createdAt.toISOString() })),
       meta: pageMeta(total, page),
     }
+  }
+
+  async #catalogOrThrow(catalogId: string) {
+    if (!(await catalogExists(this.#db, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
   }
 
   async #location(db: Executor, id: string) {
