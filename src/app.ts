@@ -19,7 +19,7 @@ import { CheckoutAdminService, checkoutAdminRoutes, checkoutRoutes, CheckoutServ
 import { CustomerAdminService, customerAdminRoutes, ProfileService, profileRoutes } from './modules/customers/index.ts'
 import { Dispatcher, EventAdminService, eventAdminRoutes, eventWebhooks } from './modules/events/index.ts'
 import { healthRoutes } from './modules/health/index.ts'
-import { InventoryAdminService, inventoryAdminRoutes } from './modules/inventory/index.ts'
+import { InventoryAdminService, inventoryAdminRoutes, plannedSupplierStates } from './modules/inventory/index.ts'
 import { LedgerAdminService, ledgerAdminRoutes } from './modules/ledgers/index.ts'
 import { createApiKeyAuthenticator, PartnerAdminService, listenForRevocations, partnerAdminRoutes, verifyPartnerSecret } from './modules/partners/index.ts'
 import { ReturnService, returnRoutes } from './modules/returns/index.ts'
@@ -86,7 +86,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
     log: app.log,
   })
   const catalog = new CatalogService(deps)
-  const checkout = new CheckoutService(deps, codHistoryOf)
+  const checkout = new CheckoutService(deps, { codHistoryOf, supplierStatesOf: plannedSupplierStates })
   const { provider, sandbox } = createPaymentProvider(config)
   const payments = new PaymentService(deps, provider, createPayoutProvider(config))
   const placement = new OrderPlacement(deps, checkout, payments)

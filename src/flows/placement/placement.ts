@@ -34,7 +34,8 @@ import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
 import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
 import { takeUnitsForOrder } from '../../modules/inventory/index.ts'
-import { type CheckoutService, type DeliveryMethod, redeemCoupon } from '../../modules/checkout/index.ts'
+import { gstRegistrationOf } from '../../modules/tax/index.ts'
+import { type CheckoutService, type DeliveryMethod, redeemCoupon, retaxBySupplier } from '../../modules/checkout/index.ts'
 import { lockCustomer } from '../../modules/customers/index.ts'
 import { eventInsert, type NewEvent } from '../../modules/events/index.ts'
 import { debitLedger } from '../../modules/ledgers/index.ts'
@@ -138,8 +139,8 @@ export class OrderPlacement {
       if (settlement.prepaid) await this.checkUnpaidLimit(tx, customer)
       if (request.paymentMode === 'COD') await this.checkCodRisk(tx, customer, address.pincode, priced)
       await this.reserveOrderStock(tx, priced, soldOut)
-      await takeOrderUnits(tx, orderId, address, priced.cart.lines, now)
-      const rows = this.orderRows(customer, input, request, priced, address, orderId, settlement, now)
+      const supplied = await bySupplier(tx, priced, await takeOrderUnits(tx, orderId, address, priced.cart.lines, now))
+      const rows = this.orderRows(customer, input, request, supplied.priced, address, orderId, settlement, now, supplied.registrations)
       await redeemOrderCoupon(tx, customer, priced, orderId, now)
       await debitLedgers(tx, customer, priced, orderId, now)
       const inserted = await insertOrder(tx, rows, settlement, scope, fingerprint, now)
@@ -263,6 +264,7 @@ export class OrderPlacement {
     orderId: string,
     settlement: Settlement,
     now: Date,
+    registrations: (string | null)[],
   ): OrderRows {
     const { config } = this.#deps
     const { status, prepaid, nothingToPay } = settlement
@@ -325,6 +327,7 @@ export class OrderPlacement {
       paidAmount: l.paidAmount,
       position,
       ...lineTaxColumns(priced.tax?.lines[position] ?? null),
+      gstRegistrationId: priced.tax?.lines[position] ? (registrations[position] ?? null) : null,
       }
     })
     const history: HistoryRow[] = [{ id: newId('osh', now.getTime()), orderId, fromStatus: null, toStatus: status, actor: 'CUSTOMER', note: null, createdAt: now }]
@@ -444,11 +447,34 @@ export async function insertOrder(tx: Executor, rows: OrderRows, settlement: Set
 
 /**
  * The order's units taken from its catalog's stock locations, nearest the delivery first (a catalog
- * without locations: nothing to do), after catalog reserved them (decision 0043, step 5).
+ * without locations: nothing to do), after catalog reserved them (decision 0043, step 5). Answers
+ * the GST registration each variant's units ship under (absent or null: the catalog's seller's).
  */
 async function takeOrderUnits(tx: Executor, orderId: string, address: { pincode: string; state: string }, lines: { productId: string; quantity: number; product: { catalogId: string; variantId: string } }[], at: Date) {
+  const suppliers = new Map<string, string | null>()
   for (const catalogId of new Set(lines.map((l) => l.product.catalogId))) {
     const units = lines.filter((l) => l.product.catalogId === catalogId).map((l) => ({ productId: l.productId, variantId: l.product.variantId, quantity: l.quantity }))
-    await takeUnitsForOrder(tx, { orderId, catalogId, delivery: { pincode: address.pincode, state: address.state } }, units, at)
+    for (const [variantId, registrationId] of await takeUnitsForOrder(tx, { orderId, catalogId, delivery: { pincode: address.pincode, state: address.state } }, units, at)) suppliers.set(variantId, registrationId)
   }
+  return suppliers
+}
+
+/**
+ * The lines' suppliers once their units are allocated (decision 0043): a line whose units come from
+ * a location under its own GST registration is invoiced by that GSTIN, and the registration's state
+ * against the place of supply makes it CGST + SGST or IGST. Prices include GST, so only the split
+ * can change, never what the customer pays. A catalog without locations: the priced order as is.
+ */
+async function bySupplier(tx: Executor, priced: PricedOrder, suppliers: Map<string, string | null>): Promise<{ priced: PricedOrder; registrations: (string | null)[] }> {
+  const registrations = priced.cart.lines.map((l) => suppliers.get(l.product.variantId) ?? null)
+  if (!priced.tax || registrations.every((r) => r === null)) return { priced, registrations }
+  const states = new Map<string, string>()
+  for (const id of new Set(registrations)) if (id !== null) states.set(id, (await gstRegistrationOf(tx, id))!.state)
+  const tax = retaxBySupplier(
+    priced.tax,
+    { lines: priced.lines, shippingCharge: priced.shippingCharge, codFee: priced.codFee },
+    registrations.map((r) => (r === null ? undefined : states.get(r))),
+    priced.tax.placeOfSupply.state,
+  )
+  return { priced: tax === priced.tax ? priced : { ...priced, tax }, registrations }
 }

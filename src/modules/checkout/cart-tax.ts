@@ -13,6 +13,7 @@
 // The arithmetic and its rounding rules are lib/gst.ts's.
 import { splitInclusive, splitTax, type SupplyKind, type TaxComponents } from '../../lib/gst.ts'
 import { type Paise, sumPaise } from '../../lib/money.ts'
+import { sameState } from '../../lib/pincode-states.ts'
 
 /** How a line is taxed: its resolved HSN code and rate, and whether its seller is in the place of supply's state. */
 export interface LineTaxTerms {
@@ -88,4 +89,24 @@ export function taxCart(input: CartTaxInput): CartTax | null {
     tax: total('tax'),
     intraState: taxed.every((t) => t.kind === 'INTRA_STATE'),
   }
+}
+
+/**
+ * The same cart taxed again with the supplier's state of some lines known only now (decision 0043:
+ * the stock location an order's units come from ships under its own GST registration): `states[i]`,
+ * when given, is the state of line i's supplier. Same HSN codes, rates and taxable values; only
+ * the split between CGST + SGST and IGST can change, so the total, tax-inclusive, does not. The
+ * charges follow the principal supply as before.
+ */
+export function retaxBySupplier<T extends CartTax>(tax: T, input: Omit<CartTaxInput, 'lines'> & { lines: Omit<CartTaxInput['lines'][number], 'terms'>[] }, states: (string | undefined)[], placeState: string): T {
+  let changed = false
+  const lines = input.lines.map((l, i) => {
+    const taxed = tax.lines[i]
+    const state = states[i]
+    if (!taxed || state === undefined) return { ...l, terms: taxed ? { hsnCode: taxed.hsnCode, rateBps: taxed.rateBps, kind: taxed.kind } : null }
+    const kind: SupplyKind = sameState(state, placeState) ? 'INTRA_STATE' : 'INTER_STATE'
+    if (kind !== taxed.kind) changed = true
+    return { ...l, terms: { hsnCode: taxed.hsnCode, rateBps: taxed.rateBps, kind } }
+  })
+  return changed ? { ...tax, ...taxCart({ ...input, lines })! } : tax
 }

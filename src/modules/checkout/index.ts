@@ -7,6 +7,7 @@ import { checkoutRepo } from './repo.ts'
 import { coupons, deliveryZones, partnerPricing } from './schema.sql.ts'
 
 export { CheckoutService, type DeliveryMethod } from './service.ts'
+export { retaxBySupplier } from './cart-tax.ts'
 export { CartLines } from './schemas.ts'
 export { checkoutRoutes } from './routes.ts'
 export { CheckoutAdminService } from './admin-service.ts'

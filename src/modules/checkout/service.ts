@@ -17,7 +17,7 @@ import { codBlockedPincodes, partnerCodRules, partnerPricing } from './schema.sq
 import { type CodHistory, type CodRules, codRiskReasons, rulesNeedHistory } from './cod-risk.ts'
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts'
 import { stateMismatch, statesOfPincode } from './pincode-state.ts'
-import { type CartTax, taxCart } from './cart-tax.ts'
+import { type CartTax, retaxBySupplier, taxCart } from './cart-tax.ts'
 import { gstRatesInForceAt, gstSellerOf, indiaDay } from '../tax/index.ts'
 import { GST_CODES_WITHOUT_STATE, GST_STATE_CODES } from '../../lib/gstin.ts'
 import { sameState } from '../../lib/pincode-states.ts'
@@ -78,6 +78,13 @@ export const codBlockedScope = (partnerId: string) => `cod-blocked:${partnerId}`
 /** The orders module's count of a customer's COD history (orders/index.ts codHistoryOf), given by app.ts. */
 export type CodHistoryOf = (db: Executor, userId: string, rtoSince: Date | null, refusedSince: Date | null) => Promise<CodHistory>
 
+/**
+ * The inventory module's plan of where a cart's units would ship from (inventory/index.ts
+ * plannedSupplierStates), given by app.ts: per line, the state of the GST registration of the stock
+ * location its units would come from; undefined: the catalog's seller's.
+ */
+export type SupplierStatesOf = (db: Executor, delivery: { pincode: string; state: string }, lines: { catalogId: string; productId: string; variantId: string; quantity: number }[]) => Promise<(string | undefined)[]>
+
 /** A cart as loadCart reads it: its lines with their products, total and weight. */
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
 
@@ -123,10 +130,12 @@ export class CheckoutService {
   readonly #clock: Deps['clock']
 
   readonly #codHistoryOf: CodHistoryOf
+  readonly #supplierStatesOf: SupplierStatesOf
   readonly settingsCache: VersionedCache
 
-  constructor(deps: ServiceDeps<'redisPrefix'>, codHistoryOf: CodHistoryOf, settingsCache: VersionedCache = createCheckoutSettingsCache(deps)) {
-    this.#codHistoryOf = codHistoryOf
+  constructor(deps: ServiceDeps<'redisPrefix'>, ports: { codHistoryOf: CodHistoryOf; supplierStatesOf: SupplierStatesOf }, settingsCache: VersionedCache = createCheckoutSettingsCache(deps)) {
+    this.#codHistoryOf = ports.codHistoryOf
+    this.#supplierStatesOf = ports.supplierStatesOf
     this.settingsCache = settingsCache
     this.#db = deps.database.db
     this.#clock = deps.clock
@@ -410,9 +419,13 @@ export class CheckoutService {
     }
   }
 
-  /** Prices a cart exactly as order creation will (same function, same inputs). */
+  /**
+   * Prices a cart exactly as order creation will (same function, same inputs). Where the catalog
+   * keeps stock at locations, the lines are taxed as the allocation would ship them now (decision
+   * 0043): the order allocates for real and may differ if stock moves meanwhile; what is paid does not.
+   */
   async quote(customer: { userId: string; partnerId: string }, input: QuoteInput) {
-    const priced = await this.priceForCustomer(customer, input)
+    const priced = await this.#bySupplier(await this.priceForCustomer(customer, input), input.pincode)
     const { balances } = priced
     return {
       itemsTotal: rupees(priced.itemsTotal),
@@ -434,6 +447,19 @@ export class CheckoutService {
         }),
       },
     }
+  }
+
+  /** The priced cart's tax as the stock locations would supply its lines (a catalog without any: as it is). */
+  async #bySupplier<T extends { tax: PricedTax; cart: Cart; lines: PricedCart['lines']; shippingCharge: bigint; codFee: bigint }>(priced: T, pincode: string | undefined): Promise<T> {
+    if (!priced.tax || !pincode) return priced
+    const place = priced.tax.placeOfSupply
+    const states = await this.#supplierStatesOf(
+      this.#db,
+      { pincode, state: place.state },
+      priced.cart.lines.map((l) => ({ catalogId: l.product.catalogId, productId: l.productId, variantId: l.product.variantId, quantity: l.quantity })),
+    )
+    if (states.every((s) => s === undefined)) return priced
+    return { ...priced, tax: retaxBySupplier(priced.tax, { lines: priced.lines, shippingCharge: priced.shippingCharge, codFee: priced.codFee }, states, place.state) }
   }
 
   async wallet(userId: string, page: number, limit: number) {

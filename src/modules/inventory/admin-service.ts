@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.ts'
 import { type Page, pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
 import { catalogExists, keepStockAtLocations, moveUnitStock, type StockUnit, stockUnitNames, stockUnitOf, unitsInStock } from '../catalog/index.ts'
-import { gstRegistrationOf } from '../tax/index.ts'
+import { gstRegistrationOf, gstSellerOf } from '../tax/index.ts'
 import { inventoryRepo, type LocationRow } from './repo.ts'
 import type { MoveKind } from './schema.sql.ts'
 
@@ -46,7 +46,7 @@ export class InventoryAdminService {
    */
   async createLocation(catalogId: string, input: Required<Pick<LocationInput, 'name' | 'addressLine1' | 'city' | 'state' | 'pincode'>> & LocationInput, actor: string) {
     const now = this.#clock.now()
-    await this.#checkPlace(input.state, input.pincode, input.registrationId ?? null)
+    await this.#checkPlace(this.#db, catalogId, input.state, input.pincode, input.registrationId ?? null)
     return this.#db.transaction(async (tx) => {
       // The catalog's row first (marked, and so locked, by every new location): two first locations
       // made at once wait for each other, and only the first takes the stock as its opening balance.
@@ -84,7 +84,7 @@ export class InventoryAdminService {
       const state = input.state ?? current.state
       const pincode = input.pincode ?? current.pincode
       const registrationId = input.registrationId !== undefined ? input.registrationId : current.registrationId
-      await this.#checkPlace(state, pincode, registrationId)
+      await this.#checkPlace(tx, current.catalogId, state, pincode, registrationId)
       const units = await inventoryRepo.unitsAt(tx, locationId)
       if (input.isActive === false && current.isActive && units > 0) {
         throw new AppError('CONFLICT', `Location ${locationId} holds ${units} units: transfer them to another location (or adjust them to zero) before closing it`)
@@ -189,12 +189,24 @@ export class InventoryAdminService {
     return { id: newId('imv', at.getTime()), catalogId: location.catalogId, locationId: location.id, productId: unit.productId, variantId: unit.variantId, kind, quantity, actor, reason, reference, createdAt: at }
   }
 
-  /** The state must be the pincode's; a registration must exist and be of that state (a GSTIN is per state). */
-  async #checkPlace(state: string, pincode: string, registrationId: string | null) {
+  /**
+   * The state must be the pincode's; a registration must exist and be of that state (a GSTIN is per
+   * state). Without one the location ships under the catalog's GST seller, which must then be in its
+   * state: goods leaving another state go out under a registration there (decision 0043).
+   */
+  async #checkPlace(db: Executor, catalogId: string, state: string, pincode: string, registrationId: string | null) {
     const states = statesForPincodePrefix(pincode)
     if (states.length > 0 && !states.some((s) => sameState(s, state))) throw new AppError('BAD_REQUEST', `state ${state.trim()} does not match pincode ${pincode} (${states.join(' or ')})`)
-    if (registrationId === null) return
-    const registration = await gstRegistrationOf(this.#db, registrationId)
+    if (registrationId === null) {
+      const seller = await gstSellerOf(db, catalogId)
+      if (seller && !sameState(seller.state, state)) {
+        throw new AppError('BAD_REQUEST', 'Validation failed', [
+          `registrationId: the location is in ${state.trim()} and the catalog's GST seller in ${seller.state}: goods shipped from ${state.trim()} go out under a GST registration of ${state.trim()} (POST /admin/gst/registrations, then name it here)`,
+        ])
+      }
+      return
+    }
+    const registration = await gstRegistrationOf(db, registrationId)
     if (!registration) throw new AppError('BAD_REQUEST', `registrationId ${registrationId} is not a GST registration`)
     if (!sameState(registration.state, state)) {
       throw new AppError('BAD_REQUEST', `registrationId ${registrationId} (GSTIN ${registration.gstin}) is registered in ${registration.state}, the location is in ${state.trim()}: goods ship under a registration of their own state`)

@@ -35,29 +35,39 @@ export interface Take {
   quantity: number
 }
 
+/** A candidate location: `ships` names the GST registration its goods go out under (a line never spans two). */
+export interface Source {
+  id: string
+  ships: string
+}
+
 /**
  * The takes that give every line its units from `places` (nearest first) holding `levels`
- * (location -> variant -> units): all from the first place holding every line in full, else each
- * line from the nearest places holding it. Null when the places together hold too few of a line.
+ * (location -> variant -> units): all from the first place holding every line in full; else each
+ * line from the nearest place holding all of it; else from the nearest places that ship under one
+ * GST registration and together hold it (a line is one supply: its units are invoiced by one GSTIN,
+ * decision 0043). Null, with the line that cannot be given, when no registration's places hold it.
  */
-export function allocate(lines: { variantId: string; quantity: number }[], places: { id: string }[], levels: Map<string, Map<string, number>>): Take[] | null {
+export function allocate(lines: { variantId: string; quantity: number }[], places: Source[], levels: Map<string, Map<string, number>>): { takes: Take[] } | { short: string } {
   const held = (placeId: string, variantId: string) => levels.get(placeId)?.get(variantId) ?? 0
   const whole = places.find((p) => lines.every((l) => held(p.id, l.variantId) >= l.quantity))
-  if (whole) return lines.map((l) => ({ locationId: whole.id, variantId: l.variantId, quantity: l.quantity }))
+  if (whole) return { takes: lines.map((l) => ({ locationId: whole.id, variantId: l.variantId, quantity: l.quantity })) }
   const left = new Map(places.map((p) => [p.id, new Map(levels.get(p.id) ?? [])]))
+  const there = (placeId: string, variantId: string) => left.get(placeId)!.get(variantId) ?? 0
   const takes: Take[] = []
   for (const line of lines) {
+    const one = places.find((p) => there(p.id, line.variantId) >= line.quantity)
+    const group = one ? [one] : [...new Set(places.map((p) => p.ships))].map((ships) => places.filter((p) => p.ships === ships)).find((g) => g.reduce((n, p) => n + there(p.id, line.variantId), 0) >= line.quantity)
+    if (!group) return { short: line.variantId }
     let wanted = line.quantity
-    for (const place of places) {
-      if (wanted === 0) break
-      const there = left.get(place.id)!.get(line.variantId) ?? 0
-      const take = Math.min(there, wanted)
+    for (const place of group) {
+      const take = Math.min(there(place.id, line.variantId), wanted)
       if (take === 0) continue
-      left.get(place.id)!.set(line.variantId, there - take)
+      left.get(place.id)!.set(line.variantId, there(place.id, line.variantId) - take)
       takes.push({ locationId: place.id, variantId: line.variantId, quantity: take })
       wanted -= take
+      if (wanted === 0) break
     }
-    if (wanted > 0) return null
   }
-  return takes
+  return { takes }
 }

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/client.ts'
 import { AppError } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { allocate, nearestFirst } from './allocation.ts'
+import { gstRegistrationOf } from '../tax/index.ts'
 import { inventoryRepo } from './repo.ts'
 import type { MoveKind } from './schema.sql.ts'
 
@@ -17,32 +18,82 @@ export interface OrderUnits {
   delivery: { pincode: string; state: string }
 }
 
-/**
- * Takes an order's units from the catalog's locations (after catalog reserved them): the nearest
- * location holding them all, else line by line. A 409 when the locations hold fewer than the
- * catalog's stock said (they never should: the transaction is refused).
- */
-export async function takeUnitsForOrder(tx: Executor, order: OrderUnits, lines: { productId: string; variantId: string; quantity: number }[], at: Date): Promise<void> {
-  if (lines.length === 0 || !(await inventoryRepo.hasLocations(tx, order.catalogId))) return
-  const wanted = mergeLines(lines)
-  const places = nearestFirst(await inventoryRepo.locationsOf(tx, order.catalogId, true), order.delivery)
+/** The units of these lines the catalog's active locations hold (location -> variant -> units), locked for an order. */
+async function levelsOf(tx: Executor, catalogId: string, variantIds: string[], lock: boolean) {
   const levels = new Map<string, Map<string, number>>()
-  for (const l of await inventoryRepo.levelsForAllocation(tx, order.catalogId, [...new Set(wanted.map((w) => w.variantId))])) {
+  for (const l of await inventoryRepo.levelsForAllocation(tx, catalogId, variantIds, lock)) {
     if (!levels.has(l.locationId)) levels.set(l.locationId, new Map())
     levels.get(l.locationId)!.set(l.variantId, l.onHand)
   }
-  const takes = allocate(wanted, places, levels)
-  if (!takes) throw new AppError('CONFLICT', 'The stock locations hold fewer units than the catalog shows: nothing was ordered (the back office should check the inventory ledger)')
+  return levels
+}
+
+/** The catalog's active locations nearest the delivery first, and where these lines' units would come from (allocation.ts). */
+async function plan(tx: Executor, order: Omit<OrderUnits, 'orderId'>, wanted: { variantId: string; quantity: number }[], lock: boolean) {
+  const places = nearestFirst(await inventoryRepo.locationsOf(tx, order.catalogId, true), order.delivery)
+  const levels = await levelsOf(tx, order.catalogId, [...new Set(wanted.map((w) => w.variantId))], lock)
+  return { places, levels, allocated: allocate(wanted, places.map((p) => ({ id: p.id, ships: p.registrationId ?? '' })), levels) }
+}
+
+/**
+ * Takes an order's units from the catalog's locations (after catalog reserved them): the nearest
+ * location holding them all, else line by line (allocation.ts). Answers, by variant, the GST
+ * registration its units ship under (null: the catalog's seller's; an empty map for a catalog
+ * without locations). A 409 when the locations hold fewer than the catalog's stock said (they never
+ * should), or when a line's units are only to be had from locations under two registrations.
+ */
+export async function takeUnitsForOrder(tx: Executor, order: OrderUnits, lines: { productId: string; variantId: string; quantity: number }[], at: Date): Promise<Map<string, string | null>> {
+  const suppliers = new Map<string, string | null>()
+  if (lines.length === 0 || !(await inventoryRepo.hasLocations(tx, order.catalogId))) return suppliers
+  const wanted = mergeLines(lines)
+  const { places, levels, allocated } = await plan(tx, order, wanted, true)
+  if ('short' in allocated) {
+    const line = wanted.find((w) => w.variantId === allocated.short)!
+    const total = [...levels.values()].reduce((n, held) => n + (held.get(line.variantId) ?? 0), 0)
+    throw new AppError(
+      'CONFLICT',
+      total >= line.quantity
+        ? `The ${line.quantity} unit(s) of ${line.variantId} asked are held at stock locations that ship under different GST registrations, and one line is invoiced by one: order fewer, or the merchant moves units between them`
+        : 'The stock locations hold fewer units than the catalog shows: nothing was ordered (the back office should check the inventory ledger)',
+    )
+  }
+  const { takes } = allocated
   const productOf = new Map(wanted.map((w) => [w.variantId, w.productId]))
+  const registrationOf = new Map(places.map((p) => [p.id, p.registrationId]))
   for (const take of takes) {
     const unit = { locationId: take.locationId, productId: productOf.get(take.variantId)!, variantId: take.variantId }
     if ((await inventoryRepo.moveLevel(tx, unit, -take.quantity, at)) === null) throw new AppError('CONFLICT', 'The stock locations hold fewer units than the catalog shows: nothing was ordered')
     await inventoryRepo.addAllocation(tx, { orderId: order.orderId, ...unit, quantity: take.quantity })
+    suppliers.set(take.variantId, registrationOf.get(take.locationId) ?? null)
   }
   await inventoryRepo.insertMoves(
     tx,
     takes.map((take) => ({ id: newId('imv', at.getTime()), catalogId: order.catalogId, locationId: take.locationId, productId: productOf.get(take.variantId)!, variantId: take.variantId, kind: 'SALE' as const, quantity: -take.quantity, actor: 'system', reason: 'Order placed', reference: order.orderId, createdAt: at })),
   )
+  return suppliers
+}
+
+/**
+ * The state of the GST registration each line would ship under if it were ordered now (the quote's
+ * question; nothing locked or taken): a line whose units would come from a location under its own
+ * registration gets that registration's state; undefined: the catalog's seller's (a catalog without
+ * locations, or units not to be had: the order will say).
+ */
+export async function plannedSupplierStates(db: Executor, delivery: OrderUnits['delivery'], lines: { catalogId: string; productId: string; variantId: string; quantity: number }[]): Promise<(string | undefined)[]> {
+  const states: (string | undefined)[] = lines.map(() => undefined)
+  for (const catalogId of new Set(lines.map((l) => l.catalogId))) {
+    if (!(await inventoryRepo.hasLocations(db, catalogId))) continue
+    const mine = lines.filter((l) => l.catalogId === catalogId)
+    const { places, allocated } = await plan(db, { catalogId, delivery }, mergeLines(mine), false)
+    if ('short' in allocated) continue
+    const registrationOf = new Map(places.map((p) => [p.id, p.registrationId]))
+    const byVariant = new Map(allocated.takes.map((take) => [take.variantId, registrationOf.get(take.locationId) ?? null]))
+    for (const [i, line] of lines.entries()) {
+      const registrationId = line.catalogId === catalogId ? byVariant.get(line.variantId) : null
+      if (registrationId) states[i] = (await gstRegistrationOf(db, registrationId))?.state
+    }
+  }
+  return states
 }
 
 /**

@@ -55,14 +55,14 @@ export const inventoryRepo = {
             returning on_hand as "onHand"`)
     return rows[0]?.onHand ?? null
   },
-  /** The levels of these variants at the catalog's active locations (allocation's candidates), locked in a fixed order. */
-  async levelsForAllocation(db: Executor, catalogId: string, variantIds: string[]) {
+  /** The levels of these variants at the catalog's active locations (allocation's candidates), for an order locked in a fixed order. */
+  async levelsForAllocation(db: Executor, catalogId: string, variantIds: string[], lock: boolean) {
     return queryRows<{ locationId: string; variantId: string; onHand: number }>(db, sql`
       select l.location_id as "locationId", l.variant_id as "variantId", l.on_hand as "onHand"
       from ${inventoryLevels} l join ${locations} loc on loc.id = l.location_id
       where loc.catalog_id = ${catalogId} and loc.is_active and l.variant_id = any(${sql.param(variantIds)}::text[]) and l.on_hand > 0
       order by l.location_id, l.variant_id
-      for update of l`)
+      ${lock ? sql`for update of l` : sql``}`)
   },
   async insertMoves(db: Executor, rows: (typeof inventoryMoves.$inferInsert)[]) {
     if (rows.length > 0) await db.insert(inventoryMoves).values(rows)

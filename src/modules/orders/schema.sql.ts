@@ -142,6 +142,12 @@ export const orderItems = pgTable(
     cgst: bigint('cgst', { mode: 'bigint' }),
     sgst: bigint('sgst', { mode: 'bigint' }),
     igst: bigint('igst', { mode: 'bigint' }),
+    /**
+     * The GST registration that supplies the line when its units come from a stock location under
+     * its own (decision 0043): its invoice's GSTIN and the state that made it CGST + SGST or IGST.
+     * Null: the catalog's seller's, as for a catalog without locations.
+     */
+    gstRegistrationId: text('gst_registration_id'),
   },
   (t) => [
     index('order_items_order_idx').on(t.orderId, t.position),

@@ -58,6 +58,8 @@ export interface InvoicedOrder {
     cgst: Paise | null
     sgst: Paise | null
     igst: Paise | null
+    /** The registration that supplies the line when a stock location under its own does (null: the catalog's seller's). */
+    gstRegistrationId?: string | null
   }[]
 }
 
@@ -113,10 +115,14 @@ export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date
   let principal = taxed[0]!
   for (const item of taxed) if (item.taxableValue! > principal.taxableValue!) principal = item
   const [registrations, ecoGstin] = await Promise.all([taxRepo.registrationsOfCatalogs(tx, [...new Set(taxed.map((i) => i.catalogId!))]), ecoGstinOf(tx, order.partnerId)])
+  // A line from a stock location under its own registration is that registration's supply (decision 0043).
+  const byId = new Map([...registrations.values()].map((r) => [r.id, r]))
+  for (const id of new Set(taxed.map((i) => i.gstRegistrationId ?? null))) if (id !== null && !byId.has(id)) byId.set(id, (await registrationRepo.find(tx, id))!)
+  const supplierOf = (item: InvoicedOrder['items'][number]) => byId.get(item.gstRegistrationId ?? registrations.get(item.catalogId!)?.id ?? '')
   const place = { state: order.placeOfSupplyState, stateCode: order.placeOfSupplyStateCode }
   const issued: TaxDocument[] = []
-  for (const registration of [...new Map([...registrations.values()].map((r) => [r.id, r])).values()].sort((a, b) => a.gstin.localeCompare(b.gstin))) {
-    const mine = taxed.filter((i) => registrations.get(i.catalogId!)?.id === registration.id)
+  for (const registration of [...new Set(taxed.map(supplierOf))].filter((r) => r !== undefined).sort((a, b) => a.gstin.localeCompare(b.gstin))) {
+    const mine = taxed.filter((i) => supplierOf(i)?.id === registration.id)
     for (const type of ['TAX_INVOICE', 'BILL_OF_SUPPLY'] as const) {
       const nil = type === 'BILL_OF_SUPPLY'
       const goods = mine.filter((i) => (i.gstRateBps === 0) === nil)
