@@ -160,3 +160,46 @@ describe('an order allocated across two locations in two states', () => {
     assert.equal((await placeOrder(t, customer, { items: [{ productId: product.earbuds, quantity: 6 }], shippingAddress: MUMBAI, paymentMode: 'COD' })).statusCode, 201)
   })
 })
+
+describe('parcels leave from the location holding their units', () => {
+  test("a split order ships a parcel per location, booked with the location's pickup name; a COD order's second parcel follows its cash", async () => {
+    for (const [id, pickupName] of [
+      [store, 'Indiranagar-Store'],
+      [warehouse, 'Bhiwandi-WH'],
+    ] as const) {
+      assert.equal((await adminCall('PATCH', `/locations/${id}`, { pickupName })).statusCode, 200)
+    }
+    const received = await adminCall('POST', `/locations/${warehouse}/stock`, { productId: product.earbuds, kind: 'RECEIVE', quantity: 5, reason: 'PO 88' })
+    assert.equal(received.statusCode, 200, received.body)
+    // The store holds atta and 2 earbuds, the warehouse 5 earbuds: 3 earbuds come from the warehouse, the atta from the store.
+    const placed = await placeOrder(t, customer, { items: [{ productId: product.atta, quantity: 1 }, { productId: product.earbuds, quantity: 3 }], shippingAddress: MUMBAI, paymentMode: 'COD' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data as { id: string; items: { id: string; productId: string }[] }
+    const line = (productId: string) => order.items.find((i) => i.productId === productId)!.id
+
+    const both = await adminCall('POST', `/orders/${order.id}/shipments`, { items: [{ orderItemId: line(product.atta), quantity: 1 }, { orderItemId: line(product.earbuds), quantity: 3 }] })
+    assert.equal(both.statusCode, 400, both.body)
+    assert.match(JSON.stringify(both.json()), /items: a parcel leaves from one stock location, and none holds all the units asked/)
+    const nowhere = await adminCall('POST', `/orders/${order.id}/shipments`, { locationId: 'loc_nowhere' })
+    assert.equal(nowhere.statusCode, 400)
+    assert.match(JSON.stringify(nowhere.json()), /locationId: order \S+ holds no units at location loc_nowhere/)
+
+    const first = await adminCall('POST', `/orders/${order.id}/shipments`, {})
+    assert.equal(first.statusCode, 201, first.body)
+    assert.deepEqual(first.json().data.items.map((i: { orderItemId: string; quantity: number }) => [i.orderItemId, i.quantity]), [[line(product.atta), 1]])
+    const firstView = (await adminCall('GET', `/shipments/${first.json().data.id}`)).json().data
+    assert.deepEqual(firstView.origin, { locationId: store, pickupName: 'Indiranagar-Store' })
+    // Cash is collected at one door: the warehouse's parcel waits for it.
+    assert.equal((await adminCall('POST', `/orders/${order.id}/shipments`, {})).statusCode, 409)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${first.json().data.awb}/DELIVERED` })).statusCode, 200)
+    const storeAgain = await adminCall('POST', `/orders/${order.id}/shipments`, { locationId: store })
+    assert.equal(storeAgain.statusCode, 409, storeAgain.body)
+    assert.match(storeAgain.json().message, /held at Indiranagar store is already in a shipment/)
+
+    const second = await adminCall('POST', `/orders/${order.id}/shipments`, {})
+    assert.equal(second.statusCode, 201, second.body)
+    assert.deepEqual(second.json().data.items.map((i: { orderItemId: string; quantity: number }) => [i.orderItemId, i.quantity]), [[line(product.earbuds), 3]])
+    assert.deepEqual((await adminCall('GET', `/shipments/${second.json().data.id}`)).json().data.origin, { locationId: warehouse, pickupName: 'Bhiwandi-WH' })
+    assert.equal((await adminCall('POST', `/orders/${order.id}/shipments`, {})).statusCode, 409, 'every unit is in a parcel')
+  })
+})

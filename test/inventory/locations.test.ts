@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/lib/clock.ts'
 import { seedDeliveryZones } from '../../src/modules/checkout/seed-zones.ts'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
 import { type CustomerFixture, customerHeaders, givenAdminToken, givenCustomer, givenPartner, type PartnerFixture } from '../helpers/factories.ts'
-import { ADDRESS as BENGALURU, placeOrder } from '../helpers/shop.ts'
+import { ADDRESS as BENGALURU, placeOrder, sandboxAction } from '../helpers/shop.ts'
 
 const clock = new ManualClock(new Date('2026-11-29T10:00:00+05:30'))
 const MUMBAI = { ...BENGALURU, line1: '4 Marine Drive', city: 'Mumbai', state: 'Maharashtra', pincode: '400001' }
@@ -201,6 +201,30 @@ describe("an order's units come from the nearest locations that hold them", () =
         assert.equal(sum, await levelOf(location, variantId), `${location} ${variantId}`)
       }
     }
+  })
+
+  test('a partial cancellation gives back the units still waiting at a location, not those a parcel took from another', async () => {
+    // Exactly 1 atta at the store and 2 at the warehouse: 3 for Bengaluru are split, the store's first.
+    for (const [id, want] of [
+      [store.id, 1],
+      [warehouse.id, 2],
+    ] as const) {
+      const delta = want - (await levelOf(id, defaultOf(atta)))
+      if (delta !== 0) assert.equal((await adminCall('POST', `/locations/${id}/stock`, { productId: atta, kind: 'ADJUST', quantity: delta, reason: 'Count' })).statusCode, 200)
+    }
+    const placed = await placeOrder(t, customer, { items: [{ productId: atta, quantity: 3 }], shippingAddress: BENGALURU, paymentMode: 'PREPAID', paymentReturnUrl: 'https://partner.example/return' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    assert.equal((await sandboxAction(t, placed.json().data.paymentClientAction, 'pay')).statusCode, 200)
+    const order = placed.json().data as { id: string; items: { id: string }[] }
+    // The warehouse (the location made first, so its allocation is listed first) ships its 2.
+    const parcel = await adminCall('POST', `/orders/${order.id}/shipments`, { locationId: warehouse.id })
+    assert.equal(parcel.statusCode, 201, parcel.body)
+    assert.deepEqual(parcel.json().data.items.map((i: { quantity: number }) => i.quantity), [2])
+    const cancelled = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${order.id}/cancel-items`, headers: customerHeaders(customer), payload: { items: [{ orderItemId: order.items[0]!.id, quantity: 1 }], reason: 'Two are enough' } })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    const back = (await movesOf()).filter((m) => m.reference === order.id && m.kind === 'RELEASE')
+    assert.deepEqual(back.map((m) => [m.locationId === store.id ? 'store' : 'warehouse', m.quantity]), [['store', 1]])
+    assert.deepEqual([await levelOf(store.id, defaultOf(atta)), await levelOf(warehouse.id, defaultOf(atta))], [1, 0])
   })
 
   test('a variant holding units at the locations cannot be dropped from its grid, nor given a stock there', async () => {

@@ -215,6 +215,17 @@ describe('requestPickup', () => {
     assert.equal(requested.scheduledAt?.toISOString(), '2026-11-26T10:30:00.000Z')
   })
 
+  test("a parcel from a stock location is booked, quoted and collected at that location's warehouse and pincode (decision 0043)", async () => {
+    standIn.warehouses = [...standIn.warehouses, 'Bhiwandi WH']
+    await carrier().book(bookingRequest({ origin: { pickupName: 'Bhiwandi WH', pincode: '421302' } }))
+    assert.deepEqual(created().at(-1)!.body!.pickup_location, { name: 'Bhiwandi WH' })
+    await carrier().rates({ direction: 'FORWARD', originPincode: '421302', customerPincode: '560038', weightGrams: 400, dimensionsCm: { length: 10, breadth: 10, height: 10 }, collectAmount: 0n, declaredValue: 50_000n })
+    const origins = standIn.sent('GET', '/api/kinko/v1/invoice/charges/.json').map((r) => new URLSearchParams(r.path.split('?')[1]).get('o_pin'))
+    assert.deepEqual([...new Set(origins)], ['421302'])
+    await carrier().requestPickup({ ...forward, pickupName: 'Bhiwandi WH' }, new Date('2026-11-26T05:00:00Z'))
+    assert.equal(standIn.sent('POST', '/fm/request/new/').at(-1)!.body!.pickup_location, 'Bhiwandi WH')
+  })
+
   test('a pickup already asked for that day and warehouse counts as accepted', async () => {
     const first = await carrier().requestPickup(forward, new Date('2026-11-26T05:00:00Z'))
     const again = await carrier().requestPickup({ ...forward, awb: '14908120000002' }, new Date('2026-11-26T06:00:00Z'))

@@ -232,6 +232,15 @@ describe('book, forward', () => {
     assert.match(booked.awb, /^\d+$/)
   })
 
+  test("a parcel from a stock location is created at its pickup location and quoted from its pincode (decision 0043)", async () => {
+    standIn.pickupLocations = [...standIn.pickupLocations, { ...standIn.pickupLocations[0]!, id: 4_100_002, pickup_location: 'Bhiwandi WH', city: 'Bhiwandi', state: 'Maharashtra', pin_code: '421302' }]
+    await carrier().book(bookingRequest({ origin: { pickupName: 'Bhiwandi WH', pincode: '421302' } }))
+    assert.equal(standIn.sent('POST', '/v1/external/orders/create/adhoc').at(-1)!.body!.pickup_location, 'Bhiwandi WH')
+    await carrier().rates({ direction: 'FORWARD', originPincode: '421302', customerPincode: '560038', weightGrams: 500, dimensionsCm: { length: 10, breadth: 10, height: 10 }, collectAmount: 0n, declaredValue: 50_000n })
+    const asked = standIn.sent('GET', '/v1/external/courier/serviceability/').at(-1)!
+    assert.equal(new URLSearchParams(asked.path.split('?')[1]).get('pickup_postcode'), '421302')
+  })
+
   test('a pickup location Shiprocket does not know is a CarrierError with its message', async () => {
     await assert.rejects(carrier({ pickupLocation: 'Nowhere' }).book(bookingRequest()), isSafeCarrierError(/create\/adhoc answered 422: Wrong Pickup location entered/))
   })

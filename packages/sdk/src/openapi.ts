@@ -20845,11 +20845,13 @@ export interface operations {
                      * @example 331000123456
                      */
                     ewayBillNo?: string;
-                    /** @description Lines and units in this parcel; omitted: every unit not yet shipped */
+                    /** @description Lines and units in this parcel; omitted: every unit not yet shipped (from the stock location it leaves from, when the catalog keeps stock at locations) */
                     items?: {
                         orderItemId: string;
                         quantity: number;
                     }[];
+                    /** @description The stock location the parcel leaves from, when the catalog keeps stock at locations: a parcel carries only units the order holds there. Omitted: the first of the catalog's locations (by position) holding units of the order not yet shipped */
+                    locationId?: string;
                     /** @description Carrier manual only: the merchant's own tracking number, the parcel's AWB (default: one of ours, MAN…) */
                     trackingNumber?: string;
                     /** @description Carrier manual only: where the customer follows the parcel (default: none, an empty trackingUrl) */
@@ -20927,6 +20929,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -20989,6 +20995,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -21254,11 +21264,13 @@ export interface operations {
                         height: number;
                         length: number;
                     };
-                    /** @description Lines and units in this parcel; omitted: every unit not yet shipped */
+                    /** @description Lines and units in this parcel; omitted: every unit not yet shipped (from the stock location it leaves from, when the catalog keeps stock at locations) */
                     items?: {
                         orderItemId: string;
                         quantity: number;
                     }[];
+                    /** @description The stock location the parcel leaves from, when the catalog keeps stock at locations: a parcel carries only units the order holds there. Omitted: the first of the catalog's locations (by position) holding units of the order not yet shipped */
+                    locationId?: string;
                     /** @description Dead weight of the packed parcel, grams; omitted: the units' product weights added up */
                     weightGrams?: number;
                 };
@@ -33224,6 +33236,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -33286,6 +33302,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -33543,6 +33563,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -33605,6 +33629,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -34146,6 +34174,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -34208,6 +34240,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -34530,6 +34566,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -34592,6 +34632,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -34912,6 +34956,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -34974,6 +35022,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -35311,6 +35363,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -35373,6 +35429,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */
@@ -35712,6 +35772,10 @@ export interface operations {
                      *           "height": 1
                      *         },
                      *         "ewayBillNo": "string",
+                     *         "origin": {
+                     *           "locationId": "string",
+                     *           "pickupName": "string"
+                     *         },
                      *         "pickup": {
                      *           "requestedAt": "2026-11-23T04:30:00.000Z",
                      *           "scheduledAt": "2026-11-23T04:30:00.000Z",
@@ -35774,6 +35838,10 @@ export interface operations {
                                 requestedBy: string;
                             }[];
                             orderId: string;
+                            origin: {
+                                locationId: string;
+                                pickupName: string | null;
+                            } | null;
                             pickup: {
                                 reference: string | null;
                                 /** Format: date-time */

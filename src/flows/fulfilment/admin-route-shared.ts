@@ -38,6 +38,15 @@ export const AdminShipment = Type.Object({
   labelUrl: Nullable(Type.String({ description: "The carrier's own label, when it gave one" })),
   dimensionsCm: Type.Object({ length: Type.Integer(), breadth: Type.Integer(), height: Type.Integer() }, { description: 'The box declared to the carrier, whole centimetres' }),
   ewayBillNo: Nullable(Type.String({ description: 'The e-way bill the parcel travels under' })),
+  origin: Nullable(
+    Type.Object(
+      {
+        locationId: Type.String(),
+        pickupName: Nullable(Type.String({ description: "The location's name at the carrier it was booked with; null: the carrier's configured pickup location" })),
+      },
+      { description: "The stock location the parcel leaves from (decision 0043); null: the carrier's configured pickup location (a catalog without locations, a return pickup)" },
+    ),
+  ),
   resolution: Nullable(
     Type.Object(
       {

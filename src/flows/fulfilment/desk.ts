@@ -54,12 +54,14 @@ import {
   type ShippingLabel,
   type ShippingService,
   shippedUnits,
+  shippedUnitsByLocation,
   type TrackingEvent,
   type TrackingStatus,
   unshippedUnits,
   updateParcel,
 } from '../../modules/shipping/index.ts'
-import { indiaDay, sellerReturnAddressOf } from '../../modules/tax/index.ts'
+import { type HeldAt, unitsHeldForOrder } from '../../modules/inventory/index.ts'
+import { gstRegistrationOf, gstSellerOf, indiaDay, sellerReturnAddressOf } from '../../modules/tax/index.ts'
 
 interface Line {
   item: OrderItemRow
@@ -103,6 +105,42 @@ function linesFor(order: OrderRow, items: OrderItemRow[], shipped: Map<string, n
   })
 }
 
+/** What the order holds at each stock location (inventory's unitsHeldForOrder). */
+type Held = Awaited<ReturnType<typeof unitsHeldForOrder>>
+
+/**
+ * Where a parcel leaves from when the order's units are held at stock locations (decision 0043), and
+ * the lines it carries from there. A parcel leaves from one place: the location named, else the
+ * first of the catalog's (by position) holding what is asked; asked lines must all be held there, and
+ * without lines it carries every unit still held there. An order holding nothing at any location (a
+ * catalog without locations, or placed before it had them): no origin, the lines as they are.
+ */
+function fromLocation(order: OrderRow, lines: Line[], held: Held, shippedFrom: Map<string, Map<string, number>>, request: { locationId?: string; items?: unknown }): { lines: Line[]; origin: HeldAt | null } {
+  if (held.length === 0) {
+    if (request.locationId !== undefined) {
+      throw new AppError('BAD_REQUEST', 'Validation failed', [`locationId: order ${order.orderNumber} holds no units at stock locations (its catalog keeps none, or the order was placed before it did)`])
+    }
+    return { lines, origin: null }
+  }
+  const left = (at: Held[number], item: OrderItemRow) => (at.units.get(item.variantId) ?? 0) - (shippedFrom.get(item.id)?.get(at.location.id) ?? 0)
+  const named = request.locationId === undefined ? undefined : held.find((h) => h.location.id === request.locationId)
+  if (request.locationId !== undefined && !named) throw new AppError('BAD_REQUEST', 'Validation failed', [`locationId: order ${order.orderNumber} holds no units at location ${request.locationId}`])
+  const holding = (at: Held[number]) => (l: Line) => l.quantity <= left(at, l.item)
+  if (request.items !== undefined) {
+    const at = named ?? held.find((h) => lines.every(holding(h)))
+    if (!at || !lines.every(holding(at))) {
+      const where = held.map((h) => `${h.location.name}: ${lines.map((l) => `${Math.max(0, left(h, l.item))} of ${l.item.sku}`).join(', ')}`).join('; ')
+      throw new AppError('BAD_REQUEST', 'Validation failed', [`items: a parcel leaves from one stock location, and ${named ? named.location.name : 'none'} holds all the units asked (${where})`])
+    }
+    return { lines, origin: at.location }
+  }
+  const from = (at: Held[number]) => lines.map((l) => ({ item: l.item, quantity: Math.min(l.quantity, Math.max(0, left(at, l.item))) })).filter((l) => l.quantity > 0)
+  const at = named ?? held.find((h) => from(h).length > 0)
+  const carried = at ? from(at) : []
+  if (!at || carried.length === 0) throw new AppError('CONFLICT', `Every unit of order ${order.orderNumber} held at ${named?.location.name ?? 'its stock locations'} is already in a shipment`)
+  return { lines: carried, origin: at.location }
+}
+
 /** The goods' value of these lines as paid (after discounts, before tax on top): what a parcel is declared worth. */
 const declaredValueOf = (lines: Line[]) => sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
 
@@ -126,24 +164,37 @@ export class Fulfilment {
     this.#payments = payments
   }
 
-  /** The order and what it has left to ship, checked for the lines asked (404, 409, 400). */
-  async #shippable(orderId: string, wanted: ShipmentRequest['items']) {
+  /**
+   * The order and what it has left to ship, checked for the lines asked (404, 409, 400), and the stock
+   * location they leave from (null: the carrier's configured pickup location).
+   */
+  async #shippable(orderId: string, request: Pick<ShipmentRequest, 'items' | 'locationId'>) {
     const order = await findOrderById(this.#db, orderId)
     if (!order) throw notFound('Order')
     const parcels = await parcelsOfOrder(this.#db, order.id)
-    const lines = linesFor(order, await orderItemsOf(this.#db, order.id), await shippedUnits(this.#db, order.id), wanted, parcels)
-    return { order, parcels, lines }
+    const all = linesFor(order, await orderItemsOf(this.#db, order.id), await shippedUnits(this.#db, order.id), request.items, parcels)
+    const { lines, origin } = fromLocation(order, all, await unitsHeldForOrder(this.#db, order.id), await shippedUnitsByLocation(this.#db, order.id), request)
+    return { order, parcels, lines, origin }
+  }
+
+  /** The GSTIN whose invoice a parcel from this location travels with: the location's registration, else the catalog's seller. */
+  async #supplierGstin(origin: HeldAt | null, lines: Line[]): Promise<string | null> {
+    if (!origin) return null
+    if (origin.registrationId) return (await gstRegistrationOf(this.#db, origin.registrationId))?.gstin ?? null
+    const catalogId = lines[0]?.item.catalogId
+    return catalogId ? ((await gstSellerOf(this.#db, catalogId))?.gstin ?? null) : null
   }
 
   /** Books a parcel for the order's lines with a carrier; the first one packs a CONFIRMED order. */
   async book(adminId: string, orderId: string, request: ShipmentRequest) {
     this.#shipping.checkRequest(request) // an unknown carrier is a 400 before anything else
-    const { order, parcels, lines } = await this.#shippable(orderId, request.items)
+    const { order, parcels, lines, origin } = await this.#shippable(orderId, request)
     const collectAmount = cashToCollect(order, parcels, null)
-    const declared = await this.#shipping.declare(order.id, lines, request)
+    const declared = await this.#shipping.declare(order.id, lines, request, await this.#supplierGstin(origin, lines))
     const declaredValue = declaredValueOf(lines)
     const { carrier, courierId } = await this.#shipping.chooseCourier(await this.#shipping.withZoneRule(request, order.shippingAddress.pincode), {
       direction: 'FORWARD',
+      originPincode: origin?.pincode ?? null,
       customerPincode: order.shippingAddress.pincode,
       weightGrams: declared.box.weightGrams,
       dimensionsCm: declared.box.dimensionsCm,
@@ -167,6 +218,7 @@ export class Fulfilment {
       invoiceNumber: declared.invoiceNumber,
       ewayBillNo: declared.ewayBillNo,
       courierId,
+      origin: origin && { pickupName: origin.pickupName, pincode: origin.pincode },
       trackingNumber: request.trackingNumber ?? null,
       trackingUrl: request.trackingUrl ?? null,
     })
@@ -177,7 +229,10 @@ export class Fulfilment {
         const locked = (await lockOrder(tx, order.id))!
         const items = await orderItemsOf(tx, order.id)
         const parcelsNow = await parcelsOfOrder(tx, order.id)
-        const checked = linesFor(locked, items, await shippedUnits(tx, order.id), lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })), parcelsNow)
+        const asked = lines.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity }))
+        const checked = linesFor(locked, items, await shippedUnits(tx, order.id), asked, parcelsNow)
+        // Another parcel from the same location may have committed meanwhile: its units must still be there.
+        if (origin) fromLocation(locked, checked, await unitsHeldForOrder(tx, order.id), await shippedUnitsByLocation(tx, order.id), { locationId: origin.id, items: asked })
         // The cash the carrier was told to collect must still be right (a conversion to prepaid or a
         // cancellation may have committed while it booked).
         if (cashToCollect(locked, parcelsNow, null) !== collectAmount) {
@@ -187,7 +242,16 @@ export class Fulfilment {
         return recordShipment(
           tx,
           packed,
-          { id: shipmentId, direction: 'FORWARD', returnRequestId: null, carrier: carrier.name, booked, declared, lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })) },
+          {
+            id: shipmentId,
+            direction: 'FORWARD',
+            returnRequestId: null,
+            carrier: carrier.name,
+            booked,
+            declared,
+            lines: checked.map((l) => ({ orderItemId: l.item.id, quantity: l.quantity })),
+            origin: origin && { locationId: origin.id, pickupName: origin.pickupName },
+          },
           now,
         )
       })
@@ -206,10 +270,11 @@ export class Fulfilment {
    */
   async quote(orderId: string, request: Omit<ShipmentRequest, 'ewayBillNo' | 'courierId' | 'courierRule'>) {
     if (request.carrier !== undefined) this.#shipping.carrierNamed(request.carrier)
-    const { order, parcels, lines } = await this.#shippable(orderId, request.items)
+    const { order, parcels, lines, origin } = await this.#shippable(orderId, request)
     const box = await this.#shipping.box(lines, request)
     const offers = await this.#shipping.offers(request.carrier, {
       direction: 'FORWARD',
+      originPincode: origin?.pincode ?? null,
       customerPincode: order.shippingAddress.pincode,
       weightGrams: box.weightGrams,
       dimensionsCm: box.dimensionsCm,

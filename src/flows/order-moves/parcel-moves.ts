@@ -34,8 +34,10 @@ import {
   paidForUncancelledUnits,
   type RefundRow,
   type TrackingUpdate,
+  updateOrder,
 } from '../../modules/orders/index.ts'
 import {
+  cashParcelOf,
   findParcel,
   isResolvedLoss,
   lockParcel,
@@ -147,6 +149,9 @@ async function followShipments(tx: Executor, order: OrderRow, moved: ShipmentRow
   }
   const everyUnitShipped = await everyUnitShippedNow()
   let current = (await findOrderById(tx, order.id))!
+  // The parcel carrying a COD order's cash was delivered: the cash is collected, whatever parcels are
+  // still to come (a split order's next parcel is booked once it is: decision 0043).
+  if (moved.status === 'DELIVERED' && current.paymentStatus === 'COD_PENDING' && cashParcelOf(all)?.id === moved.id) current = await updateOrder(tx, current.id, { paymentStatus: 'PAID' })
   if (everyUnitShipped && ended && !allBack) {
     await walkTo(tx, current, 'DELIVERED', actor, at)
     return refunds

@@ -49,7 +49,7 @@ import {
   updateOrder,
 } from '../../modules/orders/index.ts'
 import { insertRefund, refundView } from '../../modules/payments/index.ts'
-import { shippedUnits } from '../../modules/shipping/index.ts'
+import { shippedUnits, shippedUnitsByLocation } from '../../modules/shipping/index.ts'
 import { issueCreditNotes } from '../../modules/tax/index.ts'
 import { cancelledPointsValue, ITEMS_CANCELLED_REFUND } from './cancelled-units.ts'
 import { cancelOrder, checkNoLiveParcel, queueProviderRefund } from './reverse-sale.ts'
@@ -159,6 +159,8 @@ async function settle(
   restock: boolean,
 ): Promise<RefundRow[]> {
   const priced = priceUnits(order, items, lines)
+  // Units not shipped go back to the locations still holding them, not to one a parcel left from.
+  const shippedFrom = restock ? await shippedUnitsByLocation(tx, order.id) : new Map<string, Map<string, number>>()
   for (const line of [...priced].sort((a, b) => (a.item.productId < b.item.productId ? -1 : a.item.productId > b.item.productId ? 1 : 0))) {
     if (!(await cancelOrderUnits(tx, line.item.id, line.quantity))) {
       throw new AppError('CONFLICT', `Order item ${line.item.id}: ${line.quantity} units cannot be cancelled, more than are left of its ${line.item.quantity}`)
@@ -166,7 +168,7 @@ async function settle(
     // Units lost or damaged on the way are gone: nothing comes back to stock.
     if (restock) {
       await releaseStock(tx, line.item, line.quantity)
-      if (line.item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.item.catalogId }, line.item, line.quantity, 'RELEASE', at)
+      if (line.item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.item.catalogId }, line.item, line.quantity, 'RELEASE', at, shippedFrom.get(line.item.id))
     }
   }
   const amount = sumPaise(priced.map((l) => l.amount))

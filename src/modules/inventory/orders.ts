@@ -97,33 +97,69 @@ export async function plannedSupplierStates(db: Executor, delivery: OrderUnits['
 }
 
 /**
- * Gives units of an order back to the locations it took them from (most units first), as catalog's
- * releaseStock gives them back to the catalog's stock: a cancellation (RELEASE) or a return checked
- * back in (RETURN). Units of an order placed before the catalog had locations go to its first.
+ * Gives units of an order back to the locations it took them from, as catalog's releaseStock gives
+ * them back to the catalog's stock: a cancellation (RELEASE) or a return checked back in (RETURN).
+ * `shipped`: units of this variant already in parcels, by the location they left from; a
+ * cancellation of units not shipped gives back first where the order holds more than it shipped
+ * (a partial cancellation never "returns" units that are on their way from another location).
+ * Units of an order placed before the catalog had locations go to its first.
  */
-export async function giveUnitsBack(tx: Executor, order: { orderId: string; catalogId: string }, unit: { productId: string; variantId: string }, quantity: number, kind: Extract<MoveKind, 'RELEASE' | 'RETURN'>, at: Date): Promise<void> {
+export async function giveUnitsBack(
+  tx: Executor,
+  order: { orderId: string; catalogId: string },
+  unit: { productId: string; variantId: string },
+  quantity: number,
+  kind: Extract<MoveKind, 'RELEASE' | 'RETURN'>,
+  at: Date,
+  shipped: Map<string, number> = new Map(),
+): Promise<void> {
   if (quantity <= 0 || !(await inventoryRepo.hasLocations(tx, order.catalogId))) return
   const reason = kind === 'RETURN' ? 'Return checked back in' : 'Order cancelled'
+  const allocations = await inventoryRepo.allocationsOf(tx, order.orderId, unit.variantId)
+  const held = new Map(allocations.map((a) => [a.locationId, a.quantity]))
+  const moves = new Map<string, number>()
   let left = quantity
-  const moves: { locationId: string; quantity: number }[] = []
-  for (const allocation of await inventoryRepo.allocationsOf(tx, order.orderId, unit.variantId)) {
-    const back = Math.min(left, allocation.quantity)
-    if (back === 0) continue
-    await inventoryRepo.takeFromAllocation(tx, { orderId: order.orderId, locationId: allocation.locationId, variantId: unit.variantId }, back)
-    moves.push({ locationId: allocation.locationId, quantity: back })
+  const give = (locationId: string, most: number) => {
+    const back = Math.min(left, most)
+    if (back <= 0) return
+    held.set(locationId, (held.get(locationId) ?? 0) - back)
+    moves.set(locationId, (moves.get(locationId) ?? 0) + back)
     left -= back
-    if (left === 0) break
   }
+  // Units still waiting at a location first, then the rest (returns come back from the parcels).
+  for (const a of allocations) give(a.locationId, a.quantity - (shipped.get(a.locationId) ?? 0))
+  for (const a of allocations) give(a.locationId, held.get(a.locationId)!)
+  for (const [locationId, back] of moves) await inventoryRepo.takeFromAllocation(tx, { orderId: order.orderId, locationId, variantId: unit.variantId }, back)
   if (left > 0) {
     const [first] = await inventoryRepo.locationsOf(tx, order.catalogId, true)
     const [any] = first ? [first] : await inventoryRepo.locationsOf(tx, order.catalogId)
-    moves.push({ locationId: any!.id, quantity: left })
+    moves.set(any!.id, (moves.get(any!.id) ?? 0) + left)
   }
-  for (const move of moves) await inventoryRepo.moveLevel(tx, { locationId: move.locationId, ...unit }, move.quantity, at)
+  for (const [locationId, back] of moves) await inventoryRepo.moveLevel(tx, { locationId, ...unit }, back, at)
   await inventoryRepo.insertMoves(
     tx,
-    moves.map((m) => ({ id: newId('imv', at.getTime()), catalogId: order.catalogId, locationId: m.locationId, productId: unit.productId, variantId: unit.variantId, kind, quantity: m.quantity, actor: 'system', reason, reference: order.orderId, createdAt: at })),
+    [...moves].map(([locationId, back]) => ({ id: newId('imv', at.getTime()), catalogId: order.catalogId, locationId, productId: unit.productId, variantId: unit.variantId, kind, quantity: back, actor: 'system', reason, reference: order.orderId, createdAt: at })),
   )
+}
+
+/** A stock location as a parcel leaves from it. */
+export interface HeldAt {
+  id: string
+  name: string
+  pincode: string
+  pickupName: string | null
+  registrationId: string | null
+}
+
+/** What the order holds at each location, variant by variant, in the locations' order (empty: none; a catalog without locations). */
+export async function unitsHeldForOrder(db: Executor, orderId: string): Promise<{ location: HeldAt; units: Map<string, number> }[]> {
+  const out = new Map<string, { location: HeldAt; units: Map<string, number> }>()
+  for (const row of await inventoryRepo.heldForOrder(db, orderId)) {
+    const { id, name, pincode, pickupName, registrationId } = row.location
+    if (!out.has(id)) out.set(id, { location: { id, name, pincode, pickupName, registrationId }, units: new Map() })
+    out.get(id)!.units.set(row.variantId, row.quantity)
+  }
+  return [...out.values()]
 }
 
 /** Lines of one variant added together, in the variants' first order. */

@@ -78,6 +78,15 @@ export const inventoryRepo = {
     const where = variantId ? and(eq(inventoryAllocations.orderId, orderId), eq(inventoryAllocations.variantId, variantId)) : eq(inventoryAllocations.orderId, orderId)
     return db.select().from(inventoryAllocations).where(and(where, sql`${inventoryAllocations.quantity} > 0`)).orderBy(asc(inventoryAllocations.locationId)).for('update')
   },
+  /** An order's units held for it at each location (allocations not given back), with the location, by the locations' order. */
+  async heldForOrder(db: Executor, orderId: string) {
+    return db
+      .select({ location: locations, variantId: inventoryAllocations.variantId, quantity: inventoryAllocations.quantity })
+      .from(inventoryAllocations)
+      .innerJoin(locations, eq(locations.id, inventoryAllocations.locationId))
+      .where(and(eq(inventoryAllocations.orderId, orderId), sql`${inventoryAllocations.quantity} > 0`))
+      .orderBy(asc(locations.position), asc(locations.createdAt), asc(locations.id), asc(inventoryAllocations.variantId))
+  },
   async takeFromAllocation(db: Executor, row: { orderId: string; locationId: string; variantId: string }, quantity: number) {
     await db
       .update(inventoryAllocations)

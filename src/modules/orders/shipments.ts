@@ -31,6 +31,8 @@ export async function recordShipment(
     /** The box and papers it was booked with (shipping's declaration, decision 0030). */
     declared: { box: { weightGrams: number; dimensionsCm: { length: number; breadth: number; height: number } }; ewayBillNo: string | null }
     lines: { orderItemId: string; quantity: number }[]
+    /** The stock location it leaves from and its pickup name as booked (decision 0043); absent: the carrier's configured one. */
+    origin?: { locationId: string; pickupName: string | null } | null
   },
   at: Date,
 ): Promise<ShipmentRow> {
@@ -53,6 +55,8 @@ export async function recordShipment(
     breadthCm: parcel.declared.box.dimensionsCm.breadth,
     heightCm: parcel.declared.box.dimensionsCm.height,
     ewayBillNo: parcel.declared.ewayBillNo,
+    locationId: parcel.origin?.locationId ?? null,
+    pickupName: parcel.origin?.pickupName ?? null,
     pickupRequestedAt: null,
     pickupScheduledAt: null,
     pickupReference: null,

@@ -73,6 +73,8 @@ export const parcelItems = (db: Executor, shipmentIds: string[]) => shipmentRepo
 export const parcelsBookedBetween = (db: Executor, from: Date, to: Date, carrier: string | null) => shipmentRepo.bookedBetween(db, from, to, carrier)
 /** Units of each order line in forward parcels not cancelled nor settled elsewhere. */
 export const shippedUnits = (db: Executor, orderId: string) => shipmentRepo.shippedUnits(db, orderId)
+/** The same by the stock location their parcel left from (decision 0043): order item -> location -> units. */
+export const shippedUnitsByLocation = (db: Executor, orderId: string) => shipmentRepo.shippedUnitsByLocation(db, orderId)
 /** A carrier's scan kept once: null when the carrier sent it before. */
 export const recordParcelEvent = (tx: Executor, row: Parameters<typeof shipmentRepo.insertEvent>[1]) => shipmentRepo.insertEvent(tx, row)
 export const recordNdrAction = (tx: Executor, row: Parameters<typeof shipmentRepo.insertNdrAction>[1]) => shipmentRepo.insertNdrAction(tx, row)

@@ -1,6 +1,6 @@
 // Data access and views of shipments (decision 0024): the rows of a parcel, its lines and its
 // tracking events, and the shape the API answers them in.
-import { and, asc, count, desc, eq, inArray, lt, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, ne, type SQL, sql } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
 import { carrierCallbacks, type ShipmentStatus, shipmentEvents, shipmentItems, shipmentNdrActions, shipments } from './schema.sql.ts'
 
@@ -150,6 +150,21 @@ export const shipmentRepo = {
       .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), liveOrUnsettled))
       .groupBy(shipmentItems.orderItemId)
     return new Map(rows.map((r) => [r.orderItemId, Number(r.units)]))
+  },
+  /** The same units by the stock location their parcel left from: order item -> location -> units (parcels without a location left out). */
+  async shippedUnitsByLocation(db: Executor, orderId: string): Promise<Map<string, Map<string, number>>> {
+    const rows = await db
+      .select({ orderItemId: shipmentItems.orderItemId, locationId: shipments.locationId, units: sql<number>`sum(${shipmentItems.quantity})::int` })
+      .from(shipmentItems)
+      .innerJoin(shipments, eq(shipments.id, shipmentItems.shipmentId))
+      .where(and(eq(shipments.orderId, orderId), eq(shipments.direction, 'FORWARD'), ne(shipments.status, 'CANCELLED'), liveOrUnsettled, isNotNull(shipments.locationId)))
+      .groupBy(shipmentItems.orderItemId, shipments.locationId)
+    const byItem = new Map<string, Map<string, number>>()
+    for (const r of rows) {
+      if (!byItem.has(r.orderItemId)) byItem.set(r.orderItemId, new Map())
+      byItem.get(r.orderItemId)!.set(r.locationId!, Number(r.units))
+    }
+    return byItem
   },
 }
 

@@ -58,6 +58,13 @@ export const shipments = pgTable(
     heightCm: integer('height_cm').notNull().default(10),
     /** The e-way bill the parcel travels under (a consignment over the threshold, decision 0030). */
     ewayBillNo: text('eway_bill_no'),
+    /**
+     * The inventory module's stock location a forward parcel leaves from, and its pickup name at the
+     * carrier as booked (decision 0043); null: the carrier's configured pickup location (a catalog
+     * without locations, a return pickup).
+     */
+    locationId: text('location_id'),
+    pickupName: text('pickup_name'),
     /** When the carrier accepted the request to collect the parcel; null: not yet asked, or asking failed (retried). */
     pickupRequestedAt: timestamp('pickup_requested_at', { withTimezone: true }),
     /** When the carrier says it will come, and its reference of the pickup, as it answered. */

@@ -118,7 +118,15 @@ export const CreateShipmentBody = Type.Object({
     Type.Array(Type.Object({ orderItemId: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 1, maximum: 9999 }) }), {
       minItems: 1,
       maxItems: 100,
-      description: 'Lines and units in this parcel; omitted: every unit not yet shipped',
+      description: 'Lines and units in this parcel; omitted: every unit not yet shipped (from the stock location it leaves from, when the catalog keeps stock at locations)',
+    }),
+  ),
+  locationId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "The stock location the parcel leaves from, when the catalog keeps stock at locations: a parcel carries only units the order holds there. Omitted: the first of the catalog's locations (by position) holding units of the order not yet shipped",
     }),
   ),
   ...ParcelFields,
@@ -135,6 +143,7 @@ export const ManualMoveBody = Type.Object({
 export const ShippingRatesBody = Type.Object({
   carrier: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'One carrier; omitted: every configured carrier' })),
   items: CreateShipmentBody.properties.items,
+  locationId: CreateShipmentBody.properties.locationId,
   weightGrams: ParcelFields.weightGrams,
   dimensionsCm: ParcelFields.dimensionsCm,
 })

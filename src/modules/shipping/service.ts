@@ -37,8 +37,10 @@ import { normalizeIndianMobile } from '../../lib/phone.ts'
 
 export interface ShipmentRequest {
   carrier?: string
-  /** Lines and units; none: every unit not yet shipped. */
+  /** Lines and units; none: every unit not yet shipped (of the location it leaves from, when the order's units are held at stock locations). */
   items?: { orderItemId: string; quantity: number }[]
+  /** The stock location it leaves from (decision 0043); omitted: the first of the catalog's holding the units. */
+  locationId?: string
   /** As weighed and measured; each omitted: from the products (packing.ts). */
   weightGrams?: number
   dimensionsCm?: Dimensions
@@ -235,13 +237,15 @@ export class ShippingService {
    * (packing.ts), the goods' value with tax, checked against the e-way bill rule, and the GST
    * document they travel with.
    */
-  async declare(orderId: string, lines: PackedLine[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }): Promise<Declaration> {
+  async declare(orderId: string, lines: PackedLine[], given: { weightGrams?: number; dimensionsCm?: Dimensions; ewayBillNo?: string }, supplierGstin: string | null = null): Promise<Declaration> {
     const box = await this.box(lines, given)
     const consignmentValue = sumPaise(lines.map((l) => ((l.item.lineTotal - l.item.couponDiscount) * BigInt(l.quantity)) / BigInt(l.item.quantity)))
     const ewayBillNo = given.ewayBillNo ?? null
     checkEwayBill(consignmentValue, ewayBillNo, this.#clock.now())
+    // An order supplied from two registrations has an invoice of each: the parcel travels with its location's (decision 0043).
     const documents = await taxDocumentsOf(this.db, orderId)
-    const invoiceNumber = documents.invoices[0]?.number ?? documents.billsOfSupply[0]?.number ?? null
+    const mine = (d: { seller: { gstin: string | null } }) => supplierGstin === null || d.seller.gstin === supplierGstin
+    const invoiceNumber = (documents.invoices.find(mine) ?? documents.invoices[0])?.number ?? (documents.billsOfSupply.find(mine) ?? documents.billsOfSupply[0])?.number ?? null
     return { box, consignmentValue, ewayBillNo, invoiceNumber }
   }
 
@@ -252,7 +256,7 @@ export class ShippingService {
   async requestPickup(carrier: Carrier, row: ShipmentRow): Promise<ShipmentRow> {
     let requested
     try {
-      requested = await carrier.requestPickup({ awb: row.awb, carrierShipmentId: row.carrierShipmentId, direction: row.direction }, this.#clock.now())
+      requested = await carrier.requestPickup({ awb: row.awb, carrierShipmentId: row.carrierShipmentId, direction: row.direction, pickupName: row.pickupName }, this.#clock.now())
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err
       this.#logger.warn({ err: err.message, shipmentId: row.id }, 'carrier could not schedule a pickup; asked again later')
@@ -515,6 +519,7 @@ export class ShippingService {
       labelUrl: row.labelUrl,
       dimensionsCm: { length: row.lengthCm, breadth: row.breadthCm, height: row.heightCm },
       ewayBillNo: row.ewayBillNo,
+      origin: row.locationId === null ? null : { locationId: row.locationId, pickupName: row.pickupName },
       resolution: row.resolution === null ? null : { action: row.resolution, at: row.settledAt!.toISOString(), note: row.resolutionNote, resolvedBy: row.resolvedBy! },
       pickup: row.pickupRequestedAt === null ? null : { requestedAt: row.pickupRequestedAt.toISOString(), scheduledAt: row.pickupScheduledAt?.toISOString() ?? null, reference: row.pickupReference },
     }

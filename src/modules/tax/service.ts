@@ -315,9 +315,9 @@ function checkPrefixes(p: Required<Prefixes>, lastSerials: Map<string, number>) 
 }
 
 /** What checkout needs of a catalog's GST seller: where it is registered. Null: no registered seller (no tax is charged). */
-export async function gstSellerOf(db: Executor, catalogId: string): Promise<{ stateCode: string; state: string } | null> {
+export async function gstSellerOf(db: Executor, catalogId: string): Promise<{ gstin: string; stateCode: string; state: string } | null> {
   const row = await taxRepo.findSeller(db, catalogId)
-  return row ? { stateCode: row.stateCode, state: row.state } : null
+  return row ? { gstin: row.gstin, stateCode: row.stateCode, state: row.state } : null
 }
 
 /** A GST registration's GSTIN and state, by its id (a stock location ships under one: decision 0043). Null: none such. */

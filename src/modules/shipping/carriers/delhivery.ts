@@ -24,6 +24,7 @@ import {
   type CourierRate,
   isRefusal,
   type NdrRequest,
+  type PickupAsked,
   type PickupRequested,
   type RateRequest,
   type TrackingEvent,
@@ -258,7 +259,7 @@ class DelhiveryCarrier implements Carrier {
 
   async book(request: BookingRequest): Promise<BookedShipment> {
     const mode = modeOf(request.courierId)
-    const form = new URLSearchParams({ format: 'json', data: JSON.stringify({ shipments: [shipment(request, mode)], pickup_location: { name: this.#options.pickupLocation } }) })
+    const form = new URLSearchParams({ format: 'json', data: JSON.stringify({ shipments: [shipment(request, mode)], pickup_location: { name: request.origin?.pickupName ?? this.#options.pickupLocation } }) })
     const answer = await this.#api.call<CreateAnswer>('POST', PATHS.create, { form })
     const created = answer?.packages?.[0]
     const awb = typeof created?.waybill === 'string' ? created.waybill.trim() : ''
@@ -306,10 +307,11 @@ class DelhiveryCarrier implements Carrier {
    * slot, not per parcel); one that already exists for the slot counts as accepted. A reverse
    * pickup is scheduled by Delhivery when it is manifested (its status goes Open, then Scheduled).
    */
-  async requestPickup(shipment: { direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested> {
+  async requestPickup(shipment: Pick<PickupAsked, 'direction' | 'pickupName'>, at: Date): Promise<PickupRequested> {
     if (shipment.direction === 'REVERSE') return { scheduledAt: null, reference: null }
     const slot = pickupSlot(at)
-    const answer = await this.#api.send('POST', PATHS.pickup, { json: { pickup_time: slot.time, pickup_date: slot.date, pickup_location: this.#options.pickupLocation, expected_package_count: 1 } })
+    const warehouse = shipment.pickupName ?? this.#options.pickupLocation
+    const answer = await this.#api.send('POST', PATHS.pickup, { json: { pickup_time: slot.time, pickup_date: slot.date, pickup_location: warehouse, expected_package_count: 1 } })
     const body = (isRecord(answer.json) ? answer.json : {}) as PickupAnswer
     const reference = body.pickup_id !== undefined && String(body.pickup_id).trim() !== '' ? String(body.pickup_id).trim() : null
     // Asked twice for the same warehouse and day (a retry, another parcel, another node): the request stands.
@@ -382,7 +384,7 @@ class DelhiveryCarrier implements Carrier {
   async #days(mode: ModeId, request: RateRequest): Promise<number | null> {
     const reverse = request.direction === 'REVERSE'
     const query = new URLSearchParams({
-      origin_pin: reverse ? request.customerPincode : this.#options.pickupPincode,
+      origin_pin: reverse ? request.customerPincode : this.#origin(request),
       destination_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
       mot: mode,
       pdt: 'B2C',
@@ -397,6 +399,11 @@ class DelhiveryCarrier implements Carrier {
     }
   }
 
+  /** Where a forward parcel leaves from: its stock location's pincode (decision 0043), else the registered warehouse's. */
+  #origin(request: RateRequest): string {
+    return request.originPincode || this.#options.pickupPincode
+  }
+
   /** One mode's charge for the parcel, in paise; null when Delhivery gives no amount. */
   async #charge(mode: ModeId, request: RateRequest): Promise<bigint | null> {
     const reverse = request.direction === 'REVERSE'
@@ -404,7 +411,7 @@ class DelhiveryCarrier implements Carrier {
     const query = new URLSearchParams({
       md: mode,
       ss: reverse ? 'DTO' : 'Delivered',
-      o_pin: reverse ? request.customerPincode : this.#options.pickupPincode,
+      o_pin: reverse ? request.customerPincode : this.#origin(request),
       d_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
       cgm: String(chargeableGrams(request)),
       pt: cod ? 'COD' : 'Pre-paid',

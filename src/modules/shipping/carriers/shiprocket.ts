@@ -352,8 +352,9 @@ class ShiprocketCarrier implements Carrier {
   }
 
   async rates(request: RateRequest): Promise<CourierRate[]> {
-    const warehousePincode = String((await this.#warehouseAddress()).pin_code ?? '')
     const reverse = request.direction === 'REVERSE'
+    // A forward parcel from a stock location is quoted from its pincode (decision 0043); anything else from the configured warehouse.
+    const warehousePincode = !reverse && request.originPincode ? request.originPincode : String((await this.#warehouseAddress()).pin_code ?? '')
     const query = new URLSearchParams({
       pickup_postcode: reverse ? request.customerPincode : warehousePincode,
       delivery_postcode: reverse ? warehousePincode : request.customerPincode,
@@ -701,7 +702,7 @@ function forwardOrder(request: BookingRequest, options: ShiprocketOptions, merch
   return {
     order_id: request.shipmentId,
     order_date: istDateTime(request.orderDate),
-    pickup_location: options.pickupLocation,
+    pickup_location: request.origin?.pickupName ?? options.pickupLocation,
     ...(options.channelId ? { channel_id: options.channelId } : {}),
     comment: `Order ${request.orderNumber}`,
     billing_customer_name: customer.name,

@@ -48,14 +48,29 @@ export interface BookingRequest {
   ewayBillNo: string | null
   /** The carrier's courier to book with (from its rates); null: the carrier's own choice. */
   courierId: string | null
+  /**
+   * Where a forward parcel leaves from when the catalog keeps stock at locations (decision 0043):
+   * the location's pickup name at the carrier (null: the carrier's configured one) and its pincode.
+   * Absent or null: the carrier's configured pickup location.
+   */
+  origin?: ParcelOrigin | null
   /** The merchant's own delivery only (manual.ts): its tracking number and link, when it has them. Carriers ignore them. */
   trackingNumber?: string | null
   trackingUrl?: string | null
 }
 
+/** The stock location a forward parcel leaves from. */
+export interface ParcelOrigin {
+  /** The location's name as a pickup location at the carrier; null: the carrier's configured one. */
+  pickupName: string | null
+  pincode: string
+}
+
 /** What a parcel would cost with each of a carrier's couriers: the rate card's question. */
 export interface RateRequest {
   direction: 'FORWARD' | 'REVERSE'
+  /** Where a forward parcel leaves from (a stock location's pincode); absent: the carrier's configured pickup location. */
+  originPincode?: string | null
   /** The customer's pincode: where a forward parcel goes, where a reverse one is picked up. */
   customerPincode: string
   weightGrams: number
@@ -84,6 +99,14 @@ export interface PickupRequested {
   scheduledAt: Date | null
   /** Its reference of the pickup (Shiprocket's pickup token), when it gives one. */
   reference: string | null
+}
+
+/** A booked parcel to be collected: `pickupName`, the stock location's name at the carrier it leaves from (null: the configured one). */
+export interface PickupAsked {
+  awb: string
+  carrierShipmentId: string | null
+  direction: 'FORWARD' | 'REVERSE'
+  pickupName?: string | null
 }
 
 export interface BookedShipment {
@@ -136,7 +159,7 @@ export interface Carrier {
    * Asks the carrier to collect a booked parcel (forward: from the warehouse; reverse: from the
    * customer). Asking again for a parcel already queued is not an error. Throws CarrierError.
    */
-  requestPickup(shipment: { awb: string; carrierShipmentId: string | null; direction: 'FORWARD' | 'REVERSE' }, at: Date): Promise<PickupRequested>
+  requestPickup(shipment: PickupAsked, at: Date): Promise<PickupRequested>
   /** Forwards a non-delivery action (re-attempt or return to origin) for a parcel whose delivery failed. Throws CarrierError. */
   ndrAction(shipment: { awb: string; carrierShipmentId: string | null }, request: NdrRequest): Promise<void>
   /** Its couriers that serve the parcel, with their charges; [] when none does. Throws CarrierError. */
