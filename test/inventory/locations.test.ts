@@ -227,6 +227,28 @@ describe("an order's units come from the nearest locations that hold them", () =
     assert.deepEqual([await levelOf(store.id, defaultOf(atta)), await levelOf(warehouse.id, defaultOf(atta))], [1, 0])
   })
 
+  test('units of a variant deleted since the sale go back nowhere: no level, no ledger move, the ledger still adds up', async () => {
+    const scarf = await givenProduct('scarf', 0)
+    const grid = (colours: string[], ids: Record<string, string> = {}) =>
+      adminCall('PUT', `/products/${scarf}/variants`, {
+        options: [{ name: 'Colour', values: colours }],
+        variants: colours.map((c) => ({ ...(ids[c] ? { id: ids[c] } : {}), options: [{ name: 'Colour', value: c }], sku: `SCARF-${c.toUpperCase()}`, sellingPrice: '100.00', mrp: '120.00' })),
+      })
+    const made = await grid(['Red', 'Blue'])
+    assert.equal(made.statusCode, 200, made.body)
+    const [red, blue] = made.json().data.variants.map((v: { id: string }) => v.id) as [string, string]
+    assert.equal((await adminCall('POST', `/locations/${store.id}/stock`, { productId: scarf, variantId: red, kind: 'RECEIVE', quantity: 1, reason: 'One in' })).statusCode, 200)
+    const placed = await placeOrder(t, customer, { items: [{ productId: scarf, variantId: red, quantity: 1 }], shippingAddress: BENGALURU, paymentMode: 'COD' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    // Red sold out everywhere: the merchant drops it.
+    const dropped = await grid(['Blue'], { Blue: blue })
+    assert.equal(dropped.statusCode, 200, dropped.body)
+    const cancelled = await t.app.inject({ method: 'POST', url: `/api/v1/orders/${placed.json().data.id}/cancel`, headers: customerHeaders(customer), payload: { reason: 'Changed my mind' } })
+    assert.equal(cancelled.statusCode, 200, cancelled.body)
+    assert.deepEqual((await movesOf(`&variantId=${red}`)).map((m) => m.kind), ['SALE', 'RECEIVE'])
+    assert.equal(await levelOf(store.id, red), 0)
+  })
+
   test('a variant holding units at the locations cannot be dropped from its grid, nor given a stock there', async () => {
     const dropped = await adminCall('PUT', `/products/${kurta}/variants`, {
       options: [{ name: 'Size', values: ['M', 'L'] }],

@@ -167,8 +167,7 @@ async function settle(
     }
     // Units lost or damaged on the way are gone: nothing comes back to stock.
     if (restock) {
-      await releaseStock(tx, line.item, line.quantity)
-      if (line.item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.item.catalogId }, line.item, line.quantity, 'RELEASE', at, shippedFrom.get(line.item.id))
+      if ((await releaseStock(tx, line.item, line.quantity)) && line.item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.item.catalogId }, line.item, line.quantity, 'RELEASE', at, shippedFrom.get(line.item.id))
     }
   }
   const amount = sumPaise(priced.map((l) => l.amount))

@@ -81,9 +81,8 @@ export async function releaseReservation(tx: Executor, order: OrderRow, at: Date
   if (options.restock) {
     for (const item of items) {
       if (item.quantity <= item.cancelledQuantity) continue
-      await releaseStock(tx, item, item.quantity - item.cancelledQuantity)
-      // Back to the stock locations it came from too (a catalog without locations: nothing).
-      if (item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: item.catalogId }, item, item.quantity - item.cancelledQuantity, 'RELEASE', at)
+      // Back to the stock locations it came from too (a catalog without locations: nothing), when the unit still exists.
+      if ((await releaseStock(tx, item, item.quantity - item.cancelledQuantity)) && item.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: item.catalogId }, item, item.quantity - item.cancelledQuantity, 'RELEASE', at)
     }
   }
   if (order.couponId) await releaseCoupon(tx, { couponId: order.couponId, orderId: order.id })

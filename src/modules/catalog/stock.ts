@@ -75,17 +75,21 @@ export async function reserveStock(tx: Executor, unit: StockUnit, quantity: numb
 
 /**
  * Gives reserved units back (cancellation, expiry, a return restocked). A variant since deleted
- * or deactivated takes nothing back, and the product's summary (its active variants' sum) neither.
+ * takes nothing back; one deactivated takes them into its own stock, but the product's summary
+ * (its active variants' sum) does not. True when the unit's own stock took them (so its stock
+ * locations take them too, decision 0043); false when the product or variant is gone.
  */
-export async function releaseStock(tx: Executor, unit: StockUnit, quantity: number): Promise<void> {
+export async function releaseStock(tx: Executor, unit: StockUnit, quantity: number): Promise<boolean> {
   const product = await catalogRepo.lockProduct(tx, unit.productId)
-  if (!product) return
+  if (!product) return false
   if (product.hasVariants) {
     const variant = await catalogRepo.moveVariantStock(tx, unit.productId, unit.variantId, quantity)
-    if (!variant?.isActive) return
+    if (!variant) return false
+    if (!variant.isActive) return true
   }
   await catalogRepo.moveStock(tx, unit.productId, quantity)
   await stockMoved(tx, product.catalogId)
+  return true
 }
 
 /** The units of `unit` in stock now (a stored variant's own; a product without options: its row's). */

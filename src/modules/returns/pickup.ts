@@ -36,9 +36,8 @@ export async function recordQualityCheck(tx: Executor, row: ReturnRow, order: Or
   const lines = new Map((await orderItemsOf(tx, order.id)).map((i) => [i.id, i]))
   for (const item of await returnRepo.items(tx, [row.id])) {
     const line = lines.get(item.orderItemId)!
-    await releaseStock(tx, line, item.quantity)
-    // Back to the stock location the units came from (a catalog without locations: nothing).
-    if (line.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.catalogId }, line, item.quantity, 'RETURN', at)
+    // Back to the stock location the units came from (a catalog without locations: nothing), when the unit still exists.
+    if ((await releaseStock(tx, line, item.quantity)) && line.catalogId) await giveUnitsBack(tx, { orderId: order.id, catalogId: line.catalogId }, line, item.quantity, 'RETURN', at)
   }
   return returnRepo.update(tx, row.id, { qcResult: 'PASSED', qcNote: note, qcAt: at, restockedAt: at, updatedAt: at })
 }
