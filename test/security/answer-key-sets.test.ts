@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http'
 import { after, before, describe, test } from 'node:test'
 import { gstinCheckCharacter } from '../../src/lib/gstin.ts'
 import { createSandboxCarrier } from '../../src/modules/shipping/carriers/sandbox.ts'
-import { customerHeaders, randomPhone } from '../helpers/factories.ts'
-import { ADDRESS } from '../helpers/shop.ts'
+import { customerHeaders, givenCustomer, givenPartner, randomPhone } from '../helpers/factories.ts'
+import { ADDRESS, placeOrder } from '../helpers/shop.ts'
 import { uploadedImage } from '../helpers/uploads.ts'
 import { buildFixtures, type Fixtures, PREFIX } from './fixtures.ts'
 
@@ -369,7 +369,7 @@ const SHAPES = {
   'admin events (list)': list(EVENT),
   'carrier callbacks (list)': list({ id: V, carrier: V, problem: V, detail: V, unknownAwbs: list(V), body: V, receivedAt: V }),
   // Fulfilment (decision 0024): the back office's parcel, the carrier callback's receipt, the sandbox tracking buttons' result, the pick list.
-  'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }), resolution: nullable({ action: V, at: V, note: V, resolvedBy: V }) },
+  'admin shipment': { ...SHIPMENT, ndrActions: list(NDR_ACTION), orderId: V, labelUrl: V, dimensionsCm: { length: V, breadth: V, height: V }, ewayBillNo: V, origin: nullable({ locationId: V, pickupName: V }), pickup: nullable({ requestedAt: V, scheduledAt: V, reference: V }), resolution: nullable({ action: V, at: V, note: V, resolvedBy: V }) },
   'shipping rates': {
     zoneRule: nullable({ zoneId: V, zoneName: V, carrier: V, courierRule: V }),
     weightGrams: V,
@@ -609,6 +609,11 @@ describe('answers carry only whitelisted keys', () => {
     const lost = carrier.signedEvent(carrier.eventFor(String(parcel.awb), 'LOST', new Date(Date.now() + 2_000)))
     await call('tracking receipt', 'POST', '/shipping/webhooks/sandbox', lost.headers as Record<string, string>, lost.rawBody)
     await call('admin shipment', 'POST', `/admin/shipments/${parcel.id}/resolve`, admin, { action: 'RESHIP', note: 'Claim filed' })
+    // A parcel from a stock location (decision 0043): catalog D keeps its stock at one.
+    const buyerD = await givenCustomer(t.app, await givenPartner(t.deps, 'Partner of catalog D', f.admin.locations.catalogId))
+    const orderD = await placeOrder(t, buyerD, { items: [{ productId: f.admin.locations.productId, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    assert.equal(orderD.statusCode, 201, orderD.body)
+    await call('admin shipment', 'POST', `/admin/orders/${orderD.json().data.id}/shipments`, admin, {})
     await call('order', 'GET', `/orders/${shipped.id}`, me)
     await call('admin order', 'GET', `/admin/orders/${shipped.id}`, admin)
     await call('pick list', 'GET', '/admin/fulfilment/pick-list', admin)
