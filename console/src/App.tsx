@@ -1,7 +1,7 @@
 // The console: react-admin over the back-office API. The signed-in admin's role decides the menu:
-// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates and the
-// products that cannot be taxed included); ADMIN everything (COD rules, GST registrations, catalogs'
-// sellers and GSTR-1).
+// SUPPORT runs orders, returns, tickets and customers; CATALOG the catalog (GST rates, the
+// products that cannot be taxed, stock locations and the inventory ledger included); ADMIN
+// everything (COD rules, GST registrations, catalogs' sellers and GSTR-1).
 import { Admin, CustomRoutes, Resource, useLogin } from 'react-admin'
 import { AuditLogPage } from './audit.tsx'
 import { Route } from 'react-router-dom'
@@ -17,6 +17,8 @@ import { CategoryCreate, CategoryEdit, CategoryList, CatalogImport, ProductCreat
 import { CustomerList, CustomerShow } from './customers.tsx'
 import { CouponCreate, CouponEdit, CouponList, PricingRules, ZoneCreate, ZoneEdit, ZoneList } from './checkout.tsx'
 import { CashOnDelivery } from './cod.tsx'
+import { LocationCreate, LocationEdit, LocationList, LocationShow } from './locations.tsx'
+import { InventoryLedger } from './ledger.tsx'
 import { GstRegistrationCreate, GstRegistrationEdit, GstRegistrationList, GstSeller, TaxRateList, UntaxedProductList } from './gst.tsx'
 import { PartnerCreate, PartnerEdit, PartnerList, PartnerShow } from './partners.tsx'
 import { EventList, EventShow } from './events.tsx'
@@ -47,6 +49,8 @@ export function App() {
           {can(role, 'CATALOG') && <Resource name="categories" list={CategoryList} create={CategoryCreate} edit={CategoryEdit} recordRepresentation="name" />}
           {can(role, 'CATALOG') && <Resource name="taxRates" options={{ label: 'GST rates' }} list={TaxRateList} />}
           {can(role, 'CATALOG') && <Resource name="untaxedProducts" options={{ label: 'Untaxable products' }} list={UntaxedProductList} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="locations" options={{ label: 'Stock locations' }} list={LocationList} create={LocationCreate} edit={LocationEdit} show={LocationShow} recordRepresentation="name" />}
+          {can(role, 'CATALOG') && <Resource name="inventoryMoves" options={{ label: 'Inventory ledger' }} list={InventoryLedger} />}
           {can(role, 'CATALOG') && <Resource name="catalogs" recordRepresentation="name" />}
           {role !== null && (
             <CustomRoutes>

@@ -40,13 +40,14 @@ import { VariantEditor } from './variants.tsx'
 
 export const catalogFilter = (
   <ReferenceInput key="catalogId" source="catalogId" reference="catalogs" alwaysOn>
-    <SelectInput optionText="name" label="Catalog" />
+    {/* A long catalog name is cut short (…) on a phone rather than widening the page. */}
+    <SelectInput optionText="name" label="Catalog" sx={{ maxWidth: { xs: 300, sm: 480 } }} />
   </ReferenceInput>
 )
 const productFilters = [<SearchInput key="q" source="q" alwaysOn placeholder="Name, brand or SKU" />, catalogFilter]
 
 /** The list's Create button, which hands the chosen catalog to the form. */
-function CatalogListActions() {
+export function CatalogListActions() {
   const { filterValues } = useListContext()
   return (
     <TopToolbar>

@@ -1,7 +1,7 @@
 // react-admin's data provider over the back-office API: every list is a server page (page, limit,
 // the API's filters and search); `meta.total` is the table's total. Only catalogs (a handful) are
 // read whole, and reference pickers may read a list whole (the API answers whole without page/limit).
-import type { DataProvider, Identifier } from 'react-admin'
+import { type DataProvider, HttpError, type Identifier } from 'react-admin'
 import { api, query } from './api.ts'
 
 interface ResourceRoutes {
@@ -23,6 +23,8 @@ interface ResourceRoutes {
   nullable?: string[]
   /** The rows of the API's data, each with an id, when the data is not already those rows. */
   rows?(data: any): any[]
+  /** One record the API has no GET of its own for (found another way). */
+  find?(id: Identifier): Promise<any>
 }
 
 let firstCatalog: Promise<string> | null = null
@@ -35,6 +37,25 @@ export function defaultCatalogId(): Promise<string> {
 export function defaultPartnerId(): Promise<string> {
   firstPartner ??= api<{ id: string }[]>('GET', '/admin/partners?limit=1').then((a) => a.data[0]?.id ?? '')
   return firstPartner
+}
+
+/** The catalog of each location read so far: a location has no GET of its own, it is found in its catalog's list. */
+const catalogOfLocation = new Map<string, string>()
+
+function locationsRead(data: { id: string; catalogId: string }[]) {
+  for (const location of data) catalogOfLocation.set(location.id, location.catalogId)
+  return data
+}
+
+/** A location by id: in its catalog's list (known once read), else in each catalog's (a handful). */
+async function locationById(id: Identifier): Promise<any> {
+  const known = catalogOfLocation.get(String(id))
+  const catalogIds = known ? [known] : (await api<{ id: string }[]>('GET', '/admin/catalogs')).data.map((c) => c.id)
+  for (const catalogId of catalogIds) {
+    const found = locationsRead((await api<any[]>('GET', `/admin/catalogs/${catalogId}/locations`)).data).find((l) => l.id === id)
+    if (found) return found
+  }
+  throw new HttpError('Location not found', 404)
 }
 
 const ROUTES: Record<string, ResourceRoutes> = {
@@ -86,6 +107,30 @@ const ROUTES: Record<string, ResourceRoutes> = {
   },
   // Read by the audit log page and the History cards (useGetList: refreshed with the page's record).
   auditLog: { list: () => '/admin/audit-log', filters: ['object', 'objectType', 'actorId', 'action', 'from', 'to'] },
+  // Stock locations (decision 0043): a catalog's, answered whole (a few per catalog), by position.
+  locations: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/locations`,
+    filters: [],
+    whole: true,
+    rows: locationsRead,
+    find: locationById,
+    update: (id) => `/admin/locations/${id}`,
+    create: (data) => `/admin/catalogs/${data.catalogId}/locations`,
+    pathFields: ['catalogId'],
+  },
+  // What a location holds, per variant (a server page), each row named by its variant.
+  locationStock: {
+    list: (f) => `/admin/locations/${f.locationId}/stock`,
+    filters: [],
+    rows: (data: { variantId: string }[]) => data.map((row) => ({ id: row.variantId, ...row })),
+  },
+  // The inventory ledger of a catalog, newest first (a server page).
+  inventoryMoves: {
+    list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/inventory-moves`,
+    filters: ['locationId', 'productId', 'variantId', 'kind'],
+  },
+  // The back-office accounts (ADMIN only), to name who made a move.
+  admins: { list: () => '/admin/admins', filters: [], whole: true },
   untaxedProducts: {
     list: async (f) => `/admin/catalogs/${f.catalogId || (await defaultCatalogId())}/tax/missing`,
     filters: [],
@@ -124,6 +169,7 @@ export const dataProvider: DataProvider = {
   },
   async getOne(resource, params) {
     const routes = routesOf(resource)
+    if (routes.find) return { data: await routes.find(params.id) }
     if (!routes.one) {
       const { data } = await this.getList(resource, { pagination: { page: 1, perPage: 100 }, sort: { field: 'id', order: 'ASC' }, filter: params.meta ?? {} })
       const found = data.find((row) => row.id === params.id)

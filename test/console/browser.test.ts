@@ -162,6 +162,18 @@ async function rowsAre(page: Page, n: number) {
   }
 }
 
+/** The list's cells but the first (a time), row by row, have come to these (names read after the rows: products, accounts, orders). */
+async function cellsBecome(page: Page, expected: string[][]) {
+  const read = () => page.locator('main tbody tr').evaluateAll((rows) => rows.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent ?? '')))
+  const deadline = Date.now() + WAIT.timeout
+  for (;;) {
+    const shown = await read()
+    if (JSON.stringify(shown) === JSON.stringify(expected)) return
+    if (Date.now() > deadline) assert.deepEqual(shown, expected, 'the list shows other rows')
+    await page.waitForTimeout(100)
+  }
+}
+
 /**
  * Types a list's search and waits until the list's filter (in the URL) carries it and the list shows
  * `rows` rows, twice a quarter second apart. The list's filter form takes the URL's filter back
@@ -1114,12 +1126,12 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
     assert.equal(after.meta.total, missing.meta.total - 1)
   })
 
-  test('role limits of the new screens: SUPPORT has no COD, GST or product creation; CATALOG has GST rates and untaxable products but no COD rules or seller', async () => {
+  test('role limits of the new screens: SUPPORT has no COD, GST, stock location, ledger or product creation; CATALOG has GST rates and untaxable products but no COD rules or seller', async () => {
     const notFound = (page: Page) => page.getByText(/not found/i).first().waitFor()
     const support = await signedIn('SUPPORT')
     await support.getByRole('menuitem', { name: 'Orders' }).waitFor()
-    for (const name of ['Cash on delivery', 'GSTR-1 and sellers', 'GST registrations', 'GST rates', 'Untaxable products']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
-    for (const path of ['products/create', 'categories/create', 'cod', 'gst', 'gstRegistrations', 'gstRegistrations/create', 'untaxedProducts']) {
+    for (const name of ['Cash on delivery', 'GSTR-1 and sellers', 'GST registrations', 'GST rates', 'Untaxable products', 'Stock locations', 'Inventory ledger']) assert.equal(await support.getByRole('menuitem', { name }).count(), 0, `SUPPORT sees ${name}`)
+    for (const path of ['products/create', 'categories/create', 'cod', 'gst', 'gstRegistrations', 'gstRegistrations/create', 'untaxedProducts', 'locations', 'locations/create', 'inventoryMoves']) {
       await support.goto(`${base}/admin#/${path}`)
       await notFound(support)
       assert.equal(await support.locator('main form, main table').count(), 0, `SUPPORT opens ${path}`)
@@ -1261,6 +1273,175 @@ describe('back-office console in Chromium', { timeout: 400_000, skip }, () => {
     await editor.getByRole('button', { name: 'Reload the grid' }).click()
     await valueBecomes(editor.getByLabel('Stock of M'), '1')
     assert.equal(await error.count(), 0)
+  })
+
+  test("CATALOG opens a catalog's first stock location (warned that it takes the catalog's stock; not saved until confirmed), receives and adjusts units there; ADMIN opens a second in another state (the 400 naming registrationId on screen, then saved under a registration of that state) and cannot close it while it holds units; units transferred between them; the ledger shows each move newest first, signed, with who, why and the order that took a unit", async () => {
+    // A catalog of its own, selling under a Karnataka GSTIN (so a location in another state needs a registration there).
+    const own = await givenShop(t)
+    const catalogName = (await adminApi('GET', '/catalogs')).data.find((c: { id: string }) => c.id === own.catalogId).name as string
+    const seller = { legalName: 'Kaveri Stores Private Limited', tradeName: null, gstin: `29AAKCK4321P1Z${gstinCheckCharacter('29AAKCK4321P1Z')}`, address: { line1: '100 Feet Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560038' } }
+    await adminApi('PUT', `/catalogs/${own.catalogId}/seller`, seller)
+    const konkan = `27AAKCK4321P1Z${gstinCheckCharacter('27AAKCK4321P1Z')}`
+    const maharashtra = (await adminApi('POST', '/gst/registrations', { legalName: 'Konkan Stores Private Limited', tradeName: null, gstin: konkan, address: { line1: 'Plot 7, Vadpe', city: 'Bhiwandi', state: 'Maharashtra', pincode: '421302' } })).data
+    await adminApi('PATCH', `/products/${own.ids.atta}`, { hsnCode: '1101', gstRateBps: 500 })
+    const inStock = ((await adminApi('GET', `/catalogs/${own.catalogId}/products?limit=100`)).data as { stock: number }[]).reduce((n, p) => n + p.stock, 0)
+    const locations = async () => (await adminApi('GET', `/catalogs/${own.catalogId}/locations`)).data as { id: string; name: string; unitsOnHand: number; registrationId: string | null; isActive: boolean }[]
+    const levelOf = async (locationId: string, productId: string) => ((await adminApi('GET', `/locations/${locationId}/stock?limit=100`)).data as { productId: string; onHand: number }[]).find((l) => l.productId === productId)?.onHand ?? 0
+
+    // CATALOG: the catalog's first location, after the warning and its confirmation.
+    const page = await signedIn('CATALOG')
+    await page.getByRole('menuitem', { name: 'Stock locations' }).click()
+    await choose(page, /^Catalog/, catalogName)
+    await page.waitForURL(/catalogId/)
+    await page.getByTestId('no-locations').waitFor()
+    await page.getByRole('link', { name: /create/i }).click()
+    const warning = page.getByTestId('first-location-warning')
+    await warning.getByText(/first stock location\. Saving it moves every unit the catalog has in stock here/).waitFor()
+    await page.locator('input[name="name"]').fill('Bengaluru warehouse')
+    await page.locator('input[name="addressLine1"]').fill('14 Old Airport Road')
+    await page.locator('input[name="city"]').fill('Bengaluru')
+    await page.locator('input[name="state"]').fill('Karnataka')
+    await page.locator('input[name="pincode"]').fill('560038')
+    await page.locator('input[name="pickupName"]').fill('BLR-WH')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await warning.getByText("Switch this on to confirm: the catalog's stock moves here").waitFor()
+    assert.deepEqual(await locations(), [], 'nothing saved before the confirmation')
+    await page.evaluate('window.scrollTo(0, 0)')
+    await shot(page, '61-first-location-warning')
+    await warning.getByLabel("Move the catalog's stock to this location").check()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/#\/locations\/loc_[^/]+\/show$/)
+    const [bengaluru] = await locations()
+    assert.equal(bengaluru!.unitsOnHand, inStock, "the catalog's stock is its opening balance")
+    await page.getByTestId('location-units').getByText(`Holds ${inStock} units`).waitFor()
+    const levels = page.getByTestId('levels')
+    await levels.getByRole('row', { name: /Atta 5 kg A-1 100/ }).waitFor()
+
+    // Units received (a negative receipt is refused on screen first), then a count adjusted down.
+    await levels.getByRole('button', { name: 'Choose Atta 5 kg' }).click()
+    const receive = page.getByTestId('receive-adjust')
+    await receive.getByRole('heading', { name: 'Receive or adjust: Atta 5 kg' }).waitFor()
+    await receive.getByLabel('Units received').fill('-5')
+    await receive.getByLabel('Reason').fill('PO 4471 from Surat')
+    await receive.getByRole('button', { name: 'Receive units' }).click()
+    await receive.getByTestId('stock-move-error').getByText(/Units received are above 0/).waitFor()
+    await receive.getByLabel('Units received').fill('20')
+    await receive.getByRole('button', { name: 'Receive units' }).click()
+    await notified(page, 'Stock moved')
+    await levels.getByRole('row', { name: /Atta 5 kg A-1 120/ }).waitFor()
+    assert.equal(await levelOf(bengaluru!.id, own.ids.atta!), 120)
+    await choose(page, /^Kind/, 'Adjust (a count corrected)')
+    await receive.getByLabel('Units to add or take').fill('-3')
+    await receive.getByLabel('Reason').fill('Damaged in the rain')
+    await receive.getByRole('button', { name: 'Adjust units' }).click()
+    await levels.getByRole('row', { name: /Atta 5 kg A-1 117/ }).waitFor()
+    assert.equal(await levelOf(bengaluru!.id, own.ids.atta!), 117)
+    await page.getByTestId('location-units').getByText(`Holds ${inStock + 17} units`).waitFor()
+
+    // ADMIN: a second location, in Maharashtra: no warning; refused under the Karnataka seller (the
+    // API's 400 naming registrationId on screen, nothing saved), saved under the Maharashtra registration.
+    const admin = await signedIn('ADMIN')
+    await admin.getByRole('menuitem', { name: 'Stock locations' }).click()
+    await choose(admin, /^Catalog/, catalogName)
+    await admin.waitForURL(/catalogId/)
+    await admin.getByRole('cell', { name: 'Bengaluru warehouse' }).waitFor()
+    await admin.getByRole('link', { name: /create/i }).click()
+    await admin.locator('input[name="name"]').fill('Mumbai store')
+    await admin.locator('input[name="addressLine1"]').fill('4 Marine Drive')
+    await admin.locator('input[name="city"]').fill('Mumbai')
+    await admin.locator('input[name="state"]').fill('Maharashtra')
+    await admin.locator('input[name="pincode"]').fill('400001')
+    await admin.locator('input[name="position"]').fill('1')
+    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByTestId('location-error').getByText(/^registrationId: the location is in Maharashtra and the catalog's GST seller in Karnataka/).waitFor()
+    assert.equal(await admin.getByTestId('first-location-warning').count(), 0, 'no warning: not the first location')
+    assert.equal((await locations()).length, 1, 'nothing saved')
+    await admin.getByRole('combobox', { name: 'GST registration' }).fill('Konkan')
+    await admin.getByRole('option', { name: `${konkan} · Konkan Stores Private Limited (Maharashtra)` }).click()
+    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.waitForURL(/#\/locations\/loc_[^/]+\/show$/)
+    await admin.getByTestId('levels').getByText('No units here.').waitFor()
+    const mumbai = (await locations()).find((l) => l.name === 'Mumbai store')!
+    assert.equal(mumbai.registrationId, maharashtra.id)
+
+    // CATALOG transfers units to Mumbai: too many is the API's 409 beside the form; then 15.
+    await page.getByRole('menuitem', { name: 'Stock locations' }).click()
+    await page.getByRole('cell', { name: 'Bengaluru warehouse' }).click()
+    await levels.getByRole('button', { name: 'Choose Atta 5 kg' }).click()
+    const transfer = page.getByTestId('transfer')
+    await transfer.getByRole('heading', { name: 'Transfer to another location: Atta 5 kg' }).waitFor()
+    await choose(page, /^To/, 'Mumbai store (Mumbai)')
+    await transfer.getByLabel('Units to transfer').fill('1000')
+    await transfer.getByLabel('Reason').fill('Stock for the Mumbai store')
+    await transfer.getByRole('button', { name: 'Transfer units' }).click()
+    await transfer.getByTestId('transfer-error').getByText(/Bengaluru warehouse holds fewer than 1000 units/).waitFor()
+    await transfer.getByLabel('Units to transfer').fill('15')
+    await transfer.getByRole('button', { name: 'Transfer units' }).click()
+    await notified(page, 'Stock transferred')
+    await levels.getByRole('row', { name: /Atta 5 kg A-1 102/ }).waitFor()
+    assert.deepEqual([await levelOf(bengaluru!.id, own.ids.atta!), await levelOf(mumbai.id, own.ids.atta!)], [102, 15])
+    await page.getByTestId('transfer-error').waitFor({ state: 'detached' })
+    await page.evaluate('window.scrollTo(0, 0)')
+    await shot(page, '56-location-stock')
+
+    // ADMIN cannot close Mumbai while it holds units (the API's 409 on the form).
+    await admin.goto(`${base}/admin#/locations/${mumbai.id}`)
+    await admin.getByLabel('Active (open to allocation)').uncheck()
+    await admin.getByRole('button', { name: 'Save' }).click()
+    await admin.getByTestId('location-error').getByText(/holds 15 units: transfer them to another location/).waitFor()
+    assert.equal((await locations()).find((l) => l.id === mumbai.id)!.isActive, true, 'still open')
+
+    // An order takes a unit from Bengaluru (the nearest holding it): a SALE in the ledger.
+    const customer = await givenCustomer(t.app, own.partner)
+    const placed = await placeOrder(t, customer, { items: [{ productId: own.ids.atta!, quantity: 1 }], shippingAddress: ADDRESS, paymentMode: 'COD' })
+    assert.equal(placed.statusCode, 201, placed.body)
+    const order = placed.json().data as { id: string; orderNumber: string }
+
+    await admin.getByRole('menuitem', { name: 'Stock locations' }).click()
+    await choose(admin, /^Catalog/, catalogName)
+    await admin.getByRole('cell', { name: 'Mumbai store' }).waitFor()
+    await admin.getByRole('cell', { name: `${konkan} (Maharashtra)` }).waitFor()
+    await shot(admin, '55-stock-locations')
+
+    // The ledger of Bengaluru's atta, newest first: every move, signed, with who, why and what it belongs to.
+    await admin.getByRole('menuitem', { name: 'Inventory ledger' }).click()
+    await choose(admin, /^Catalog/, catalogName)
+    await admin.waitForURL(/catalogId/)
+    await choose(admin, /^Location/, 'Bengaluru warehouse')
+    await admin.getByRole('combobox', { name: 'Product' }).fill('Atta')
+    await admin.getByRole('option', { name: 'Atta 5 kg (A-1)' }).click()
+    const transferId = (await adminApi('GET', `/catalogs/${own.catalogId}/inventory-moves?kind=TRANSFER_OUT`)).data[0].reference as string
+    await cellsBecome(admin, [
+      ['Bengaluru warehouse', 'Atta 5 kg', 'SALE', '-1', 'system', 'Order placed', `order ${order.orderNumber}`],
+      ['Bengaluru warehouse', 'Atta 5 kg', 'TRANSFER_OUT', '-15', 'catalog@console.test', 'Stock for the Mumbai store', `transfer ${transferId}`],
+      ['Bengaluru warehouse', 'Atta 5 kg', 'ADJUST', '-3', 'catalog@console.test', 'Damaged in the rain', '—'],
+      ['Bengaluru warehouse', 'Atta 5 kg', 'RECEIVE', '+20', 'catalog@console.test', 'PO 4471 from Surat', '—'],
+      ['Bengaluru warehouse', 'Atta 5 kg', 'RECEIVE', '+100', 'catalog@console.test', 'Opening balance', '—'],
+    ])
+    await shot(admin, '57-inventory-ledger')
+    // The other end of the transfer, at Mumbai by its kind.
+    await choose(admin, /^Location/, 'Mumbai store')
+    await choose(admin, /^Kind/, /^TRANSFER_IN/)
+    await cellsBecome(admin, [['Mumbai store', 'Atta 5 kg', 'TRANSFER_IN', '+15', 'catalog@console.test', 'Stock for the Mumbai store', `transfer ${transferId}`]])
+    // The order's page, from the move that took its unit.
+    await choose(admin, /^Location/, 'Bengaluru warehouse')
+    await choose(admin, /^Kind/, /^SALE/)
+    await admin.getByRole('link', { name: `order ${order.orderNumber}` }).click()
+    await admin.waitForURL(new RegExp(`#/orders/${order.id}/show$`))
+    await admin.getByText(order.orderNumber).first().waitFor()
+
+    // At phone width: the list, the stock page (a level tapped chooses its unit) and the ledger, none scrolling sideways.
+    const phone = await signedIn('ADMIN', PHONE)
+    await phone.goto(`${base}/admin#/locations?filter=${encodeURIComponent(JSON.stringify({ catalogId: own.catalogId }))}`)
+    await phone.locator('main').getByText('Mumbai store').waitFor()
+    await shot(phone, '58-phone-stock-locations')
+    await phone.goto(`${base}/admin#/locations/${bengaluru!.id}/show`)
+    await phone.getByTestId('levels').getByText('Earbuds').click()
+    await phone.getByRole('heading', { name: 'Receive or adjust: Earbuds' }).waitFor()
+    await shot(phone, '59-phone-location-stock')
+    await phone.goto(`${base}/admin#/inventoryMoves?filter=${encodeURIComponent(JSON.stringify({ catalogId: own.catalogId, kind: 'TRANSFER_IN' }))}`)
+    await phone.locator('main').getByText(`transfer ${transferId}`).waitFor()
+    await shot(phone, '60-phone-inventory-ledger')
   })
 
   test('the new screens at phone width (390×844): product and zone forms, COD, GST seller and GSTR-1, GST registrations (list and form), untaxable products, without sideways scrolling', async () => {
