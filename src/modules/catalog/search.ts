@@ -520,7 +520,10 @@ function scoreCandidates(index: CatalogIndex, candidates: number[], total: numbe
     return { d, id: index.ids[d]!, score, length: index.nameWords.data[d]!, variant: fit?.best }
   })
   scored.sort((a, b) => b.score - a.score || a.length - b.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const found: ProductHit[] = scored.slice(0, limit).map(({ d, id, score, variant }) => (variant ? { id, score, json: index.jsonOf(d), variant } : { id, score, json: index.jsonOf(d) }))
+  // The variant's answer JSON for the hits answered only (candidates are twice as many).
+  const found: ProductHit[] = scored
+    .slice(0, limit)
+    .map(({ d, id, score, variant }) => (variant ? { id, score, json: index.jsonOf(d), variant: variantJson(index.variants.get(d)!, variant) } : { id, score, json: index.jsonOf(d) }))
   return { hits: found, total }
 }
 
@@ -536,7 +539,7 @@ const UNSOLD = 0.6
  * product's options (Size, Colour) in any product of the catalog: more than `held`, the product does
  * not sell what was asked.
  */
-function variantFit(index: CatalogIndex, d: number, query: OptionQuery): { best: string | undefined; held: number; named: number } | null {
+function variantFit(index: CatalogIndex, d: number, query: OptionQuery): { best: IndexedVariant | undefined; held: number; named: number } | null {
   const options = index.variants.get(d)
   if (!options || !query.any) return null
   let best: IndexedVariant | undefined
@@ -552,7 +555,7 @@ function variantFit(index: CatalogIndex, d: number, query: OptionQuery): { best:
   }
   let namedMask = 0
   for (const name of options.names) namedMask |= query.nameMask(name)
-  return { best: best && variantJson(options, best), held, named: bitCount(namedMask) }
+  return { best, held, named: bitCount(namedMask) }
 }
 
 const bitCount = (n: number) => {
