@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { createTestApp, type TestApp } from '../helpers/app.ts'
-import { givenCustomer, givenPartner, type PartnerFixture, randomPhone } from '../helpers/factories.ts'
+import { customerHeaders, givenCustomer, givenPartner, type PartnerFixture, randomPhone } from '../helpers/factories.ts'
 
 let t: TestApp
 let partner: PartnerFixture
@@ -133,11 +133,14 @@ describe('POST /auth/refresh and /auth/logout', () => {
     assert.equal(res.json().message, 'Invalid or expired refresh token')
   })
 
-  test('when a customer logs out, then the refresh token is revoked; logging out again still succeeds', async () => {
+  test('when a customer logs out, then the refresh token is revoked and the access token (remembered live a moment ago) refused at once; logging out again still succeeds', async () => {
     const customer = await givenCustomer(t.app, partner)
+    const me = () => t.app.inject({ method: 'GET', url: '/api/v1/users/me', headers: customerHeaders(customer) })
+    assert.equal((await me()).statusCode, 200)
     const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: customer.refreshToken } })
     assert.equal(out.statusCode, 200)
     assert.deepEqual(out.json().data, { loggedOut: true })
+    assert.equal((await me()).statusCode, 401)
     assert.equal((await refresh(customer.refreshToken)).statusCode, 401)
     const again = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', payload: { refreshToken: customer.refreshToken } })
     assert.equal(again.statusCode, 200)

@@ -76,16 +76,28 @@ describe('customer bearer token and x-partner-id', () => {
     }
   })
 
-  test("when the partner is deactivated, then its customers' tokens and refreshes stop working", async () => {
+  test("when the partner is deactivated, then its customers' tokens (remembered live a moment ago) and refreshes stop working at once", async () => {
     const own = await givenPartner(t.deps, 'Soon inactive')
     const customer = await givenCustomer(t.app, own)
     assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 200)
-    const { partners } = await import('../../src/modules/partners/schema.sql.ts')
-    const { eq } = await import('drizzle-orm')
-    await t.deps.database.db.update(partners).set({ isActive: false }).where(eq(partners.id, own.partnerId))
+    const admin = await givenAdminToken(t.app, t.deps, 'deactivates@example.com', 'ADMIN')
+    const deactivated = await t.app.inject({ method: 'POST', url: `/api/v1/admin/partners/${own.partnerId}/deactivate`, headers: { authorization: `Bearer ${admin}` } })
+    assert.equal(deactivated.statusCode, 200, deactivated.body)
     assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 401)
     const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: { refreshToken: customer.refreshToken } })
     assert.equal(refresh.statusCode, 401)
+  })
+
+  test('a session changed in the database behind the service (another tool) is taken as live for at most SESSION_CACHE_MS', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 200)
+    const { authSessions } = await import('../../src/modules/auth/schema.sql.ts')
+    const { SESSION_CACHE_MS } = await import('../../src/modules/auth/service.ts')
+    const { eq } = await import('drizzle-orm')
+    await t.deps.database.db.update(authSessions).set({ revokedAt: new Date() }).where(eq(authSessions.userId, customer.userId))
+    assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 200, 'remembered live')
+    await new Promise((resolve) => setTimeout(resolve, SESSION_CACHE_MS + 50))
+    assert.equal((await get('/probe/customer-of-partner', customerHeaders(customer))).statusCode, 401, 'read again once the moment is over')
   })
 
 })

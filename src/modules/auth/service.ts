@@ -9,6 +9,7 @@ import { sha256 } from '../../lib/hashing.ts'
 import { newId } from '../../lib/ids.ts'
 import { type CustomerScope, customerScope } from '../../lib/scope.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
+import { announceRevoked, onRevoked } from '../../lib/revocations.ts'
 import { type Customer, findCustomer, findOrCreateCustomer, toUser } from '../customers/index.ts'
 import { recordEvent } from '../events/index.ts'
 import { verifyPartnerSecret } from '../partners/index.ts'
@@ -23,17 +24,42 @@ export interface CustomerIdentity extends CustomerScope {
 const INVALID_REFRESH = 'Invalid or expired refresh token'
 export const CUSTOMER_BLOCKED = 'This customer is blocked: contact the merchant'
 
+/**
+ * How long a session found live is taken as live without asking the database (as API keys are:
+ * partners' API_KEY_CACHE_MS). A revocation, a block or a deactivation is forgotten at once on every
+ * node (lib/revocations.ts); only while Redis is down may another node take it as live this long.
+ */
+export const SESSION_CACHE_MS = 5000
+const SESSION_CACHE_ENTRIES = 50_000
+
 export class AuthService {
   readonly signer: TokenSigner
   readonly #db: Db
   readonly #clock: Deps['clock']
-  readonly #config: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>['config']
+  readonly #config: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds' | 'redisPrefix'>['config']
+  readonly #redis: Deps['redis']
+  readonly #sessions = new Map<string, { userId: string; partnerId: string; at: number }>()
 
-  constructor({ database, clock, config }: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds'>) {
+  constructor({ database, clock, config, redis }: ServiceDeps<'accessTokenTtlSeconds' | 'authSecret' | 'refreshTokenTtlSeconds' | 'redisPrefix'>) {
     this.#db = database.db
     this.#clock = clock
     this.#config = config
+    this.#redis = redis
     this.signer = createTokenSigner(config.authSecret)
+    // A revoked session, a blocked customer or a deactivated partner is forgotten at once, on every node.
+    onRevoked('session', (id) => this.#sessions.delete(id))
+    onRevoked('customer', (userId) => this.#forgetWhere((s) => s.userId === userId))
+    onRevoked('partner', (partnerId) => this.#forgetWhere((s) => s.partnerId === partnerId))
+  }
+
+  #forgetWhere(matches: (s: { userId: string; partnerId: string }) => boolean) {
+    for (const [id, s] of this.#sessions) if (matches(s)) this.#sessions.delete(id)
+  }
+
+  /** The session revoked in the database and forgotten by every node. */
+  async #revokeSession(sessionId: string, at: Date, reason: string) {
+    await authRepo.revokeSession(this.#db, sessionId, at, reason)
+    await announceRevoked(this.#redis, this.#config.redisPrefix, 'session', [sessionId])
   }
 
   async #issuePair(tx: Executor, user: Customer, sessionId: string) {
@@ -86,7 +112,7 @@ export class AuthService {
     }
     if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
     if (found.token.usedAt) {
-      await authRepo.revokeSession(this.#db, found.session.id, now, 'refresh token reused')
+      await this.#revokeSession(found.session.id, now, 'refresh token reused')
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
     }
     const result = await this.#db.transaction(async (tx) => {
@@ -97,7 +123,7 @@ export class AuthService {
     })
     if (!result) {
       // Lost a race with another refresh of the same token: that is reuse too.
-      await authRepo.revokeSession(this.#db, found.session.id, now, 'refresh token reused')
+      await this.#revokeSession(found.session.id, now, 'refresh token reused')
       throw new AppError('UNAUTHORIZED', INVALID_REFRESH)
     }
     return result
@@ -106,7 +132,7 @@ export class AuthService {
   /** Revokes the session of this refresh token. Unknown tokens succeed too: logout is idempotent. */
   async logout(refreshToken: string) {
     const found = await authRepo.findRefreshToken(this.#db, sha256(refreshToken))
-    if (found) await authRepo.revokeSession(this.#db, found.session.id, this.#clock.now(), 'logout')
+    if (found) await this.#revokeSession(found.session.id, this.#clock.now(), 'logout')
   }
 
   /**
@@ -119,10 +145,17 @@ export class AuthService {
     if (!claims || typeof claims.sub !== 'string' || typeof claims.pid !== 'string' || typeof claims.sid !== 'string' || !claims.sub || !claims.pid) {
       return null
     }
+    const identity = { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
+    // A session found live a moment ago is taken as live (SESSION_CACHE_MS; revocations, blocks and
+    // deactivations are forgotten at once): one query less on every customer request.
+    const known = this.#sessions.get(claims.sid)
+    if (known && Date.now() - known.at < SESSION_CACHE_MS) return known.userId === claims.sub && known.partnerId === claims.pid ? identity : null
     const found = await authRepo.findSession(this.#db, claims.sid)
     if (!found || !found.partnerActive || found.session.revokedAt || found.session.userId !== claims.sub) return null
     if (found.userBlocked) throw new AppError('FORBIDDEN', CUSTOMER_BLOCKED)
-    return { ...customerScope(claims.pid, claims.sub), sessionId: claims.sid }
+    if (this.#sessions.size >= SESSION_CACHE_ENTRIES) this.#sessions.clear()
+    this.#sessions.set(claims.sid, { userId: found.session.userId, partnerId: found.session.partnerId, at: Date.now() })
+    return identity
   }
 }
 

@@ -3,6 +3,7 @@
 // unblock. The other modules' reads are given by the app (this module imports none of them).
 import type { Db } from '../../db/client.ts'
 import type { Deps, ServiceDeps } from '../../deps.ts'
+import { announceRevoked } from '../../lib/revocations.ts'
 import { AppError } from '../../lib/errors.ts'
 import { pageMeta } from '../../lib/pagination.ts'
 import { normalizeIndianMobile } from '../../lib/phone.ts'
@@ -46,13 +47,17 @@ export class CustomerAdminService {
   readonly #clock: Deps['clock']
 
   readonly #activity: CustomerActivity
+  readonly #redis: Deps['redis']
+  readonly #redisPrefix: string
   constructor(
-    { database, clock }: ServiceDeps,
+    { database, clock, redis, config }: ServiceDeps<'redisPrefix'>,
     activity: CustomerActivity,
   ) {
     this.#activity = activity
     this.#db = database.db
     this.#clock = clock
+    this.#redis = redis
+    this.#redisPrefix = config.redisPrefix
   }
 
   async #customerOrThrow(userId: string) {
@@ -87,7 +92,10 @@ export class CustomerAdminService {
   async block(userId: string, reason: string) {
     await this.#customerOrThrow(userId)
     const now = this.#clock.now()
-    return customerView(await customerRepo.update(this.#db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now }))
+    const row = await customerRepo.update(this.#db, userId, { blockedAt: now, blockedReason: reason, updatedAt: now })
+    // Sessions are remembered for a few seconds: every node forgets the customer's now.
+    await announceRevoked(this.#redis, this.#redisPrefix, 'customer', [userId])
+    return customerView(row)
   }
 
   async unblock(userId: string) {

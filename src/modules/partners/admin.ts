@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts'
 import { checkGstin } from '../../lib/gstin.ts'
 import { type OptionalPage, pageMeta, wholeOrPage } from '../../lib/pagination.ts'
 import { findCatalog } from '../catalog/index.ts'
+import { announceRevoked } from '../../lib/revocations.ts'
 import { announceRevocations, createApiKey, createPartner, normalizeOrigins, revokeApiKey, rotatePartnerSecret } from './partners.ts'
 import { partnerRepo } from './repo.ts'
 import type { apiKeys, partners } from './schema.sql.ts'
@@ -109,9 +110,11 @@ export class PartnerAdminService {
         updatedAt: this.#clock.now(),
       })
     })
-    // Customer tokens and the secret are checked against the row on every request; keys are
-    // remembered for a few seconds, so this process forgets them now.
-    if (changes.isActive === false) await announceRevocations(this.#redis, this.#config.redisPrefix, (await partnerRepo.keysOf(this.#db, partnerId)).map((k) => k.id))
+    // Keys and customer sessions are remembered for a few seconds: every node forgets the partner's now.
+    if (changes.isActive === false) {
+      await announceRevocations(this.#redis, this.#config.redisPrefix, (await partnerRepo.keysOf(this.#db, partnerId)).map((k) => k.id))
+      await announceRevoked(this.#redis, this.#config.redisPrefix, 'partner', [partnerId])
+    }
     return this.#view(partnerId)
   }
 

@@ -1,7 +1,5 @@
 // Partners (integrations), their secrets and their API keys. Secrets and keys are random 256-bit
 // values shown once and stored as SHA-256 hashes.
-import { EventEmitter, once } from 'node:events'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import { type SQL, sql, type SQLWrapper } from 'drizzle-orm'
 import type { Executor } from '../../db/client.ts'
@@ -9,6 +7,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { AppError } from '../../lib/errors.ts'
 import { safeEqual, sha256, sha256Memo } from '../../lib/hashing.ts'
 import { newId, newSecret } from '../../lib/ids.ts'
+import { announceRevoked, forgetRevoked, onRevoked } from '../../lib/revocations.ts'
 import { createCatalog, findCatalog, findDefaultCatalog } from '../catalog/index.ts'
 import { partnerRepo } from './repo.ts'
 import { partners } from './schema.sql.ts'
@@ -64,60 +63,22 @@ async function assertNameFree(db: Executor, name: string, exceptId?: string) {
   if (taken && taken.id !== exceptId) throw new AppError('CONFLICT', `A partner named ${taken.name} already exists`)
 }
 
-/** Key revocations in this process, so authenticators here forget the key at once. */
-const revocations = new EventEmitter()
-
 /** Revokes a key (409 if it already was); authenticators in this process forget it at once. */
 export async function revokeApiKey(db: Executor, clock: Clock, keyId: string): Promise<void> {
   if (!(await partnerRepo.findApiKey(db, keyId))) throw new AppError('NOT_FOUND', 'API key not found')
   const revoked = await partnerRepo.revokeApiKey(db, keyId, clock.now())
   if (!revoked) throw new AppError('CONFLICT', 'API key is already revoked')
-  revocations.emit('revoked', keyId)
+  forgetRevoked('api-key', [keyId])
 }
 
 /** Authenticators in this process forget these keys (their partner was deactivated). */
-export function forgetApiKeys(keyIds: string[]) {
-  for (const keyId of keyIds) revocations.emit('revoked', keyId)
-}
-
-const REVOCATIONS_CHANNEL = 'api-key-revocations'
+export const forgetApiKeys = (keyIds: string[]) => forgetRevoked('api-key', keyIds)
 
 /**
- * Every node forgets these keys now: this process at once, the others through Redis pub/sub
- * (milliseconds). Without Redis, or while it is down, other nodes forget them within
- * API_KEY_CACHE_MS, as before. Revoked keys and deactivated partners are refused by the database
- * read that follows either way.
+ * Every node forgets these keys now (lib/revocations.ts): this process at once, the others through
+ * Redis pub/sub. Revoked keys and deactivated partners are refused by the database read that follows either way.
  */
-export async function announceRevocations(redis: Redis | null, prefix: string, keyIds: string[]): Promise<void> {
-  forgetApiKeys(keyIds)
-  if (!redis || keyIds.length === 0) return
-  if (redis.status === 'connecting' || redis.status === 'connect' || redis.status === 'wait') {
-    // A command-line process has just opened its connection.
-    await Promise.race([once(redis, 'ready'), delay(2000)]).catch(() => undefined)
-  }
-  if (redis.status !== 'ready') return
-  await redis.publish(`${prefix}${REVOCATIONS_CHANNEL}`, JSON.stringify(keyIds)).catch(() => undefined)
-}
-
-/** Subscribes this process to the revocations other nodes announce; answers the unsubscribe. */
-export function listenForRevocations(redis: Redis | null, prefix: string): () => Promise<void> {
-  if (!redis) return async () => {}
-  const channel = `${prefix}${REVOCATIONS_CHANNEL}`
-  // A connection of its own: a subscribed connection can run no other command.
-  const subscriber = redis.duplicate({ enableAutoPipelining: false, commandTimeout: undefined })
-  subscriber.on('error', () => undefined) // the main connection reports outages
-  subscriber.on('ready', () => void subscriber.subscribe(channel).catch(() => undefined))
-  subscriber.on('message', (from: string, message: string) => {
-    if (from !== channel) return
-    try {
-      const ids = JSON.parse(message) as unknown
-      if (Array.isArray(ids)) forgetApiKeys(ids.filter((id): id is string => typeof id === 'string'))
-    } catch {
-      // not ours: ignore
-    }
-  })
-  return () => subscriber.quit().then(() => undefined, () => subscriber.disconnect())
-}
+export const announceRevocations = (redis: Redis | null, prefix: string, keyIds: string[]) => announceRevoked(redis, prefix, 'api-key', keyIds)
 
 /**
  * API-key lookups are on every catalog read, the hottest path: valid keys are remembered for a few
@@ -136,7 +97,7 @@ export interface ApiKeyAuthenticator {
 
 export function createApiKeyAuthenticator(db: Executor, clock: Clock, maxEntries = 10_000): ApiKeyAuthenticator {
   const cache = new Map<string, { identity: ApiKeyIdentity; at: number }>()
-  revocations.on('revoked', (keyId: string) => {
+  onRevoked('api-key', (keyId: string) => {
     for (const [hash, entry] of cache) if (entry.identity.keyId === keyId) cache.delete(hash)
   })
   // Use is noted in memory on the request path and written in batches: a key's lastUsedAt is at
