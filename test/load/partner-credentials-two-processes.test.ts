@@ -106,3 +106,33 @@ test('a rotated secret: the previous one works on both processes inside the over
     assert.equal(await exchange(server, partnerId, next), 200)
   }
 })
+
+test('a customer session remembered by one process: a logout or a block through the other is refused there on the next requests', async () => {
+  const [a, b] = servers as [ServerProcess, ServerProcess]
+  const created = await asAdmin(a, '/partners', { name: `Sessions ${randomBytes(4).toString('hex')}` })
+  const partnerId = (created.data.partner as { id: string }).id
+  const secret = created.data.secret as string
+  const signIn = async () => {
+    const res = await fetch(`${a.url}/api/v1/auth/customer-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-partner-id': partnerId, 'x-partner-secret': secret },
+      body: JSON.stringify({ phone: `97${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}` }),
+    })
+    return ((await res.json()) as { data: { accessToken: string; refreshToken: string; user: { id: string } } }).data
+  }
+  const me = (server: ServerProcess, accessToken: string) => fetch(`${server.url}/api/v1/users/me`, { headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.status)
+  const refusedOn = async (server: ServerProcess, accessToken: string) => {
+    let status = await me(server, accessToken)
+    for (let i = 0; i < 20 && status === 200; i++) status = await delay(25).then(() => me(server, accessToken))
+    return status
+  }
+  const leaving = await signIn()
+  assert.equal(await me(b, leaving.accessToken), 200, 'node B now remembers the session')
+  const out = await fetch(`${a.url}/api/v1/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: leaving.refreshToken }) })
+  assert.equal(out.status, 200)
+  assert.equal(await refusedOn(b, leaving.accessToken), 401)
+  const blocked = await signIn()
+  assert.equal(await me(b, blocked.accessToken), 200)
+  assert.equal((await asAdmin(a, `/customers/${blocked.user.id}/block`, { reason: 'Fraud ring' })).status, 200)
+  assert.equal(await refusedOn(b, blocked.accessToken), 403)
+})
