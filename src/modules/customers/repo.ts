@@ -27,6 +27,17 @@ export const customerRepo = {
     const [row] = await db.select().from(users).where(eq(users.id, id)).for('update')
     return row ?? null
   },
+  /** The customer and its addresses (default first) in one round trip: a profile read. */
+  async findWithAddresses(db: Executor, id: string) {
+    const rows = await db
+      .select({ user: users, address: addresses })
+      .from(users)
+      .leftJoin(addresses, eq(addresses.userId, users.id))
+      .where(eq(users.id, id))
+      .orderBy(desc(addresses.isDefault), asc(addresses.createdAt), asc(addresses.id))
+    if (rows.length === 0) return null
+    return { user: rows[0]!.user, addresses: rows.flatMap((r) => (r.address ? [r.address] : [])) }
+  },
   listAddresses(db: Executor, userId: string) {
     return db.select().from(addresses).where(eq(addresses.userId, userId)).orderBy(desc(addresses.isDefault), asc(addresses.createdAt), asc(addresses.id))
   },

@@ -69,9 +69,9 @@ export class ProfileService {
   }
 
   async profile(userId: string) {
-    const user = await this.#customerOrThrow(userId)
-    const list = await customerRepo.listAddresses(this.#db, userId)
-    return { ...toUser(user), addresses: list.map(toAddress) }
+    const found = await customerRepo.findWithAddresses(this.#db, userId)
+    if (!found) throw new AppError('UNAUTHORIZED', 'Invalid or expired access token')
+    return { ...toUser(found.user), addresses: found.addresses.map(toAddress) }
   }
 
   async updateProfile(userId: string, input: { name?: string; email?: string }) {
