@@ -10,6 +10,7 @@ import { type Page, pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
 import { catalogExists, keepStockAtLocations, moveUnitStock, type StockUnit, stockUnitNames, stockUnitOf, unitsInStock } from '../catalog/index.ts'
 import { gstRegistrationOf, gstSellerOf } from '../tax/index.ts'
+import { sawFirstLocation } from './orders.ts'
 import { inventoryRepo, type LocationRow } from './repo.ts'
 import type { MoveKind } from './schema.sql.ts'
 
@@ -47,7 +48,7 @@ export class InventoryAdminService {
   async createLocation(catalogId: string, input: Required<Pick<LocationInput, 'name' | 'addressLine1' | 'city' | 'state' | 'pincode'>> & LocationInput, actor: string) {
     const now = this.#clock.now()
     await this.#checkPlace(this.#db, catalogId, input.state, input.pincode, input.registrationId ?? null)
-    return this.#db.transaction(async (tx) => {
+    const view = await this.#db.transaction(async (tx) => {
       // The catalog's row first (marked, and so locked, by every new location): two first locations
       // made at once wait for each other, and only the first takes the stock as its opening balance.
       if (!(await keepStockAtLocations(tx, catalogId))) throw new AppError('NOT_FOUND', 'Catalog not found')
@@ -74,6 +75,8 @@ export class InventoryAdminService {
       )
       return this.#view(location, units.reduce((n, u) => n + u.stock, 0))
     })
+    sawFirstLocation(catalogId) // this process's quotes plan from it at once
+    return view
   }
 
   async updateLocation(locationId: string, input: LocationInput) {

@@ -74,6 +74,25 @@ export async function takeUnitsForOrder(tx: Executor, order: OrderUnits, lines: 
 }
 
 /**
+ * Whether a catalog keeps stock at locations, for quotes: a catalog that has one always will (a
+ * location is closed, never deleted), so `true` is kept; `false` for LOCATIONS_MEMO_MS (a first
+ * location made on another node shows in this node's quotes that much later; orders read it exactly).
+ */
+const LOCATIONS_MEMO_MS = 5000
+const withLocations = new Map<string, { has: boolean; at: number }>()
+async function hasLocationsForQuote(db: Executor, catalogId: string): Promise<boolean> {
+  const known = withLocations.get(catalogId)
+  if (known && (known.has || Date.now() - known.at < LOCATIONS_MEMO_MS)) return known.has
+  const has = await inventoryRepo.hasLocations(db, catalogId)
+  if (withLocations.size >= 10_000) withLocations.clear()
+  withLocations.set(catalogId, { has, at: Date.now() })
+  return has
+}
+
+/** This process's quotes see the catalog's first location at once. */
+export const sawFirstLocation = (catalogId: string) => void withLocations.set(catalogId, { has: true, at: Date.now() })
+
+/**
  * The state of the GST registration each line would ship under if it were ordered now (the quote's
  * question; nothing locked or taken): a line whose units would come from a location under its own
  * registration gets that registration's state; undefined: the catalog's seller's (a catalog without
@@ -82,7 +101,7 @@ export async function takeUnitsForOrder(tx: Executor, order: OrderUnits, lines: 
 export async function plannedSupplierStates(db: Executor, delivery: OrderUnits['delivery'], lines: { catalogId: string; productId: string; variantId: string; quantity: number }[]): Promise<(string | undefined)[]> {
   const states: (string | undefined)[] = lines.map(() => undefined)
   for (const catalogId of new Set(lines.map((l) => l.catalogId))) {
-    if (!(await inventoryRepo.hasLocations(db, catalogId))) continue
+    if (!(await hasLocationsForQuote(db, catalogId))) continue
     const mine = lines.filter((l) => l.catalogId === catalogId)
     const { places, allocated } = await plan(db, { catalogId, delivery }, mergeLines(mine), false)
     if ('short' in allocated) continue
