@@ -201,5 +201,25 @@ describe('parcels leave from the location holding their units', () => {
     assert.deepEqual(second.json().data.items.map((i: { orderItemId: string; quantity: number }) => [i.orderItemId, i.quantity]), [[line(product.earbuds), 3]])
     assert.deepEqual((await adminCall('GET', `/shipments/${second.json().data.id}`)).json().data.origin, { locationId: warehouse, pickupName: 'Bhiwandi-WH' })
     assert.equal((await adminCall('POST', `/orders/${order.id}/shipments`, {})).statusCode, 409, 'every unit is in a parcel')
+
+    // Delivered; one earbud comes back: its pickup goes to the warehouse it left from, and QC puts it back there.
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${second.json().data.awb}/DELIVERED` })).statusCode, 200)
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/returns',
+      headers: customerHeaders(customer),
+      payload: { orderId: order.id, reason: 'Faulty', detail: 'Left bud silent', requestedResolution: 'WALLET_CREDIT', items: [{ orderItemId: line(product.earbuds), quantity: 1, reason: 'Defective' }] },
+    })
+    assert.equal(asked.statusCode, 201, asked.body)
+    const returnId = asked.json().data.id
+    for (const status of ['UNDER_REVIEW', 'APPROVED']) assert.equal((await adminCall('POST', `/returns/${returnId}/status`, { status })).statusCode, 200)
+    const pickup = await adminCall('POST', `/returns/${returnId}/pickup`, { weightGrams: 300 })
+    assert.equal(pickup.statusCode, 200, pickup.body)
+    const reverse = (await adminCall('GET', `/shipments/${pickup.json().data.pickup.id}`)).json().data
+    assert.deepEqual([reverse.direction, reverse.origin], ['REVERSE', { locationId: warehouse, pickupName: 'Bhiwandi-WH' }])
+    const before = await levelOf(warehouse, product.earbuds)
+    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${pickup.json().data.pickup.awb}/DELIVERED` })).statusCode, 200)
+    assert.equal((await adminCall('POST', `/returns/${returnId}/quality-check`, { result: 'PASSED', note: 'Works after reset' })).statusCode, 200)
+    assert.equal(await levelOf(warehouse, product.earbuds), before + 1)
   })
 })

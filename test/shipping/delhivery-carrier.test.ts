@@ -222,6 +222,9 @@ describe('requestPickup', () => {
     await carrier().rates({ direction: 'FORWARD', originPincode: '421302', customerPincode: '560038', weightGrams: 400, dimensionsCm: { length: 10, breadth: 10, height: 10 }, collectAmount: 0n, declaredValue: 50_000n })
     const origins = standIn.sent('GET', '/api/kinko/v1/invoice/charges/.json').map((r) => new URLSearchParams(r.path.split('?')[1]).get('o_pin'))
     assert.deepEqual([...new Set(origins)], ['421302'])
+    await carrier().rates({ direction: 'REVERSE', originPincode: '421302', customerPincode: '560038', weightGrams: 400, dimensionsCm: { length: 10, breadth: 10, height: 10 }, collectAmount: 0n, declaredValue: 50_000n })
+    const back = standIn.sent('GET', '/api/kinko/v1/invoice/charges/.json').at(-1)!
+    assert.equal(new URLSearchParams(back.path.split('?')[1]).get('d_pin'), '421302', 'a return is quoted to the location it goes back to')
     await carrier().requestPickup({ ...forward, pickupName: 'Bhiwandi WH' }, new Date('2026-11-26T05:00:00Z'))
     assert.equal(standIn.sent('POST', '/fm/request/new/').at(-1)!.body!.pickup_location, 'Bhiwandi WH')
   })

@@ -249,6 +249,16 @@ describe('book, forward', () => {
 describe('book, reverse', () => {
   const reverse = () => bookingRequest({ direction: 'REVERSE', shipmentId: 'shp_01JREVERSE00000000000000', collectAmount: 0n, declaredValue: 99_999n, items: [{ sku: 'TEE-RED-M', name: 'Red tee, M', quantity: 1, unitPrice: 99_999n, hsnCode: '6109', gstRateBps: 500 }] })
 
+  test("a return of units that left a stock location goes to that location's address, and is quoted to its pincode (decision 0043)", async () => {
+    standIn.pickupLocations = [...standIn.pickupLocations, { ...standIn.pickupLocations[0]!, id: 4_100_003, pickup_location: 'Bhiwandi WH', address: 'Plot 7, Vadpe', city: 'Bhiwandi', state: 'Maharashtra', pin_code: '421302' }]
+    await carrier().book({ ...reverse(), origin: { pickupName: 'Bhiwandi WH', pincode: '421302' } })
+    const body = standIn.sent('POST', '/v1/external/orders/create/return').at(-1)!.body!
+    assert.deepEqual([body.shipping_address, body.shipping_city, body.shipping_pincode], ['Plot 7, Vadpe', 'Bhiwandi', '421302'])
+    await carrier().rates({ direction: 'REVERSE', originPincode: '421302', customerPincode: '560038', weightGrams: 500, dimensionsCm: { length: 10, breadth: 10, height: 10 }, collectAmount: 0n, declaredValue: 50_000n })
+    const asked = new URLSearchParams(standIn.sent('GET', '/v1/external/courier/serviceability/').at(-1)!.path.split('?')[1])
+    assert.deepEqual([asked.get('pickup_postcode'), asked.get('delivery_postcode')], ['560038', '421302'])
+  })
+
   test("creates a return order picked up from the customer and shipped to the pickup location's address, then an AWB with is_return 1", async () => {
     const booked = await carrier().book(reverse())
 

@@ -44,7 +44,7 @@ export const AdminShipment = Type.Object({
         locationId: Type.String(),
         pickupName: Nullable(Type.String({ description: "The location's name at the carrier it was booked with; null: the carrier's configured pickup location" })),
       },
-      { description: "The stock location the parcel leaves from (decision 0043); null: the carrier's configured pickup location (a catalog without locations, a return pickup)" },
+      { description: "The stock location a parcel leaves from, or a return pickup goes back to (decision 0043); null: the carrier's configured pickup location (a catalog without locations)" },
     ),
   ),
   resolution: Nullable(

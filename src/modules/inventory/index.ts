@@ -4,5 +4,5 @@
 // transactions, beside catalog's reserveStock and releaseStock.
 export { InventoryAdminService } from './admin-service.ts'
 export { inventoryAdminRoutes } from './admin-routes.ts'
-export { giveUnitsBack, type HeldAt, type OrderUnits, plannedSupplierStates, takeUnitsForOrder, unitsHeldForOrder } from './orders.ts'
+export { giveUnitsBack, type HeldAt, locationOf, type OrderUnits, plannedSupplierStates, takeUnitsForOrder, unitsHeldForOrder } from './orders.ts'
 export { nearness } from './allocation.ts'

@@ -170,6 +170,12 @@ export interface HeldAt {
   registrationId: string | null
 }
 
+/** A stock location as parcels leave from or come back to it; null: none such. */
+export async function locationOf(db: Executor, id: string): Promise<HeldAt | null> {
+  const row = await inventoryRepo.findLocation(db, id)
+  return row && { id: row.id, name: row.name, pincode: row.pincode, pickupName: row.pickupName, registrationId: row.registrationId }
+}
+
 /** What the order holds at each location, variant by variant, in the locations' order (empty: none; a catalog without locations). */
 export async function unitsHeldForOrder(db: Executor, orderId: string): Promise<{ location: HeldAt; units: Map<string, number> }[]> {
   const out = new Map<string, { location: HeldAt; units: Map<string, number> }>()

@@ -18,7 +18,8 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { backOfficeScope, inScope, type ListScope } from '../../lib/scope.ts'
 import { findOrderById, findOwnOrder, lockOrder, orderItemsOf, type PayoutAccountRow, recordShipment, soldAs } from '../orders/index.ts'
 import { type PayoutAccountInput, payoutToOf } from '../payments/index.ts'
-import type { CourierRule, ShippingService } from '../shipping/index.ts'
+import { type HeldAt, locationOf } from '../inventory/index.ts'
+import { type CourierRule, type ShippingService, shippedUnitsByLocation } from '../shipping/index.ts'
 import { checkImageUrls } from '../uploads/index.ts'
 import type { Storage } from '../uploads/index.ts'
 import { moveReturn } from './machine.ts'
@@ -149,8 +150,10 @@ export class ReturnService {
     const lines = new Map((await orderItemsOf(this.#db, order.id)).map((i) => [i.id, i]))
     const items = await returnRepo.items(this.#db, [row.id])
     const declared = await this.#shipping.declare(order.id, items.map((i) => ({ item: lines.get(i.orderItemId)!, quantity: i.quantity })), input)
+    const home = await this.#returnsTo(order.id, items)
     const { carrier, courierId } = await this.#shipping.chooseCourier(input, {
       direction: 'REVERSE',
+      originPincode: home?.pincode ?? null,
       customerPincode: order.shippingAddress.pincode,
       weightGrams: declared.box.weightGrams,
       dimensionsCm: declared.box.dimensionsCm,
@@ -177,6 +180,7 @@ export class ReturnService {
       invoiceNumber: declared.invoiceNumber,
       ewayBillNo: declared.ewayBillNo,
       courierId,
+      origin: home && { pickupName: home.pickupName, pincode: home.pincode },
     })
     let parcel
     try {
@@ -188,7 +192,16 @@ export class ReturnService {
         const recorded = await recordShipment(
           tx,
           locked,
-          { id: shipmentId, direction: 'REVERSE', returnRequestId: id, carrier: carrier.name, booked, declared, lines: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })) },
+          {
+            id: shipmentId,
+            direction: 'REVERSE',
+            returnRequestId: id,
+            carrier: carrier.name,
+            booked,
+            declared,
+            lines: items.map((i) => ({ orderItemId: i.orderItemId, quantity: i.quantity })),
+            origin: home && { locationId: home.id, pickupName: home.pickupName },
+          },
           at,
         )
         await returnRepo.update(tx, id, { updatedAt: at })
@@ -200,6 +213,19 @@ export class ReturnService {
     }
     await this.#shipping.requestPickup(carrier, parcel)
     return this.adminView(id)
+  }
+
+  /**
+   * The stock location a return's units go back to (decision 0043): the one their parcels left from
+   * (most of the returned lines' units, ties to the first); null when they left from none (a catalog
+   * without locations): the carrier's configured pickup location.
+   */
+  async #returnsTo(orderId: string, items: { orderItemId: string; quantity: number }[]): Promise<HeldAt | null> {
+    const shipped = await shippedUnitsByLocation(this.#db, orderId)
+    const units = new Map<string, number>()
+    for (const { orderItemId } of items) for (const [locationId, n] of shipped.get(orderItemId) ?? []) units.set(locationId, (units.get(locationId) ?? 0) + n)
+    const [most] = [...units].sort((a, b) => b[1] - a[1])
+    return most ? locationOf(this.#db, most[0]) : null
   }
 
   /** The back office's quality check of the units received; PASSED restocks them, once (pickup.ts). */

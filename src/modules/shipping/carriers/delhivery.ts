@@ -385,7 +385,7 @@ class DelhiveryCarrier implements Carrier {
     const reverse = request.direction === 'REVERSE'
     const query = new URLSearchParams({
       origin_pin: reverse ? request.customerPincode : this.#origin(request),
-      destination_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
+      destination_pin: reverse ? this.#origin(request) : request.customerPincode,
       mot: mode,
       pdt: 'B2C',
     })
@@ -399,7 +399,7 @@ class DelhiveryCarrier implements Carrier {
     }
   }
 
-  /** Where a forward parcel leaves from: its stock location's pincode (decision 0043), else the registered warehouse's. */
+  /** The warehouse end of a parcel (where a forward one leaves from, where a return goes): its stock location's pincode (decision 0043), else the registered warehouse's. */
   #origin(request: RateRequest): string {
     return request.originPincode || this.#options.pickupPincode
   }
@@ -412,7 +412,7 @@ class DelhiveryCarrier implements Carrier {
       md: mode,
       ss: reverse ? 'DTO' : 'Delivered',
       o_pin: reverse ? request.customerPincode : this.#origin(request),
-      d_pin: reverse ? this.#options.pickupPincode : request.customerPincode,
+      d_pin: reverse ? this.#origin(request) : request.customerPincode,
       cgm: String(chargeableGrams(request)),
       pt: cod ? 'COD' : 'Pre-paid',
       ...(cod ? { cod: String(rupees(request.collectAmount)) } : {}),

@@ -326,7 +326,7 @@ class ShiprocketCarrier implements Carrier {
   readonly #options: ShiprocketOptions
   readonly #webhookTokens: string[]
   readonly #api: ShiprocketApi
-  #warehouse: Promise<PickupLocation> | null = null
+  readonly #warehouses = new Map<string, Promise<PickupLocation>>()
 
   constructor(options: ShiprocketOptions) {
     this.#options = options
@@ -338,7 +338,7 @@ class ShiprocketCarrier implements Carrier {
   async book(request: BookingRequest): Promise<BookedShipment> {
     // Shiprocket requires an e-mail on both ends: a customer without one is billed under the
     // merchant's, the pickup location's in the panel (decision 0030).
-    const merchant = request.direction === 'REVERSE' || request.customer.email === null ? await this.#warehouseAddress() : null
+    const merchant = request.direction === 'REVERSE' || request.customer.email === null ? await this.#warehouseAddress(request.origin?.pickupName ?? this.#options.pickupLocation) : null
     const path = request.direction === 'FORWARD' ? PATHS.createForward : PATHS.createReturn
     const created = await this.#api.call<CreatedOrder>('POST', path, request.direction === 'FORWARD' ? forwardOrder(request, this.#options, merchant) : returnOrder(request, this.#options, merchant!))
     if ((typeof created?.shipment_id !== 'number' && typeof created?.shipment_id !== 'string') || String(created.shipment_id) === '') {
@@ -353,8 +353,8 @@ class ShiprocketCarrier implements Carrier {
 
   async rates(request: RateRequest): Promise<CourierRate[]> {
     const reverse = request.direction === 'REVERSE'
-    // A forward parcel from a stock location is quoted from its pincode (decision 0043); anything else from the configured warehouse.
-    const warehousePincode = !reverse && request.originPincode ? request.originPincode : String((await this.#warehouseAddress()).pin_code ?? '')
+    // A parcel from or back to a stock location is quoted from or to its pincode (decision 0043); anything else the configured warehouse's.
+    const warehousePincode = request.originPincode ? request.originPincode : String((await this.#warehouseAddress(this.#options.pickupLocation)).pin_code ?? '')
     const query = new URLSearchParams({
       pickup_postcode: reverse ? request.customerPincode : warehousePincode,
       delivery_postcode: reverse ? warehousePincode : request.customerPincode,
@@ -432,18 +432,23 @@ class ShiprocketCarrier implements Carrier {
     return trackedEvents(awb, data)
   }
 
-  /** The pickup location's address (the warehouse a reverse pickup goes to), read once from the panel's settings. */
-  #warehouseAddress(): Promise<PickupLocation> {
-    const name = this.#options.pickupLocation
-    this.#warehouse ??= this.#api.call<{ data?: { shipping_address?: PickupLocation[] } }>('GET', PATHS.pickupLocations).then((answer) => {
-      const found = (answer?.data?.shipping_address ?? []).find((l) => l.pickup_location === name)
-      if (!found) throw new CarrierError(`Shiprocket has no pickup location named "${name}" (SHIPROCKET_PICKUP_LOCATION)`)
-      return found
-    })
+  /**
+   * A pickup location's address (the warehouse a reverse pickup goes to: the configured one, or a
+   * stock location's), read once per name from the panel's settings.
+   */
+  #warehouseAddress(name: string): Promise<PickupLocation> {
+    const setting = name === this.#options.pickupLocation ? ' (SHIPROCKET_PICKUP_LOCATION)' : " (the stock location's pickupName)"
+    const pending =
+      this.#warehouses.get(name) ??
+      this.#api.call<{ data?: { shipping_address?: PickupLocation[] } }>('GET', PATHS.pickupLocations).then((answer) => {
+        const found = (answer?.data?.shipping_address ?? []).find((l) => l.pickup_location === name)
+        if (!found) throw new CarrierError(`Shiprocket has no pickup location named "${name}"${setting}`)
+        return found
+      })
+    this.#warehouses.set(name, pending)
     // A failed read is asked again by the next booking.
-    const pending = this.#warehouse
     pending.catch(() => {
-      if (this.#warehouse === pending) this.#warehouse = null
+      if (this.#warehouses.get(name) === pending) this.#warehouses.delete(name)
     })
     return pending
   }

@@ -49,9 +49,9 @@ export interface BookingRequest {
   /** The carrier's courier to book with (from its rates); null: the carrier's own choice. */
   courierId: string | null
   /**
-   * Where a forward parcel leaves from when the catalog keeps stock at locations (decision 0043):
-   * the location's pickup name at the carrier (null: the carrier's configured one) and its pincode.
-   * Absent or null: the carrier's configured pickup location.
+   * The stock location a forward parcel leaves from, or a return goes back to, when the catalog keeps
+   * stock at locations (decision 0043): its pickup name at the carrier (null: the carrier's
+   * configured one) and its pincode. Absent or null: the carrier's configured pickup location.
    */
   origin?: ParcelOrigin | null
   /** The merchant's own delivery only (manual.ts): its tracking number and link, when it has them. Carriers ignore them. */
@@ -69,7 +69,7 @@ export interface ParcelOrigin {
 /** What a parcel would cost with each of a carrier's couriers: the rate card's question. */
 export interface RateRequest {
   direction: 'FORWARD' | 'REVERSE'
-  /** Where a forward parcel leaves from (a stock location's pincode); absent: the carrier's configured pickup location. */
+  /** The stock location's pincode a forward parcel leaves from, or a return goes back to; absent: the carrier's configured pickup location. */
   originPincode?: string | null
   /** The customer's pincode: where a forward parcel goes, where a reverse one is picked up. */
   customerPincode: string
