@@ -201,6 +201,12 @@ describe('parcels leave from the location holding their units', () => {
     assert.deepEqual(second.json().data.items.map((i: { orderItemId: string; quantity: number }) => [i.orderItemId, i.quantity]), [[line(product.earbuds), 3]])
     assert.deepEqual((await adminCall('GET', `/shipments/${second.json().data.id}`)).json().data.origin, { locationId: warehouse, pickupName: 'Bhiwandi-WH' })
     assert.equal((await adminCall('POST', `/orders/${order.id}/shipments`, {})).statusCode, 409, 'every unit is in a parcel')
+    // Each location's people pick their own parcels, and its courier's manifest lists only them.
+    const pickAt = async (id: string) => ((await adminCall('GET', `/fulfilment/pick-list?locationId=${id}`)).json().data as { lines: { sku: string; quantity: number }[] }).lines.map((l) => [l.sku, l.quantity])
+    assert.deepEqual(await pickAt(store), [['ATTA', 1]])
+    assert.deepEqual(await pickAt(warehouse), [['EARBUDS', 3]])
+    const manifest = (await adminCall('GET', `/fulfilment/manifest?carrier=sandbox&locationId=${warehouse}`)).json().data as { parcels: { awb: string }[] }
+    assert.deepEqual(manifest.parcels.map((p) => p.awb), [second.json().data.awb])
 
     // Delivered; one earbud comes back: its pickup goes to the warehouse it left from, and QC puts it back there.
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${second.json().data.awb}/DELIVERED` })).statusCode, 200)

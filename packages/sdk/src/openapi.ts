@@ -13705,6 +13705,8 @@ export interface operations {
                 /** @description The day the parcels were booked, in India (YYYY-MM-DD); default today */
                 date?: string;
                 format?: "json" | "pdf";
+                /** @description Only the parcels leaving from this stock location; omitted: every parcel */
+                locationId?: string;
             };
             header?: never;
             path?: never;
@@ -13920,6 +13922,8 @@ export interface operations {
                 /** @description A day in India (YYYY-MM-DD); default today */
                 date?: string;
                 format?: "json" | "pdf";
+                /** @description Only the parcels leaving from this stock location; omitted: every parcel */
+                locationId?: string;
             };
             header?: never;
             path?: never;

@@ -144,6 +144,9 @@ function fromLocation(order: OrderRow, lines: Line[], held: Held, shippedFrom: M
 /** The goods' value of these lines as paid (after discounts, before tax on top): what a parcel is declared worth. */
 const declaredValueOf = (lines: Line[]) => sumPaise(lines.map((l) => (l.item.paidAmount * BigInt(l.quantity)) / BigInt(l.item.quantity)))
 
+/** The parcels leaving from one stock location (all of them without one). */
+const atLocation = (parcels: ShipmentRow[], locationId: string | undefined) => (locationId === undefined ? parcels : parcels.filter((p) => p.locationId === locationId))
+
 /** [from, to) of a day in India (default: today's). */
 function indiaDayWindow(day: string | undefined, now: Date) {
   const date = day ?? indiaDay(now)
@@ -462,10 +465,10 @@ export class Fulfilment {
   }
 
   /** What to pick for the forward parcels booked on a day in India (default: today): units per SKU, with the order numbers they go to. */
-  async pickList(day: string | undefined): Promise<PickList> {
+  async pickList(day: string | undefined, locationId?: string): Promise<PickList> {
     const now = this.#clock.now()
     const { date, from, to } = indiaDayWindow(day, now)
-    const parcels = await parcelsBookedBetween(this.#db, from, to, null)
+    const parcels = atLocation(await parcelsBookedBetween(this.#db, from, to, null), locationId)
     const units = await parcelItems(this.#db, parcels.map((p) => p.id))
     const [items, orders] = await Promise.all([orderItemsByIds(this.#db, [...new Set(units.map((u) => u.orderItemId))]), findOrdersByIds(this.#db, [...new Set(parcels.map((p) => p.orderId))])])
     const itemById = new Map(items.map((i) => [i.id, i]))
@@ -490,11 +493,11 @@ export class Fulfilment {
    * cancelled, in booking order, with their units and the cash the courier collects for each (a COD
    * order still unpaid: all of it with its first parcel that was not cancelled, as the label says).
    */
-  async manifest(carrierName: string, day: string | undefined): Promise<Manifest> {
+  async manifest(carrierName: string, day: string | undefined, locationId?: string): Promise<Manifest> {
     const carrier = this.#shipping.carrierNamed(carrierName)
     const now = this.#clock.now()
     const { date, from, to } = indiaDayWindow(day, now)
-    const parcels = await parcelsBookedBetween(this.#db, from, to, carrier.name)
+    const parcels = atLocation(await parcelsBookedBetween(this.#db, from, to, carrier.name), locationId)
     const orderIds = [...new Set(parcels.map((p) => p.orderId))]
     const [units, orders, parcelsOfTheirOrders] = await Promise.all([parcelItems(this.#db, parcels.map((p) => p.id)), findOrdersByIds(this.#db, orderIds), parcelsOfOrders(this.#db, orderIds)])
     const orderById = new Map(orders.map((o) => [o.id, o]))

@@ -75,7 +75,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }
       },
     },
     async (request, reply) => {
-      const manifest = await fulfilment.manifest(request.query.carrier, request.query.date)
+      const manifest = await fulfilment.manifest(request.query.carrier, request.query.date, request.query.locationId)
       if (request.query.format === 'pdf') return sendPdf(reply, `manifest-${manifest.carrier}-${manifest.date}.pdf`, await shipping.manifestPdf(manifest))
       return ok(manifestView(manifest), 'Manifest retrieved')
     },
@@ -105,7 +105,7 @@ export function printAdminRoutes(app: RouteApp, { shipping, fulfilment, guards }
       },
     },
     async (request, reply) => {
-      const list = await fulfilment.pickList(request.query.date)
+      const list = await fulfilment.pickList(request.query.date, request.query.locationId)
       if (request.query.format !== 'pdf') return ok({ date: list.date, shipments: list.shipments, lines: list.lines }, 'Pick list retrieved')
       return sendPdf(reply, `pick-list-${list.date}.pdf`, await shipping.pickListPdf(list))
     },

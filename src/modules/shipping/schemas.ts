@@ -185,8 +185,11 @@ export const ShippingRates = Type.Object({
   ),
   unavailableCarriers: Type.Array(Type.String(), { description: 'Carriers that could not answer now (left out of rates)', examples: [[]] }),
 })
+/** One stock location's parcels only (decision 0043): what its people pick and its courier collects. */
+const AtLocation = Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the parcels leaving from this stock location; omitted: every parcel' }))
 export const PickListQuery = Type.Object({
   date: Type.Optional(Type.String({ format: 'date', description: 'A day in India (YYYY-MM-DD); default today' })),
+  locationId: AtLocation,
   format: Type.Optional(Type.Enum(['json', 'pdf'])),
 })
 export const PickList = Type.Object({
@@ -210,6 +213,7 @@ export const ResolveLossBody = Type.Object({
 export const ManifestQuery = Type.Object({
   carrier: Type.String({ minLength: 1, maxLength: 40, description: 'The carrier whose courier collects the parcels' }),
   date: Type.Optional(Type.String({ format: 'date', description: 'The day the parcels were booked, in India (YYYY-MM-DD); default today' })),
+  locationId: AtLocation,
   format: Type.Optional(Type.Enum(['json', 'pdf'])),
 })
 export const Manifest = Type.Object({
