@@ -179,7 +179,10 @@ describe('parcels leave from the location holding their units', () => {
 
     const both = await adminCall('POST', `/orders/${order.id}/shipments`, { items: [{ orderItemId: line(product.atta), quantity: 1 }, { orderItemId: line(product.earbuds), quantity: 3 }] })
     assert.equal(both.statusCode, 400, both.body)
-    assert.match(JSON.stringify(both.json()), /items: a parcel leaves from one stock location, and none holds all the units asked/)
+    assert.match(JSON.stringify(both.json()), /items: a parcel leaves from one stock location, and no one location holds all the units asked/)
+    const wrongPlace = await adminCall('POST', `/orders/${order.id}/shipments`, { locationId: store, items: [{ orderItemId: line(product.earbuds), quantity: 3 }] })
+    assert.equal(wrongPlace.statusCode, 400, wrongPlace.body)
+    assert.match(JSON.stringify(wrongPlace.json()), /Indiranagar store does not hold all the units asked/)
     const nowhere = await adminCall('POST', `/orders/${order.id}/shipments`, { locationId: 'loc_nowhere' })
     assert.equal(nowhere.statusCode, 400)
     assert.match(JSON.stringify(nowhere.json()), /locationId: order \S+ holds no units at location loc_nowhere/)

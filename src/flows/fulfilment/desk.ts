@@ -130,7 +130,8 @@ function fromLocation(order: OrderRow, lines: Line[], held: Held, shippedFrom: M
     const at = named ?? held.find((h) => lines.every(holding(h)))
     if (!at || !lines.every(holding(at))) {
       const where = held.map((h) => `${h.location.name}: ${lines.map((l) => `${Math.max(0, left(h, l.item))} of ${l.item.sku}`).join(', ')}`).join('; ')
-      throw new AppError('BAD_REQUEST', 'Validation failed', [`items: a parcel leaves from one stock location, and ${named ? named.location.name : 'none'} holds all the units asked (${where})`])
+      const which = named ? `${named.location.name} does not hold` : 'no one location holds'
+      throw new AppError('BAD_REQUEST', 'Validation failed', [`items: a parcel leaves from one stock location, and ${which} all the units asked (${where})`])
     }
     return { lines, origin: at.location }
   }
