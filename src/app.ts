@@ -105,6 +105,7 @@ function createServices(app: FastifyInstance, deps: Deps, storage: Storage) {
   const fulfilment = new Fulfilment(deps, shipping, payments)
   app.decorate('shipping', shipping)
   const tax = new TaxService(deps, () => checkout.gstSellersChanged())
+  app.decorate('tax', tax)
   const support = new SupportService(deps, storage, (owner, purpose, files) => uploads.issueSlots(owner, purpose, files))
   const returns = new ReturnService(deps, storage, payments, shipping)
   const returnMoves = new ReturnMoves(deps, payments, returns)
@@ -174,5 +175,7 @@ declare module 'fastify' {
     shipping: ShippingService
     /** Partner webhook delivery; the server starts it, tests drive dispatchOnce. */
     dispatcher: Dispatcher
+    /** GST; the server's timer numbers documents still waiting for their number. */
+    tax: TaxService
   }
 }

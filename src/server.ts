@@ -44,7 +44,7 @@ async function startPrimary(config: Config, workers: number) {
 
 /**
  * The reservation sweeper, refund retries, idempotency-key expiry, pickups carriers did not
- * accept and kept carrier callbacks past their time, every `intervalMs`. Safe on
+ * accept, kept carrier callbacks past their time and tax documents still waiting for their number, every `intervalMs`. Safe on
  * every node at once (row locks with SKIP LOCKED); one run at a time per process.
  */
 function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, intervalMs: number) {
@@ -57,6 +57,7 @@ function startBackgroundJobs(app: Awaited<ReturnType<typeof buildApp>>, interval
       const pickups = await app.shipping.retryPickups()
       if (pickups > 0) app.log.info({ pickups }, 'carriers accepted pickups asked for again')
       await app.shipping.purgeKeptCallbacks()
+      await app.tax.numberWaitingDocuments()
     } catch (err) {
       app.log.warn({ err }, 'background job failed; it runs again at the next interval')
     }

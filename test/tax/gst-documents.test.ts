@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
 import { eq, sql } from 'drizzle-orm'
+import { queryRows } from '../../src/db/client.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
+import { numberWaiting } from '../../src/modules/tax/documents.ts'
 import { issueInvoices } from '../../src/modules/tax/index.ts'
 import { taxDocuments } from '../../src/modules/tax/schema.sql.ts'
 import { seedDeliveryZones } from '../../src/modules/checkout/seed-zones.ts'
@@ -214,6 +216,34 @@ describe('tax invoices', () => {
     assert.equal(none.json().message, `Order ${plain.orderNumber} has no tax invoice: its seller is not registered for GST, so no tax invoice is issued`)
   })
 
+  test('an invoice is numbered just after its order commits; one left waiting (the process stopped) is numbered by the server\'s job, announced once, and not shown until then', async () => {
+    const customer = await givenCustomer(t.app, partner)
+    const order = (await placeOrder(t, customer, { items: [item('atta')], shippingAddress: KARNATAKA, paymentMode: 'COD' })).json().data
+    const db = t.deps.database.db
+    const [numbered] = await db.select().from(taxDocuments).where(eq(taxDocuments.orderId, order.id))
+    assert.ok(numbered!.serial !== null && numbered!.number === numbered!.document.number, 'numbered by the time the order was answered')
+    const announced = async () => (await queryRows<{ number: string }>(db, sql`select data->>'number' as number from outbox_events where type = 'invoice.created' and subject_id = ${order.id}`)).map((e) => e.number)
+    assert.deepEqual(await announced(), [numbered!.number])
+
+    // As if the process had stopped between the order's commit and its numbering.
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`update tax_documents set serial = null, number = null, document = jsonb_set(document, '{number}', '""') where id = ${numbered!.id}`)
+      const series = sql`registration_id = ${numbered!.registrationId} and series = 'IN' and financial_year = ${numbered!.financialYear}`
+      await tx.execute(numbered!.serial === 1 ? sql`delete from gst_document_series where ${series}` : sql`update gst_document_series set last_serial = last_serial - 1 where ${series}`)
+      await tx.execute(sql`delete from outbox_events where type = 'invoice.created' and subject_id = ${order.id}`)
+    })
+    const waiting = await asCustomer(customer, 'GET', `/orders/${order.id}/invoice`)
+    assert.equal(waiting.statusCode, 404)
+    assert.equal(waiting.json().message, `Order ${order.orderNumber} has no tax invoice: its invoice is being numbered, just after the order was confirmed: ask again in a moment`)
+
+    await t.app.tax.numberWaitingDocuments()
+    const [again] = (await documentsOf(customer, order.id)).invoices
+    assert.equal(again!.number, numbered!.number, 'the same number: the series had not moved on')
+    assert.deepEqual(await announced(), [numbered!.number])
+    await t.app.tax.numberWaitingDocuments()
+    assert.deepEqual(await announced(), [numbered!.number], 'numbered and announced once')
+  })
+
   test('numbers are consecutive in the seller\'s series, and a transaction that rolls back gives its number back', async () => {
     const customer = await givenCustomer(t.app, partner)
     const first = (await placeOrder(t, customer, { items: [item('atta')], shippingAddress: KARNATAKA, paymentMode: 'COD' })).json().data
@@ -232,15 +262,17 @@ describe('tax invoices', () => {
     }
     await assert.rejects(
       db.transaction(async (tx) => {
-        const [issued] = await issueInvoices(tx, synthetic, clock.now())
-        assert.equal(serialOf(issued!.number), stored!.serial + 1)
+        await issueInvoices(tx, synthetic, clock.now())
+        assert.equal(await numberWaiting(tx, synthetic.id), 1)
+        const [issued] = await tx.select().from(taxDocuments).where(eq(taxDocuments.orderId, synthetic.id))
+        assert.equal(issued!.serial, stored!.serial! + 1)
         throw new Error('the order failed after its invoice was numbered')
       }),
       /the order failed/,
     )
     const second = (await placeOrder(t, customer, { items: [item('atta')], shippingAddress: KARNATAKA, paymentMode: 'COD' })).json().data
     const [invoice] = (await documentsOf(customer, second.id)).invoices
-    assert.equal(serialOf(invoice!.number), stored!.serial + 1, 'no gap')
+    assert.equal(serialOf(invoice!.number), stored!.serial! + 1, 'no gap')
   })
 })
 

@@ -333,10 +333,10 @@ describe('GSTR-1 per GSTIN and period', () => {
 
     // Table 13: each series as stored, first to last, counted.
     for (const [type, docNum] of [['TAX_INVOICE', 1], ['BILL_OF_SUPPLY', 1], ['CREDIT_NOTE', 5]] as const) {
-      const stored = docs.filter((d) => d.type === type).sort((a, b) => a.serial - b.serial)
+      const stored = docs.filter((d) => d.type === type).sort((a, b) => a.serial! - b.serial!)
       const [series] = report.documentsIssued.find((d: { docNum: number }) => d.docNum === docNum).series.filter((s: { documentType: string }) => s.documentType === type)
       assert.deepEqual([series.from, series.to, series.total, series.cancelled, series.netIssued], [stored[0]!.number, stored.at(-1)!.number, stored.length, 0, stored.length], type)
-      assert.equal(stored.at(-1)!.serial - stored[0]!.serial + 1, stored.length, `${type}: no gap`)
+      assert.equal(stored.at(-1)!.serial! - stored[0]!.serial! + 1, stored.length, `${type}: no gap`)
     }
     // Table 14: the taxed lines of sales through the operator, net (nil-rated goods collect no TCS).
     const [viaOperator] = await queryRows<{ taxed: string; nil: string }>(

@@ -32,6 +32,16 @@ export function eventInsertSql(event: Omit<NewEvent, 'data'>, data: SQL): SQL {
 }
 
 /**
+ * Events inserted from a query's rows, for a caller announcing many changes in one statement (tax
+ * documents numbered in a batch). `rows` is a SQL source (a CTE's name or a subquery) with columns
+ * id, partner_id, type, subject_id, data (jsonb) and at (timestamptz). Same transaction rule as recordEvent.
+ */
+export function eventsInsertFromSql(rows: SQL): SQL {
+  return sql`insert into ${outboxEvents} (id, partner_id, type, subject_id, data, next_attempt_at, created_at)
+             select id, partner_id, type, subject_id, data, at, at from ${rows}`
+}
+
+/**
  * The event's insert, not yet run: for a caller that writes it in the same statement as the change
  * (order creation, see orders/repo.ts insertNewOrder). Same transaction rule as recordEvent.
  */

@@ -39,10 +39,11 @@ export const invoiceResponses = (...statuses: (400 | 401 | 403 | 404)[]) => ({
 
 /** The order's documents; 404 naming why there is no invoice (yet). */
 export async function documentsOfOrder(db: Executor, order: OrderRow) {
-  const documents = await taxDocumentsOf(db, order.id)
+  const { numbering, ...documents } = await taxDocumentsOf(db, order.id)
   if (documents.invoices.length > 0 || documents.billsOfSupply.length > 0) return documents
-  const why =
-    order.taxableValue === null
+  const why = numbering
+    ? 'its invoice is being numbered, just after the order was confirmed: ask again in a moment'
+    : order.taxableValue === null
       ? 'its seller is not registered for GST, so no tax invoice is issued'
       : order.status === 'PENDING_PAYMENT'
         ? 'the invoice is issued once the order is paid'

@@ -12,13 +12,16 @@
 //                      refund); a COD order paid online credits its COD fee line alone. A credit
 //                      note is issued by the registration of the document it reverses.
 //
-// Numbers come from a counter row per registration, series and financial year, incremented in the
-// same transaction (documentRepo.insertNumbered): gapless and unique across catalogs and processes.
+// Numbers come from a counter row per registration, series and financial year: gapless and unique
+// across catalogs and processes. A credit note takes its number in its own transaction
+// (documentRepo.insertNumbered); a tax invoice or bill of supply is stored with its order's change
+// and numbered just after it commits, in batches (numberWaiting, decision 0045), so a seller's
+// orders do not queue on the counter row.
 // Each document is stored as answered (seller's and buyer's details of its time) with an event
 // (invoice.created, bill_of_supply.created, credit_note.created) carrying the GSTIN. Part of a line is credited by cumulative proportion of
 // its quantity, so the credit notes of a line that is returned a unit at a time add up to the line
 // to the paisa.
-import type { Executor } from '../../db/client.ts'
+import { afterCommit, type Db, type Executor } from '../../db/client.ts'
 import { amountInWords } from '../../lib/amount-in-words.ts'
 import { GST_STATE_CODES } from '../../lib/gstin.ts'
 import { newId } from '../../lib/ids.ts'
@@ -104,7 +107,8 @@ export function documentNumber(prefix: string, financialYear: string, serial: nu
  * invoice for the taxable lines and a bill of supply (rule 49) for the nil-rated ones. Shipping and
  * the COD fee go with the principal supply (they were taxed at its rate). Called once per order, by
  * the move to CONFIRMED (which the order machine allows once); a second call would break the unique
- * index of one document of a kind per order and registration, and roll back.
+ * index of one document of a kind per order and registration, and roll back. The documents are
+ * stored without their numbers and numbered once the transaction commits (decision 0045).
  */
 export async function issueInvoices(tx: Executor, order: InvoicedOrder, at: Date): Promise<TaxDocument[]> {
   if (order.placeOfSupplyStateCode === null || order.placeOfSupplyState === null) return []
@@ -194,6 +198,8 @@ export interface CreditRequest {
  * document it reverses, whatever the catalog sells under now.
  */
 export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 'id' | 'orderNumber' | 'partnerId'>, request: CreditRequest, at: Date): Promise<TaxDocument[]> {
+  // The order's invoices may still wait for their numbers (decision 0045): the credit note prints them.
+  await numberWaiting(tx, order.id)
   const documents = await documentRepo.ofOrder(tx, order.id)
   const sales = documents.filter((d) => d.type !== 'CREDIT_NOTE')
   if (sales.length === 0) return []
@@ -247,7 +253,7 @@ export async function issueCreditNotes(tx: Executor, order: Pick<InvoicedOrder, 
           place: doc.placeOfSupply,
           intraState: doc.intraState,
           lines,
-          invoice: { id: sale.id, number: sale.number, date: sale.issueDate },
+          invoice: { id: sale.id, number: sale.number!, date: sale.issueDate },
           reason: request.reason,
           returnId: request.returned?.returnId ?? null,
         },
@@ -277,11 +283,15 @@ function keepFromCredit(lines: IssuedLine[], kept: Paise) {
   })
 }
 
-/** The order's documents as issued: tax invoices, bills of supply, credit notes. */
-export async function taxDocumentsOf(db: Executor, orderId: string): Promise<{ invoices: TaxDocument[]; billsOfSupply: TaxDocument[]; creditNotes: TaxDocument[] }> {
-  const rows = await documentRepo.ofOrder(db, orderId)
+/**
+ * The order's documents as issued: tax invoices, bills of supply, credit notes; and whether some
+ * still wait for their number (not issued yet: numbered within moments of their order's commit).
+ */
+export async function taxDocumentsOf(db: Executor, orderId: string): Promise<{ invoices: TaxDocument[]; billsOfSupply: TaxDocument[]; creditNotes: TaxDocument[]; numbering: boolean }> {
+  const all = await documentRepo.ofOrder(db, orderId)
+  const rows = all.filter((r) => r.serial !== null)
   const of = (type: TaxDocumentType) => rows.filter((r) => r.type === type).map((r) => r.document)
-  return { invoices: of('TAX_INVOICE'), billsOfSupply: of('BILL_OF_SUPPLY'), creditNotes: of('CREDIT_NOTE') }
+  return { invoices: of('TAX_INVOICE'), billsOfSupply: of('BILL_OF_SUPPLY'), creditNotes: of('CREDIT_NOTE'), numbering: rows.length < all.length }
 }
 
 /**
@@ -322,7 +332,11 @@ interface ToIssue {
   returnId: string | null
 }
 
-/** Numbers, stores and announces one document, in one statement (documentRepo.insertNumbered). */
+/**
+ * Stores one document: a tax invoice or bill of supply to be numbered once the transaction commits
+ * (its returned `number` is empty), a credit note numbered and announced in one statement
+ * (documentRepo.insertNumbered).
+ */
 async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
   const day = indiaDay(at)
   const financialYear = financialYearOf(day)
@@ -376,53 +390,146 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
     },
     amountInWords: amountInWords(totals.taxableValue + tax),
   }
-  const serial = await documentRepo.insertNumbered(
-    tx,
-    series,
-    `${prefix}/${financialYear.slice(2)}/`,
-    serialWidth(prefix),
-    {
-      id,
-      type: d.type,
-      catalogId: d.catalogId,
-      registrationId: d.registration.id,
-      partnerId: d.partnerId,
-      ecoGstin: d.ecoGstin,
-      financialYear,
-      orderId: d.order.id,
-      invoiceId: d.invoice?.id ?? null,
-      returnId: d.returnId,
-      issuedAt: at,
-      issueDate: day,
-      placeOfSupplyStateCode: d.place.stateCode,
-      intraState: d.intraState,
-      ...totals,
-      total: totals.taxableValue + tax,
-      document,
-    },
-    d.lines.map((l, i) => ({
-      position: i + 1,
-      kind: l.kind,
-      orderItemId: l.orderItemId,
-      quantity: l.quantity,
-      gstRateBps: l.gstRateBps,
-      amount: l.amount,
-      discount: l.discount,
-      taxableValue: l.taxableValue,
-      cgst: l.cgst,
-      sgst: l.sgst,
-      igst: l.igst,
-    })),
-    {
-      partnerId: d.partnerId,
-      type: EVENT_OF[d.type],
-      subjectId: d.order.id,
-      data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, gstin: d.seller.gstin!, number: '', total: document.totals.total, document },
-      at,
-    },
-  )
+  const row = {
+    id,
+    type: d.type,
+    catalogId: d.catalogId,
+    registrationId: d.registration.id,
+    partnerId: d.partnerId,
+    ecoGstin: d.ecoGstin,
+    financialYear,
+    orderId: d.order.id,
+    invoiceId: d.invoice?.id ?? null,
+    returnId: d.returnId,
+    issuedAt: at,
+    issueDate: day,
+    placeOfSupplyStateCode: d.place.stateCode,
+    intraState: d.intraState,
+    ...totals,
+    total: totals.taxableValue + tax,
+    document,
+  }
+  const lines = d.lines.map((l, i) => ({
+    position: i + 1,
+    kind: l.kind,
+    orderItemId: l.orderItemId,
+    quantity: l.quantity,
+    gstRateBps: l.gstRateBps,
+    amount: l.amount,
+    discount: l.discount,
+    taxableValue: l.taxableValue,
+    cgst: l.cgst,
+    sgst: l.sgst,
+    igst: l.igst,
+  }))
+  if (d.type !== 'CREDIT_NOTE') {
+    // Numbered once the order's change has committed (decision 0045): see numberWaiting.
+    await documentRepo.insertUnnumbered(tx, row, lines)
+    await numberAfterCommit(tx)
+    return document
+  }
+  const serial = await documentRepo.insertNumbered(tx, series, `${prefix}/${financialYear.slice(2)}/`, serialWidth(prefix), row, lines, {
+    partnerId: d.partnerId,
+    type: EVENT_OF[d.type],
+    subjectId: d.order.id,
+    data: { orderId: d.order.id, orderNumber: d.order.orderNumber, documentId: id, gstin: d.seller.gstin!, number: '', total: document.totals.total, document },
+    at,
+    })
   document.number = documentNumber(prefix, financialYear, serial)
   return document
+}
+
+/** How many waiting documents one numbering transaction takes. */
+const NUMBERING_BATCH = 500
+
+/**
+ * Numbers documents waiting for their number (decision 0045), oldest first: `orderId`'s (a credit
+ * note must print its invoice's number, so its transaction numbers them first), or up to a batch of
+ * any that no other numberer holds. Per series (registration, type, financial year), the serials
+ * are taken at once from its counter row, which stays locked until `tx` commits: gapless, and a
+ * seller's orders meet on that row once per batch instead of once per order. Series are taken in
+ * one order, so two numberers never wait on each other in a cycle. Returns how many it numbered.
+ */
+export async function numberWaiting(tx: Executor, orderId?: string): Promise<number> {
+  const waiting = await documentRepo.lockUnnumbered(tx, NUMBERING_BATCH, orderId)
+  if (waiting.length === 0) return 0
+  const registrations = new Map<string, RegistrationRow>()
+  for (const id of new Set(waiting.map((w) => w.registrationId))) registrations.set(id, (await registrationRepo.find(tx, id))!)
+  const series = new Map<string, typeof waiting>()
+  for (const doc of waiting) {
+    const key = `${doc.registrationId} ${SERIES_OF[doc.type]} ${doc.financialYear}`
+    series.set(key, [...(series.get(key) ?? []), doc])
+  }
+  const numbered: { id: string; serial: number; number: string; eventId: string }[] = []
+  for (const key of [...series.keys()].sort()) {
+    const docs = series.get(key)!
+    const { registrationId, type, financialYear } = docs[0]!
+    const prefix = seriesPrefix(registrations.get(registrationId)!, SERIES_OF[type])
+    const first = await documentRepo.takeSerials(tx, registrationId, SERIES_OF[type], financialYear, docs.length)
+    docs.forEach((doc, i) => numbered.push({ id: doc.id, serial: first + i, number: documentNumber(prefix, financialYear, first + i), eventId: newId('evt', doc.issuedAt.getTime()) }))
+  }
+  await documentRepo.number(tx, numbered, { TAX_INVOICE: EVENT_OF.TAX_INVOICE, BILL_OF_SUPPLY: EVENT_OF.BILL_OF_SUPPLY })
+  return numbered.length
+}
+
+/**
+ * One numberer per database, in this process: whoever asks is answered once a numbering transaction
+ * that began after the ask has committed (an order's request waits for its invoice's number, so its
+ * customer reads it numbered), and asks that come while one runs share the next. Many orders, one
+ * transaction: that is what takes a seller's orders off its counter row.
+ */
+class Numberer {
+  readonly #db: Db
+  #running: Promise<void> | null = null
+  #next: Promise<void> | null = null
+  constructor(db: Db) {
+    this.#db = db
+  }
+
+  ask(): Promise<void> {
+    if (this.#next) return this.#next
+    if (!this.#running) return this.#start()
+    this.#next = this.#running.catch(() => undefined).then(() => {
+      this.#next = null
+      return this.#start()
+    })
+    return this.#next
+  }
+
+  #start(): Promise<void> {
+    const run = this.#drain().finally(() => {
+      if (this.#running === run) this.#running = null
+    })
+    this.#running = run
+    return run
+  }
+
+  async #drain() {
+    while ((await this.#db.transaction((tx) => numberWaiting(tx))) === NUMBERING_BATCH);
+  }
+}
+
+const numberers = new WeakMap<Db, Numberer>()
+const numbererOf = (db: Db) => numberers.get(db) ?? numberers.set(db, new Numberer(db)).get(db)!
+
+/**
+ * Numbers every document still waiting: those whose transaction's own numbering failed (the
+ * database went away just after the commit) or whose process stopped first. The server runs it on
+ * its job timer; it throws what the numbering threw.
+ */
+export const numberWaitingDocuments = (db: Db): Promise<void> => numbererOf(db).ask()
+
+/** Transactions that already number their documents once they commit. */
+const numbering = new WeakSet<object>()
+
+/**
+ * Numbers the transaction's waiting documents once it has committed, before its caller gets its
+ * result. A failure is left to the server's job timer (numberWaitingDocuments): the order stands.
+ */
+async function numberAfterCommit(tx: Executor) {
+  if (numbering.has(tx)) return
+  numbering.add(tx)
+  await afterCommit(tx, (db) => numbererOf(db).ask().catch(() => undefined))
 }
 
 /** CGST + SGST when no line carries IGST and some carries CGST, or (all at nil rate) when the seller is in the place of supply's state. */

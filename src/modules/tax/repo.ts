@@ -1,9 +1,9 @@
 // Queries of the tax module's tables: rate slabs, sellers, and the documents with their series.
-import { and, asc, count, eq, gt, gte, ilike, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, gte, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
 import { type Executor, queryRows } from '../../db/client.ts'
 import { containing } from '../../db/like.ts'
-import { eventInsertSql, type NewEvent } from '../events/index.ts'
-import { type DocumentSeries, gstRateSlabs, gstRegistrations, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
+import { eventInsertSql, eventsInsertFromSql, type NewEvent } from '../events/index.ts'
+import { type DocumentSeries, gstRateSlabs, type TaxDocumentType, gstRegistrations, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
 
 export type RateSlabRow = typeof gstRateSlabs.$inferSelect
 export type RegistrationRow = typeof gstRegistrations.$inferSelect
@@ -145,6 +145,74 @@ export const documentRepo = {
     )
     return Number(result!.serial)
   },
+  /**
+   * Stores a tax invoice or bill of supply without its number, with its lines, in one statement: the
+   * numberer gives it its serial once the transaction has committed (decision 0045), so an order of
+   * a seller never waits for another's commit.
+   */
+  async insertUnnumbered(tx: Executor, row: Omit<typeof taxDocuments.$inferInsert, 'serial' | 'number'>, lines: Omit<typeof taxDocumentLines.$inferInsert, 'documentId'>[]): Promise<void> {
+    const lineRows = lines.map(
+      (l) =>
+        sql`(${row.id}, ${l.position}::int, ${l.kind}, ${l.orderItemId ?? null}, ${l.quantity}::int, ${l.gstRateBps}::int, ${String(l.amount)}::bigint, ${String(l.discount)}::bigint, ${String(l.taxableValue)}::bigint, ${String(l.cgst)}::bigint, ${String(l.sgst)}::bigint, ${String(l.igst)}::bigint)`,
+    )
+    await tx.execute(sql`with d as (
+        insert into tax_documents (id, type, catalog_id, registration_id, partner_id, eco_gstin, financial_year, order_id, invoice_id, return_id, issued_at, issue_date,
+                                   place_of_supply_state_code, intra_state, taxable_value, cgst, sgst, igst, total, document)
+        values (${row.id}, ${row.type}, ${row.catalogId}, ${row.registrationId}, ${row.partnerId}, ${row.ecoGstin ?? null}, ${row.financialYear}, ${row.orderId}, ${row.invoiceId ?? null}, ${row.returnId ?? null},
+                ${row.issuedAt.toISOString()}::timestamptz, ${row.issueDate}::date, ${row.placeOfSupplyStateCode}, ${row.intraState}, ${String(row.taxableValue)}::bigint,
+                ${String(row.cgst)}::bigint, ${String(row.sgst)}::bigint, ${String(row.igst)}::bigint, ${String(row.total)}::bigint, ${JSON.stringify(row.document)}::jsonb)
+        returning id
+      )
+      insert into tax_document_lines (document_id, position, kind, order_item_id, quantity, gst_rate_bps, amount, discount, taxable_value, cgst, sgst, igst)
+      values ${sql.join(lineRows, sql`, `)}`)
+  },
+  /**
+   * Documents waiting for their number, oldest first, locked for the caller's transaction: `orderId`'s
+   * alone (waiting for a numberer that holds them), or any, skipping those another numberer holds.
+   */
+  async lockUnnumbered(tx: Executor, limit: number, orderId?: string): Promise<{ id: string; type: TaxDocumentType; registrationId: string; financialYear: string; issuedAt: Date }[]> {
+    const rows = await queryRows<{ id: string; type: TaxDocumentType; registrationId: string; financialYear: string; issuedAt: string | Date }>(
+      tx,
+      sql`select id, type, registration_id as "registrationId", financial_year as "financialYear", issued_at as "issuedAt" from tax_documents
+           where serial is null ${orderId === undefined ? sql`` : sql`and order_id = ${orderId}`}
+           order by issued_at, id limit ${limit} for update ${orderId === undefined ? sql`skip locked` : sql``}`,
+    )
+    return rows.map((r) => ({ ...r, issuedAt: new Date(r.issuedAt) }))
+  },
+  /**
+   * Takes `count` consecutive serials of a series: its counter row moves by `count` (created at it)
+   * and stays locked until the caller's transaction ends, so a rollback gives them all back. The first.
+   */
+  async takeSerials(tx: Executor, registrationId: string, series: DocumentSeries, financialYear: string, count: number): Promise<number> {
+    const [row] = await queryRows<{ last: number }>(
+      tx,
+      sql`insert into gst_document_series (registration_id, series, financial_year, last_serial) values (${registrationId}, ${series}, ${financialYear}, ${count}::int)
+          on conflict (registration_id, series, financial_year) do update set last_serial = gst_document_series.last_serial + ${count}::int
+          returning last_serial as last`,
+    )
+    return Number(row!.last) - count + 1
+  },
+  /**
+   * Gives waiting documents their serial and number (into `document.number` too) and announces each
+   * (`events`: the event type of each document type), in one statement.
+   */
+  async number(tx: Executor, numbered: { id: string; serial: number; number: string; eventId: string }[], events: Record<'TAX_INVOICE' | 'BILL_OF_SUPPLY', string>): Promise<void> {
+    const values = numbered.map((n) => sql`(${n.id}, ${n.serial}::int, ${n.number}, ${n.eventId})`)
+    await tx.execute(sql`with v (id, serial, number, event_id) as (values ${sql.join(values, sql`, `)}),
+        d as (
+          update tax_documents t set serial = v.serial, number = v.number, document = jsonb_set(t.document, '{number}', to_jsonb(v.number))
+            from v where t.id = v.id and t.serial is null
+          returning t.id, t.partner_id, t.type, t.order_id, t.issued_at, t.number, t.document, v.event_id
+        ),
+        e as (
+          select event_id as id, partner_id, case type when 'TAX_INVOICE' then ${events.TAX_INVOICE} else ${events.BILL_OF_SUPPLY} end as type, order_id as subject_id,
+                 jsonb_build_object('orderId', order_id, 'orderNumber', document->'orderNumber', 'documentId', id, 'gstin', document->'seller'->'gstin',
+                                    'number', number, 'total', document->'totals'->'total', 'document', document) as data,
+                 issued_at as at
+            from d
+        )
+      ${eventsInsertFromSql(sql`e`)}`)
+  },
   /** An order's documents: tax invoices, bills of supply, credit notes, each series in its order. */
   ofOrder(db: Executor, orderId: string) {
     return db.select().from(taxDocuments).where(eq(taxDocuments.orderId, orderId)).orderBy(sql`case ${taxDocuments.type} when 'TAX_INVOICE' then 0 when 'BILL_OF_SUPPLY' then 1 else 2 end`, asc(taxDocuments.issuedAt), asc(taxDocuments.serial))
@@ -178,7 +246,7 @@ export interface ReportSums {
 /**
  * The GSTR-1 figures of a registration for days from..to (India, inclusive). `large` is a SQL
  * condition on `sale` (the invoice: the document itself, or a credit note's invoice) that marks a B2C
- * (large) invoice, reported one by one. A line's HSN code and description are the document's as
+ * (large) invoice, reported one by one. A document still waiting for its number (decision 0045) is not issued yet and is left out. A line's HSN code and description are the document's as
  * issued (its JSON, by position).
  */
 export const reportRepo = {
@@ -193,7 +261,7 @@ export const reportRepo = {
         from tax_documents d
         join tax_document_lines l on l.document_id = d.id
         join tax_documents sale on sale.id = coalesce(d.invoice_id, d.id)
-       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to}
+       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to} and d.serial is not null
        group by 1, 2, 3, 4, 5, 6, 7`)
     return rows.map((r) => ({
       ...(r as unknown as ReportSums),
@@ -214,7 +282,7 @@ export const reportRepo = {
         from tax_documents d
         join tax_document_lines l on l.document_id = d.id
         join tax_documents sale on sale.id = coalesce(d.invoice_id, d.id)
-       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to} and (${large}) and l.gst_rate_bps > 0
+       where d.registration_id = ${registrationId} and d.issue_date between ${from} and ${to} and d.serial is not null and (${large}) and l.gst_rate_bps > 0
        group by d.id, sale.id, l.gst_rate_bps
        order by d.type desc, d.issue_date, d.serial, l.gst_rate_bps`)
     return rows.map((r) => ({
@@ -243,7 +311,7 @@ export const reportRepo = {
         total: sql<string>`coalesce(sum(${taxDocuments.total}), 0)::text`,
       })
       .from(taxDocuments)
-      .where(and(eq(taxDocuments.registrationId, registrationId), gte(taxDocuments.issueDate, from), lte(taxDocuments.issueDate, to)))
+      .where(and(eq(taxDocuments.registrationId, registrationId), gte(taxDocuments.issueDate, from), lte(taxDocuments.issueDate, to), isNotNull(taxDocuments.serial)))
       .groupBy(taxDocuments.type)
   },
   /**
@@ -254,7 +322,7 @@ export const reportRepo = {
     const rows = await queryRows<{ type: string; first: string; last: string; count: number }>(db, sql`
       select type, (array_agg(number order by serial, issued_at))[1] as first, (array_agg(number order by serial desc, issued_at desc))[1] as last, count(*)::int as count
         from tax_documents
-       where registration_id = ${registrationId} and issue_date between ${from} and ${to}
+       where registration_id = ${registrationId} and issue_date between ${from} and ${to} and serial is not null
        group by type, financial_year, substring(number from '^(.*/)')
        order by case type when 'TAX_INVOICE' then 0 when 'BILL_OF_SUPPLY' then 1 else 2 end, min(issued_at)`)
     return rows.map((r) => ({ ...r, type: r.type as 'TAX_INVOICE' | 'BILL_OF_SUPPLY' | 'CREDIT_NOTE', count: Number(r.count) }))

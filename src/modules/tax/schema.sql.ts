@@ -75,10 +75,11 @@ export const gstSellers = pgTable('gst_sellers', {
 })
 
 /**
- * The last serial number issued in each series (decisions 0022, 0029): per registration, series (`IN`
- * invoices, `BS` bills of supply, `CN` credit notes) and financial year. The row is incremented in the
- * transaction that issues the document and stays locked until it commits; a rollback takes the number
- * back, so the series has no gap and no duplicate across catalogs, processes and nodes.
+ * The last serial number issued in each series (decisions 0022, 0029, 0045): per registration, series
+ * (`IN` invoices, `BS` bills of supply, `CN` credit notes) and financial year. The row is moved by the
+ * transaction that numbers documents (a batch of invoices after their orders commit, or a credit
+ * note) and stays locked until it commits; a rollback takes the numbers back, so the series has no
+ * gap and no duplicate across catalogs, processes and nodes.
  */
 export const gstDocumentSeries = pgTable(
   'gst_document_series',
@@ -119,9 +120,14 @@ export const taxDocuments = pgTable(
      * same GSTIN had also issued: kept as printed on the customer's document, outside the unique index.
      */
     duplicateSerial: boolean('duplicate_serial').notNull().default(false),
+    /** Of its issue; a document waiting for its number has its order's, until it is numbered. */
     financialYear: text('financial_year').notNull(),
-    serial: integer('serial').notNull(),
-    number: text('number').notNull(),
+    /**
+     * Null while the document waits for its number: a tax invoice or bill of supply is stored with its
+     * order's change and numbered just after it commits, in batches, by the numberer (decision 0045).
+     */
+    serial: integer('serial'),
+    number: text('number'),
     orderId: text('order_id').notNull(),
     /** A credit note's invoice. */
     invoiceId: text('invoice_id'),
@@ -145,6 +151,8 @@ export const taxDocuments = pgTable(
     uniqueIndex('tax_documents_sale_per_order_uq').on(t.orderId, t.registrationId, t.type).where(sql`type <> 'CREDIT_NOTE'`),
     index('tax_documents_order_idx').on(t.orderId),
     index('tax_documents_registration_report_idx').on(t.registrationId, t.issueDate),
+    index('tax_documents_unnumbered_idx').on(t.issuedAt).where(sql`serial is null`),
+    check('tax_documents_numbered_whole', sql`(${t.serial} is null) = (${t.number} is null) and (${t.serial} is not null or ${t.type} <> 'CREDIT_NOTE')`),
     check('tax_documents_number_length', sql`char_length(${t.number}) <= 16`),
     check('tax_documents_adds_up', sql`${t.taxableValue} + ${t.cgst} + ${t.sgst} + ${t.igst} = ${t.total} and ${t.taxableValue} >= 0 and ${t.cgst} >= 0 and ${t.sgst} >= 0 and ${t.igst} >= 0`),
     check('tax_documents_credit_note_reverses_a_sale', sql`(${t.type} = 'CREDIT_NOTE') = (${t.invoiceId} is not null)`),

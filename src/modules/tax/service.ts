@@ -9,7 +9,7 @@ import { pageMeta } from '../../lib/pagination.ts'
 import { sameState, statesForPincodePrefix } from '../../lib/pincode-states.ts'
 import { activeProductsTax, findCatalog } from '../catalog/index.ts'
 import { financialYearOf, GST_BEGAN, indiaDay } from './calendar.ts'
-import { serialWidth } from './documents.ts'
+import { numberWaitingDocuments, serialWidth } from './documents.ts'
 import { checkReturnPeriod, gstr1Report, type ReturnPeriod } from './gstr1.ts'
 import { type RateSlabRow, type RegistrationRow, registrationRepo, type SellerRow, taxRepo } from './repo.ts'
 
@@ -123,6 +123,11 @@ export class TaxService {
     this.#sellerChanged = sellerChanged
     this.#db = database.db
     this.#clock = clock
+  }
+
+  /** Numbers every tax invoice and bill of supply still waiting for its number (decision 0045); the server's job timer runs it. */
+  numberWaitingDocuments(): Promise<void> {
+    return numberWaitingDocuments(this.#db)
   }
 
   /** The rate slabs in force on `day` (YYYY-MM-DD, India), default today. */
