@@ -443,33 +443,14 @@ async function issue(tx: Executor, d: ToIssue, at: Date): Promise<TaxDocument> {
 const NUMBERING_BATCH = 500
 
 /**
- * Numbers documents waiting for their number (decision 0045), oldest first: `orderId`'s (a credit
- * note must print its invoice's number, so its transaction numbers them first), or up to a batch of
- * any that no other numberer holds. Per series (registration, type, financial year), the serials
- * are taken at once from its counter row, which stays locked until `tx` commits: gapless, and a
- * seller's orders meet on that row once per batch instead of once per order. Series are taken in
- * one order, so two numberers never wait on each other in a cycle. Returns how many it numbered.
+ * Numbers documents waiting for their number (decision 0045), oldest first, in one statement
+ * (documentRepo.numberWaiting): `orderId`'s (a credit note must print its invoice's number, so its
+ * transaction numbers them first), or up to a batch of any that no other numberer holds. Per series
+ * the serials are taken at once from its counter row: gapless, and a seller's orders meet on that
+ * row once per batch instead of once per order. Returns how many it numbered.
  */
-export async function numberWaiting(tx: Executor, orderId?: string): Promise<number> {
-  const waiting = await documentRepo.lockUnnumbered(tx, NUMBERING_BATCH, orderId)
-  if (waiting.length === 0) return 0
-  const registrations = new Map<string, RegistrationRow>()
-  for (const id of new Set(waiting.map((w) => w.registrationId))) registrations.set(id, (await registrationRepo.find(tx, id))!)
-  const series = new Map<string, typeof waiting>()
-  for (const doc of waiting) {
-    const key = `${doc.registrationId} ${SERIES_OF[doc.type]} ${doc.financialYear}`
-    series.set(key, [...(series.get(key) ?? []), doc])
-  }
-  const numbered: { id: string; serial: number; number: string; eventId: string }[] = []
-  for (const key of [...series.keys()].sort()) {
-    const docs = series.get(key)!
-    const { registrationId, type, financialYear } = docs[0]!
-    const prefix = seriesPrefix(registrations.get(registrationId)!, SERIES_OF[type])
-    const first = await documentRepo.takeSerials(tx, registrationId, SERIES_OF[type], financialYear, docs.length)
-    docs.forEach((doc, i) => numbered.push({ id: doc.id, serial: first + i, number: documentNumber(prefix, financialYear, first + i), eventId: newId('evt', doc.issuedAt.getTime()) }))
-  }
-  await documentRepo.number(tx, numbered, { TAX_INVOICE: EVENT_OF.TAX_INVOICE, BILL_OF_SUPPLY: EVENT_OF.BILL_OF_SUPPLY })
-  return numbered.length
+export function numberWaiting(db: Executor, orderId?: string): Promise<number> {
+  return documentRepo.numberWaiting(db, NUMBERING_BATCH, { TAX_INVOICE: EVENT_OF.TAX_INVOICE, BILL_OF_SUPPLY: EVENT_OF.BILL_OF_SUPPLY }, orderId)
 }
 
 /**
@@ -505,7 +486,8 @@ class Numberer {
   }
 
   async #drain() {
-    while ((await this.#db.transaction((tx) => numberWaiting(tx))) === NUMBERING_BATCH);
+    // One statement: its own transaction.
+    while ((await numberWaiting(this.#db)) === NUMBERING_BATCH);
   }
 }
 

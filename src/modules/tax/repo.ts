@@ -167,51 +167,57 @@ export const documentRepo = {
       values ${sql.join(lineRows, sql`, `)}`)
   },
   /**
-   * Documents waiting for their number, oldest first, locked for the caller's transaction: `orderId`'s
-   * alone (waiting for a numberer that holds them), or any, skipping those another numberer holds.
+   * Numbers documents waiting for their number, oldest first, in one statement (decision 0045):
+   * `orderId`'s alone (waiting for a numberer that holds them), or up to `limit` of any, skipping
+   * those another numberer holds. Per series (registration, `IN` or `BS`, financial year) the serials
+   * are taken at once from its counter row, which moves by the count and stays locked until the
+   * statement's transaction ends (series taken in one order: no cycle between two numberers); each
+   * number (the registration's prefix as it is now) goes into the row and its JSON, and each document
+   * is announced (`events`: the event type of each document type; the event's id is the document's,
+   * `doc_` replaced by `evt_`). Returns how many it numbered.
    */
-  async lockUnnumbered(tx: Executor, limit: number, orderId?: string): Promise<{ id: string; type: TaxDocumentType; registrationId: string; financialYear: string; issuedAt: Date }[]> {
-    const rows = await queryRows<{ id: string; type: TaxDocumentType; registrationId: string; financialYear: string; issuedAt: string | Date }>(
-      tx,
-      sql`select id, type, registration_id as "registrationId", financial_year as "financialYear", issued_at as "issuedAt" from tax_documents
-           where serial is null ${orderId === undefined ? sql`` : sql`and order_id = ${orderId}`}
-           order by issued_at, id limit ${limit} for update ${orderId === undefined ? sql`skip locked` : sql``}`,
+  async numberWaiting(db: Executor, limit: number, events: Record<'TAX_INVOICE' | 'BILL_OF_SUPPLY', string>, orderId?: string): Promise<number> {
+    const rows = await queryRows<{ numbered: number }>(
+      db,
+      sql`with w as (
+            select d.id, d.registration_id, d.financial_year, d.issued_at, case d.type when 'TAX_INVOICE' then 'IN' else 'BS' end as series
+              from tax_documents d
+             where d.serial is null ${orderId === undefined ? sql`` : sql`and d.order_id = ${orderId}`}
+             order by d.issued_at, d.id
+             limit ${limit}
+               for update ${orderId === undefined ? sql`skip locked` : sql``}
+          ), g as (
+            select registration_id, series, financial_year, count(*)::int as n from w group by 1, 2, 3
+          ), c as (
+            insert into gst_document_series as s (registration_id, series, financial_year, last_serial)
+            select registration_id, series, financial_year, n from g order by 1, 2, 3
+            on conflict (registration_id, series, financial_year) do update set last_serial = s.last_serial + excluded.last_serial
+            returning registration_id, series, financial_year, last_serial
+          ), v as (
+            select w.id, c.last_serial - g.n + row_number() over (partition by w.registration_id, w.series, w.financial_year order by w.issued_at, w.id) as serial,
+                   case w.series when 'IN' then r.invoice_prefix else r.bill_of_supply_prefix end as prefix, w.financial_year
+              from w
+              join g using (registration_id, series, financial_year)
+              join c using (registration_id, series, financial_year)
+              join gst_registrations r on r.id = w.registration_id
+          ), n as (
+            select id, serial::int as serial,
+                   prefix || '/' || substr(financial_year, 3) || '/' || lpad(serial::text, greatest(16 - length(prefix) - 7, length(serial::text)), '0') as number
+              from v
+          ), d as (
+            update tax_documents t set serial = n.serial, number = n.number, document = jsonb_set(t.document, '{number}', to_jsonb(n.number))
+              from n where t.id = n.id
+            returning t.id, t.partner_id, t.type, t.order_id, t.issued_at, t.number, t.document
+          ), e as (
+            select 'evt_' || substr(id, 5) as id, partner_id, case type when 'TAX_INVOICE' then ${events.TAX_INVOICE} else ${events.BILL_OF_SUPPLY} end as type, order_id as subject_id,
+                   jsonb_build_object('orderId', order_id, 'orderNumber', document->'orderNumber', 'documentId', id, 'gstin', document->'seller'->'gstin',
+                                      'number', number, 'total', document->'totals'->'total', 'document', document) as data,
+                   issued_at as at
+              from d
+          ), announced as (${eventsInsertFromSql(sql`e`)} returning 1)
+          select count(*)::int as numbered from d`,
     )
-    return rows.map((r) => ({ ...r, issuedAt: new Date(r.issuedAt) }))
-  },
-  /**
-   * Takes `count` consecutive serials of a series: its counter row moves by `count` (created at it)
-   * and stays locked until the caller's transaction ends, so a rollback gives them all back. The first.
-   */
-  async takeSerials(tx: Executor, registrationId: string, series: DocumentSeries, financialYear: string, count: number): Promise<number> {
-    const [row] = await queryRows<{ last: number }>(
-      tx,
-      sql`insert into gst_document_series (registration_id, series, financial_year, last_serial) values (${registrationId}, ${series}, ${financialYear}, ${count}::int)
-          on conflict (registration_id, series, financial_year) do update set last_serial = gst_document_series.last_serial + ${count}::int
-          returning last_serial as last`,
-    )
-    return Number(row!.last) - count + 1
-  },
-  /**
-   * Gives waiting documents their serial and number (into `document.number` too) and announces each
-   * (`events`: the event type of each document type), in one statement.
-   */
-  async number(tx: Executor, numbered: { id: string; serial: number; number: string; eventId: string }[], events: Record<'TAX_INVOICE' | 'BILL_OF_SUPPLY', string>): Promise<void> {
-    const values = numbered.map((n) => sql`(${n.id}, ${n.serial}::int, ${n.number}, ${n.eventId})`)
-    await tx.execute(sql`with v (id, serial, number, event_id) as (values ${sql.join(values, sql`, `)}),
-        d as (
-          update tax_documents t set serial = v.serial, number = v.number, document = jsonb_set(t.document, '{number}', to_jsonb(v.number))
-            from v where t.id = v.id and t.serial is null
-          returning t.id, t.partner_id, t.type, t.order_id, t.issued_at, t.number, t.document, v.event_id
-        ),
-        e as (
-          select event_id as id, partner_id, case type when 'TAX_INVOICE' then ${events.TAX_INVOICE} else ${events.BILL_OF_SUPPLY} end as type, order_id as subject_id,
-                 jsonb_build_object('orderId', order_id, 'orderNumber', document->'orderNumber', 'documentId', id, 'gstin', document->'seller'->'gstin',
-                                    'number', number, 'total', document->'totals'->'total', 'document', document) as data,
-                 issued_at as at
-            from d
-        )
-      ${eventsInsertFromSql(sql`e`)}`)
+    return Number(rows[0]!.numbered)
   },
   /** An order's documents: tax invoices, bills of supply, credit notes, each series in its order. */
   ofOrder(db: Executor, orderId: string) {
