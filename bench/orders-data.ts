@@ -3,7 +3,8 @@
 // signs in the first 200 of them), and products that can be ordered for the whole run (stock topped
 // up to 1,000,000, price within the COD limit). Idempotent; run by bench/run.ts before it starts
 // the server (the embedded database serves one process). Reads DATA_DIR / DATABASE_URL like the
-// server; prints {"lines": [{productId, variantId?}, ...]} on stdout. --variants: each ordered product
+// server; prints {"lines": [{productId, variantId?}, ...], "flash": {productId, slug, stock}} on stdout (flash: a
+// product put back to 500 units each run, for the flash sale scenario). --variants: each ordered product
 // gets options (Size S, M, L) and three stored variants (decision 0043), and its line names M.
 // Usage: node --import tsx bench/orders-data.ts --catalog <catalog id> --partner <partner id> [--count 2000] [--gst] [--variants]
 import { parseArgs } from 'node:util'
@@ -18,6 +19,8 @@ if (!values.catalog || !values.partner) throw new Error('--catalog and --partner
 const CUSTOMERS = 10_000
 const count = Number(values.count)
 const STOCK = 1_000_000
+/** Units of the flash sale's product (bench/run.ts sends it twice as many buyers). */
+const FLASH_STOCK = 500
 /** Paise. The metro zone's COD limit is ₹50,000, shipping and the COD fee included. */
 const MAX_PRICE = 4_000_000n
 
@@ -42,6 +45,17 @@ try {
   )
   const productIds = rows.map((r) => r.id).sort()
   if (productIds.length === 0) throw new Error(`No orderable products in catalog ${values.catalog}`)
+  // The flash sale's product (issue #43): the next orderable one, back to FLASH_STOCK units every run.
+  const [flash] = await queryRows<{ id: string; slug: string }>(
+    db,
+    sql`update products set stock = ${FLASH_STOCK}
+        where id = (select id from products
+                    where catalog_id = ${values.catalog} and is_active and selling_price <= ${MAX_PRICE} and options = '[]'::jsonb
+                      and id not in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})
+                    order by id limit 1)
+        returning id, slug`,
+  )
+  if (!flash) throw new Error(`No product left for the flash sale in catalog ${values.catalog}`)
   // --gst: a registered seller (Maharashtra; the bench orders go to Karnataka, so IGST) and a rate on
   // the ordered products, so orders are taxed and COD orders invoiced. Without it, no seller.
   if (values.gst) {
@@ -50,7 +64,7 @@ try {
                          on conflict do nothing`)
     await db.execute(sql`insert into gst_sellers (catalog_id, registration_id) values (${values.catalog}, (select id from gst_registrations where gstin = '27AAPFU0939F1ZV'))
                          on conflict do nothing`)
-    await db.execute(sql`update products set hsn_code = '85183000', gst_rate_bps = 1800 where id in (${sql.join(productIds.map((id) => sql`${id}`), sql`, `)})`)
+    await db.execute(sql`update products set hsn_code = '85183000', gst_rate_bps = 1800 where id in (${sql.join([...productIds, flash.id].map((id) => sql`${id}`), sql`, `)})`)
   } else {
     await db.execute(sql`delete from gst_sellers where catalog_id = ${values.catalog}`)
   }
@@ -74,7 +88,7 @@ try {
   process.stderr.write(
     `bench data: GST seller ${values.gst ? 'registered' : 'none'}, zones ${seeded ? 'seeded' : 'present'}, ${CUSTOMERS} customers, ${productIds.length} products at stock ${STOCK}${values.variants ? ', three variants each' : ''}\n`,
   )
-  process.stdout.write(`${JSON.stringify({ lines })}\n`)
+  process.stdout.write(`${JSON.stringify({ lines, flash: { productId: flash.id, slug: flash.slug, stock: FLASH_STOCK } })}\n`)
 } finally {
   await runtime.close()
 }

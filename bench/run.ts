@@ -20,6 +20,7 @@
 // and writes bench/results/<date>-<backend>.json and the backend's section of docs/benchmarks.md
 // (a run with --only: bench/results/partial-<backend>.json only).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { join } from 'node:path'
@@ -27,7 +28,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { openModel } from './open-model.ts'
-import { codOrders, customerTokens, type OrderLine } from './workload.ts'
+import { BENCH_ADDRESS, codOrders, customerTokens, type OrderLine } from './workload.ts'
 
 const { values } = parseArgs({
   options: {
@@ -115,11 +116,14 @@ if (!known || (known.databaseUrl ?? '') !== databaseUrl) {
 const data = JSON.parse(readFileSync(dataFile, 'utf8')) as BenchData
 
 const selected = (name: string) => !values.only || name.includes(values.only)
-const ORDER_SCENARIOS = { open: 'POST /orders (COD, 1 item)', fixed: `POST /orders at ${rate}/s (COD, 1 item)` }
+const ORDER_SCENARIOS = { open: 'POST /orders (COD, 1 item)', fixed: `POST /orders at ${rate}/s (COD, 1 item)`, flash: 'POST /orders flash sale: 1,000 buyers at once, 500 units (COD)' }
 const CUSTOMER_SCENARIOS = ['GET /users/me', 'POST /wallet/quote', 'GET /support/tickets', ...Object.values(ORDER_SCENARIOS)]
+/** The flash sale's crowd: each buyer orders one unit once, all at the same moment. */
+const FLASH_BUYERS = 1000
 const ORDER_CUSTOMERS = 200
 const ORDER_PRODUCTS = 3000
 let orderProducts: OrderLine[] = []
+let flash: { productId: string; slug: string; stock: number } | null = null
 if (CUSTOMER_SCENARIOS.some(selected)) {
   // Before the server starts: the embedded database serves one process.
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/orders-data.ts', '--catalog', data.catalogId, '--partner', data.partnerId, '--count', String(ORDER_PRODUCTS), ...(values.gst ? ['--gst'] : []), ...(values.variants ? ['--variants'] : [])], {
@@ -127,7 +131,7 @@ if (CUSTOMER_SCENARIOS.some(selected)) {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  orderProducts = (JSON.parse(out.toString()) as { lines: OrderLine[] }).lines
+  ;({ lines: orderProducts, flash } = JSON.parse(out.toString()) as { lines: OrderLine[]; flash: { productId: string; slug: string; stock: number } })
 }
 // After the ordered products got theirs (--variants): the rest of the catalog's options, on or off.
 execFileSync(process.execPath, ['--import', 'tsx', 'bench/catalog-variants.ts', '--catalog', data.catalogId, values['catalog-variants'] ? '--on' : '--off'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] })
@@ -203,6 +207,14 @@ try {
     /** Read throughput is compared with the ceiling; writes are not. */
     ofCeiling?: boolean
     prepare?: () => Promise<void>
+    /** Runs the scenario itself (not a load generator's loop): a burst measured to its own end. */
+    run?: () => Promise<RunResult>
+  }
+  interface RunResult {
+    requests: { average: number; total: number }
+    latency: { p50: number; p99: number }
+    errors: number
+    non2xx: number
   }
   const gets = (paths: string[]) => ({ request: (i: number) => ({ path: paths[i % paths.length]! }), warmup: Math.min(100, paths.length), ofCeiling: true })
 
@@ -287,7 +299,48 @@ try {
     { name: 'GET /support/tickets', ...customerGets('/api/v1/support/tickets'), prepare: ticketsPresent },
     { name: ORDER_SCENARIOS.open, ...orders },
     { name: ORDER_SCENARIOS.fixed, ...orders, overallRate: rate },
+    // The options the catalog-wide variants give every product would make the flash product need a variantId.
+    ...(values['catalog-variants'] ? [] : [{ name: ORDER_SCENARIOS.flash, base: API, request: orderRequest, warmup: 0, prepare: flashBuyersSignedIn, run: flashSale }]),
   ]
+
+  /**
+   * A flash sale (issue #43): FLASH_BUYERS customers order one unit each of one product holding
+   * `flash.stock`, all sent at once. Exactly `stock` orders must succeed and the rest be refused as
+   * out of stock (409), and the product must be left at 0: anything else fails the bench. Its
+   * req/s is orders placed per second until the last of them was answered; p50/p99 of every answer.
+   */
+  let buyers: string[] = []
+  async function flashBuyersSignedIn() {
+    buyers = await customerTokens(`${API}/api/v1`, data, FLASH_BUYERS)
+  }
+  async function flashSale(): Promise<RunResult> {
+    const runId = randomUUID()
+    const started = performance.now()
+    const answers = await Promise.all(
+      buyers.map(async (token, n) => {
+        const sent = performance.now()
+        const res = await fetch(`${API}/api/v1/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-partner-id': data.partnerId, authorization: `Bearer ${token}`, 'x-idempotency-key': `flash-${runId}-${n}` },
+          body: JSON.stringify({ items: [{ productId: flash!.productId, quantity: 1 }], shippingAddress: BENCH_ADDRESS, paymentMode: 'COD' }),
+        }).catch(() => null)
+        const body = res ? await res.text() : ''
+        return { status: res?.status ?? 0, body, ms: performance.now() - sent, at: performance.now() - started }
+      }),
+    )
+    const placed = answers.filter((a) => a.status === 201)
+    const refused = answers.filter((a) => a.status === 409)
+    const other = answers.filter((a) => a.status !== 201 && a.status !== 409)
+    const product = (await (await fetch(`${API}/api/v1/products/${flash!.slug}`, { headers })).json()) as { data?: { stock: number } }
+    if (placed.length !== flash!.stock || other.length > 0 || product.data?.stock !== 0) {
+      throw new Error(`flash sale: ${placed.length} orders placed of ${flash!.stock} units, ${refused.length} refused, ${other.length} other (${other.slice(0, 3).map((a) => `${a.status} ${a.body.slice(0, 200)}`).join('; ')}), stock left ${product.data?.stock}`)
+    }
+    const seconds = Math.max(...placed.map((a) => a.at)) / 1000
+    const sorted = answers.map((a) => a.ms).sort((a, b) => a - b)
+    const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0)
+    console.log(`  flash sale: ${placed.length} placed in ${seconds.toFixed(2)} s, ${refused.length} refused out of stock, stock left 0`)
+    return { requests: { average: placed.length / seconds, total: answers.length }, latency: { p50: at(0.5), p99: at(0.99) }, errors: 0, non2xx: refused.length }
+  }
 
   /** A fixed-rate scenario through the open-model generator (bench/open-model.ts), shaped like autocannon's result. */
   async function fixedRate(s: Scenario, rate: number, failures: Map<number, string>) {
@@ -320,7 +373,7 @@ try {
     let i = 0
     const failures = new Map<number, string>()
     const cpuBefore = processCpuMs(server.pid!)
-    const r = s.overallRate ? await fixedRate(s, s.overallRate, failures) : await autocannon({
+    const r = s.run ? await s.run() : s.overallRate ? await fixedRate(s, s.overallRate, failures) : await autocannon({
       url: s.base,
       connections: s.connections ?? connections,
       duration,

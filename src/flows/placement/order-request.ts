@@ -10,7 +10,7 @@ import type { CustomerRef, ShippingAddress } from '../../modules/orders/index.ts
 import { partnerReturnOrigins } from '../../modules/partners/index.ts'
 
 export interface CreateOrderInput {
-  items: { productId: string; quantity: number }[]
+  items: { productId: string; variantId?: string; quantity: number }[]
   shippingAddress: Partial<ShippingAddress> & { addressId?: string; landmark: string }
   alternatePhone?: string
   paymentMode?: 'PREPAID' | 'COD'

@@ -32,7 +32,7 @@ import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { formatPaise } from '../../lib/money.ts'
-import { currentStock, reserveStock } from '../../modules/catalog/index.ts'
+import { currentStock, defaultVariantId, reserveStock } from '../../modules/catalog/index.ts'
 import { takeUnitsForOrder } from '../../modules/inventory/index.ts'
 import { gstRegistrationOf } from '../../modules/tax/index.ts'
 import { type CheckoutService, type DeliveryMethod, redeemCoupon, retaxBySupplier } from '../../modules/checkout/index.ts'
@@ -66,6 +66,7 @@ import {
 } from '../../modules/orders/index.ts'
 import { currentPayment, NO_CLIENT_ACTION, paymentsOf } from '../../modules/payments/index.ts'
 import { alternatePhoneOf, checkReturnUrl, type CreateOrderInput, shippingAddressFor } from './order-request.ts'
+import { HotStockGate } from './hot-stock.ts'
 import { outOfStock, SoldOutSightings, type SoldUnit } from './sold-out.ts'
 
 type Cart = Awaited<ReturnType<CheckoutService['loadCart']>>
@@ -97,6 +98,7 @@ export class OrderPlacement {
   readonly #checkout: CheckoutService
   readonly #payments: PaymentDesk
   readonly #soldOut = new SoldOutSightings()
+  readonly #hotStock = new HotStockGate()
 
   constructor(deps: ServiceDeps<PlacementSettings>, checkout: CheckoutService, payments: PaymentDesk) {
     this.#deps = deps
@@ -125,7 +127,9 @@ export class OrderPlacement {
 
     const soldOut = new Set<SoldUnit>() // variants this order sold out
     let txBegan = 0
-    const created = await this.#deps.database.db.transaction(async (tx): Promise<Created> => {
+    // A flash sale's crowd waits here, not in the pool's queue (hot-stock.ts).
+    const units = input.items.map((i) => i.variantId ?? defaultVariantId(i.productId))
+    const created = await this.#hotStock.run(units, () => this.#deps.database.db.transaction(async (tx): Promise<Created> => {
       soldOut.clear()
       // The connection may have come after a long wait in the pool's queue.
       this.#soldOut.refuseIfSoldOutSince(request.began, input.items)
@@ -144,11 +148,11 @@ export class OrderPlacement {
       await redeemOrderCoupon(tx, customer, priced, orderId, now)
       await debitLedgers(tx, customer, priced, orderId, now)
       const inserted = await insertOrder(tx, rows, settlement, scope, fingerprint, now)
-      // Confirmed at once (COD, or nothing left to pay): invoiced now, last, so the invoice series'
-      // counter row is held for the least time (decision 0022).
+      // Confirmed at once (COD, or nothing left to pay): invoiced now, the invoice numbered once this
+      // commits (decision 0045).
       if (settlement.status === 'CONFIRMED') await invoiceOrder(tx, rows.order, now, rows.items)
       return inserted
-    })
+    }))
     // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
     for (const unit of soldOut) this.#soldOut.saw(unit, txBegan)
     return created
