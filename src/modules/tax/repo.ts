@@ -3,7 +3,7 @@ import { and, asc, count, eq, gt, gte, ilike, inArray, isNotNull, isNull, lte, o
 import { type Executor, queryRows } from '../../db/client.ts'
 import { containing } from '../../db/like.ts'
 import { eventInsertSql, eventsInsertFromSql, type NewEvent } from '../events/index.ts'
-import { type DocumentSeries, gstRateSlabs, type TaxDocumentType, gstRegistrations, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
+import { type DocumentSeries, gstRateSlabs, gstRegistrations, gstSellers, taxDocumentLines, taxDocuments } from './schema.sql.ts'
 
 export type RateSlabRow = typeof gstRateSlabs.$inferSelect
 export type RegistrationRow = typeof gstRegistrations.$inferSelect
