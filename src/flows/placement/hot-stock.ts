@@ -20,19 +20,26 @@ interface Waiters {
 export class HotStockGate {
   readonly #units = new Map<string, Waiters>()
 
-  /** Runs `work` once every unit of `units` has a place (taken in one order, so two orders never wait on each other in a cycle). */
-  async run<T>(units: string[], work: () => Promise<T>): Promise<T> {
+  /**
+   * Waits until every unit of `units` has a place (taken in one order, so two orders never wait on
+   * each other in a cycle); returns the function that gives them back (once, however often called).
+   */
+  async enter(units: string[]): Promise<() => void> {
     const keys = [...new Set(units)].sort()
     const taken: string[] = []
+    const release = () => {
+      for (const key of taken.splice(0)) this.#give(key)
+    }
     try {
       for (const key of keys) {
         await this.#take(key)
         taken.push(key)
       }
-      return await work()
-    } finally {
-      for (const key of taken) this.#give(key)
+    } catch (err) {
+      release()
+      throw err
     }
+    return release
   }
 
   #take(key: string): Promise<void> | void {

@@ -27,7 +27,7 @@
 // The undo of a committed order's reservation (stock, coupon use, Wallet Cash, Reward Points) is
 // the order-moves flow's releaseReservation (reverse-sale.ts), run once when the order is cancelled
 // or its payment window closes (the payments flow's sweeper).
-import type { Executor } from '../../db/client.ts'
+import { afterCommit, type Executor } from '../../db/client.ts'
 import type { ServiceDeps } from '../../deps.ts'
 import { AppError, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
@@ -127,9 +127,11 @@ export class OrderPlacement {
 
     const soldOut = new Set<SoldUnit>() // variants this order sold out
     let txBegan = 0
-    // A flash sale's crowd waits here, not in the pool's queue (hot-stock.ts).
-    const units = input.items.map((i) => i.variantId ?? defaultVariantId(i.productId))
-    const created = await this.#hotStock.run(units, () => this.#deps.database.db.transaction(async (tx): Promise<Created> => {
+    // A flash sale's crowd waits here, not in the pool's queue (hot-stock.ts); the place is given
+    // back as the transaction commits, before its after-commit work (the invoice's numbering).
+    const leave = await this.#hotStock.enter(input.items.map((i) => i.variantId ?? defaultVariantId(i.productId)))
+    const created = await this.#deps.database.db.transaction(async (tx): Promise<Created> => {
+      await afterCommit(tx, async () => leave())
       soldOut.clear()
       // The connection may have come after a long wait in the pool's queue.
       this.#soldOut.refuseIfSoldOutSince(request.began, input.items)
@@ -152,7 +154,7 @@ export class OrderPlacement {
       // commits (decision 0045).
       if (settlement.status === 'CONFIRMED') await invoiceOrder(tx, rows.order, now, rows.items)
       return inserted
-    }))
+    }).finally(leave)
     // Catalog answers showing this stock were dropped when the transaction committed (catalog/index.ts).
     for (const unit of soldOut) this.#soldOut.saw(unit, txBegan)
     return created
