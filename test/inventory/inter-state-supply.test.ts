@@ -210,6 +210,12 @@ describe('parcels leave from the location holding their units', () => {
     assert.deepEqual(await pickAt(warehouse), [['EARBUDS', 3]])
     const manifest = (await adminCall('GET', `/fulfilment/manifest?carrier=sandbox&locationId=${warehouse}`)).json().data as { parcels: { awb: string }[] }
     assert.deepEqual(manifest.parcels.map((p) => p.awb), [second.json().data.awb])
+    // A location that does not exist (a mistyped id) is named, not answered with an empty list.
+    for (const path of ['/fulfilment/pick-list?locationId=loc_nowhere', '/fulfilment/manifest?carrier=sandbox&locationId=loc_nowhere']) {
+      const unknown = await adminCall('GET', path)
+      assert.equal(unknown.statusCode, 400, path)
+      assert.deepEqual(unknown.json().message, ['locationId: no stock location loc_nowhere'])
+    }
 
     // Delivered; one earbud comes back: its pickup goes to the warehouse it left from, and QC puts it back there.
     assert.equal((await t.app.inject({ method: 'POST', url: `/api/v1/sandbox/shipments/${second.json().data.awb}/DELIVERED` })).statusCode, 200)

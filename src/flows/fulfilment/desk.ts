@@ -60,7 +60,7 @@ import {
   unshippedUnits,
   updateParcel,
 } from '../../modules/shipping/index.ts'
-import { type HeldAt, unitsHeldForOrder } from '../../modules/inventory/index.ts'
+import { type HeldAt, locationOf, unitsHeldForOrder } from '../../modules/inventory/index.ts'
 import { gstRegistrationOf, gstSellerOf, indiaDay, sellerReturnAddressOf } from '../../modules/tax/index.ts'
 
 interface Line {
@@ -465,8 +465,14 @@ export class Fulfilment {
     }
   }
 
+  /** A list asked for a stock location that does not exist is a 400 naming it, not an empty list an operator would trust. */
+  async #checkLocation(locationId: string | undefined) {
+    if (locationId !== undefined && !(await locationOf(this.#db, locationId))) throw new AppError('BAD_REQUEST', 'Validation failed', [`locationId: no stock location ${locationId}`])
+  }
+
   /** What to pick for the forward parcels booked on a day in India (default: today): units per SKU, with the order numbers they go to. */
   async pickList(day: string | undefined, locationId?: string): Promise<PickList> {
+    await this.#checkLocation(locationId)
     const now = this.#clock.now()
     const { date, from, to } = indiaDayWindow(day, now)
     const parcels = atLocation(await parcelsBookedBetween(this.#db, from, to, null), locationId)
@@ -496,6 +502,7 @@ export class Fulfilment {
    */
   async manifest(carrierName: string, day: string | undefined, locationId?: string): Promise<Manifest> {
     const carrier = this.#shipping.carrierNamed(carrierName)
+    await this.#checkLocation(locationId)
     const now = this.#clock.now()
     const { date, from, to } = indiaDayWindow(day, now)
     const parcels = atLocation(await parcelsBookedBetween(this.#db, from, to, carrier.name), locationId)
