@@ -1,7 +1,22 @@
-import { and, asc, count, desc, eq, ilike, ne, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, ne, type SQL, sql } from 'drizzle-orm'
 import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { addresses, users } from './schema.sql.ts'
+
+/**
+ * GET /users/me's one query, built once per database and prepared on the server (a named statement:
+ * parsed and planned once per connection), so a profile read builds no SQL (issue #43).
+ */
+const buildWithAddresses = (db: Executor) =>
+  db
+    .select({ user: users, address: addresses })
+    .from(users)
+    .leftJoin(addresses, eq(addresses.userId, users.id))
+    .where(eq(users.id, sql.placeholder('id')))
+    .orderBy(desc(addresses.isDefault), asc(addresses.createdAt), asc(addresses.id))
+    .prepare('customer_with_addresses')
+const withAddressesQueries = new WeakMap<Executor, ReturnType<typeof buildWithAddresses>>()
+const withAddressesQuery = (db: Executor) => withAddressesQueries.get(db) ?? withAddressesQueries.set(db, buildWithAddresses(db)).get(db)!
 
 export const customerRepo = {
   /** Inserts the customer unless (partner, phone) exists, then returns the stored row. */
@@ -29,12 +44,7 @@ export const customerRepo = {
   },
   /** The customer and its addresses (default first) in one round trip: a profile read. */
   async findWithAddresses(db: Executor, id: string) {
-    const rows = await db
-      .select({ user: users, address: addresses })
-      .from(users)
-      .leftJoin(addresses, eq(addresses.userId, users.id))
-      .where(eq(users.id, id))
-      .orderBy(desc(addresses.isDefault), asc(addresses.createdAt), asc(addresses.id))
+    const rows = await withAddressesQuery(db).execute({ id })
     if (rows.length === 0) return null
     return { user: rows[0]!.user, addresses: rows.flatMap((r) => (r.address ? [r.address] : [])) }
   },
