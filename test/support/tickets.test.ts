@@ -99,6 +99,11 @@ describe('GET /support/tickets', () => {
     assert.deepEqual(list.data.map((x: { id: string }) => x.id), [b.id, a.id])
     assert.equal(list.data[1].order.orderNumber, o.orderNumber)
     assert.equal(list.data[0].order, null)
+    // Pages, and a page past the end, count all of the customer's tickets.
+    const second = (await call(customer, 'GET', '/support/tickets?limit=1&page=2')).json()
+    assert.deepEqual([second.data.map((x: { id: string }) => x.id), second.meta], [[a.id], { total: 2, page: 2, limit: 1, totalPages: 2 }])
+    const past = (await call(customer, 'GET', '/support/tickets?limit=1&page=5')).json()
+    assert.deepEqual([past.data, past.meta.total], [[], 2])
     const search = async (q: string) => (await call(customer, 'GET', `/support/tickets?search=${encodeURIComponent(q)}`)).json().data.map((x: { id: string }) => x.id)
     assert.deepEqual(await search('late'), [a.id])
     assert.deepEqual(await search('WALLET'), [b.id])

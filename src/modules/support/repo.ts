@@ -1,5 +1,5 @@
 // Data access of support tickets and their messages.
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm'
 import { containing } from '../../db/like.ts'
 import type { Executor } from '../../db/client.ts'
 import { scopeConditions } from '../../db/scope.ts'
@@ -33,6 +33,22 @@ function filterWhere(scope: ListScope, f: TicketFilter): SQL | undefined {
   return c.length ? and(...c) : undefined
 }
 
+/**
+ * A customer's tickets, newest first, a page with the count of all (a window over the same rows):
+ * built once per database and prepared on the server (issue #43, as GET /users/me's query).
+ */
+const buildCustomerPage = (db: Executor) =>
+  db
+    .select({ ticket: supportTickets, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
+    .from(supportTickets)
+    .where(and(eq(supportTickets.partnerId, sql.placeholder('partnerId')), eq(supportTickets.userId, sql.placeholder('userId'))))
+    .orderBy(desc(supportTickets.createdAt), desc(supportTickets.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('customer_tickets_page')
+const customerPageQueries = new WeakMap<Executor, ReturnType<typeof buildCustomerPage>>()
+const customerPageQuery = (db: Executor) => customerPageQueries.get(db) ?? customerPageQueries.set(db, buildCustomerPage(db)).get(db)!
+
 export const ticketRepo = {
   async insert(tx: Executor, row: typeof supportTickets.$inferInsert) {
     const [created] = await tx.insert(supportTickets).values(row).returning()
@@ -51,6 +67,11 @@ export const ticketRepo = {
     return row!
   },
   async page(db: Executor, scope: ListScope, filter: TicketFilter, page: number, limit: number) {
+    if (scope.kind === 'customer' && !filter.status && !filter.search) {
+      // A customer's own list, unfiltered (what apps show): one prepared query with its count.
+      const rows = await customerPageQuery(db).execute({ partnerId: scope.partnerId, userId: scope.userId, limit, offset: (page - 1) * limit })
+      if (rows.length > 0 || page === 1) return { rows: rows.map((r) => r.ticket), total: rows[0]?.total ?? 0 }
+    }
     const where = filterWhere(scope, filter)
     const [rows, totals] = await Promise.all([
       db.select().from(supportTickets).where(where).orderBy(desc(supportTickets.createdAt), desc(supportTickets.id)).limit(limit).offset((page - 1) * limit),
